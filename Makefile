@@ -1,0 +1,126 @@
+# tiadash: a plain Makefile. `make` builds ./tiadash; `make check` runs every
+# test; `make SANITIZE=1 check` runs them under ASan+UBSan; `make bench`
+# measures the SPEC section 9 targets; `make demo` opens the sample week.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+CC ?= cc
+CFLAGS ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+PYTHON ?= python3
+
+PKGS = ncursesw sqlite3 libcjson libgit2 libcurl libpcre2-8 expat
+TEST_PKGS = cmocka
+
+# Evaluated once, on first use (git's lazy-eval form), so `make clean` and
+# `make deps` work before the libraries are installed.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS)))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(PKGS)))$(PKG_LIBS)
+TEST_CFLAGS = $(eval TEST_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)))$(TEST_CFLAGS)
+TEST_LIBS = $(eval TEST_LIBS := $$(shell $(PKG_CONFIG) --libs $(TEST_PKGS)))$(TEST_LIBS)
+
+WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wpointer-arith -Wformat=2 -Wno-format-nonliteral -Wvla -Wundef \
+	-Wold-style-definition
+override CFLAGS += -std=c11 $(WARNINGS) -I. -MMD -MP -pthread
+ifdef DEVELOPER
+override CFLAGS += -Werror
+endif
+
+ifdef SANITIZE
+BUILD ?= build/sanitize
+override CFLAGS += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined
+BIN = $(BUILD)/tiadash
+else
+BUILD ?= build/default
+BIN = tiadash
+endif
+
+SRC_DIRS = core ingest metrics replay tui
+SRCS = $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+MAIN_SRC = core/main.c
+LIB_SRCS = $(filter-out $(MAIN_SRC),$(SRCS))
+LIB_OBJS = $(LIB_SRCS:%.c=$(BUILD)/%.o)
+MAIN_OBJ = $(MAIN_SRC:%.c=$(BUILD)/%.o)
+
+UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS = $(UNIT_SRCS:%.c=$(BUILD)/%)
+HELPER_BINS = $(BUILD)/tests/helper/tt
+
+# Rebuild everything when the flags change (git's GIT-CFLAGS).
+FLAGS_STAMP = $(BUILD)/.flags
+FLAGS_NOW = $(CC) $(CFLAGS) $(LDFLAGS)
+
+.PHONY: all check test unit e2e bench demo deps install uninstall clean \
+	sampledata fuzz FORCE
+.DEFAULT_GOAL := all
+
+all: $(BIN)
+
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != '$(FLAGS_NOW)' ]; then \
+		echo '$(FLAGS_NOW)' > $@; fi
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(BIN): $(MAIN_OBJ) $(LIB_OBJS)
+	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
+
+$(BUILD)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< \
+		$(LIB_OBJS) $(PKG_LIBS) $(TEST_LIBS) -lm
+
+$(BUILD)/tests/helper/%: tests/helper/%.c $(LIB_OBJS) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) \
+		$(PKG_LIBS) -lm
+
+# The sample shadow week: a git repository and its CI artifacts.
+SAMPLE = sampledata/build
+$(SAMPLE)/.built: sampledata/make-week.py
+	$(PYTHON) sampledata/make-week.py --out $(SAMPLE)
+	@touch $@
+sampledata: $(SAMPLE)/.built
+
+TEST_ENV = TIADASH_BIN='$(abspath $(BIN))' TT_BIN='$(abspath $(BUILD)/tests/helper/tt)' \
+	UNIT_DIR='$(abspath $(BUILD)/tests/unit)' SAMPLE='$(abspath $(SAMPLE))'
+
+check test: deps
+	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS) sampledata
+	@$(TEST_ENV) tests/run $(TESTS)
+
+# One test file: make tests/t1000-ingest-sample.sh
+tests/t%.sh: FORCE
+	@$(MAKE) --no-print-directory $(BIN) $(HELPER_BINS) sampledata
+	@$(TEST_ENV) tests/run $@
+
+bench: $(BIN) $(HELPER_BINS) sampledata
+	@$(TEST_ENV) tests/bench/run
+
+demo: deps
+	@$(MAKE) --no-print-directory $(BIN) sampledata
+	@sampledata/demo
+
+deps:
+	@scripts/install-deps
+
+install: $(BIN)
+	install -Dm755 $(BIN) '$(DESTDIR)$(BINDIR)/tiadash'
+	install -Dm644 man/tiadash.1 '$(DESTDIR)$(MANDIR)/man1/tiadash.1'
+
+uninstall:
+	rm -f '$(DESTDIR)$(BINDIR)/tiadash' '$(DESTDIR)$(MANDIR)/man1/tiadash.1'
+
+clean:
+	rm -rf build tiadash $(SAMPLE)
+
+FORCE:
+
+-include $(shell find build -name '*.d' 2>/dev/null)

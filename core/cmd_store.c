@@ -1,0 +1,107 @@
+/* `tiadash init` and `tiadash status`: create the store, say what it holds. */
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/commands.h"
+#include "core/json.h"
+#include "core/query.h"
+#include "core/store.h"
+#include "core/timeutil.h"
+
+#include <getopt.h>
+
+static int run_init(int argc, char **argv, struct cmd_context *ctx)
+{
+	if (argc > 1)
+		return usage_error(&cmd_init, "unexpected argument '%s'", argv[1]);
+	printf("store %s ready (schema %d)\n", ctx->db_path,
+	       store_schema_version(ctx->store));
+	return EXIT_OKAY;
+}
+
+const struct cmd cmd_init = {
+	.name = "init",
+	.fn = run_init,
+	.flags = NEED_DB_RW,
+	.usage = "tiadash init",
+	.summary = "Create the store (or upgrade an older one in place).",
+	.help = "",
+};
+
+static void print_time_or_dash(const char *label, int64_t ms)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (ms == INT64_MIN || ms == INT64_MAX)
+		strbuf_addstr(&sb, "-");
+	else
+		time_format(&sb, ms);
+	printf("%-9s %s\n", label, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void print_status_text(const struct store_status *st, const char *path)
+{
+	printf("%-9s %s\n", "store", path);
+	printf("%-9s %" PRId64 "\n", "sources", st->sources);
+	printf("%-9s %" PRId64 " shadow, %" PRId64 " full\n", "runs",
+	       st->shadow_runs, st->full_runs);
+	printf("%-9s %" PRId64 "\n", "pairs", st->pairs);
+	printf("%-9s %" PRId64 "\n", "tests", st->tests);
+	printf("%-9s %" PRId64 "\n", "failures", st->failures);
+	print_time_or_dash("first", st->first);
+	print_time_or_dash("last", st->last);
+}
+
+static void print_status_json(const struct store_status *st)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *runs = cJSON_AddObjectToObject(root, "runs");
+
+	json_add_int(runs, "shadow", st->shadow_runs);
+	json_add_int(runs, "full", st->full_runs);
+	json_add_int(root, "pairs", st->pairs);
+	json_add_int(root, "tests", st->tests);
+	json_add_int(root, "failures", st->failures);
+	json_add_int(root, "sources", st->sources);
+	json_add_time(root, "first", st->first);
+	json_add_time(root, "last", st->last);
+	json_print_free(root, stdout);
+}
+
+static int run_status(int argc, char **argv, struct cmd_context *ctx)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum output_format format = FORMAT_TEXT;
+	struct store_status st;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c == 'f' && parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format))
+			continue;
+		if (c == 'f')
+			return usage_error(&cmd_status, "unknown format '%s'", optarg);
+		return usage_error(&cmd_status, "unknown option");
+	}
+	if (optind < argc)
+		return usage_error(&cmd_status, "unexpected argument '%s'", argv[optind]);
+	if (query_status(ctx->store, &st) < 0)
+		return EXIT_INPUT_ERROR;
+	if (format == FORMAT_JSON)
+		print_status_json(&st);
+	else
+		print_status_text(&st, ctx->db_path);
+	return EXIT_OKAY;
+}
+
+const struct cmd cmd_status = {
+	.name = "status",
+	.fn = run_status,
+	.flags = NEED_DB_RO,
+	.usage = "tiadash status [--format text|json]",
+	.summary = "Say what the store holds: runs, pairs, tests, sources, time span.",
+	.help = "  --format F   text (default) or json\n",
+};

@@ -1,0 +1,11 @@
+/* Every command tiadash has, each defined in its module. */
+#ifndef TIADASH_CORE_COMMANDS_H
+#define TIADASH_CORE_COMMANDS_H
+
+#include "core/cli.h"
+
+extern const struct cmd cmd_init;     /* core/cmd_store.c */
+extern const struct cmd cmd_status;   /* core/cmd_store.c */
+extern const struct cmd cmd_help;     /* core/dispatch.c */
+
+#endif

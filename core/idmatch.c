@@ -1,0 +1,177 @@
+/* Selection entries versus test results: the matching of SPEC 3.3. */
+#include "core/tiadash.h"
+#include "core/idmatch.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+struct idmap_rule {
+	pcre2_code *re;
+	char *replacement;
+};
+
+struct idmap {
+	struct idmap_rule *rules;
+	size_t nr, alloc;
+};
+
+struct idmap *idmap_new(void)
+{
+	return xcalloc(1, sizeof(struct idmap));
+}
+
+void idmap_free(struct idmap *map)
+{
+	if (!map)
+		return;
+	for (size_t i = 0; i < map->nr; i++) {
+		pcre2_code_free(map->rules[i].re);
+		free(map->rules[i].replacement);
+	}
+	free(map->rules);
+	free(map);
+}
+
+int idmap_add_rule(struct idmap *map, const char *rule, const char *origin)
+{
+	const char *arrow = strstr(rule, "=>");
+	char *pattern;
+	pcre2_code *re;
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	if (!arrow)
+		return error("%s: id-map rule needs 'PATTERN => REPLACEMENT'", origin);
+	pattern = xstrdup_trimmed(rule, (size_t)(arrow - rule));
+	re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
+			   &errcode, &erroff, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(errcode, msg, sizeof(msg));
+		error("%s: id-map pattern '%s' at offset %zu: %s", origin, pattern,
+		      (size_t)erroff, (char *)msg);
+		free(pattern);
+		return -1;
+	}
+	free(pattern);
+	ALLOC_GROW(map->rules, map->nr + 1, map->alloc);
+	map->rules[map->nr].re = re;
+	map->rules[map->nr].replacement = xstrdup_trimmed(arrow + 2, strlen(arrow + 2));
+	map->nr++;
+	return 0;
+}
+
+static char *substitute(const struct idmap_rule *r, const char *in)
+{
+	size_t inlen = strlen(in);
+	PCRE2_SIZE outlen = inlen * 2 + strlen(r->replacement) + 64;
+	char *out = xmalloc(outlen);
+	int rc;
+
+	for (;;) {
+		PCRE2_SIZE cap = outlen;
+
+		rc = pcre2_substitute(r->re, (PCRE2_SPTR)in, inlen, 0,
+				      PCRE2_SUBSTITUTE_OVERFLOW_LENGTH, NULL, NULL,
+				      (PCRE2_SPTR)r->replacement,
+				      PCRE2_ZERO_TERMINATED, (PCRE2_UCHAR *)out, &cap);
+		if (rc != PCRE2_ERROR_NOMEMORY)
+			break;
+		outlen = cap + 1;
+		out = xrealloc(out, outlen);
+	}
+	if (rc < 0) {
+		/* Invalid UTF-8 in an entry, say: leave the entry as it was. */
+		free(out);
+		return xstrdup(in);
+	}
+	return out;
+}
+
+char *idmap_apply(const struct idmap *map, const char *entry)
+{
+	char *cur = xstrdup(entry);
+
+	for (size_t i = 0; map && i < map->nr; i++) {
+		char *next = substitute(&map->rules[i], cur);
+
+		free(cur);
+		cur = next;
+	}
+	return cur;
+}
+
+void idset_add(struct idset *set, const struct idmap *map, const char *entry)
+{
+	char *e = map ? idmap_apply(map, entry) : xstrdup(entry);
+	size_t n = strlen(e);
+
+	while (n > 1 && e[n - 1] == '/')
+		n--;
+	if (n)
+		strmap_intern(&set->entries, e, n, 0, NULL);
+	free(e);
+}
+
+void idset_release(struct idset *set)
+{
+	strmap_clear(&set->entries);
+	set->all = false;
+}
+
+static bool has(const struct idset *set, const char *s, size_t n)
+{
+	return strmap_find(&set->entries, s, n) != NULL;
+}
+
+bool idset_selects(const struct idset *set, const char *suite, const char *name)
+{
+	struct strbuf id = STRBUF_INIT;
+	size_t slen = strlen(suite);
+	bool found;
+
+	if (set->all)
+		return true;
+	if (!set->entries.nr)
+		return false;
+	if (has(set, suite, slen))
+		return true;
+	/* Directory prefixes of a suite key that is a path. */
+	for (size_t i = 1; i < slen; i++)
+		if (suite[i] == '/' && has(set, suite, i))
+			return true;
+	strbuf_addf(&id, "%s::%s", suite, name);
+	found = has(set, id.buf, id.len);
+	if (!found) {
+		strbuf_reset(&id);
+		strbuf_addf(&id, "%s:%s", suite, name);
+		found = has(set, id.buf, id.len);
+	}
+	strbuf_release(&id);
+	return found;
+}
+
+void test_id_format(struct strbuf *sb, const char *suite, const char *name)
+{
+	strbuf_addf(sb, "%s::%s", suite, name);
+}
+
+void test_id_split(const char *id, char **suite, char **name)
+{
+	const char *sep = strstr(id, "::");
+
+	if (sep) {
+		*suite = xstrndup(id, (size_t)(sep - id));
+		*name = xstrdup(sep + 2);
+		return;
+	}
+	sep = strrchr(id, ':');
+	if (sep && sep != id && sep[1]) {
+		*suite = xstrndup(id, (size_t)(sep - id));
+		*name = xstrdup(sep + 1);
+		return;
+	}
+	*suite = xstrdup(id);
+	*name = xstrdup("");
+}

@@ -1,0 +1,60 @@
+/*
+ * Test identity (SPEC 3.3). A result is stored as a suite key (the JUnit
+ * `file` attribute when present, else `classname`) and a case name, and
+ * printed as SUITE::CASE. A test counts as *selected* by a selection when an
+ * entry is
+ *   - its id SUITE::CASE, or SUITE:CASE as codebase-memory-mcp writes it,
+ *   - its suite key, or
+ *   - a directory prefix of a suite key that is a path (`tests/exports/` or
+ *     `tests/exports`).
+ * Entries pass through the optional id-map rules first (PCRE2 substitutions
+ * from the config: `id-map = PATTERN => REPLACEMENT`), so a team can bridge
+ * its selector's naming to its reports' naming. Quarantine lists match the
+ * same way.
+ */
+#ifndef TIADASH_CORE_IDMATCH_H
+#define TIADASH_CORE_IDMATCH_H
+
+#include "core/tiadash.h"
+#include "core/strmap.h"
+#include "core/util.h"
+
+struct idmap;
+
+/* A set of selection entries, normalized for matching. */
+struct idset {
+	struct strmap entries;
+	bool all; /* run_all: every test is selected */
+};
+#define IDSET_INIT { STRMAP_INIT, false }
+
+/*
+ * Add an entry (a test id, suite key or directory) after the id-map (map may
+ * be NULL). Trailing slashes are dropped so `dir/` and `dir` are one entry.
+ */
+void idset_add(struct idset *set, const struct idmap *map, const char *entry);
+void idset_release(struct idset *set);
+
+/* Is SUITE::CASE selected by set? The one matching rule of SPEC 3.3. */
+bool idset_selects(const struct idset *set, const char *suite, const char *name);
+
+/* Append SUITE::CASE to sb. */
+void test_id_format(struct strbuf *sb, const char *suite, const char *name);
+/*
+ * Split a test id written in any of the accepted forms into suite and case:
+ * at the first "::" (SUITE::CASE), else at the last ':' (cbm's suite:test),
+ * else the whole id is a suite and the case is "". Caller frees both.
+ */
+void test_id_split(const char *id, char **suite, char **name);
+
+/*
+ * Id-map rules. idmap_parse_rule takes "PATTERN => REPLACEMENT" (PCRE2
+ * syntax, $1 references); returns -1 after error() naming `origin`.
+ */
+struct idmap *idmap_new(void);
+int idmap_add_rule(struct idmap *map, const char *rule, const char *origin);
+/* Apply every rule in order; caller frees the result. */
+char *idmap_apply(const struct idmap *map, const char *entry);
+void idmap_free(struct idmap *map);
+
+#endif

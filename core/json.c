@@ -1,0 +1,102 @@
+/* cJSON helpers: safe strings, nulls for undefined figures, parse errors with lines. */
+#include "core/tiadash.h"
+#include "core/json.h"
+#include "core/sanitize.h"
+#include "core/timeutil.h"
+#include "core/util.h"
+
+cJSON *json_string(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cJSON *node;
+
+	utf8_repair(&sb, s, strlen(s));
+	node = cJSON_CreateString(sb.buf);
+	strbuf_release(&sb);
+	if (!node)
+		die("out of memory building JSON");
+	return node;
+}
+
+static void add(cJSON *obj, const char *key, cJSON *item)
+{
+	if (!item)
+		die("out of memory building JSON");
+	cJSON_AddItemToObject(obj, key, item);
+}
+
+void json_add_string(cJSON *obj, const char *key, const char *s)
+{
+	add(obj, key, json_string(s));
+}
+
+void json_add_string_or_null(cJSON *obj, const char *key, const char *s)
+{
+	add(obj, key, s ? json_string(s) : cJSON_CreateNull());
+}
+
+void json_add_int(cJSON *obj, const char *key, int64_t v)
+{
+	add(obj, key, cJSON_CreateNumber((double)v));
+}
+
+void json_add_opt_int(cJSON *obj, const char *key, bool has, int64_t v)
+{
+	add(obj, key, has ? cJSON_CreateNumber((double)v) : cJSON_CreateNull());
+}
+
+void json_add_number(cJSON *obj, const char *key, double v)
+{
+	add(obj, key, isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull());
+}
+
+void json_add_bool(cJSON *obj, const char *key, bool v)
+{
+	add(obj, key, cJSON_CreateBool(v));
+}
+
+void json_add_time(cJSON *obj, const char *key, int64_t ms)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (ms == INT64_MIN || ms == INT64_MAX) {
+		add(obj, key, cJSON_CreateNull());
+		return;
+	}
+	time_format(&sb, ms);
+	add(obj, key, cJSON_CreateString(sb.buf));
+	strbuf_release(&sb);
+}
+
+void json_push_string(cJSON *arr, const char *s)
+{
+	cJSON_AddItemToArray(arr, json_string(s));
+}
+
+void json_print_free(cJSON *obj, FILE *f)
+{
+	char *text = cJSON_Print(obj);
+
+	if (!text)
+		die("out of memory printing JSON");
+	fputs(text, f);
+	fputc('\n', f);
+	cJSON_free(text);
+	cJSON_Delete(obj);
+}
+
+cJSON *json_parse_source(const char *text, size_t len, const char *source)
+{
+	const char *end = NULL;
+	/* len + 1: cJSON's trailing-garbage check wants to see the NUL. */
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+
+	if (!root) {
+		size_t off = end && end >= text ? (size_t)(end - text) : 0;
+		const char *what = off >= len ? "unexpected end of input"
+					      : "invalid JSON";
+
+		error("%s:%d: %s", source, line_of_offset(text, len, off), what);
+	}
+	return root;
+}

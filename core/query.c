@@ -1,0 +1,538 @@
+/* Read-side queries over the store: runs, pairs, results, selections, diffs. */
+#include "core/tiadash.h"
+#include "core/query.h"
+#include "core/repo.h"
+#include "core/util.h"
+
+static const char *const kind_names[] = { "shadow", "full" };
+static const char *const verdict_names[] = { "pass", "fail", "error" };
+static const char *const decision_names[] = { "none", "selected", "run_all", "nothing" };
+static const char *const git_names[] = { "ok", "unknown", "none" };
+static const char *const outcome_names[] = { "failed", "error", "flaky" };
+
+const char *run_kind_name(enum run_kind k) { return kind_names[k]; }
+const char *verdict_name(enum verdict v) { return verdict_names[v]; }
+const char *decision_name(enum decision d) { return decision_names[d]; }
+const char *git_state_name(enum git_state g) { return git_names[g]; }
+const char *outcome_name(enum outcome o) { return outcome_names[o]; }
+
+static int index_of(const char *const *names, size_t n, const char *s)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+bool run_kind_parse(const char *s, enum run_kind *out)
+{
+	int i = index_of(kind_names, ARRAY_SIZE(kind_names), s);
+
+	if (i >= 0)
+		*out = (enum run_kind)i;
+	return i >= 0;
+}
+
+bool verdict_parse(const char *s, enum verdict *out)
+{
+	int i = index_of(verdict_names, ARRAY_SIZE(verdict_names), s);
+
+	if (i >= 0)
+		*out = (enum verdict)i;
+	return i >= 0;
+}
+
+bool decision_parse(const char *s, enum decision *out)
+{
+	int i = index_of(decision_names, ARRAY_SIZE(decision_names), s);
+
+	if (i > 0)
+		*out = (enum decision)i;
+	return i > 0;
+}
+
+static int enum_col(sqlite3_stmt *st, int col, const char *const *names, size_t n)
+{
+	int i = index_of(names, n, store_col_text(st, col));
+
+	return i < 0 ? 0 : i;
+}
+
+void pair_info_release(struct pair_info *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		strlist_release(&p->runs[i].reasons);
+	free(p->runs);
+	free(p->repo);
+	memset(p, 0, sizeof(*p));
+}
+
+const struct run_info *pair_latest(const struct pair_info *p, enum run_kind k)
+{
+	const struct run_info *best = NULL;
+
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->runs[i].kind == k &&
+		    (!best || p->runs[i].attempt > best->attempt))
+			best = &p->runs[i];
+	return best;
+}
+
+size_t pair_count(const struct pair_info *p, enum run_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr; i++)
+		n += p->runs[i].kind == k;
+	return n;
+}
+
+static int64_t count_of(struct store *s, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return store_error(s, "cannot count");
+	}
+	*out = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return 0;
+}
+
+int query_status(struct store *s, struct store_status *out)
+{
+	static const char shadow_sql[] = "SELECT count(*) FROM run WHERE kind = 'shadow'";
+	static const char full_sql[] = "SELECT count(*) FROM run WHERE kind = 'full'";
+	static const char pairs_sql[] =
+		"SELECT count(*) FROM head h WHERE"
+		" EXISTS (SELECT 1 FROM run WHERE head_id = h.id AND kind = 'shadow') AND"
+		" EXISTS (SELECT 1 FROM run WHERE head_id = h.id AND kind = 'full')";
+	static const char tests_sql[] = "SELECT coalesce(sum(tests), 0) FROM run";
+	static const char failures_sql[] =
+		"SELECT count(*) FROM result WHERE outcome IN ('failed', 'error')";
+	static const char sources_sql[] = "SELECT count(*) FROM source";
+	static const char first_sql[] = "SELECT coalesce(min(started_at), -1) FROM run";
+	static const char last_sql[] = "SELECT coalesce(max(started_at), -1) FROM run";
+
+	if (count_of(s, shadow_sql, &out->shadow_runs) < 0 ||
+	    count_of(s, full_sql, &out->full_runs) < 0 ||
+	    count_of(s, pairs_sql, &out->pairs) < 0 ||
+	    count_of(s, tests_sql, &out->tests) < 0 ||
+	    count_of(s, failures_sql, &out->failures) < 0 ||
+	    count_of(s, sources_sql, &out->sources) < 0 ||
+	    count_of(s, first_sql, &out->first) < 0 ||
+	    count_of(s, last_sql, &out->last) < 0)
+		return -1;
+	if (out->shadow_runs + out->full_runs == 0) {
+		out->first = INT64_MIN;
+		out->last = INT64_MAX;
+	}
+	return 0;
+}
+
+/* Columns of a head joined with one of its runs; see fill_run and fill_head. */
+#define PAIR_COLUMNS                                                           \
+	"SELECT h.id, h.repo, h.sha, h.pr, h.at,"                              \
+	" r.id, r.source_id, r.diff_id, r.kind, r.attempt, r.pr, r.base,"     \
+	" r.started_at, r.wall_clock_s, r.verdict, r.git, r.tests,"           \
+	" r.failures, r.errors, r.skipped, r.cov_lines, r.cov_hit,"           \
+	" s.decision, s.total_tests, s.selected_count,"                       \
+	" (SELECT group_concat(reason, char(0)) FROM (SELECT reason FROM"     \
+	"   selection_reason WHERE run_id = r.id ORDER BY pos))"              \
+	" FROM head h JOIN run r ON r.head_id = h.id"                         \
+	" LEFT JOIN selection s ON s.run_id = r.id "
+
+static void split_reasons(sqlite3_stmt *st, int col, struct strlist *out)
+{
+	const char *t = (const char *)sqlite3_column_text(st, col);
+	int n = sqlite3_column_bytes(st, col);
+	int start = 0;
+
+	if (!t)
+		return;
+	for (int i = 0; i <= n; i++) {
+		if (i == n || t[i] == '\0') {
+			strlist_push_owned(out,
+					   xstrndup(t + start, (size_t)(i - start)));
+			start = i + 1;
+		}
+	}
+}
+
+static void copy_sha(char dst[41], const char *src)
+{
+	snprintf(dst, 41, "%s", src);
+}
+
+static void fill_run(sqlite3_stmt *st, struct run_info *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = sqlite3_column_int64(st, 5);
+	r->source_id = sqlite3_column_int64(st, 6);
+	r->diff_id = sqlite3_column_int64(st, 7);
+	r->kind = (enum run_kind)enum_col(st, 8, kind_names, ARRAY_SIZE(kind_names));
+	r->attempt = sqlite3_column_int(st, 9);
+	r->has_pr = !store_col_is_null(st, 10);
+	r->pr = sqlite3_column_int64(st, 10);
+	copy_sha(r->base, store_col_text(st, 11));
+	r->started_at = sqlite3_column_int64(st, 12);
+	r->wall_clock_s = store_col_double(st, 13);
+	r->verdict = (enum verdict)enum_col(st, 14, verdict_names, ARRAY_SIZE(verdict_names));
+	r->git = (enum git_state)enum_col(st, 15, git_names, ARRAY_SIZE(git_names));
+	r->tests = sqlite3_column_int64(st, 16);
+	r->failures = sqlite3_column_int64(st, 17);
+	r->errors = sqlite3_column_int64(st, 18);
+	r->skipped = sqlite3_column_int64(st, 19);
+	r->has_cov = !store_col_is_null(st, 20);
+	r->cov_lines = sqlite3_column_int64(st, 20);
+	r->cov_hit = sqlite3_column_int64(st, 21);
+	if (!store_col_is_null(st, 22)) {
+		r->decision = (enum decision)enum_col(st, 22, decision_names,
+						      ARRAY_SIZE(decision_names));
+		r->has_total = !store_col_is_null(st, 23);
+		r->total_tests = sqlite3_column_int64(st, 23);
+		r->has_selected = !store_col_is_null(st, 24);
+		r->selected_count = sqlite3_column_int64(st, 24);
+		split_reasons(st, 25, &r->reasons);
+	}
+}
+
+static void fill_head(sqlite3_stmt *st, struct pair_info *p)
+{
+	p->head_id = sqlite3_column_int64(st, 0);
+	p->repo = xstrdup(store_col_text(st, 1));
+	copy_sha(p->sha, store_col_text(st, 2));
+	p->has_pr = !store_col_is_null(st, 3);
+	p->pr = sqlite3_column_int64(st, 3);
+	p->at = sqlite3_column_int64(st, 4);
+}
+
+static void add_run_row(sqlite3_stmt *st, struct pair_info *p)
+{
+	ALLOC_GROW(p->runs, p->nr + 1, p->alloc);
+	fill_run(st, &p->runs[p->nr++]);
+}
+
+/*
+ * Step st (rows grouped by head) and hand each complete head to fn. Heads
+ * are assembled from consecutive rows, so memory stays one head at a time.
+ */
+static int stream_pairs(struct store *s, sqlite3_stmt *st, pair_fn fn, void *data)
+{
+	struct pair_info p = { 0 };
+	int rc, ret = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t head_id = sqlite3_column_int64(st, 0);
+
+		if (p.head_id && p.head_id != head_id) {
+			ret = fn(&p, data);
+			pair_info_release(&p);
+			if (ret)
+				break;
+		}
+		if (!p.head_id)
+			fill_head(st, &p);
+		add_run_row(st, &p);
+	}
+	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read runs");
+	else if (!ret && p.head_id)
+		ret = fn(&p, data);
+	pair_info_release(&p);
+	sqlite3_reset(st);
+	return ret;
+}
+
+int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
+{
+	static const char sql[] = PAIR_COLUMNS
+		"WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
+		" ORDER BY h.at, h.id, r.kind DESC, r.attempt";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_int64(st, 1, w->since);
+	sqlite3_bind_int64(st, 2, w->until);
+	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	return stream_pairs(s, st, fn, data);
+}
+
+static int take_first(const struct pair_info *p, void *data)
+{
+	struct pair_info *out = data;
+
+	*out = *p;
+	out->repo = xstrdup(p->repo);
+	out->runs = xmalloc(p->nr * sizeof(*p->runs));
+	out->alloc = p->nr;
+	for (size_t i = 0; i < p->nr; i++) {
+		out->runs[i] = p->runs[i];
+		memset(&out->runs[i].reasons, 0, sizeof(out->runs[i].reasons));
+		for (size_t j = 0; j < p->runs[i].reasons.nr; j++)
+			strlist_push(&out->runs[i].reasons, p->runs[i].reasons.items[j]);
+	}
+	return 1;
+}
+
+/* Heads matching a PR or sha prefix: count them, then load the first. */
+static int lookup(struct store *s, sqlite3_stmt *count_st, sqlite3_stmt *st,
+		  const char *what, struct pair_info *out)
+{
+	int64_t n;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (sqlite3_step(count_st) != SQLITE_ROW) {
+		sqlite3_reset(count_st);
+		return store_error(s, "cannot look up a pair");
+	}
+	n = sqlite3_column_int64(count_st, 0);
+	sqlite3_reset(count_st);
+	if (n == 0)
+		return 1;
+	if (n > 1)
+		return error("'%s' names %" PRId64 " heads; give a longer "
+			     "commit id (or the full sha)", what, n);
+	rc = stream_pairs(s, st, take_first, out);
+	return rc == 1 ? 0 : rc < 0 ? -1 : 1;
+}
+
+int query_pair_lookup(struct store *s, const char *what, struct pair_info *out)
+{
+	static const char pr_count[] = "SELECT count(*) FROM head WHERE pr = ?1";
+	static const char pr_sql[] = PAIR_COLUMNS
+		"WHERE h.pr = ?1 ORDER BY h.id, r.kind DESC, r.attempt";
+	static const char sha_count[] =
+		"SELECT count(*) FROM head WHERE substr(sha, 1, length(?1)) = ?1";
+	static const char sha_sql[] = PAIR_COLUMNS
+		"WHERE substr(h.sha, 1, length(?1)) = ?1"
+		" ORDER BY h.id, r.kind DESC, r.attempt";
+	const char *p = *what == '#' ? what + 1 : what;
+	bool hex = strlen(what) >= 4 && strspn(what, "0123456789abcdef") == strlen(what);
+	int64_t pr;
+	int rc;
+
+	if (parse_int64(p, &pr) && pr >= 0 && (*what == '#' || strlen(what) < 7)) {
+		sqlite3_stmt *c = store_stmt(s, pr_count), *st = store_stmt(s, pr_sql);
+
+		sqlite3_bind_int64(c, 1, pr);
+		sqlite3_bind_int64(st, 1, pr);
+		rc = lookup(s, c, st, what, out);
+		if (rc != 1 || !hex)
+			return rc;
+	}
+	if (!hex)
+		return 1;
+	{
+		sqlite3_stmt *c = store_stmt(s, sha_count), *st = store_stmt(s, sha_sql);
+
+		sqlite3_bind_text(c, 1, what, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 1, what, -1, SQLITE_STATIC);
+		return lookup(s, c, st, what, out);
+	}
+}
+
+int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
+{
+	static const char count_sql[] = "SELECT count(*) FROM head WHERE sha = ?1";
+	static const char sql[] = PAIR_COLUMNS
+		"WHERE h.sha = ?1 ORDER BY h.id, r.kind DESC, r.attempt";
+	sqlite3_stmt *c = store_stmt(s, count_sql), *st = store_stmt(s, sql);
+
+	sqlite3_bind_text(c, 1, sha, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, sha, -1, SQLITE_STATIC);
+	return lookup(s, c, st, sha, out);
+}
+
+int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT su.text, ca.text, r.outcome FROM result r"
+		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
+		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc, ret = 0;
+
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct test_result r = {
+			.suite = store_col_text(st, 0),
+			.name = store_col_text(st, 1),
+			.outcome = (enum outcome)enum_col(st, 2, outcome_names,
+							  ARRAY_SIZE(outcome_names)),
+		};
+
+		ret = fn(&r, data);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read test results");
+	sqlite3_reset(st);
+	return ret;
+}
+
+static int collect_names(struct store *s, sqlite3_stmt *st, int64_t run_id,
+			 struct strlist *out)
+{
+	int rc;
+
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strlist_push(out, store_col_text(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_error(s, "cannot read a test list");
+	return 0;
+}
+
+int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out)
+{
+	static const char sql[] =
+		"SELECT n.text FROM selection_entry e JOIN name n ON n.id = e.name_id"
+		" WHERE e.run_id = ?1 ORDER BY n.text";
+
+	return collect_names(s, store_stmt(s, sql), run_id, out);
+}
+
+int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)
+{
+	static const char sql[] =
+		"SELECT n.text FROM quarantine q JOIN name n ON n.id = q.name_id"
+		" WHERE q.run_id = ?1 ORDER BY n.text";
+
+	return collect_names(s, store_stmt(s, sql), run_id, out);
+}
+
+void diff_info_release(struct diff_info *d)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		free(d->files[i].path);
+		free(d->files[i].old_path);
+		lineset_release(&d->files[i].added);
+	}
+	free(d->files);
+	memset(d, 0, sizeof(*d));
+}
+
+static int read_diff_files(struct store *s, struct diff_info *out)
+{
+	static const char sql[] =
+		"SELECT path, status, old_path, added FROM diff_file"
+		" WHERE diff_id = ?1 ORDER BY pos";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, out->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct diff_file_info *f;
+
+		ALLOC_GROW(out->files, out->nr + 1, out->alloc);
+		f = &out->files[out->nr++];
+		memset(f, 0, sizeof(*f));
+		f->path = xstrdup(store_col_text(st, 0));
+		f->status = change_status_from_name(store_col_text(st, 1));
+		if (!store_col_is_null(st, 2))
+			f->old_path = xstrdup(store_col_text(st, 2));
+		lineset_parse(&f->added, store_col_text(st, 3));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_error(s, "cannot read changed files");
+	return 0;
+}
+
+int query_diff(struct store *s, int64_t diff_id, struct diff_info *out)
+{
+	static const char sql[] =
+		"SELECT base, head, coalesce(merge_base, ''), state FROM diff WHERE id = ?1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	sqlite3_bind_int64(st, 1, diff_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		out->id = diff_id;
+		copy_sha(out->base, store_col_text(st, 0));
+		copy_sha(out->head, store_col_text(st, 1));
+		copy_sha(out->merge_base, store_col_text(st, 2));
+		out->unknown = !strcmp(store_col_text(st, 3), "unknown");
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE)
+		return 1;
+	if (rc != SQLITE_ROW)
+		return store_error(s, "cannot read a diff");
+	return read_diff_files(s, out);
+}
+
+void run_coverage_release(struct run_coverage *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->files[i].path);
+		lineset_release(&c->files[i].executable);
+		lineset_release(&c->files[i].executed);
+	}
+	free(c->files);
+	memset(c, 0, sizeof(*c));
+}
+
+int query_run_coverage(struct store *s, int64_t run_id, struct run_coverage *out)
+{
+	static const char sql[] =
+		"SELECT path, executable, executed FROM coverage WHERE run_id = ?1"
+		" ORDER BY path";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct coverage_info *c;
+
+		ALLOC_GROW(out->files, out->nr + 1, out->alloc);
+		c = &out->files[out->nr++];
+		memset(c, 0, sizeof(*c));
+		c->path = xstrdup(store_col_text(st, 0));
+		lineset_parse(&c->executable, store_col_text(st, 1));
+		lineset_parse(&c->executed, store_col_text(st, 2));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_error(s, "cannot read coverage");
+	return 0;
+}
+
+int query_notes(struct store *s, int64_t head_id, struct note_info **out, size_t *nr)
+{
+	static const char sql[] =
+		"SELECT id, created_at, text FROM note WHERE head_id = ?1 ORDER BY id";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	size_t alloc = 0;
+	int rc;
+
+	*out = NULL;
+	*nr = 0;
+	sqlite3_bind_int64(st, 1, head_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(*out, *nr + 1, alloc);
+		(*out)[*nr].id = sqlite3_column_int64(st, 0);
+		(*out)[*nr].created_at = sqlite3_column_int64(st, 1);
+		(*out)[*nr].text = xstrdup(store_col_text(st, 2));
+		(*nr)++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_error(s, "cannot read notes");
+	return 0;
+}
+
+void notes_release(struct note_info *notes, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(notes[i].text);
+	free(notes);
+}

@@ -1,0 +1,140 @@
+/*
+ * The one read layer over the store. Metrics, show, replay and the TUI read
+ * runs, pairs, failures, selections and diffs through these functions and
+ * never through SQL of their own.
+ *
+ * Ownership: structs filled here are released with their *_release function;
+ * callbacks receive borrowed data valid only during the call.
+ */
+#ifndef TIADASH_CORE_QUERY_H
+#define TIADASH_CORE_QUERY_H
+
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/lineset.h"
+#include "core/store.h"
+#include "core/strmap.h"
+
+enum run_kind { RUN_SHADOW, RUN_FULL };
+enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR };
+enum decision { DECISION_NONE, DECISION_SELECTED, DECISION_RUN_ALL, DECISION_NOTHING };
+enum git_state { RUN_GIT_OK, RUN_GIT_UNKNOWN, RUN_GIT_NONE };
+enum outcome { OUTCOME_FAILED, OUTCOME_ERROR, OUTCOME_FLAKY };
+
+const char *run_kind_name(enum run_kind k);
+const char *verdict_name(enum verdict v);
+const char *decision_name(enum decision d);
+const char *git_state_name(enum git_state g);
+const char *outcome_name(enum outcome o);
+bool run_kind_parse(const char *s, enum run_kind *out);
+bool verdict_parse(const char *s, enum verdict *out);
+bool decision_parse(const char *s, enum decision *out);
+
+struct run_info {
+	int64_t id, head_id, source_id, diff_id; /* diff_id 0: none */
+	enum run_kind kind;
+	int attempt;
+	bool has_pr;
+	int64_t pr;
+	char base[41]; /* "" when unknown */
+	int64_t started_at;
+	double wall_clock_s; /* NAN when not given */
+	enum verdict verdict;
+	enum git_state git;
+	int64_t tests, failures, errors, skipped;
+	bool has_cov;
+	int64_t cov_lines, cov_hit;
+	/* Shadow runs: the selection (decision NONE when there is none). */
+	enum decision decision;
+	bool has_total, has_selected;
+	int64_t total_tests, selected_count;
+	struct strlist reasons;
+};
+
+/* One head (the unit of a pair) with every run of it, by kind then attempt. */
+struct pair_info {
+	int64_t head_id;
+	char *repo;
+	char sha[41];
+	bool has_pr;
+	int64_t pr;
+	int64_t at; /* window time: first shadow run, else first full run */
+	struct run_info *runs;
+	size_t nr, alloc;
+};
+void pair_info_release(struct pair_info *p);
+/* The latest attempt of a kind, or NULL. */
+const struct run_info *pair_latest(const struct pair_info *p, enum run_kind k);
+/* How many attempts of a kind. */
+size_t pair_count(const struct pair_info *p, enum run_kind k);
+
+struct store_status {
+	int64_t shadow_runs, full_runs, pairs, tests, failures, sources;
+	int64_t first, last; /* INT64_MIN / INT64_MAX when empty */
+};
+int query_status(struct store *s, struct store_status *out);
+
+/*
+ * Call fn for every head in the window (by its window time, ascending),
+ * with all of its runs. fn returns non-zero to stop (returned as is).
+ */
+typedef int (*pair_fn)(const struct pair_info *p, void *data);
+int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data);
+
+/*
+ * Find the head of a PR number or a commit (full sha or a unique prefix of
+ * at least 4 hex digits). Returns 0 and fills out, 1 when nothing matches,
+ * or -1 after error() (ambiguous, store error).
+ */
+int query_pair_lookup(struct store *s, const char *what, struct pair_info *out);
+/* The head stored for a commit sha in any repo; 1 when there is none. */
+int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out);
+
+/* A failing (or flaky) test of a run. */
+struct test_result {
+	const char *suite, *name;
+	enum outcome outcome;
+};
+typedef int (*result_fn)(const struct test_result *r, void *data);
+/* Results of a run ordered by suite then case name. */
+int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data);
+
+/* Add every entry of a run's selection (or quarantine list) to set. */
+int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);
+int query_quarantine(struct store *s, int64_t run_id, struct strlist *out);
+
+struct diff_file_info {
+	char *path, *old_path; /* old_path NULL unless renamed */
+	int status;            /* enum change_status */
+	struct lineset added;
+};
+struct diff_info {
+	int64_t id;
+	char base[41], head[41], merge_base[41];
+	bool unknown;
+	struct diff_file_info *files;
+	size_t nr, alloc;
+};
+void diff_info_release(struct diff_info *d);
+int query_diff(struct store *s, int64_t diff_id, struct diff_info *out);
+
+struct coverage_info {
+	char *path;
+	struct lineset executable, executed;
+};
+struct run_coverage {
+	struct coverage_info *files;
+	size_t nr, alloc;
+};
+void run_coverage_release(struct run_coverage *c);
+int query_run_coverage(struct store *s, int64_t run_id, struct run_coverage *out);
+
+struct note_info {
+	int64_t id, created_at;
+	char *text;
+};
+/* Explained-escape notes of a head, oldest first. */
+int query_notes(struct store *s, int64_t head_id, struct note_info **out, size_t *nr);
+void notes_release(struct note_info *notes, size_t nr);
+
+#endif

@@ -1,0 +1,309 @@
+/* libgit2 access: open, resolve, three-dot diffs with added lines, trees. */
+#include "core/tiadash.h"
+#include "core/repo.h"
+
+static int libgit2_users;
+
+static void libgit2_up(void)
+{
+	if (libgit2_users++ == 0)
+		git_libgit2_init();
+}
+
+static void libgit2_down(void)
+{
+	if (--libgit2_users == 0)
+		git_libgit2_shutdown();
+}
+
+static const char *git_reason(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+static git_repository *open_git(const char *path)
+{
+	git_repository *git = NULL;
+
+	if (git_repository_open_ext(&git, path ? path : ".",
+				    path ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0,
+				    NULL) < 0)
+		return NULL;
+	return git;
+}
+
+static char *root_of(git_repository *git)
+{
+	const char *dir = git_repository_workdir(git);
+	size_t n;
+
+	if (!dir)
+		dir = git_repository_path(git);
+	n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	return xstrndup(dir, n);
+}
+
+char *repo_discover_root(const char *path)
+{
+	git_repository *git;
+	char *root;
+
+	libgit2_up();
+	git = open_git(path);
+	root = git ? root_of(git) : NULL;
+	git_repository_free(git);
+	libgit2_down();
+	return root;
+}
+
+int repo_open(struct repo **out, const char *path)
+{
+	struct repo *r;
+	git_repository *git;
+
+	*out = NULL;
+	libgit2_up();
+	git = open_git(path);
+	if (!git) {
+		libgit2_down();
+		if (path)
+			return error("cannot open git repository '%s': %s", path,
+				     git_reason());
+		return error("not in a git repository (give --repo PATH)");
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->git = git;
+	r->root = root_of(git);
+	*out = r;
+	return 0;
+}
+
+void repo_close(struct repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->git);
+	free(r->root);
+	free(r);
+	libgit2_down();
+}
+
+int repo_resolve(struct repo *r, const char *rev, char out[41])
+{
+	git_object *obj = NULL;
+	git_object *commit = NULL;
+
+	if (git_revparse_single(&obj, r->git, rev) < 0)
+		return error("unknown revision '%s': %s", rev, git_reason());
+	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		git_object_free(obj);
+		return error("'%s' is not a commit", rev);
+	}
+	git_oid_tostr(out, 41, git_object_id(commit));
+	git_object_free(commit);
+	git_object_free(obj);
+	return 0;
+}
+
+static git_commit *lookup_commit(struct repo *r, const char *sha)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+
+	if (!sha || git_oid_fromstrn(&oid, sha, strlen(sha)) < 0 ||
+	    strlen(sha) != GIT_OID_HEXSZ)
+		return NULL;
+	if (git_commit_lookup(&c, r->git, &oid) < 0)
+		return NULL;
+	return c;
+}
+
+bool repo_has_commit(struct repo *r, const char *sha)
+{
+	git_commit *c = lookup_commit(r, sha);
+
+	git_commit_free(c);
+	return c != NULL;
+}
+
+const char *change_status_name(int status)
+{
+	switch (status) {
+	case CHANGE_ADDED: return "added";
+	case CHANGE_MODIFIED: return "modified";
+	case CHANGE_DELETED: return "deleted";
+	case CHANGE_RENAMED: return "renamed";
+	case CHANGE_TYPECHANGE: return "typechange";
+	}
+	return "unknown";
+}
+
+int change_status_from_name(const char *name)
+{
+	static const int all[] = { CHANGE_ADDED, CHANGE_MODIFIED, CHANGE_DELETED,
+				   CHANGE_RENAMED, CHANGE_TYPECHANGE };
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (!strcmp(name, change_status_name(all[i])))
+			return all[i];
+	return 0;
+}
+
+void repo_diff_release(struct repo_diff *d)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		free(d->files[i].path);
+		free(d->files[i].old_path);
+		lineset_release(&d->files[i].added);
+	}
+	free(d->files);
+	d->files = NULL;
+	d->nr = d->alloc = 0;
+}
+
+static int status_of(git_delta_t s)
+{
+	switch (s) {
+	case GIT_DELTA_ADDED: return CHANGE_ADDED;
+	case GIT_DELTA_DELETED: return CHANGE_DELETED;
+	case GIT_DELTA_RENAMED: return CHANGE_RENAMED;
+	case GIT_DELTA_TYPECHANGE: return CHANGE_TYPECHANGE;
+	default: return CHANGE_MODIFIED;
+	}
+}
+
+static int on_file(const git_diff_delta *delta, float progress, void *payload)
+{
+	struct repo_diff *d = payload;
+	struct changed_file *f;
+
+	UNUSED(progress);
+	ALLOC_GROW(d->files, d->nr + 1, d->alloc);
+	f = &d->files[d->nr++];
+	memset(f, 0, sizeof(*f));
+	f->status = status_of(delta->status);
+	if (delta->status == GIT_DELTA_DELETED) {
+		f->path = xstrdup(delta->old_file.path);
+	} else {
+		f->path = xstrdup(delta->new_file.path);
+		if (delta->status == GIT_DELTA_RENAMED)
+			f->old_path = xstrdup(delta->old_file.path);
+	}
+	return 0;
+}
+
+static int on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+		   const git_diff_line *line, void *payload)
+{
+	struct repo_diff *d = payload;
+
+	UNUSED(delta), UNUSED(hunk);
+	if (line->origin == GIT_DIFF_LINE_ADDITION && line->new_lineno > 0)
+		lineset_add(&d->files[d->nr - 1].added, (uint32_t)line->new_lineno);
+	return 0;
+}
+
+static int diff_trees(struct repo *r, git_tree *from, git_tree *to,
+		      struct repo_diff *out)
+{
+	git_diff_options opts;
+	git_diff_find_options find;
+	git_diff *diff = NULL;
+	int ret = 0;
+
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
+	opts.context_lines = 0;
+	opts.interhunk_lines = 0;
+	opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
+	find.flags = GIT_DIFF_FIND_RENAMES;
+	if (git_diff_tree_to_tree(&diff, r->git, from, to, &opts) < 0 ||
+	    git_diff_find_similar(diff, &find) < 0 ||
+	    git_diff_foreach(diff, on_file, NULL, NULL, on_line, out) < 0)
+		ret = error("cannot diff trees: %s", git_reason());
+	git_diff_free(diff);
+	return ret;
+}
+
+int repo_diff_three_dot(struct repo *r, const char *base, const char *head,
+			struct repo_diff *out, const char **missing)
+{
+	git_commit *b = lookup_commit(r, base), *h = lookup_commit(r, head);
+	git_commit *mb = NULL;
+	git_tree *from = NULL, *to = NULL;
+	git_oid mb_oid;
+	int ret = REPO_UNKNOWN_COMMIT;
+
+	*missing = NULL;
+	if (!h)
+		*missing = head;
+	else if (!b)
+		*missing = base;
+	else if (git_merge_base(&mb_oid, r->git, git_commit_id(b),
+				git_commit_id(h)) < 0 ||
+		 git_commit_lookup(&mb, r->git, &mb_oid) < 0)
+		*missing = "merge base";
+	if (*missing)
+		goto out;
+	git_oid_tostr(out->merge_base, sizeof(out->merge_base), &mb_oid);
+	if (git_commit_tree(&from, mb) < 0 || git_commit_tree(&to, h) < 0) {
+		ret = error("cannot read the trees of %s...%s: %s", base, head,
+			    git_reason());
+		goto out;
+	}
+	ret = diff_trees(r, from, to, out);
+out:
+	git_tree_free(from);
+	git_tree_free(to);
+	git_commit_free(mb);
+	git_commit_free(b);
+	git_commit_free(h);
+	return ret;
+}
+
+git_tree *repo_tree_at(struct repo *r, const char *sha)
+{
+	git_commit *c = lookup_commit(r, sha);
+	git_tree *t = NULL;
+
+	if (c && git_commit_tree(&t, c) < 0)
+		t = NULL;
+	git_commit_free(c);
+	return t;
+}
+
+bool repo_tree_has_file(git_tree *tree, const char *path)
+{
+	git_tree_entry *e = NULL;
+	bool found;
+
+	if (git_tree_entry_bypath(&e, tree, path) < 0)
+		return false;
+	found = git_tree_entry_type(e) == GIT_OBJECT_BLOB;
+	git_tree_entry_free(e);
+	return found;
+}
+
+int repo_tree_read_file(struct repo *r, git_tree *tree, const char *path,
+			struct strbuf *sb)
+{
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	int ret = -1;
+
+	if (git_tree_entry_bypath(&e, tree, path) < 0)
+		return -1;
+	if (git_tree_entry_type(e) == GIT_OBJECT_BLOB &&
+	    git_blob_lookup(&blob, r->git, git_tree_entry_id(e)) == 0) {
+		strbuf_add(sb, git_blob_rawcontent(blob),
+			   (size_t)git_blob_rawsize(blob));
+		ret = 0;
+	}
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	return ret;
+}

@@ -1,0 +1,138 @@
+/* Escaping of untrusted strings for terminals, markdown, CSV and JSON. */
+#include "core/tiadash.h"
+#include "core/sanitize.h"
+
+int utf8_seq_len(const unsigned char *s, size_t avail)
+{
+	unsigned c = s[0];
+	int n;
+	unsigned cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	if ((size_t)n > avail)
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	/* Reject overlong forms, surrogates and values past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+static void add_hex_escape(struct strbuf *sb, unsigned char c)
+{
+	strbuf_addf(sb, "\\x%02x", c);
+}
+
+void sanitize_text(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		int n = utf8_seq_len(p + i, len - i);
+
+		if (n == 0 || (n == 1 && (p[i] < 0x20 || p[i] == 0x7f))) {
+			add_hex_escape(sb, p[i]);
+			i++;
+		} else if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+			/* C1 controls (U+0080..U+009F): CSI and friends. */
+			add_hex_escape(sb, p[i]);
+			add_hex_escape(sb, p[i + 1]);
+			i += 2;
+		} else {
+			strbuf_add(sb, p + i, (size_t)n);
+			i += (size_t)n;
+		}
+	}
+}
+
+char *sanitized(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sanitize_text(&sb, s, strlen(s));
+	return strbuf_detach(&sb, NULL);
+}
+
+void md_escape(struct strbuf *sb, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize_text(&clean, s, strlen(s));
+	for (size_t i = 0; i < clean.len; i++) {
+		char c = clean.buf[i];
+
+		switch (c) {
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '\\': case '`': case '*': case '_': case '|': case '[':
+		case ']': case '#': case '~': case '!': case '(': case ')':
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, c);
+			break;
+		default:
+			strbuf_addch(sb, c);
+		}
+	}
+	strbuf_release(&clean);
+}
+
+void csv_field(struct strbuf *sb, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+	bool quote;
+
+	sanitize_text(&clean, s, strlen(s));
+	quote = strpbrk(clean.buf, ",\"") != NULL;
+	if (!quote) {
+		strbuf_add(sb, clean.buf, clean.len);
+	} else {
+		strbuf_addch(sb, '"');
+		for (size_t i = 0; i < clean.len; i++) {
+			if (clean.buf[i] == '"')
+				strbuf_addch(sb, '"');
+			strbuf_addch(sb, clean.buf[i]);
+		}
+		strbuf_addch(sb, '"');
+	}
+	strbuf_release(&clean);
+}
+
+void utf8_repair(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		int n = utf8_seq_len(p + i, len - i);
+
+		if (n == 0 || (n == 1 && p[i] == 0)) {
+			strbuf_addstr(sb, "\xef\xbf\xbd");
+			i++;
+		} else {
+			strbuf_add(sb, p + i, (size_t)n);
+			i += (size_t)n;
+		}
+	}
+}

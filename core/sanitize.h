@@ -1,0 +1,39 @@
+/*
+ * Untrusted strings (test names, paths, commit subjects, reasons) pass through
+ * here before they reach a terminal, a markdown document, a CSV cell or JSON.
+ */
+#ifndef TIADASH_CORE_SANITIZE_H
+#define TIADASH_CORE_SANITIZE_H
+
+#include "core/tiadash.h"
+#include "core/util.h"
+
+/*
+ * Append s[0..len) to sb with every control character (C0, DEL, C1) and every
+ * byte that is not valid UTF-8 written as a visible `\xNN` escape; printable
+ * UTF-8 passes unchanged.
+ */
+void sanitize_text(struct strbuf *sb, const char *s, size_t len);
+/* sanitize_text of a NUL-terminated string into a fresh string; caller frees. */
+char *sanitized(const char *s);
+
+/*
+ * Append s as markdown inline text: sanitized, then `\ ` * _ | [ ] < > #`
+ * and the other characters markdown would interpret escaped, so a test name
+ * can never open a table cell, a link or a code span.
+ */
+void md_escape(struct strbuf *sb, const char *s);
+
+/* Append s as one CSV field (RFC 4180 quoting), sanitized. */
+void csv_field(struct strbuf *sb, const char *s);
+
+/*
+ * Append s with invalid UTF-8 sequences replaced by U+FFFD, so JSON output
+ * is always valid UTF-8 (cJSON escapes control characters itself).
+ */
+void utf8_repair(struct strbuf *sb, const char *s, size_t len);
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
+int utf8_seq_len(const unsigned char *s, size_t avail);
+
+#endif

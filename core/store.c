@@ -1,0 +1,420 @@
+/* Store lifecycle, schema migrations, transactions and statement cache. */
+#include "core/tiadash.h"
+#include "core/store.h"
+#include "core/util.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * Migrations: element i takes a store from version i to i + 1. Never edit a
+ * released step; append a new one. Times are milliseconds since the epoch.
+ */
+static const char *const migrations[] = {
+	/* 0 -> 1: runs, selections, results, diffs, coverage. */
+	"CREATE TABLE source ("
+	"  id INTEGER PRIMARY KEY,"
+	"  uri TEXT NOT NULL UNIQUE,"
+	"  digest TEXT NOT NULL,"
+	"  ingested_at INTEGER NOT NULL);"
+	"CREATE TABLE name ("
+	"  id INTEGER PRIMARY KEY,"
+	"  text TEXT NOT NULL UNIQUE);"
+	"CREATE TABLE head ("
+	"  id INTEGER PRIMARY KEY,"
+	"  repo TEXT NOT NULL,"
+	"  sha TEXT NOT NULL,"
+	"  pr INTEGER,"
+	"  at INTEGER NOT NULL,"
+	"  UNIQUE (repo, sha));"
+	"CREATE INDEX head_at ON head (at);"
+	"CREATE INDEX head_pr ON head (pr);"
+	"CREATE TABLE diff ("
+	"  id INTEGER PRIMARY KEY,"
+	"  base TEXT NOT NULL,"
+	"  head TEXT NOT NULL,"
+	"  merge_base TEXT,"
+	"  state TEXT NOT NULL CHECK (state IN ('ok', 'unknown')),"
+	"  UNIQUE (base, head));"
+	"CREATE TABLE diff_file ("
+	"  diff_id INTEGER NOT NULL REFERENCES diff (id) ON DELETE CASCADE,"
+	"  pos INTEGER NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  old_path TEXT,"
+	"  added TEXT NOT NULL,"
+	"  PRIMARY KEY (diff_id, pos)) WITHOUT ROWID;"
+	"CREATE TABLE run ("
+	"  id INTEGER PRIMARY KEY,"
+	"  source_id INTEGER NOT NULL REFERENCES source (id) ON DELETE CASCADE,"
+	"  head_id INTEGER NOT NULL REFERENCES head (id),"
+	"  kind TEXT NOT NULL CHECK (kind IN ('shadow', 'full')),"
+	"  attempt INTEGER NOT NULL CHECK (attempt >= 1),"
+	"  pr INTEGER,"
+	"  base TEXT,"
+	"  started_at INTEGER NOT NULL,"
+	"  wall_clock_s REAL,"
+	"  verdict TEXT NOT NULL CHECK (verdict IN ('pass', 'fail', 'error')),"
+	"  git TEXT NOT NULL CHECK (git IN ('ok', 'unknown', 'none')),"
+	"  diff_id INTEGER REFERENCES diff (id),"
+	"  tests INTEGER NOT NULL DEFAULT 0,"
+	"  failures INTEGER NOT NULL DEFAULT 0,"
+	"  errors INTEGER NOT NULL DEFAULT 0,"
+	"  skipped INTEGER NOT NULL DEFAULT 0,"
+	"  cov_lines INTEGER,"
+	"  cov_hit INTEGER,"
+	"  UNIQUE (head_id, kind, attempt));"
+	"CREATE INDEX run_source ON run (source_id);"
+	"CREATE INDEX run_started ON run (started_at);"
+	"CREATE TABLE selection ("
+	"  run_id INTEGER PRIMARY KEY REFERENCES run (id) ON DELETE CASCADE,"
+	"  decision TEXT NOT NULL CHECK (decision IN ('selected', 'run_all', 'nothing')),"
+	"  total_tests INTEGER,"
+	"  selected_count INTEGER,"
+	"  format TEXT NOT NULL);"
+	"CREATE TABLE selection_reason ("
+	"  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	"  pos INTEGER NOT NULL,"
+	"  reason TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, pos)) WITHOUT ROWID;"
+	"CREATE TABLE selection_entry ("
+	"  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	"  name_id INTEGER NOT NULL,"
+	"  PRIMARY KEY (run_id, name_id)) WITHOUT ROWID;"
+	"CREATE TABLE result ("
+	"  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	"  suite_id INTEGER NOT NULL,"
+	"  case_id INTEGER NOT NULL,"
+	"  outcome TEXT NOT NULL CHECK (outcome IN ('failed', 'error', 'flaky')),"
+	"  PRIMARY KEY (run_id, suite_id, case_id)) WITHOUT ROWID;"
+	"CREATE TABLE quarantine ("
+	"  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	"  name_id INTEGER NOT NULL,"
+	"  PRIMARY KEY (run_id, name_id)) WITHOUT ROWID;"
+	"CREATE TABLE coverage ("
+	"  run_id INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,"
+	"  path TEXT NOT NULL,"
+	"  executable TEXT NOT NULL,"
+	"  executed TEXT NOT NULL,"
+	"  PRIMARY KEY (run_id, path)) WITHOUT ROWID;",
+
+	/* 1 -> 2: explained escapes, and HTTP validators for conditional GET. */
+	"CREATE TABLE note ("
+	"  id INTEGER PRIMARY KEY,"
+	"  head_id INTEGER NOT NULL REFERENCES head (id),"
+	"  kind TEXT NOT NULL CHECK (kind IN ('explained')),"
+	"  text TEXT NOT NULL,"
+	"  created_at INTEGER NOT NULL);"
+	"CREATE INDEX note_head ON note (head_id);"
+	"CREATE TABLE http_cache ("
+	"  url TEXT PRIMARY KEY,"
+	"  etag TEXT,"
+	"  last_modified TEXT,"
+	"  checked_at INTEGER NOT NULL);",
+};
+
+_Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+int store_error(struct store *s, const char *what)
+{
+	int code = sqlite3_errcode(s->db);
+
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return error("store '%s' is locked by another process "
+			     "(gave up after %d ms): %s",
+			     s->path, s->busy_ms, what);
+	if (code == SQLITE_NOTADB)
+		return error("'%s' is not a tiadash store: %s", s->path,
+			     sqlite3_errmsg(s->db));
+	if (code == SQLITE_CORRUPT)
+		return error("store '%s' is corrupt: %s", s->path,
+			     sqlite3_errmsg(s->db));
+	return error("store '%s': %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+int store_exec(struct store *s, const char *sql)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return store_error(s, "cannot run statement");
+	return 0;
+}
+
+sqlite3_stmt *store_stmt(struct store *s, const char *sql)
+{
+	struct store_stmt_cache *c;
+
+	for (size_t i = 0; i < s->nr_stmts; i++) {
+		if (s->stmts[i].sql == sql) {
+			sqlite3_reset(s->stmts[i].stmt);
+			sqlite3_clear_bindings(s->stmts[i].stmt);
+			return s->stmts[i].stmt;
+		}
+	}
+	ALLOC_GROW(s->stmts, s->nr_stmts + 1, s->alloc_stmts);
+	c = &s->stmts[s->nr_stmts];
+	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &c->stmt, NULL) != SQLITE_OK)
+		BUG("bad SQL (%s): %s", sqlite3_errmsg(s->db), sql);
+	c->sql = sql;
+	s->nr_stmts++;
+	return c->stmt;
+}
+
+int store_exec_stmt(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		store_error(s, what);
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
+int store_begin(struct store *s)
+{
+	if (s->in_tx)
+		BUG("nested store transaction");
+	if (store_exec(s, "BEGIN IMMEDIATE") < 0)
+		return -1;
+	s->in_tx = true;
+	return 0;
+}
+
+int store_commit(struct store *s)
+{
+	if (!s->in_tx)
+		BUG("commit without a transaction");
+	if (store_exec(s, "COMMIT") < 0) {
+		store_rollback(s);
+		return -1;
+	}
+	s->in_tx = false;
+	return 0;
+}
+
+void store_rollback(struct store *s)
+{
+	/* Ids handed out in this transaction are gone with it. */
+	strmap_clear(&s->names);
+	if (s->in_tx)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->in_tx = false;
+}
+
+int store_name_id(struct store *s, const char *text, size_t len, int64_t *id)
+{
+	static const char insert_sql[] =
+		"INSERT INTO name (text) VALUES (?1) "
+		"ON CONFLICT (text) DO UPDATE SET text = excluded.text RETURNING id";
+	struct strmap_entry *e = strmap_find(&s->names, text, len);
+	sqlite3_stmt *st;
+
+	if (e) {
+		*id = e->value;
+		return 0;
+	}
+	st = store_stmt(s, insert_sql);
+	sqlite3_bind_text(st, 1, text, (int)len, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		store_error(s, "cannot intern a name");
+		sqlite3_reset(st);
+		return -1;
+	}
+	*id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	strmap_put(&s->names, text, len, *id);
+	return 0;
+}
+
+void store_bind_text(sqlite3_stmt *st, int col, const char *text)
+{
+	if (text)
+		sqlite3_bind_text(st, col, text, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+void store_bind_opt_int(sqlite3_stmt *st, int col, bool has, int64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(st, col, v);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+void store_bind_opt_double(sqlite3_stmt *st, int col, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, col);
+	else
+		sqlite3_bind_double(st, col, v);
+}
+
+const char *store_col_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return t ? (const char *)t : "";
+}
+
+double store_col_double(sqlite3_stmt *st, int col)
+{
+	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+		return NAN;
+	return sqlite3_column_double(st, col);
+}
+
+bool store_col_is_null(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL;
+}
+
+static int pragma_int(struct store *s, const char *sql, int *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return store_error(s, "cannot read the schema version");
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return store_error(s, "cannot read the schema version");
+	return 0;
+}
+
+int store_schema_version(struct store *s)
+{
+	int v = -1;
+
+	pragma_int(s, "PRAGMA user_version", &v);
+	return v;
+}
+
+static int count_tables(struct store *s, int *n)
+{
+	return pragma_int(s, "SELECT count(*) FROM sqlite_schema", n);
+}
+
+static int set_pragma(struct store *s, const char *name, int value)
+{
+	char sql[64];
+
+	snprintf(sql, sizeof(sql), "PRAGMA %s = %d", name, value);
+	return store_exec(s, sql);
+}
+
+static int migrate(struct store *s)
+{
+	int version, app_id, tables;
+
+	if (pragma_int(s, "PRAGMA user_version", &version) < 0 ||
+	    pragma_int(s, "PRAGMA application_id", &app_id) < 0 ||
+	    count_tables(s, &tables) < 0)
+		return -1;
+	if (app_id != STORE_APPLICATION_ID && (tables > 0 || version != 0))
+		return error("'%s' is an SQLite database but not a tiadash store",
+			     s->path);
+	if (version > STORE_SCHEMA_VERSION)
+		return error("store '%s' was written by a newer tiadash "
+			     "(schema %d; this tiadash %s knows up to %d): "
+			     "upgrade tiadash to read it",
+			     s->path, version, TIADASH_VERSION,
+			     STORE_SCHEMA_VERSION);
+	if (version == STORE_SCHEMA_VERSION)
+		return 0;
+	if (store_begin(s) < 0)
+		return -1;
+	/* Re-read under the write lock: a concurrent opener may have migrated. */
+	if (pragma_int(s, "PRAGMA user_version", &version) < 0)
+		goto fail;
+	for (int v = version; v < STORE_SCHEMA_VERSION; v++)
+		if (store_exec(s, migrations[v]) < 0 ||
+		    set_pragma(s, "user_version", v + 1) < 0)
+			goto fail;
+	if (set_pragma(s, "application_id", STORE_APPLICATION_ID) < 0)
+		goto fail;
+	return store_commit(s);
+fail:
+	store_rollback(s);
+	return error("cannot upgrade store '%s' to schema %d", s->path,
+		     STORE_SCHEMA_VERSION);
+}
+
+static int busy_timeout_ms(void)
+{
+	const char *env = getenv("TIADASH_BUSY_TIMEOUT");
+	int64_t v;
+
+	if (env && parse_int64(env, &v) && v >= 0 && v <= INT_MAX)
+		return (int)v;
+	return 5000;
+}
+
+static int configure(struct store *s)
+{
+	sqlite3_busy_timeout(s->db, s->busy_ms);
+	/* journal_mode returns a row; the others are silent. */
+	if (store_exec(s, "PRAGMA journal_mode = WAL") < 0 ||
+	    store_exec(s, "PRAGMA synchronous = NORMAL") < 0 ||
+	    store_exec(s, "PRAGMA foreign_keys = ON") < 0 ||
+	    store_exec(s, "PRAGMA temp_store = MEMORY") < 0)
+		return -1;
+	return 0;
+}
+
+int store_open(struct store **out, const char *path, enum store_mode mode)
+{
+	struct store *s;
+	struct stat st;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+
+	*out = NULL;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return error("store '%s' is a directory", path);
+	if (mode == STORE_EXISTING && access(path, F_OK) != 0)
+		return error("no store at '%s' (run 'tiadash ingest' first, "
+			     "or give --db)", path);
+	if (mode == STORE_CREATE) {
+		flags |= SQLITE_OPEN_CREATE;
+		if (mkdir_for_file(path) < 0)
+			return -1;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->path = xstrdup(path);
+	s->busy_ms = busy_timeout_ms();
+	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+		error("cannot open store '%s': %s", path,
+		      s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		store_close(s);
+		return -1;
+	}
+	sqlite3_extended_result_codes(s->db, 0);
+	if (configure(s) < 0 || migrate(s) < 0) {
+		store_close(s);
+		return -1;
+	}
+	*out = s;
+	return 0;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	if (s->in_tx)
+		store_rollback(s);
+	for (size_t i = 0; i < s->nr_stmts; i++)
+		sqlite3_finalize(s->stmts[i].stmt);
+	free(s->stmts);
+	strmap_clear(&s->names);
+	sqlite3_close(s->db);
+	free(s->path);
+	free(s);
+}

@@ -1,0 +1,82 @@
+/*
+ * The SQLite store: opening (WAL, busy timeout, foreign keys), the versioned
+ * schema and its migrations, transactions, cached prepared statements and the
+ * interned-name table. Ingest writes through here; everything else reads
+ * through core/query.h.
+ */
+#ifndef TIADASH_CORE_STORE_H
+#define TIADASH_CORE_STORE_H
+
+#include "core/tiadash.h"
+#include "core/strmap.h"
+
+#include <sqlite3.h>
+
+/* The schema version this tiadash writes; older stores are migrated up. */
+#define STORE_SCHEMA_VERSION 2
+/* PRAGMA application_id of a tiadash store: "TIAD". */
+#define STORE_APPLICATION_ID 0x54494144
+
+enum store_mode {
+	STORE_EXISTING, /* the store must exist (readers) */
+	STORE_CREATE,   /* create it (and its directory) when missing */
+};
+
+struct store {
+	sqlite3 *db;
+	char *path;
+	int busy_ms;
+	struct store_stmt_cache {
+		const char *sql; /* the static SQL text is the key */
+		sqlite3_stmt *stmt;
+	} *stmts;
+	size_t nr_stmts, alloc_stmts;
+	struct strmap names; /* name text -> id, valid in the open transaction */
+	bool in_tx;
+};
+
+/*
+ * Open (and migrate) the store at path. On failure returns -1 after error()
+ * naming the path and the reason (missing, locked, not a database, written
+ * by a newer tiadash); *out is then NULL. Release with store_close().
+ */
+int store_open(struct store **out, const char *path, enum store_mode mode);
+void store_close(struct store *s);
+
+/*
+ * A cached prepared statement for a static SQL string (the pointer is the
+ * cache key, so pass string literals). It comes back reset and unbound.
+ * Dies with BUG() on SQL that does not compile.
+ */
+sqlite3_stmt *store_stmt(struct store *s, const char *sql);
+
+/* Report the store's current SQLite error with context; returns -1. */
+int store_error(struct store *s, const char *what);
+
+/* Step a statement that returns no rows; -1 after store_error on failure. */
+int store_exec_stmt(struct store *s, sqlite3_stmt *st, const char *what);
+/* Run literal SQL (no parameters); -1 after store_error on failure. */
+int store_exec(struct store *s, const char *sql);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Rollback also drops the name cache. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+
+/* Id of `text` in the name table, inserted if new (inside a transaction). */
+int store_name_id(struct store *s, const char *text, size_t len, int64_t *id);
+
+/* Bind helpers: NULL / NaN / negative sentinel become SQL NULL. */
+void store_bind_text(sqlite3_stmt *st, int col, const char *text);
+void store_bind_opt_int(sqlite3_stmt *st, int col, bool has, int64_t v);
+void store_bind_opt_double(sqlite3_stmt *st, int col, double v);
+
+/* Column helpers: text of NULL is "" (never NULL); double of NULL is NAN. */
+const char *store_col_text(sqlite3_stmt *st, int col);
+double store_col_double(sqlite3_stmt *st, int col);
+bool store_col_is_null(sqlite3_stmt *st, int col);
+
+/* The schema's version as stored (for tests and `status`). */
+int store_schema_version(struct store *s);
+
+#endif

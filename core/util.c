@@ -1,0 +1,449 @@
+/* Allocation, string buffers, error reporting and small path helpers. */
+#include "core/tiadash.h"
+#include "core/util.h"
+#include "core/sanitize.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+char strbuf_empty[1];
+
+static void (*die_cleanup)(void);
+static int errors_reported;
+
+void set_die_cleanup(void (*fn)(void))
+{
+	die_cleanup = fn;
+}
+
+int error_count(void)
+{
+	return errors_reported;
+}
+
+static void report(const char *prefix, const char *fmt, va_list ap)
+{
+	struct strbuf msg = STRBUF_INIT;
+	struct strbuf safe = STRBUF_INIT;
+
+	strbuf_vaddf(&msg, fmt, ap);
+	sanitize_text(&safe, msg.buf, msg.len);
+	fprintf(stderr, "tiadash: %s%s\n", prefix, safe.buf);
+	fflush(stderr);
+	strbuf_release(&msg);
+	strbuf_release(&safe);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	errors_reported++;
+	va_start(ap, fmt);
+	report("error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	report("", fmt, ap);
+	va_end(ap);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (die_cleanup)
+		die_cleanup();
+	va_start(ap, fmt);
+	report("fatal: ", fmt, ap);
+	va_end(ap);
+	exit(EXIT_INPUT_ERROR);
+}
+
+void bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (die_cleanup)
+		die_cleanup();
+	fprintf(stderr, "tiadash: BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+static ATTR_NORETURN void oom(size_t n)
+{
+	if (die_cleanup)
+		die_cleanup();
+	fprintf(stderr, "tiadash: fatal: out of memory allocating %zu bytes\n", n);
+	exit(EXIT_INPUT_ERROR);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+
+	if (!p)
+		oom(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	bool fresh = sb->alloc == 0;
+
+	if (extra >= SIZE_MAX - sb->len - 1)
+		oom(SIZE_MAX);
+	if (fresh)
+		sb->buf = NULL;
+	ALLOC_GROW(sb->buf, sb->len + extra + 1, sb->alloc);
+	if (fresh)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("vsnprintf failed for '%s'", fmt);
+	strbuf_grow(sb, (size_t)n);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len > sb->len)
+		BUG("strbuf_setlen beyond length");
+	sb->len = len;
+	if (sb->alloc)
+		sb->buf[len] = '\0';
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	strbuf_setlen(sb, 0);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	sb->buf = strbuf_empty;
+	sb->len = sb->alloc = 0;
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *p;
+
+	if (!sb->alloc)
+		strbuf_grow(sb, 0);
+	p = sb->buf;
+	if (len)
+		*len = sb->len;
+	sb->buf = strbuf_empty;
+	sb->len = sb->alloc = 0;
+	return p;
+}
+
+void strlist_push_owned(struct strlist *l, char *s)
+{
+	ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+	l->items[l->nr++] = s;
+}
+
+void strlist_push(struct strlist *l, const char *s)
+{
+	strlist_push_owned(l, xstrdup(s));
+}
+
+void strlist_release(struct strlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		free(l->items[i]);
+	free(l->items);
+	l->items = NULL;
+	l->nr = l->alloc = 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void strlist_sort(struct strlist *l)
+{
+	if (l->nr > 1)
+		qsort(l->items, l->nr, sizeof(*l->items), cmp_str);
+}
+
+int read_file_limit(struct strbuf *sb, const char *path, size_t limit)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n, total = 0;
+	int ret = 0;
+
+	if (!f)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		total += n;
+		if (limit && total > limit) {
+			ret = error("'%s' is larger than the %zu-byte limit",
+				    path, limit);
+			break;
+		}
+		strbuf_add(sb, chunk, n);
+	}
+	if (!ret && ferror(f))
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+	if (fclose(f) && !ret)
+		ret = error("cannot read '%s': %s", path, strerror(errno));
+	return ret;
+}
+
+int line_of_offset(const char *buf, size_t len, size_t off)
+{
+	int line = 1;
+
+	if (off > len)
+		off = len;
+	for (size_t i = 0; i < off; i++)
+		if (buf[i] == '\n')
+			line++;
+	return line;
+}
+
+bool starts_with(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+static bool is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	       c == '\f';
+}
+
+char *trim(char *s)
+{
+	size_t n;
+
+	while (is_space((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && is_space((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+char *xstrdup_trimmed(const char *s, size_t n)
+{
+	while (n && is_space((unsigned char)*s))
+		s++, n--;
+	while (n && is_space((unsigned char)s[n - 1]))
+		n--;
+	return xstrndup(s, n);
+}
+
+bool parse_int64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s || is_space((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+bool parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || is_space((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return false;
+	*out = v;
+	return true;
+}
+
+bool is_hex_sha(const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < 40; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return s[40] == '\0';
+}
+
+char *path_join(const char *dir, const char *name)
+{
+	if (!*dir || !strcmp(dir, "."))
+		return xstrdup(name);
+	if (ends_with(dir, "/"))
+		return xstrfmt("%s%s", dir, name);
+	return xstrfmt("%s/%s", dir, name);
+}
+
+char *path_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
+}
+
+bool path_is_contained(const char *rel)
+{
+	const char *seg = rel;
+
+	if (!*rel || *rel == '/' || strstr(rel, "://") || strchr(rel, '\\'))
+		return false;
+	while (seg) {
+		const char *end = strchr(seg, '/');
+		size_t n = end ? (size_t)(end - seg) : strlen(seg);
+
+		if (n == 2 && seg[0] == '.' && seg[1] == '.')
+			return false;
+		seg = end ? end + 1 : NULL;
+	}
+	return true;
+}
+
+int mkdir_for_file(const char *file)
+{
+	char *dir = path_dirname(file);
+	int ret = 0;
+
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0777) && errno != EEXIST)
+			ret = -1;
+		*p = '/';
+	}
+	if (mkdir(dir, 0777) && errno != EEXIST)
+		ret = -1;
+	if (ret)
+		ret = error("cannot create directory '%s': %s", dir,
+			    strerror(errno));
+	free(dir);
+	return ret;
+}

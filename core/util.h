@@ -1,0 +1,118 @@
+/*
+ * Small utilities every module uses: allocators that die on OOM, a growable
+ * string buffer, and the one way tiadash reports errors.
+ */
+#ifndef TIADASH_CORE_UTIL_H
+#define TIADASH_CORE_UTIL_H
+
+#include "core/tiadash.h"
+
+/* Allocators: never return NULL; on OOM they run the cleanup hook and exit 2. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* printf into a fresh string; caller frees. */
+char *xstrfmt(const char *fmt, ...) ATTR_FORMAT(1, 2);
+
+/* Grow array `x` (with `alloc` slots) so it holds at least `nr` elements. */
+#define ALLOC_GROW(x, nr, alloc)                                               \
+	do {                                                                   \
+		if ((size_t)(nr) > (size_t)(alloc)) {                          \
+			size_t alloc_grow_n_ = (size_t)(alloc) * 3 / 2 + 16;   \
+			if (alloc_grow_n_ < (size_t)(nr))                      \
+				alloc_grow_n_ = (size_t)(nr);                  \
+			(alloc) = alloc_grow_n_;                               \
+			(x) = xrealloc((x), alloc_grow_n_ * sizeof(*(x)));     \
+		}                                                              \
+	} while (0)
+
+/*
+ * Errors. error() and warning() print "tiadash: error: ..." to stderr with
+ * control characters made visible (messages quote untrusted paths and test
+ * names); error() returns -1 so callers write `return error(...)`.
+ * Messages start lower-case, carry no full stop, and name the place as
+ * `file:line` or URL.
+ */
+int error(const char *fmt, ...) ATTR_FORMAT(1, 2);
+void warning(const char *fmt, ...) ATTR_FORMAT(1, 2);
+void note(const char *fmt, ...) ATTR_FORMAT(1, 2);
+/* For main-level fatal errors only: cleanup hook, message, exit 2. */
+ATTR_NORETURN void die(const char *fmt, ...) ATTR_FORMAT(1, 2);
+ATTR_NORETURN void bug_at(const char *file, int line, const char *fmt, ...)
+	ATTR_FORMAT(3, 4);
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+
+/* Called before die() prints (the TUI registers endwin here). */
+void set_die_cleanup(void (*fn)(void));
+/* Count of error() calls so far; commands use it to pick exit status 2. */
+int error_count(void);
+
+/* Growable NUL-terminated string. Init with STRBUF_INIT; release frees. */
+struct strbuf {
+	size_t len, alloc;
+	char *buf;
+};
+extern char strbuf_empty[];
+#define STRBUF_INIT { 0, 0, strbuf_empty }
+
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) ATTR_FORMAT(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_setlen(struct strbuf *sb, size_t len);
+void strbuf_release(struct strbuf *sb);
+/* Hand the buffer to the caller (who frees it) and reset sb. */
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+
+/* A list of owned strings. Init with STRLIST_INIT; release frees all. */
+struct strlist {
+	char **items;
+	size_t nr, alloc;
+};
+#define STRLIST_INIT { NULL, 0, 0 }
+void strlist_push(struct strlist *l, const char *s);
+void strlist_push_owned(struct strlist *l, char *s);
+void strlist_release(struct strlist *l);
+void strlist_sort(struct strlist *l);
+
+/*
+ * Read a whole file into sb (appending). `limit` caps the size (0: none).
+ * Returns 0, or -1 after error() naming the path and the reason.
+ */
+int read_file_limit(struct strbuf *sb, const char *path, size_t limit);
+
+/* Line number (1-based) of byte offset `off` in buf. */
+int line_of_offset(const char *buf, size_t len, size_t off);
+
+bool starts_with(const char *s, const char *prefix);
+bool ends_with(const char *s, const char *suffix);
+/* Strip leading and trailing ASCII whitespace in place; returns s. */
+char *trim(char *s);
+/* A fresh copy of s[0..n) without surrounding whitespace; caller frees. */
+char *xstrdup_trimmed(const char *s, size_t n);
+
+/* Parse a whole decimal integer / number; false on junk or overflow. */
+bool parse_int64(const char *s, int64_t *out);
+bool parse_double(const char *s, double *out);
+
+/* 40 lower-case hex digits? */
+bool is_hex_sha(const char *s);
+
+/* Join `dir` and a relative `name` into a fresh string; caller frees. */
+char *path_join(const char *dir, const char *name);
+/* Directory part of a path ("." when none); caller frees. */
+char *path_dirname(const char *path);
+/*
+ * Is `rel` a safe relative reference (no absolute path, no `..` segment,
+ * no URL scheme, no NUL)? Manifests may only name files below themselves.
+ */
+bool path_is_contained(const char *rel);
+/* mkdir -p for the directory that will hold `file`. */
+int mkdir_for_file(const char *file);
+
+#endif

@@ -1,0 +1,111 @@
+# Test library for tiadash's shell tests (git's t/test-lib.sh and tig's
+# libtest.sh are the models): one behaviour per file, TAP on stdout.
+#
+#   . "$(dirname "$0")/lib.sh"
+#   test_expect_success 'what it checks' '
+#       tiadash status --format json >actual &&
+#       test_cmp expect actual
+#   '
+#   test_done
+
+set -u
+TEST_NAME=$(basename "$0" .sh)
+TEST_SRC=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$TEST_SRC/.." && pwd)
+: "${TIADASH_BIN:=$TOP/tiadash}"
+: "${TT_BIN:=$TOP/build/default/tests/helper/tt}"
+: "${SAMPLE:=$TOP/sampledata/build}"
+export TIADASH_BIN TT_BIN SAMPLE
+
+# Pin everything a result could depend on (STYLE.md pattern 7).
+for v in $(env | sed -n 's/^\(TIADASH_[A-Z_]*\)=.*/\1/p'); do
+	case "$v" in TIADASH_BIN) ;; *) unset "$v" ;; esac
+done
+unset NO_COLOR GIT_DIR GIT_WORK_TREE
+export TERM=dumb LINES=24 COLUMNS=80 TZ=UTC LC_ALL=C.UTF-8 ESCDELAY=25
+export TIADASH_NOW=2026-11-08T00:00:00Z
+export GIT_AUTHOR_NAME=Tester GIT_AUTHOR_EMAIL=t@example.com
+export GIT_COMMITTER_NAME=Tester GIT_COMMITTER_EMAIL=t@example.com
+export GIT_CONFIG_NOSYSTEM=1
+
+TRASH="$TOP/build/trash/$TEST_NAME"
+rm -rf "$TRASH" && mkdir -p "$TRASH" && cd "$TRASH" || exit 2
+export HOME="$TRASH"
+git config --global init.defaultBranch main 2>/dev/null
+git config --global protocol.file.allow always 2>/dev/null
+
+test_count=0
+test_failed=0
+TEST_TIMEOUT=${TEST_TIMEOUT:-120}
+
+# The binary under test, with a watchdog.
+tiadash() {
+	timeout -k 5 "$TEST_TIMEOUT" "$TIADASH_BIN" "$@"
+}
+tt() {
+	timeout -k 5 "$TEST_TIMEOUT" "$TT_BIN" "$@"
+}
+
+say_fail() {
+	echo "# $*" >&2
+}
+
+test_expect_success() {
+	local desc=$1 body=$2
+	test_count=$((test_count + 1))
+	if (eval "$body") >"$TRASH/.out" 2>&1; then
+		echo "ok $test_count - $desc"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $desc"
+		sed 's/^/#   /' "$TRASH/.out"
+		sed 's/^/#   /' "$TRASH/.out" >&2
+	fi
+}
+
+# test_expect_code CODE cmd...: the command exits with CODE.
+test_expect_code() {
+	local want=$1; shift
+	"$@"
+	local got=$?
+	if [ "$got" != "$want" ]; then
+		echo "exit status $got, expected $want: $*" >&2
+		return 1
+	fi
+}
+
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# test_grep PATTERN FILE: like grep, but says what the file held on failure.
+test_grep() {
+	if ! grep -q -e "$1" "$2"; then
+		echo "no line matching '$1' in $2:" >&2
+		cat "$2" >&2
+		return 1
+	fi
+}
+
+test_must_be_empty() {
+	if [ -s "$1" ]; then
+		echo "'$1' is not empty:" >&2
+		cat "$1" >&2
+		return 1
+	fi
+}
+
+# A JSON value: json_get FILE 'expr over d' (python3, stdlib only).
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# A fingerprint of a store's rows, to assert "nothing changed".
+store_dump() {
+	sqlite3 "$1" .dump | grep -v '^PRAGMA\|^BEGIN\|^COMMIT' | sort
+}
+
+test_done() {
+	echo "1..$test_count"
+	[ "$test_failed" = 0 ]
+}
