@@ -54,6 +54,12 @@ HELPER_BINS = $(BUILD)/tests/helper/tt
 FLAGS_STAMP = $(BUILD)/.flags
 FLAGS_NOW = $(CC) $(CFLAGS) $(LDFLAGS)
 
+# Quiet by default; `make V=1` shows the commands.
+ifndef V
+QUIET_CC = @echo '   ' CC $@;
+QUIET_LINK = @echo '   ' LINK $@;
+endif
+
 .PHONY: all check test unit e2e bench demo deps install uninstall clean \
 	sampledata fuzz FORCE
 .DEFAULT_GOAL := all
@@ -67,19 +73,19 @@ $(FLAGS_STAMP): FORCE
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
-	$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< \
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(PKG_CFLAGS) $(TEST_CFLAGS) $(LDFLAGS) -o $@ $< \
 		$(LIB_OBJS) $(PKG_LIBS) $(TEST_LIBS) -lm
 
 $(BUILD)/tests/helper/%: tests/helper/%.c $(LIB_OBJS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) \
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJS) \
 		$(PKG_LIBS) -lm
 
 # The sample shadow week: a git repository and its CI artifacts.

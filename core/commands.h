@@ -6,6 +6,8 @@
 
 extern const struct cmd cmd_init;     /* core/cmd_store.c */
 extern const struct cmd cmd_status;   /* core/cmd_store.c */
+extern const struct cmd cmd_ingest;   /* ingest/cmd_ingest.c */
+extern const struct cmd cmd_show;     /* metrics/cmd_show.c */
 extern const struct cmd cmd_help;     /* core/dispatch.c */
 
 #endif

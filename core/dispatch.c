@@ -13,7 +13,9 @@
 
 const struct cmd *const command_table[] = {
 	&cmd_init,
+	&cmd_ingest,
 	&cmd_status,
+	&cmd_show,
 	&cmd_help,
 	NULL,
 };
@@ -147,10 +149,18 @@ static char *default_db_path(struct cmd_context *ctx)
 static int open_context(const struct cmd *c, struct cmd_context *ctx,
 			char **owned_db)
 {
-	if (c->flags & (NEED_REPO | WANT_REPO)) {
-		if (repo_open(&ctx->repo, ctx->repo_path) < 0 &&
-		    (c->flags & NEED_REPO))
+	if ((c->flags & NEED_REPO) || ((c->flags & WANT_REPO) && ctx->repo_path)) {
+		if (repo_open(&ctx->repo, ctx->repo_path) < 0)
 			return -1;
+	} else if (c->flags & WANT_REPO) {
+		char *root = repo_discover_root(NULL);
+
+		/* No repository around the cwd is fine for these commands. */
+		if (root && repo_open(&ctx->repo, root) < 0) {
+			free(root);
+			return -1;
+		}
+		free(root);
 	}
 	if (c->flags & (NEED_DB_RO | NEED_DB_RW)) {
 		if (!ctx->db_path) {

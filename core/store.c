@@ -14,9 +14,10 @@ static const char *const migrations[] = {
 	/* 0 -> 1: runs, selections, results, diffs, coverage. */
 	"CREATE TABLE source ("
 	"  id INTEGER PRIMARY KEY,"
-	"  uri TEXT NOT NULL UNIQUE,"
+	"  uri TEXT NOT NULL,"
 	"  digest TEXT NOT NULL,"
 	"  ingested_at INTEGER NOT NULL);"
+	"CREATE INDEX source_uri ON source (uri);"
 	"CREATE TABLE name ("
 	"  id INTEGER PRIMARY KEY,"
 	"  text TEXT NOT NULL UNIQUE);"

@@ -1,0 +1,364 @@
+/* `tiadash ingest`: manifests, indexes, directories, URLs, or bare files as one run. */
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/commands.h"
+#include "core/timeutil.h"
+#include "ingest/cbm.h"
+#include "ingest/coverage.h"
+#include "ingest/ingest.h"
+#include "ingest/junit.h"
+
+#include <getopt.h>
+#include <unistd.h>
+
+/* What the flags say about a run of bare files. */
+struct bare_opts {
+	bool bare;
+	const char *kind, *head, *base, *verdict, *started_at, *repo_name;
+	const char *decision, *lane, *selection, *quarantine, *failed;
+	bool has_pr, has_attempt, has_wall, has_total, has_selected;
+	int64_t pr, attempt, total, selected;
+	double wall;
+	struct strlist reasons;
+};
+
+enum {
+	OPT_REPLACE = 256, OPT_KIND, OPT_HEAD, OPT_BASE, OPT_PR, OPT_ATTEMPT,
+	OPT_VERDICT, OPT_STARTED, OPT_WALL, OPT_REPO_NAME, OPT_DECISION,
+	OPT_REASON, OPT_TOTAL, OPT_SELECTED_COUNT, OPT_SELECTION, OPT_QUARANTINE,
+	OPT_FAILED, OPT_LANE,
+};
+
+static const struct option options[] = {
+	{ "replace", no_argument, NULL, OPT_REPLACE },
+	{ "kind", required_argument, NULL, OPT_KIND },
+	{ "head", required_argument, NULL, OPT_HEAD },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "pr", required_argument, NULL, OPT_PR },
+	{ "attempt", required_argument, NULL, OPT_ATTEMPT },
+	{ "verdict", required_argument, NULL, OPT_VERDICT },
+	{ "started-at", required_argument, NULL, OPT_STARTED },
+	{ "wall-clock", required_argument, NULL, OPT_WALL },
+	{ "repo-name", required_argument, NULL, OPT_REPO_NAME },
+	{ "decision", required_argument, NULL, OPT_DECISION },
+	{ "reason", required_argument, NULL, OPT_REASON },
+	{ "total-tests", required_argument, NULL, OPT_TOTAL },
+	{ "selected-count", required_argument, NULL, OPT_SELECTED_COUNT },
+	{ "selection", required_argument, NULL, OPT_SELECTION },
+	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
+	{ "failed", required_argument, NULL, OPT_FAILED },
+	{ "lane", required_argument, NULL, OPT_LANE },
+	{ NULL, 0, NULL, 0 },
+};
+
+static bool parse_count(const char *s, int64_t min, int64_t *out)
+{
+	return parse_int64(s, out) && *out >= min;
+}
+
+static int parse_options(int argc, char **argv, struct bare_opts *o, bool *replace)
+{
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+		const char *bad = NULL;
+
+		switch (c) {
+		case OPT_REPLACE: *replace = true; break;
+		case OPT_KIND: o->kind = optarg; break;
+		case OPT_HEAD: o->head = optarg; break;
+		case OPT_BASE: o->base = optarg; break;
+		case OPT_PR: o->has_pr = true; if (!parse_count(optarg, 0, &o->pr)) bad = "--pr"; break;
+		case OPT_ATTEMPT: o->has_attempt = true; if (!parse_count(optarg, 1, &o->attempt) || o->attempt > INT_MAX) bad = "--attempt"; break;
+		case OPT_VERDICT: o->verdict = optarg; break;
+		case OPT_STARTED: o->started_at = optarg; break;
+		case OPT_WALL: o->has_wall = true; if (!parse_double(optarg, &o->wall) || o->wall < 0) bad = "--wall-clock"; break;
+		case OPT_REPO_NAME: o->repo_name = optarg; break;
+		case OPT_DECISION: o->decision = optarg; break;
+		case OPT_REASON: strlist_push(&o->reasons, optarg); break;
+		case OPT_TOTAL: o->has_total = true; if (!parse_count(optarg, 0, &o->total)) bad = "--total-tests"; break;
+		case OPT_SELECTED_COUNT: o->has_selected = true; if (!parse_count(optarg, 0, &o->selected)) bad = "--selected-count"; break;
+		case OPT_SELECTION: o->selection = optarg; break;
+		case OPT_QUARANTINE: o->quarantine = optarg; break;
+		case OPT_FAILED: o->failed = optarg; break;
+		case OPT_LANE: o->lane = optarg; break;
+		default: return usage_error(&cmd_ingest, "unknown option");
+		}
+		if (bad)
+			return usage_error(&cmd_ingest, "%s '%s' is not a valid number", bad, optarg);
+	}
+	o->bare = o->kind || o->head;
+	return 0;
+}
+
+/* Resolve a commit given on the command line (a sha, or a ref when a repository is there). */
+static int resolve_commit(struct cmd_context *ctx, const char *opt, const char *rev, char out[41])
+{
+	if (strlen(rev) == 40 && is_hex_sha(rev)) {
+		memcpy(out, rev, 41);
+		return 0;
+	}
+	if (!ctx->repo)
+		return error("%s '%s' is not a 40-hex commit id (and there is no "
+			     "repository to resolve it in)", opt, rev);
+	return repo_resolve(ctx->repo, rev, out);
+}
+
+static int bare_manifest(struct cmd_context *ctx, const struct bare_opts *o, struct manifest *m)
+{
+	if (!o->kind || !o->head)
+		return usage_error(&cmd_ingest, "bare files need both --kind and --head");
+	if (!run_kind_parse(o->kind, &m->kind))
+		return usage_error(&cmd_ingest, "--kind must be shadow or full");
+	if (resolve_commit(ctx, "--head", o->head, m->head) < 0 ||
+	    (o->base && resolve_commit(ctx, "--base", o->base, m->base) < 0))
+		return EXIT_INPUT_ERROR;
+	if (o->verdict && !verdict_parse(o->verdict, &m->verdict))
+		return usage_error(&cmd_ingest, "--verdict must be pass, fail or error");
+	m->started_at = ctx->now;
+	if (o->started_at && !time_parse_rfc3339(o->started_at, &m->started_at))
+		return usage_error(&cmd_ingest, "--started-at must be an RFC 3339 time");
+	free(m->repo);
+	m->repo = xstrdup(o->repo_name ? o->repo_name : "");
+	m->has_pr = o->has_pr;
+	m->pr = o->pr;
+	m->attempt = o->has_attempt ? (int)o->attempt : 1;
+	m->wall_clock_s = o->has_wall ? o->wall : NAN;
+	return 0;
+}
+
+static void bare_selection(const struct bare_opts *o, struct manifest *m, bool has_list,
+			   bool has_engine)
+{
+	struct manifest_selection *s = &m->sel;
+
+	if (!o->decision && !has_list && !has_engine && !o->reasons.nr && !o->has_total)
+		return;
+	s->present = true;
+	s->decision = has_list || has_engine ? DECISION_SELECTED : DECISION_RUN_ALL;
+	if (o->decision)
+		decision_parse(o->decision, &s->decision);
+	for (size_t i = 0; i < o->reasons.nr; i++)
+		strlist_push(&s->reasons, o->reasons.items[i]);
+	s->has_total = o->has_total;
+	s->total_tests = o->total;
+	s->has_selected_count = o->has_selected;
+	s->selected_count = o->selected;
+	s->lane = xstrdup(o->lane ? o->lane : "unit");
+	if (has_engine)
+		s->engine_file = xstrdup("(bare)");
+	else if (has_list)
+		s->selected_file = xstrdup("(bare)");
+}
+
+enum bare_role { ROLE_RESULTS, ROLE_COVERAGE, ROLE_ENGINE, ROLE_LIST, ROLE_FAILED,
+		 ROLE_QUARANTINE };
+
+/* What a bare file is, from its first bytes (and its name for plain lists). */
+static int sniff_role(const char *path, enum run_kind kind, enum bare_role *role)
+{
+	char head[4096];
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return error("cannot open '%s': %s", path, strerror(errno));
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	if (junit_sniff(head, n))
+		*role = ROLE_RESULTS;
+	else if (cobertura_sniff(head, n) || lcov_sniff(head, n))
+		*role = ROLE_COVERAGE;
+	else if (manifest_sniff(head, n) != JSON_OTHER)
+		return error("%s: a manifest or index: ingest it without --kind/--head", path);
+	else if (cbm_sniff(head, n))
+		*role = ROLE_ENGINE;
+	else if (memchr(head, '\0', n))
+		return error("%s: binary data; expected JUnit XML, lcov, Cobertura, a "
+			     "selection answer or a list", path);
+	else if (!strcmp(base, ".mq-failed-tests.txt"))
+		*role = ROLE_FAILED;
+	else if (!strcmp(base, "quarantine.txt"))
+		*role = ROLE_QUARANTINE;
+	else if (kind == RUN_SHADOW)
+		*role = ROLE_LIST;
+	else
+		return error("%s: cannot tell what this is (not JUnit XML, lcov or "
+			     "Cobertura; give --failed or --quarantine for a list)", path);
+	return 0;
+}
+
+static const char *const role_names[] = { "results", "coverage", "engine", "list",
+					   "failed", "quarantine" };
+
+static int add_bare_file(struct run_source *rs, const char *path, enum bare_role role,
+			 struct strbuf *desc)
+{
+	struct input in;
+	struct input *slot = NULL;
+	bool *flag = NULL;
+
+	input_from_file(&in, path);
+	strbuf_addf(desc, "input %s\n", role_names[role]);
+	switch (role) {
+	case ROLE_RESULTS: run_source_add_result(rs, &in); return 0;
+	case ROLE_COVERAGE: run_source_add_coverage(rs, &in); return 0;
+	case ROLE_ENGINE: slot = &rs->engine_file; flag = &rs->has_engine_file; break;
+	case ROLE_LIST: slot = &rs->selected_file; flag = &rs->has_selected_file; break;
+	case ROLE_FAILED: slot = &rs->failed_file; flag = &rs->has_failed_file; break;
+	case ROLE_QUARANTINE: slot = &rs->quarantine; flag = &rs->has_quarantine; break;
+	}
+	if (*flag) {
+		input_release(&in);
+		return error("%s: more than one %s file for one run", path, role_names[role]);
+	}
+	*slot = in;
+	*flag = true;
+	return 0;
+}
+
+/* The bytes that identify a bare run: its flags, then its files' roles. */
+static void describe(struct strbuf *sb, const struct manifest *m)
+{
+	strbuf_addf(sb, "tiadash bare run\nrepo %s\nkind %s\nhead %s\nbase %s\n",
+		    m->repo, run_kind_name(m->kind), m->head, m->base);
+	strbuf_addf(sb, "pr %s%" PRId64 "\nattempt %d\nstarted %" PRId64 "\n",
+		    m->has_pr ? "" : "-", m->pr, m->attempt, m->started_at);
+	strbuf_addf(sb, "wall %.17g\nselection %d %s %d %" PRId64 " %d %" PRId64 "\n",
+		    m->wall_clock_s, m->sel.present, decision_name(m->sel.decision),
+		    m->sel.has_total, m->sel.total_tests, m->sel.has_selected_count,
+		    m->sel.selected_count);
+	for (size_t i = 0; i < m->sel.reasons.nr; i++)
+		strbuf_addf(sb, "reason %s\n", m->sel.reasons.items[i]);
+}
+
+static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
+		       const struct bare_opts *o, int nfiles, char **files)
+{
+	struct run_source rs;
+	struct strbuf desc = STRBUF_INIT, uri = STRBUF_INIT;
+	bool has_list = o->selection, has_engine = false;
+	int ret;
+
+	run_source_init(&rs);
+	ret = bare_manifest(ctx, o, &rs.m);
+	for (int i = 0; i < nfiles && !ret; i++) {
+		enum bare_role role = ROLE_RESULTS;
+		char *real = realpath(files[i], NULL);
+
+		ret = sniff_role(files[i], rs.m.kind, &role);
+		if (!ret) {
+			has_list |= role == ROLE_LIST;
+			has_engine |= role == ROLE_ENGINE;
+			ret = add_bare_file(&rs, files[i], role, &desc);
+		}
+		strbuf_addf(&uri, "%s%s", i ? "," : "bare:", real ? real : files[i]);
+		free(real);
+	}
+	if (!ret && o->selection)
+		ret = add_bare_file(&rs, o->selection, ROLE_LIST, &desc);
+	if (!ret && o->failed)
+		ret = add_bare_file(&rs, o->failed, ROLE_FAILED, &desc);
+	if (!ret && o->quarantine)
+		ret = add_bare_file(&rs, o->quarantine, ROLE_QUARANTINE, &desc);
+	if (!ret && !o->verdict && !rs.nr_results && !rs.has_failed_file)
+		ret = usage_error(&cmd_ingest, "give --verdict (there are no results "
+				  "to derive it from)");
+	if (!ret) {
+		struct strbuf head = STRBUF_INIT;
+
+		bare_selection(o, &rs.m, has_list, has_engine);
+		rs.verdict_from_results = !o->verdict;
+		describe(&head, &rs.m);
+		strbuf_add(&head, desc.buf, desc.len);
+		run_source_set_head(&rs, head.buf, head.len);
+		rs.uri = strbuf_detach(&uri, NULL);
+		strbuf_release(&head);
+		ret = ingest_run(ing, &rs);
+	} else {
+		ing->stats.sources++;
+		ing->stats.failed++;
+	}
+	strbuf_release(&desc);
+	strbuf_release(&uri);
+	run_source_release(&rs);
+	return ret;
+}
+
+static void print_summary(const struct ingest_stats *st)
+{
+	printf("%d new run%s, %d unchanged", st->added, st->added == 1 ? "" : "s",
+	       st->unchanged);
+	if (st->replaced)
+		printf(", %d replaced", st->replaced);
+	if (st->failed)
+		printf(", %d failed", st->failed);
+	if (st->git_unknown)
+		printf(" (%d with unknown commits)", st->git_unknown);
+	putchar('\n');
+}
+
+static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct bare_opts o = { 0 };
+	struct ingest ing;
+	bool replace = false;
+	int ret = 0;
+
+	if (parse_options(argc, argv, &o, &replace)) {
+		strlist_release(&o.reasons);
+		return EXIT_INPUT_ERROR;
+	}
+	if (optind >= argc && !(o.bare && (o.selection || o.failed))) {
+		strlist_release(&o.reasons);
+		return usage_error(&cmd_ingest, "nothing to ingest");
+	}
+	ingest_init(&ing, ctx->store, ctx->repo, ctx->now);
+	ing.replace = replace;
+	ing.progress = isatty(STDERR_FILENO);
+	if (o.bare)
+		ret = ingest_bare(&ing, ctx, &o, argc - optind, argv + optind);
+	else
+		for (int i = optind; i < argc; i++)
+			ret |= ingest_path(&ing, argv[i]);
+	if (ing.progress)
+		fputc('\n', stderr);
+	print_summary(&ing.stats);
+	ingest_release(&ing);
+	strlist_release(&o.reasons);
+	return ret || ing.stats.failed ? EXIT_INPUT_ERROR : EXIT_OKAY;
+}
+
+const struct cmd cmd_ingest = {
+	.name = "ingest",
+	.fn = run_ingest,
+	.flags = NEED_DB_RW | WANT_REPO,
+	.usage = "tiadash ingest [--replace] SOURCE...\n"
+		 "       tiadash ingest --kind shadow|full --head SHA [--base SHA] [--pr N] [OPTIONS] FILE...",
+	.summary = "Ingest run manifests, indexes, directories or URLs (or bare files as one run).",
+	.help =
+		"A SOURCE is a run manifest (tiadash.run.v1), an index (tiadash.index.v1),\n"
+		"a directory searched for *.tiadash.json and tiadash-run.json, or a URL.\n"
+		"Each source is atomic and idempotent.\n\n"
+		"  --replace            a changed source replaces the run stored from it\n\n"
+		"Bare files (JUnit XML, lcov, Cobertura, selection lists or answers) as one run:\n"
+		"  --kind K             shadow or full (required)\n"
+		"  --head SHA           the tested commit (required)\n"
+		"  --base SHA           the resolved MQ_AFFECTED_BASE (for changed files)\n"
+		"  --pr N               pull request number\n"
+		"  --attempt N          attempt number (default 1)\n"
+		"  --verdict V          pass, fail or error (default: from the results)\n"
+		"  --started-at TIME    RFC 3339 start (default: now)\n"
+		"  --wall-clock SECS    the job's gate wall-clock\n"
+		"  --repo-name NAME     the repository's name, e.g. acme/ledger\n"
+		"  --decision D         selected, run_all or nothing\n"
+		"  --reason R           a force-full reason (repeatable)\n"
+		"  --total-tests N      the suite's total test count\n"
+		"  --selected-count N   how many tests the selection runs\n"
+		"  --selection FILE     the selection list (test-only.txt form)\n"
+		"  --failed FILE        failing test ids (.mq-failed-tests.txt form)\n"
+		"  --quarantine FILE    the quarantine list in effect\n"
+		"  --lane NAME          lane of a codebase-memory-mcp answer (default unit)\n",
+};

@@ -1,0 +1,84 @@
+/*
+ * Ingest: turn CI artifacts into runs in the store. A source is one run:
+ * a manifest and every file it names, or a set of bare files given with
+ * --kind/--head. Each source is idempotent (the same bytes again change
+ * nothing), atomic (one transaction; a source that fails leaves nothing)
+ * and independent (the others still land).
+ */
+#ifndef TIADASH_INGEST_INGEST_H
+#define TIADASH_INGEST_INGEST_H
+
+#include "core/tiadash.h"
+#include "core/digest.h"
+#include "core/query.h"
+#include "core/repo.h"
+#include "core/store.h"
+#include "ingest/input.h"
+#include "ingest/manifest.h"
+
+struct ingest_stats {
+	int sources;   /* sources looked at */
+	int added;     /* runs written */
+	int unchanged; /* sources already in the store, byte for byte */
+	int replaced;  /* runs replaced (--replace) */
+	int failed;    /* sources rejected */
+	int git_unknown;
+};
+
+struct ingest {
+	struct store *store;
+	struct repo *repo;    /* NULL: no changed files, no diff coverage */
+	bool replace;         /* a changed source replaces its stored run */
+	bool progress;        /* progress lines on stderr */
+	bool warned_no_repo;
+	int64_t now;
+	struct strmap seen;   /* source URIs handled in this invocation */
+	struct ingest_stats stats;
+};
+
+void ingest_init(struct ingest *ing, struct store *s, struct repo *r, int64_t now);
+void ingest_release(struct ingest *ing);
+
+/*
+ * Ingest a path given on the command line: a manifest, an index, or a
+ * directory searched for `*.tiadash.json` and `tiadash-run.json`. Returns 0,
+ * or -1 when some source failed (each failure already reported).
+ */
+int ingest_path(struct ingest *ing, const char *path);
+
+/* Ingest a manifest, an index or a file by HTTP(S) URL (ingest/http.c). */
+int ingest_url(struct ingest *ing, const char *url);
+
+/*
+ * Everything one run is made of, before it is parsed: the manifest (read or
+ * synthesized for bare files) and the inputs it names. ingest_run parses the
+ * inputs, computes the run's figures and writes it in one transaction.
+ */
+struct run_source {
+	char *uri;               /* canonical path or URL of the source */
+	struct manifest m;
+	struct strbuf head_bytes; /* the manifest's bytes (or a bare run's description) */
+	struct digest digest;    /* head_bytes, then every input as it is read */
+	struct input *results, *coverage;
+	size_t nr_results, nr_coverage;
+	struct input selected_file, engine_file, quarantine, failed_file;
+	bool has_selected_file, has_engine_file, has_quarantine, has_failed_file;
+	bool verdict_from_results; /* bare runs without --verdict */
+};
+void run_source_init(struct run_source *rs);
+/* The bytes that start the source's digest: the manifest text. */
+void run_source_set_head(struct run_source *rs, const char *bytes, size_t len);
+void run_source_release(struct run_source *rs);
+/* Add an input of a kind; the run source owns it afterwards. */
+void run_source_add_result(struct run_source *rs, struct input *in);
+void run_source_add_coverage(struct run_source *rs, struct input *in);
+
+int ingest_run(struct ingest *ing, struct run_source *rs);
+
+/*
+ * Fill rs's inputs from the references of its manifest, resolved against
+ * `base` (a directory; URLs are resolved by the HTTP layer).
+ */
+int run_source_open_refs(struct run_source *rs, const char *base);
+
+#endif

@@ -1,0 +1,179 @@
+/* Streaming JUnit XML parser (expat): one callback per test case. */
+#include "core/tiadash.h"
+#include "ingest/junit.h"
+#include "ingest/xml.h"
+
+struct suite_frame {
+	int depth;
+	char *file, *name;
+};
+
+struct junit_state {
+	struct xml_reader xr;
+	junit_case_fn fn;
+	void *data;
+	struct junit_stats *stats;
+	int depth;
+	bool seen_root;
+	struct suite_frame *suites;
+	size_t nr_suites, alloc_suites;
+	/* The open test case (case_depth 0: none). */
+	int case_depth;
+	struct strbuf suite, name;
+	bool failed, errored, flaky, skipped;
+};
+
+static const char *attr(const char **atts, const char *key)
+{
+	for (; atts && *atts; atts += 2)
+		if (!strcmp(atts[0], key))
+			return atts[1];
+	return NULL;
+}
+
+static const char *nonempty(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+static void push_suite(struct junit_state *st, const char **atts)
+{
+	struct suite_frame *f;
+	const char *file = nonempty(attr(atts, "file"));
+	const char *name = attr(atts, "name");
+
+	ALLOC_GROW(st->suites, st->nr_suites + 1, st->alloc_suites);
+	f = &st->suites[st->nr_suites++];
+	f->depth = st->depth;
+	f->file = file ? xstrdup(file) : NULL;
+	f->name = xstrdup(name ? name : "");
+}
+
+static void pop_suite(struct junit_state *st)
+{
+	struct suite_frame *f = &st->suites[--st->nr_suites];
+
+	free(f->file);
+	free(f->name);
+}
+
+static void open_case(struct junit_state *st, const char **atts)
+{
+	const char *key = nonempty(attr(atts, "file"));
+	const char *name = attr(atts, "name");
+
+	if (!key)
+		key = nonempty(attr(atts, "classname"));
+	if (!key && st->nr_suites) {
+		const struct suite_frame *f = &st->suites[st->nr_suites - 1];
+
+		key = f->file ? f->file : f->name;
+	}
+	strbuf_reset(&st->suite);
+	strbuf_addstr(&st->suite, key ? key : "");
+	strbuf_reset(&st->name);
+	strbuf_addstr(&st->name, name ? name : "");
+	st->case_depth = st->depth;
+	st->failed = st->errored = st->flaky = st->skipped = false;
+}
+
+static void case_child(struct junit_state *st, const char *el)
+{
+	if (!strcmp(el, "failure"))
+		st->failed = true;
+	else if (!strcmp(el, "error"))
+		st->errored = true;
+	else if (!strcmp(el, "skipped"))
+		st->skipped = true;
+	else if (!strcmp(el, "flakyFailure") || !strcmp(el, "flakyError") ||
+		 !strcmp(el, "rerunFailure") || !strcmp(el, "rerunError"))
+		st->flaky = true;
+}
+
+static int close_case(struct junit_state *st)
+{
+	struct junit_case c = { st->suite.buf, st->name.buf, JUNIT_PASSED };
+	struct junit_stats *s = st->stats;
+
+	if (st->failed)
+		c.outcome = JUNIT_FAILED;
+	else if (st->errored)
+		c.outcome = JUNIT_ERROR;
+	else if (st->flaky)
+		c.outcome = JUNIT_FLAKY;
+	else if (st->skipped)
+		c.outcome = JUNIT_SKIPPED;
+	s->tests++;
+	s->failed += c.outcome == JUNIT_FAILED;
+	s->errors += c.outcome == JUNIT_ERROR;
+	s->flaky += c.outcome == JUNIT_FLAKY;
+	s->skipped += c.outcome == JUNIT_SKIPPED;
+	st->case_depth = 0;
+	return st->fn ? st->fn(&c, st->data) : 0;
+}
+
+static void on_start(void *data, const char *el, const char **atts)
+{
+	struct junit_state *st = data;
+
+	st->depth++;
+	if (!st->seen_root) {
+		st->seen_root = true;
+		if (strcmp(el, "testsuites") && strcmp(el, "testsuite")) {
+			xml_fail(&st->xr, "not a JUnit report: the root element is "
+					  "<%s>, not <testsuites> or <testsuite>", el);
+			return;
+		}
+	}
+	if (st->depth > XML_MAX_DEPTH) {
+		xml_fail(&st->xr, "elements nested deeper than %d", XML_MAX_DEPTH);
+		return;
+	}
+	if (st->case_depth) {
+		if (st->depth == st->case_depth + 1)
+			case_child(st, el);
+	} else if (!strcmp(el, "testsuite")) {
+		push_suite(st, atts);
+	} else if (!strcmp(el, "testcase")) {
+		open_case(st, atts);
+	}
+}
+
+static void on_end(void *data, const char *el)
+{
+	struct junit_state *st = data;
+	int rc;
+
+	UNUSED(el);
+	if (st->case_depth && st->depth == st->case_depth) {
+		rc = close_case(st);
+		if (rc)
+			xml_stop(&st->xr, rc);
+	} else if (!st->case_depth && st->nr_suites &&
+		   st->suites[st->nr_suites - 1].depth == st->depth) {
+		pop_suite(st);
+	}
+	st->depth--;
+}
+
+int junit_parse(const struct input *in, junit_case_fn fn, void *data,
+		struct junit_stats *stats)
+{
+	struct junit_state st = { .fn = fn, .data = data, .stats = stats,
+				  .suite = STRBUF_INIT, .name = STRBUF_INIT };
+	int ret;
+
+	xml_reader_init(&st.xr, in, &st, on_start, on_end);
+	ret = xml_reader_run(&st.xr);
+	while (st.nr_suites)
+		pop_suite(&st);
+	free(st.suites);
+	strbuf_release(&st.suite);
+	strbuf_release(&st.name);
+	return ret;
+}
+
+bool junit_sniff(const char *head, size_t len)
+{
+	return xml_root_is(head, len, "testsuites") || xml_root_is(head, len, "testsuite");
+}

@@ -1,0 +1,50 @@
+/*
+ * JUnit XML, streamed with expat: any common producer's dialect (testsuites
+ * root or a bare testsuite, nested suites, flaky and rerun elements, CDATA).
+ *
+ * Every <testcase> anywhere in the tree is one test. Its suite key is its
+ * `file` attribute, else its `classname`, else the nearest enclosing
+ * testsuite's `file`, else that testsuite's `name`. Its outcome comes from
+ * its direct children: <failure> failed, else <error> error, else
+ * flakyFailure/flakyError/rerunFailure/rerunError flaky (it passed on a
+ * rerun), else <skipped> skipped, else passed. Declared counts (tests=...)
+ * are ignored: producers get them wrong.
+ */
+#ifndef TIADASH_INGEST_JUNIT_H
+#define TIADASH_INGEST_JUNIT_H
+
+#include "core/tiadash.h"
+#include "ingest/input.h"
+
+enum junit_outcome {
+	JUNIT_PASSED,
+	JUNIT_FAILED,
+	JUNIT_ERROR,
+	JUNIT_FLAKY,
+	JUNIT_SKIPPED,
+};
+
+struct junit_case {
+	const char *suite;
+	const char *name;
+	enum junit_outcome outcome;
+};
+
+struct junit_stats {
+	int64_t tests, failed, errors, flaky, skipped;
+};
+
+/* Called per test case; non-zero stops the parse and is returned. */
+typedef int (*junit_case_fn)(const struct junit_case *c, void *data);
+
+/*
+ * Parse a JUnit report, adding its counts to *stats. Returns 0, the
+ * callback's non-zero value, or -1 after error() naming `input:line`.
+ */
+int junit_parse(const struct input *in, junit_case_fn fn, void *data,
+		struct junit_stats *stats);
+
+/* Does this look like a JUnit report (root <testsuites> or <testsuite>)? */
+bool junit_sniff(const char *head, size_t len);
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * The producer contract: run manifests (`tiadash.run.v1`, SPEC 3.1) and
+ * indexes (`tiadash.index.v1`). Parsing checks every field's type and says
+ * which field of which file is wrong; it does not open referenced files.
+ */
+#ifndef TIADASH_INGEST_MANIFEST_H
+#define TIADASH_INGEST_MANIFEST_H
+
+#include "core/tiadash.h"
+#include "core/query.h"
+
+struct manifest_selection {
+	bool present;
+	enum decision decision;
+	struct strlist reasons;
+	bool has_total, has_selected_count;
+	int64_t total_tests, selected_count;
+	/* One of the three forms, or none. */
+	bool has_selected;
+	struct strlist selected;
+	char *selected_file;
+	char *engine_file;
+	char *lane; /* engine_file lane, default "unit" */
+};
+
+struct manifest {
+	char *repo; /* "" when absent */
+	bool has_pr;
+	int64_t pr;
+	char base[41], head[41];
+	enum run_kind kind;
+	int attempt;
+	int64_t started_at;
+	double wall_clock_s; /* NAN when absent */
+	enum verdict verdict;
+	struct manifest_selection sel;
+	struct strlist results, coverage;
+	bool has_failed;
+	struct strlist failed;
+	char *quarantine;
+};
+
+void manifest_init(struct manifest *m);
+void manifest_release(struct manifest *m);
+
+/*
+ * Parse manifest text (NUL-terminated at len). Returns 0, or -1 after
+ * error() naming `name:line` and the field.
+ */
+int manifest_parse(const char *text, size_t len, const char *name, struct manifest *m);
+
+/* Parse an index into the list of run references it names. */
+int index_parse(const char *text, size_t len, const char *name, struct strlist *runs);
+
+enum json_kind { JSON_OTHER, JSON_MANIFEST, JSON_INDEX };
+/* Which tiadash schema a JSON text declares (cheap, for sniffing). */
+enum json_kind manifest_sniff(const char *head, size_t len);
+
+#endif

@@ -1,0 +1,623 @@
+/*
+ * One run from its inputs: parse results, lists, selection and coverage,
+ * read the three-dot diff, map coverage onto the changed lines, and hand
+ * the result to the writer in one transaction.
+ */
+#include "core/tiadash.h"
+#include "core/idmatch.h"
+#include "core/timeutil.h"
+#include "ingest/cbm.h"
+#include "ingest/coverage.h"
+#include "ingest/ingest.h"
+#include "ingest/junit.h"
+#include "ingest/lists.h"
+#include "ingest/run_data.h"
+
+void run_source_init(struct run_source *rs)
+{
+	memset(rs, 0, sizeof(*rs));
+	manifest_init(&rs->m);
+	digest_init(&rs->digest);
+	rs->head_bytes = (struct strbuf)STRBUF_INIT;
+}
+
+void run_source_set_head(struct run_source *rs, const char *bytes, size_t len)
+{
+	strbuf_reset(&rs->head_bytes);
+	strbuf_add(&rs->head_bytes, bytes, len);
+	digest_init(&rs->digest);
+	digest_add(&rs->digest, bytes, len);
+	digest_boundary(&rs->digest);
+}
+
+static void release_inputs(struct input *ins, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		input_release(&ins[i]);
+	free(ins);
+}
+
+void run_source_release(struct run_source *rs)
+{
+	free(rs->uri);
+	strbuf_release(&rs->head_bytes);
+	manifest_release(&rs->m);
+	release_inputs(rs->results, rs->nr_results);
+	release_inputs(rs->coverage, rs->nr_coverage);
+	input_release(&rs->selected_file);
+	input_release(&rs->engine_file);
+	input_release(&rs->quarantine);
+	input_release(&rs->failed_file);
+	memset(rs, 0, sizeof(*rs));
+}
+
+static void push_input(struct input **arr, size_t *nr, struct input *in)
+{
+	*arr = xrealloc(*arr, (*nr + 1) * sizeof(**arr));
+	(*arr)[(*nr)++] = *in;
+	memset(in, 0, sizeof(*in));
+}
+
+void run_source_add_result(struct run_source *rs, struct input *in)
+{
+	push_input(&rs->results, &rs->nr_results, in);
+}
+
+void run_source_add_coverage(struct run_source *rs, struct input *in)
+{
+	push_input(&rs->coverage, &rs->nr_coverage, in);
+}
+
+static void open_ref(struct input *in, const char *base, const char *ref)
+{
+	char *path = path_join(base, ref);
+
+	input_from_file(in, path);
+	free(path);
+}
+
+int run_source_open_refs(struct run_source *rs, const char *base)
+{
+	struct manifest *m = &rs->m;
+	struct input in;
+
+	for (size_t i = 0; i < m->results.nr; i++) {
+		open_ref(&in, base, m->results.items[i]);
+		run_source_add_result(rs, &in);
+	}
+	for (size_t i = 0; i < m->coverage.nr; i++) {
+		open_ref(&in, base, m->coverage.items[i]);
+		run_source_add_coverage(rs, &in);
+	}
+	if ((rs->has_selected_file = m->sel.selected_file != NULL))
+		open_ref(&rs->selected_file, base, m->sel.selected_file);
+	if ((rs->has_engine_file = m->sel.engine_file != NULL))
+		open_ref(&rs->engine_file, base, m->sel.engine_file);
+	if ((rs->has_quarantine = m->quarantine != NULL))
+		open_ref(&rs->quarantine, base, m->quarantine);
+	return 0;
+}
+
+/* Every input of a source, in a fixed order (the digest depends on it). */
+static size_t source_inputs(struct run_source *rs, struct input **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < rs->nr_results && n < max; i++)
+		out[n++] = &rs->results[i];
+	for (size_t i = 0; i < rs->nr_coverage && n < max; i++)
+		out[n++] = &rs->coverage[i];
+	if (rs->has_selected_file && n < max)
+		out[n++] = &rs->selected_file;
+	if (rs->has_engine_file && n < max)
+		out[n++] = &rs->engine_file;
+	if (rs->has_quarantine && n < max)
+		out[n++] = &rs->quarantine;
+	if (rs->has_failed_file && n < max)
+		out[n++] = &rs->failed_file;
+	return n;
+}
+
+static size_t count_inputs(const struct run_source *rs)
+{
+	return rs->nr_results + rs->nr_coverage + rs->has_selected_file +
+	       rs->has_engine_file + rs->has_quarantine + rs->has_failed_file;
+}
+
+static int skip_chunk(const char *buf, size_t len, bool last, void *data)
+{
+	UNUSED(buf), UNUSED(len), UNUSED(last), UNUSED(data);
+	return 0;
+}
+
+/* Digest every input without parsing (to recognise an unchanged source). */
+static int digest_only(struct run_source *rs, char hex[33])
+{
+	size_t n = count_inputs(rs);
+	struct input **ins = xmalloc((n ? n : 1) * sizeof(*ins));
+	int ret = 0;
+
+	source_inputs(rs, ins, n);
+	for (size_t i = 0; i < n && !ret; i++) {
+		ins[i]->digest = &rs->digest;
+		ret = input_read_chunks(ins[i], skip_chunk, NULL);
+	}
+	free(ins);
+	digest_hex(&rs->digest, hex);
+	return ret;
+}
+
+void run_data_init(struct run_data *d)
+{
+	memset(d, 0, sizeof(*d));
+}
+
+void run_data_release(struct run_data *d)
+{
+	strmap_clear(&d->failures);
+	strlist_release(&d->entries);
+	strlist_release(&d->reasons);
+	strlist_release(&d->quarantine);
+	for (size_t i = 0; i < d->diff.nr && d->executable; i++) {
+		lineset_release(&d->executable[i]);
+		lineset_release(&d->executed[i]);
+	}
+	repo_diff_release(&d->diff);
+	free(d->executable);
+	free(d->executed);
+	free(d->cov_seen);
+	free(d->old_digest);
+	free(d->old_uri);
+	memset(d, 0, sizeof(*d));
+}
+
+static int outcome_rank(enum outcome o)
+{
+	return o == OUTCOME_FAILED ? 3 : o == OUTCOME_ERROR ? 2 : 1;
+}
+
+/* Record a non-passing result; a test reported twice keeps its worst outcome. */
+static void add_failure(struct run_data *d, const char *suite, const char *name,
+			enum outcome o)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct strmap_entry *e;
+	bool added;
+
+	strbuf_addstr(&key, suite);
+	strbuf_addch(&key, '\0');
+	strbuf_addstr(&key, name);
+	e = strmap_intern(&d->failures, key.buf, key.len, o, &added);
+	if (!added && outcome_rank(o) > outcome_rank((enum outcome)e->value))
+		e->value = o;
+	strbuf_release(&key);
+}
+
+static int on_case(const struct junit_case *c, void *data)
+{
+	struct run_data *d = data;
+
+	if (c->outcome == JUNIT_FAILED)
+		add_failure(d, c->suite, c->name, OUTCOME_FAILED);
+	else if (c->outcome == JUNIT_ERROR)
+		add_failure(d, c->suite, c->name, OUTCOME_ERROR);
+	else if (c->outcome == JUNIT_FLAKY)
+		add_failure(d, c->suite, c->name, OUTCOME_FLAKY);
+	return 0;
+}
+
+static int parse_results(struct run_source *rs, struct run_data *d)
+{
+	for (size_t i = 0; i < rs->nr_results; i++)
+		if (junit_parse(&rs->results[i], on_case, d, &d->stats) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * An explicit failed list replaces the failures the reports show; the
+ * reports still say which of them errored and which tests were flaky.
+ */
+static void apply_failed_list(struct run_data *d, const struct strlist *ids)
+{
+	struct strmap from_reports = d->failures;
+
+	memset(&d->failures, 0, sizeof(d->failures));
+	for (size_t i = 0; i < from_reports.cap; i++) {
+		struct strmap_entry *e = &from_reports.slots[i];
+
+		if (e->key && e->value == OUTCOME_FLAKY)
+			strmap_put(&d->failures, e->key, e->keylen, OUTCOME_FLAKY);
+	}
+	for (size_t i = 0; i < ids->nr; i++) {
+		char *suite, *name;
+		struct strbuf key = STRBUF_INIT;
+		struct strmap_entry *e;
+
+		test_id_split(ids->items[i], &suite, &name);
+		strbuf_addstr(&key, suite);
+		strbuf_addch(&key, '\0');
+		strbuf_addstr(&key, name);
+		e = strmap_find(&from_reports, key.buf, key.len);
+		strmap_put(&d->failures, key.buf, key.len,
+			   e && e->value == OUTCOME_ERROR ? OUTCOME_ERROR : OUTCOME_FAILED);
+		strbuf_release(&key);
+		free(suite);
+		free(name);
+	}
+	strmap_clear(&from_reports);
+}
+
+static int parse_failed(struct run_source *rs, struct run_data *d)
+{
+	struct strlist ids = STRLIST_INIT;
+	int ret = 0;
+
+	if (rs->has_failed_file)
+		ret = list_parse(&rs->failed_file, &ids);
+	else if (rs->m.has_failed)
+		for (size_t i = 0; i < rs->m.failed.nr; i++)
+			strlist_push(&ids, rs->m.failed.items[i]);
+	if (!ret && (rs->has_failed_file || rs->m.has_failed))
+		apply_failed_list(d, &ids);
+	strlist_release(&ids);
+	return ret;
+}
+
+static int parse_selection(struct run_source *rs, struct run_data *d)
+{
+	const struct manifest_selection *sel = &rs->m.sel;
+	int ret = 0;
+
+	if (!sel->present)
+		return 0;
+	d->decision = sel->decision;
+	for (size_t i = 0; i < sel->reasons.nr; i++)
+		strlist_push(&d->reasons, sel->reasons.items[i]);
+	d->has_total = sel->has_total;
+	d->total_tests = sel->total_tests;
+	for (size_t i = 0; i < sel->selected.nr; i++)
+		strlist_push(&d->entries, sel->selected.items[i]);
+	if (rs->has_selected_file)
+		ret = list_parse(&rs->selected_file, &d->entries);
+	if (!ret && rs->has_engine_file) {
+		struct cbm_answer a = CBM_ANSWER_INIT;
+
+		ret = cbm_parse(&rs->engine_file, sel->lane, &a);
+		if (!ret) {
+			/* The engine's answer is the run's decision. */
+			d->decision = a.decision;
+			for (size_t i = 0; i < a.reasons.nr; i++)
+				strlist_push(&d->reasons, a.reasons.items[i]);
+			for (size_t i = 0; i < a.entries.nr; i++)
+				strlist_push(&d->entries, a.entries.items[i]);
+			d->has_engine_tests = a.has_tests;
+			d->engine_tests = a.tests;
+		}
+		cbm_answer_release(&a);
+	}
+	return ret;
+}
+
+/* Selected count: as given, else the engine's totals, else the run's test cases. */
+static void settle_selected_count(struct run_source *rs, struct run_data *d)
+{
+	if (rs->m.sel.has_selected_count) {
+		d->has_selected = true;
+		d->selected_count = rs->m.sel.selected_count;
+	} else if (d->has_engine_tests) {
+		d->has_selected = true;
+		d->selected_count = d->engine_tests;
+	} else if (rs->nr_results) {
+		d->has_selected = true;
+		d->selected_count = d->stats.tests;
+	}
+}
+
+static int parse_inputs(struct run_source *rs, struct run_data *d)
+{
+	size_t n = count_inputs(rs);
+	struct input **ins = xmalloc((n ? n : 1) * sizeof(*ins));
+
+	source_inputs(rs, ins, n);
+	for (size_t i = 0; i < n; i++)
+		ins[i]->digest = &rs->digest;
+	free(ins);
+	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0 ||
+	    parse_selection(rs, d) < 0)
+		return -1;
+	if (rs->has_quarantine && list_parse(&rs->quarantine, &d->quarantine) < 0)
+		return -1;
+	settle_selected_count(rs, d);
+	return 0;
+}
+
+static void warn_no_repo(struct ingest *ing)
+{
+	if (ing->warned_no_repo)
+		return;
+	ing->warned_no_repo = true;
+	warning("no git repository: changed files and diff coverage are not "
+		"computed (give --repo PATH)");
+}
+
+/* The three-dot diff of the run, from the store when another run computed it. */
+static int read_diff(struct ingest *ing, struct run_source *rs, struct run_data *d)
+{
+	const struct manifest *m = &rs->m;
+	const char *missing;
+	int rc;
+
+	d->git = RUN_GIT_NONE;
+	if (!*m->base)
+		return 0;
+	if (!ing->repo) {
+		warn_no_repo(ing);
+		return 0;
+	}
+	rc = repo_diff_three_dot(ing->repo, m->base, m->head, &d->diff, &missing);
+	if (rc < 0)
+		return error("%s: cannot diff %.12s...%.12s", rs->uri, m->base, m->head);
+	if (rc == REPO_UNKNOWN_COMMIT) {
+		d->git = RUN_GIT_UNKNOWN;
+		if (m->has_pr)
+			warning("%s: PR %" PRId64 ": commit %s is not in the repository "
+				"at '%s': the run is stored, marked git-unknown",
+				rs->uri, m->pr, missing, ing->repo->root);
+		else
+			warning("%s: commit %s is not in the repository at '%s': the "
+				"run is stored, marked git-unknown",
+				rs->uri, missing, ing->repo->root);
+		ing->stats.git_unknown++;
+		return 0;
+	}
+	d->git = RUN_GIT_OK;
+	return 0;
+}
+
+struct cov_state {
+	struct run_data *d;
+	git_tree *tree;
+	struct strmap changed;  /* changed path -> index in d->diff.files */
+	struct strmap mapped;   /* candidate key -> file index, or -1 */
+};
+
+/* Is `suffix` a whole-component suffix of `path`? */
+static bool component_suffix(const char *path, const char *suffix)
+{
+	size_t n = strlen(path), m = strlen(suffix);
+
+	return n >= m && !strcmp(path + n - m, suffix) &&
+	       (n == m || path[n - m - 1] == '/');
+}
+
+/* Longest suffix of path (whole components) that is a file in the tree. */
+static const char *longest_existing_suffix(git_tree *tree, const char *path)
+{
+	for (const char *p = path; p && *p; ) {
+		while (*p == '/')
+			p++;
+		if (*p && repo_tree_has_file(tree, p))
+			return p;
+		p = strchr(p, '/');
+	}
+	return NULL;
+}
+
+/* Could any changed file be a suffix of this report path? (Skips tree look-ups.) */
+static bool may_be_changed(struct cov_state *cs, const char *path)
+{
+	for (size_t i = 0; i < cs->d->diff.nr; i++)
+		if (component_suffix(path, cs->d->diff.files[i].path))
+			return true;
+	return false;
+}
+
+static int64_t map_candidates(struct cov_state *cs, const struct cov_line *l)
+{
+	const char *best = NULL;
+	int64_t idx = -1;
+
+	for (size_t i = 0; i < l->nr_paths; i++) {
+		const char *hit;
+
+		if (!may_be_changed(cs, l->paths[i]))
+			continue;
+		hit = longest_existing_suffix(cs->tree, l->paths[i]);
+		if (hit && (!best || strlen(hit) > strlen(best)))
+			best = hit;
+	}
+	if (best)
+		strmap_get(&cs->changed, best, &idx);
+	return idx;
+}
+
+static int on_cov_line(const struct cov_line *l, void *data)
+{
+	struct cov_state *cs = data;
+	struct strbuf key = STRBUF_INIT;
+	struct strmap_entry *e;
+	struct changed_file *f;
+	int64_t idx;
+
+	for (size_t i = 0; i < l->nr_paths; i++) {
+		strbuf_addstr(&key, l->paths[i]);
+		strbuf_addch(&key, '\0');
+	}
+	e = strmap_find(&cs->mapped, key.buf, key.len);
+	if (e) {
+		idx = e->value;
+	} else {
+		idx = map_candidates(cs, l);
+		strmap_put(&cs->mapped, key.buf, key.len, idx);
+	}
+	strbuf_release(&key);
+	if (idx < 0)
+		return 0;
+	cs->d->cov_seen[idx] = true;
+	f = &cs->d->diff.files[idx];
+	if (!lineset_has(&f->added, l->line))
+		return 0;
+	lineset_add(&cs->d->executable[idx], l->line);
+	if (l->hit)
+		lineset_add(&cs->d->executed[idx], l->line);
+	return 0;
+}
+
+static int parse_one_coverage(struct input *in, struct cov_state *cs)
+{
+	char head[512];
+	size_t n;
+
+	/* Sniff the first bytes to tell lcov from Cobertura. */
+	if (in->path) {
+		FILE *f = fopen(in->path, "rb");
+
+		if (!f)
+			return error("cannot open '%s': %s", in->name, strerror(errno));
+		n = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	} else {
+		n = in->len < sizeof(head) ? in->len : sizeof(head);
+		memcpy(head, in->data, n);
+	}
+	if (cobertura_sniff(head, n))
+		return cobertura_parse(in, on_cov_line, cs);
+	if (lcov_sniff(head, n))
+		return lcov_parse(in, on_cov_line, cs);
+	if (n == 0)
+		return error("%s: empty coverage file", in->name);
+	return error("%s: neither an lcov tracefile nor a Cobertura report", in->name);
+}
+
+/*
+ * Coverage is always parsed (a malformed report is an input error), but it
+ * only counts when the diff is known: the changed lines are its subject.
+ */
+static int parse_coverage(struct ingest *ing, struct run_source *rs, struct run_data *d)
+{
+	struct cov_state cs = { .d = d };
+	size_t slots = d->diff.nr ? d->diff.nr : 1;
+	int ret = 0;
+
+	if (!rs->nr_coverage)
+		return 0;
+	d->executable = xcalloc(slots, sizeof(*d->executable));
+	d->executed = xcalloc(slots, sizeof(*d->executed));
+	d->cov_seen = xcalloc(slots, sizeof(*d->cov_seen));
+	if (d->git == RUN_GIT_OK) {
+		cs.tree = repo_tree_at(ing->repo, rs->m.head);
+		d->has_coverage = cs.tree != NULL;
+	}
+	for (size_t i = 0; i < d->diff.nr; i++)
+		strmap_put(&cs.changed, d->diff.files[i].path,
+			   strlen(d->diff.files[i].path), (int64_t)i);
+	for (size_t i = 0; i < rs->nr_coverage && !ret; i++)
+		ret = parse_one_coverage(&rs->coverage[i], &cs);
+	git_tree_free(cs.tree);
+	strmap_clear(&cs.changed);
+	strmap_clear(&cs.mapped);
+	return ret;
+}
+
+static void sum_coverage(struct run_data *d)
+{
+	if (!d->has_coverage)
+		return;
+	for (size_t i = 0; i < d->diff.nr; i++) {
+		d->cov_lines += (int64_t)d->executable[i].nr;
+		d->cov_hit += (int64_t)d->executed[i].nr;
+	}
+}
+
+/* Failing and erroring results (flaky ones passed on a rerun). */
+static void count_failing(struct run_data *d)
+{
+	for (size_t i = 0; i < d->failures.cap; i++) {
+		struct strmap_entry *e = &d->failures.slots[i];
+
+		if (!e->key || e->value == OUTCOME_FLAKY)
+			continue;
+		d->nr_failing++;
+		d->nr_errors += e->value == OUTCOME_ERROR;
+	}
+}
+
+static void say_progress(struct ingest *ing)
+{
+	if (ing->progress)
+		fprintf(stderr, "\ringest: %d sources, %d new, %d unchanged, %d failed",
+			ing->stats.sources, ing->stats.added, ing->stats.unchanged,
+			ing->stats.failed);
+}
+
+/* Is the run already stored? Fills d->old_* when it is. */
+static int find_stored(struct ingest *ing, struct run_source *rs, struct run_data *d)
+{
+	return write_find_run(ing->store, rs->m.repo, rs->m.head, rs->m.kind,
+			      rs->m.attempt, &d->old_source, &d->old_digest,
+			      &d->old_uri);
+}
+
+static int conflict(struct ingest *ing, struct run_source *rs, struct run_data *d)
+{
+	UNUSED(ing);
+	return error("%s: %s run %.12s attempt %d is already stored from '%s' "
+		     "with different content (give --replace to replace it)",
+		     rs->uri, run_kind_name(rs->m.kind), rs->m.head, rs->m.attempt,
+		     d->old_uri ? d->old_uri : "?");
+}
+
+int ingest_run(struct ingest *ing, struct run_source *rs)
+{
+	struct run_data d;
+	char hex[33];
+	int stored, ret = -1;
+
+	run_data_init(&d);
+	ing->stats.sources++;
+	stored = find_stored(ing, rs, &d);
+	if (stored < 0)
+		goto out;
+	if (stored) {
+		if (digest_only(rs, hex) < 0)
+			goto out;
+		if (!strcmp(hex, d.old_digest)) {
+			ing->stats.unchanged++;
+			ret = 0;
+			goto out;
+		}
+		if (!ing->replace) {
+			conflict(ing, rs, &d);
+			goto out;
+		}
+		/* Start over: the digest must cover a fresh read. */
+		digest_init(&rs->digest);
+		digest_add(&rs->digest, rs->head_bytes.buf, rs->head_bytes.len);
+		digest_boundary(&rs->digest);
+	}
+	if (parse_inputs(rs, &d) < 0 || read_diff(ing, rs, &d) < 0 ||
+	    parse_coverage(ing, rs, &d) < 0)
+		goto out;
+	sum_coverage(&d);
+	count_failing(&d);
+	if (rs->verdict_from_results)
+		rs->m.verdict = d.nr_failing ? VERDICT_FAIL : VERDICT_PASS;
+	digest_hex(&rs->digest, d.digest);
+	ret = write_run(ing, rs, &d);
+	if (ret == 0) {
+		if (stored)
+			ing->stats.replaced++;
+		else
+			ing->stats.added++;
+	} else if (ret == WRITE_UNCHANGED) {
+		ing->stats.unchanged++;
+		ret = 0;
+	}
+out:
+	if (ret < 0)
+		ing->stats.failed++;
+	say_progress(ing);
+	run_data_release(&d);
+	return ret < 0 ? -1 : 0;
+}

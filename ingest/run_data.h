@@ -1,0 +1,60 @@
+/*
+ * A parsed run on its way into the store (internal to ingest/): what
+ * ingest/run.c parses and computes, and what ingest/write.c writes.
+ */
+#ifndef TIADASH_INGEST_RUN_DATA_H
+#define TIADASH_INGEST_RUN_DATA_H
+
+#include "core/tiadash.h"
+#include "core/lineset.h"
+#include "core/query.h"
+#include "core/repo.h"
+#include "core/strmap.h"
+#include "ingest/ingest.h"
+#include "ingest/junit.h"
+
+struct run_data {
+	struct junit_stats stats;
+	/* "suite\0case" -> enum outcome: failed, error or flaky results. */
+	struct strmap failures;
+	int64_t nr_failing, nr_errors;
+	/* Selection (shadow). */
+	enum decision decision;
+	struct strlist reasons, entries;
+	bool has_total, has_selected, has_engine_tests;
+	int64_t total_tests, selected_count, engine_tests;
+	struct strlist quarantine;
+	/* Git and coverage of the changed lines. */
+	enum git_state git;
+	struct repo_diff diff;
+	bool has_coverage;
+	struct lineset *executable, *executed; /* per diff.files entry */
+	bool *cov_seen;
+	int64_t cov_lines, cov_hit;
+	char digest[33];
+	/* The stored run with the same identity, if any. */
+	int64_t old_source;
+	char *old_digest, *old_uri;
+};
+
+void run_data_init(struct run_data *d);
+void run_data_release(struct run_data *d);
+
+/*
+ * Find the stored run (repo, head, kind, attempt): 1 and its source's id,
+ * digest and URI (caller frees) when there is one, 0 when not, -1 on error.
+ */
+int write_find_run(struct store *s, const char *repo, const char *head,
+		   enum run_kind kind, int attempt, int64_t *source_id,
+		   char **digest, char **uri);
+
+/* write_run result: a concurrent ingest stored the same bytes first. */
+#define WRITE_UNCHANGED 1
+
+/*
+ * Write the run in one transaction (replacing d->old_source when set).
+ * Returns 0, WRITE_UNCHANGED, or -1 after error() with nothing written.
+ */
+int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d);
+
+#endif

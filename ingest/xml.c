@@ -1,0 +1,150 @@
+/* Streaming expat driver with stop-on-first-error and file:line messages. */
+#include "core/tiadash.h"
+#include "ingest/xml.h"
+
+static void start_cb(void *data, const XML_Char *el, const XML_Char **atts)
+{
+	struct xml_reader *xr = data;
+
+	if (!xr->stopped)
+		xr->start(xr->data, el, atts);
+}
+
+static void end_cb(void *data, const XML_Char *el)
+{
+	struct xml_reader *xr = data;
+
+	if (!xr->stopped)
+		xr->end(xr->data, el);
+}
+
+static void text_cb(void *data, const XML_Char *s, int len)
+{
+	struct xml_reader *xr = data;
+
+	if (!xr->stopped)
+		xr->text(xr->data, s, len);
+}
+
+void xml_reader_init(struct xml_reader *xr, const struct input *in, void *data,
+		     xml_start_fn start, xml_end_fn end)
+{
+	memset(xr, 0, sizeof(*xr));
+	xr->in = in;
+	xr->data = data;
+	xr->start = start;
+	xr->end = end;
+}
+
+unsigned long xml_line(const struct xml_reader *xr)
+{
+	return (unsigned long)XML_GetCurrentLineNumber(xr->parser);
+}
+
+void xml_stop(struct xml_reader *xr, int status)
+{
+	if (xr->stopped)
+		return;
+	xr->stopped = true;
+	xr->status = status;
+	XML_StopParser(xr->parser, XML_FALSE);
+}
+
+void xml_fail(struct xml_reader *xr, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	if (xr->stopped)
+		return;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error("%s:%lu: %s", xr->in->name, xml_line(xr), msg.buf);
+	strbuf_release(&msg);
+	xml_stop(xr, -1);
+}
+
+static int feed(const char *buf, size_t len, bool last, void *data)
+{
+	struct xml_reader *xr = data;
+	enum XML_Error code;
+
+	xr->bytes += len;
+	if (len > INT_MAX)
+		BUG("chunk too large");
+	if (XML_Parse(xr->parser, buf, (int)len, last) != XML_STATUS_ERROR)
+		return xr->stopped ? xr->status : 0;
+	if (xr->stopped)
+		return xr->status;
+	code = XML_GetErrorCode(xr->parser);
+	if (xr->bytes == 0)
+		return error("%s: empty file", xr->in->name);
+	if (last && (code == XML_ERROR_NO_ELEMENTS ||
+		     code == XML_ERROR_UNCLOSED_TOKEN ||
+		     code == XML_ERROR_UNCLOSED_CDATA_SECTION ||
+		     code == XML_ERROR_PARTIAL_CHAR))
+		return error("%s:%lu: unexpected end of file (truncated?): %s",
+			     xr->in->name, xml_line(xr), XML_ErrorString(code));
+	return error("%s:%lu: malformed XML: %s", xr->in->name, xml_line(xr),
+		     XML_ErrorString(code));
+}
+
+int xml_reader_run(struct xml_reader *xr)
+{
+	int ret;
+
+	xr->parser = XML_ParserCreate(NULL);
+	if (!xr->parser)
+		die("out of memory creating an XML parser");
+	XML_SetUserData(xr->parser, xr);
+	XML_SetElementHandler(xr->parser, start_cb, end_cb);
+	if (xr->text)
+		XML_SetCharacterDataHandler(xr->parser, text_cb);
+	/* Never fetch external entities or DTDs named by an artifact. */
+	XML_SetParamEntityParsing(xr->parser, XML_PARAM_ENTITY_PARSING_NEVER);
+	ret = input_read_chunks(xr->in, feed, xr);
+	XML_ParserFree(xr->parser);
+	xr->parser = NULL;
+	return ret;
+}
+
+static const char *skip_prolog(const char *p, const char *end)
+{
+	if (end - p >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
+	while (p < end) {
+		if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+			p++;
+		} else if (end - p >= 4 && !memcmp(p, "<!--", 4)) {
+			const char *c = memmem(p, (size_t)(end - p), "-->", 3);
+
+			if (!c)
+				return end;
+			p = c + 3;
+		} else if (end - p >= 2 && (!memcmp(p, "<?", 2) || !memcmp(p, "<!", 2))) {
+			const char *c = memchr(p, '>', (size_t)(end - p));
+
+			if (!c)
+				return end;
+			p = c + 1;
+		} else {
+			break;
+		}
+	}
+	return p;
+}
+
+bool xml_root_is(const char *head, size_t len, const char *name)
+{
+	const char *end = head + len;
+	const char *p = skip_prolog(head, end);
+	size_t n = strlen(name);
+
+	if (p >= end || *p != '<' || (size_t)(end - p) < n + 2)
+		return false;
+	p++;
+	return !memcmp(p, name, n) &&
+	       (p[n] == '>' || p[n] == '/' || p[n] == ' ' || p[n] == '\t' ||
+		p[n] == '\r' || p[n] == '\n');
+}

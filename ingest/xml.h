@@ -1,0 +1,51 @@
+/*
+ * The expat driver shared by the JUnit and Cobertura parsers: streams an
+ * input through expat, stops on the first handler failure, and turns every
+ * problem into one `input:line: reason` error.
+ */
+#ifndef TIADASH_INGEST_XML_H
+#define TIADASH_INGEST_XML_H
+
+#include "core/tiadash.h"
+#include "ingest/input.h"
+
+#include <expat.h>
+
+/* Deeper nesting than this is refused (no report needs it). */
+#define XML_MAX_DEPTH 10000
+
+typedef void (*xml_start_fn)(void *data, const char *el, const char **atts);
+typedef void (*xml_end_fn)(void *data, const char *el);
+typedef void (*xml_text_fn)(void *data, const char *s, int len);
+
+struct xml_reader {
+	XML_Parser parser;
+	const struct input *in;
+	void *data;
+	xml_start_fn start;
+	xml_end_fn end;
+	xml_text_fn text; /* optional character-data handler */
+	int status;      /* 0, -1 after xml_fail, or a callback's value */
+	bool stopped;
+	uint64_t bytes;
+};
+
+void xml_reader_init(struct xml_reader *xr, const struct input *in, void *data,
+		     xml_start_fn start, xml_end_fn end);
+/* Parse the whole input; returns xr->status or -1 on malformed XML. */
+int xml_reader_run(struct xml_reader *xr);
+/* From a handler: report `input:line: reason` and stop (status -1). */
+void xml_fail(struct xml_reader *xr, const char *fmt, ...) ATTR_FORMAT(2, 3);
+/* From a handler: stop with a status already reported. */
+void xml_stop(struct xml_reader *xr, int status);
+/* Current line, for handlers that report through other paths. */
+unsigned long xml_line(const struct xml_reader *xr);
+
+/*
+ * Is `name` the root element of the XML document starting with head?
+ * Skips a BOM, the declaration, comments, processing instructions and a
+ * DOCTYPE. For sniffing a bare file's format.
+ */
+bool xml_root_is(const char *head, size_t len, const char *name);
+
+#endif

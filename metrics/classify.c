@@ -1,0 +1,196 @@
+/* Pair classification: agree, escape, non-hermetic, flaky, over-strict, incomplete. */
+#include "core/tiadash.h"
+#include "metrics/classify.h"
+
+static const char *const class_names[NR_CLASSES] = {
+	"agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete",
+};
+
+const char *pair_class_name(enum pair_class c)
+{
+	return class_names[c];
+}
+
+bool pair_class_is_escape(enum pair_class c)
+{
+	return c == CLASS_ESCAPE || c == CLASS_NON_HERMETIC;
+}
+
+void pair_verdict_release(struct pair_verdict *v)
+{
+	strlist_release(&v->missed);
+	strlist_release(&v->non_hermetic);
+	strlist_release(&v->flaky);
+	strlist_release(&v->quarantined);
+	memset(v, 0, sizeof(*v));
+}
+
+double run_diff_coverage(const struct run_info *r)
+{
+	if (!r || !r->has_cov || r->cov_lines <= 0)
+		return NAN;
+	return (double)r->cov_hit / (double)r->cov_lines;
+}
+
+double run_affected_fraction(const struct run_info *r)
+{
+	if (!r)
+		return NAN;
+	switch (r->decision) {
+	case DECISION_RUN_ALL:
+		return 1.0;
+	case DECISION_NOTHING:
+		return 0.0;
+	case DECISION_SELECTED:
+		if (!r->has_total || !r->has_selected || r->total_tests <= 0)
+			return NAN;
+		return (double)r->selected_count / (double)r->total_tests;
+	default:
+		return NAN;
+	}
+}
+
+static int add_list(struct idset *set, const struct idmap *map, const struct strlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		idset_add(set, map, l->items[i]);
+	return 0;
+}
+
+int selection_idset(struct store *s, const struct idmap *map,
+		    const struct run_info *shadow, struct idset *out)
+{
+	struct strlist entries = STRLIST_INIT;
+	int ret;
+
+	if (shadow->decision == DECISION_RUN_ALL) {
+		out->all = true;
+		return 0;
+	}
+	if (shadow->decision == DECISION_NOTHING)
+		return 0;
+	ret = query_selection_entries(s, shadow->id, &entries);
+	if (!ret)
+		add_list(out, map, &entries);
+	strlist_release(&entries);
+	return ret;
+}
+
+static int quarantine_idset(struct store *s, const struct idmap *map,
+			    const struct pair_verdict *v, struct idset *out)
+{
+	const struct run_info *runs[2] = { v->shadow, v->full };
+
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
+		struct strlist entries = STRLIST_INIT;
+		int ret = query_quarantine(s, runs[i]->id, &entries);
+
+		if (!ret)
+			add_list(out, map, &entries);
+		strlist_release(&entries);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+struct full_scan {
+	struct pair_verdict *v;
+	const struct idset *selected, *quarantine;
+	bool any_real;
+};
+
+static int scan_result(const struct test_result *r, void *data)
+{
+	struct full_scan *fs = data;
+	struct strbuf id = STRBUF_INIT;
+
+	test_id_format(&id, r->suite, r->name);
+	if (r->outcome == OUTCOME_FLAKY) {
+		strlist_push(&fs->v->flaky, id.buf);
+	} else if (idset_selects(fs->quarantine, r->suite, r->name)) {
+		strlist_push(&fs->v->quarantined, id.buf);
+	} else {
+		fs->any_real = true;
+		if (idset_selects(fs->selected, r->suite, r->name))
+			strlist_push(&fs->v->non_hermetic, id.buf);
+		else
+			strlist_push(&fs->v->missed, id.buf);
+	}
+	strbuf_release(&id);
+	return 0;
+}
+
+/* An earlier full attempt failed while the latest passed its tests: a flake. */
+static bool earlier_full_failed(const struct pair_info *p, const struct run_info *latest)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct run_info *r = &p->runs[i];
+
+		if (r->kind == RUN_FULL && r->attempt < latest->attempt &&
+		    (r->verdict == VERDICT_FAIL || r->failures > 0))
+			return true;
+	}
+	return false;
+}
+
+static const char *incomplete_reason(const struct pair_verdict *v)
+{
+	if (!v->shadow)
+		return "no shadow run";
+	if (!v->full)
+		return "no full run";
+	if (v->shadow->verdict == VERDICT_ERROR)
+		return "the shadow run errored before a verdict";
+	if (v->full->verdict == VERDICT_ERROR)
+		return "the full run errored before a verdict";
+	if (v->shadow->git == RUN_GIT_UNKNOWN || v->full->git == RUN_GIT_UNKNOWN)
+		return "a commit is not in the repository (git-unknown)";
+	return NULL;
+}
+
+static enum pair_class decide(const struct pair_info *p, const struct pair_verdict *v,
+			      bool any_real)
+{
+	bool flaky = v->flaky.nr > 0 || earlier_full_failed(p, v->full);
+
+	if (v->shadow->verdict == VERDICT_PASS) {
+		if (any_real)
+			return v->missed.nr ? CLASS_ESCAPE : CLASS_NON_HERMETIC;
+		return flaky ? CLASS_FLAKY : CLASS_AGREE;
+	}
+	if (v->full->verdict == VERDICT_PASS)
+		return flaky ? CLASS_FLAKY : CLASS_OVER_STRICT;
+	return CLASS_AGREE;
+}
+
+int classify_pair(struct store *s, const struct idmap *map,
+		  const struct pair_info *p, struct pair_verdict *out)
+{
+	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
+	struct full_scan fs = { out, &selected, &quarantine, false };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->shadow = pair_latest(p, RUN_SHADOW);
+	out->full = pair_latest(p, RUN_FULL);
+	out->why = incomplete_reason(out);
+	if (out->why) {
+		out->cls = CLASS_INCOMPLETE;
+		return 0;
+	}
+	ret = selection_idset(s, map, out->shadow, &selected);
+	if (!ret)
+		ret = quarantine_idset(s, map, out, &quarantine);
+	if (!ret)
+		ret = query_run_results(s, out->full->id, scan_result, &fs);
+	if (!ret)
+		out->cls = decide(p, out, fs.any_real);
+	strlist_sort(&out->missed);
+	strlist_sort(&out->non_hermetic);
+	strlist_sort(&out->flaky);
+	strlist_sort(&out->quarantined);
+	idset_release(&selected);
+	idset_release(&quarantine);
+	return ret;
+}

@@ -1,0 +1,67 @@
+/*
+ * The class of a pair (SPEC 4): one head's shadow and full runs compared.
+ * Latest attempt of each kind decides. In this order:
+ *
+ *   incomplete    no shadow or no full run; a latest attempt that errored
+ *                 (`error` verdict); a commit unknown to the repository
+ *   escape        shadow passed, the full run has real failing tests
+ *                 (failed or errored, not flaky, not quarantined) and at
+ *                 least one of them was not selected: the missed tests
+ *   non-hermetic  shadow passed, the full run has real failing tests and
+ *                 every one of them was selected (and passed in shadow)
+ *   flaky         no real failure, but a full attempt failed and a rerun of
+ *                 the same head passed, or a test passed on a rerun
+ *   over-strict   shadow failed, the full run passed
+ *   agree         everything else (both pass, both fail, or the full run
+ *                 failed only on quarantined tests)
+ *
+ * Escapes (counts and rates) are the pairs of class escape or non-hermetic.
+ */
+#ifndef TIADASH_METRICS_CLASSIFY_H
+#define TIADASH_METRICS_CLASSIFY_H
+
+#include "core/tiadash.h"
+#include "core/idmatch.h"
+#include "core/query.h"
+
+enum pair_class {
+	CLASS_AGREE,
+	CLASS_ESCAPE,
+	CLASS_NON_HERMETIC,
+	CLASS_FLAKY,
+	CLASS_OVER_STRICT,
+	CLASS_INCOMPLETE,
+};
+#define NR_CLASSES 6
+
+const char *pair_class_name(enum pair_class c);
+bool pair_class_is_escape(enum pair_class c);
+
+struct pair_verdict {
+	enum pair_class cls;
+	const struct run_info *shadow, *full; /* latest attempts, borrowed */
+	const char *why;                      /* incomplete: the reason */
+	struct strlist missed;       /* real failing tests not selected */
+	struct strlist non_hermetic; /* real failing tests that were selected */
+	struct strlist flaky;        /* tests that passed on a rerun */
+	struct strlist quarantined;  /* failing tests on the quarantine list */
+};
+void pair_verdict_release(struct pair_verdict *v);
+
+/*
+ * Classify p (runs and failures read from s). map is the id-map applied to
+ * selection and quarantine entries (NULL: none). -1 after error().
+ */
+int classify_pair(struct store *s, const struct idmap *map,
+		  const struct pair_info *p, struct pair_verdict *out);
+
+/* The shadow run's selection as an id set (run_all: everything). */
+int selection_idset(struct store *s, const struct idmap *map,
+		    const struct run_info *shadow, struct idset *out);
+
+/* Diff coverage of a run: executed / executable changed lines, or NAN. */
+double run_diff_coverage(const struct run_info *r);
+/* Affected fraction of a shadow run (run_all 1, nothing 0), or NAN. */
+double run_affected_fraction(const struct run_info *r);
+
+#endif

@@ -1,0 +1,356 @@
+/* `tiadash show PR|SHA`: one pair in full, the batch twin of the dashboard's detail view. */
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/commands.h"
+#include "core/config.h"
+#include "core/json.h"
+#include "core/repo.h"
+#include "core/sanitize.h"
+#include "core/timeutil.h"
+#include "metrics/classify.h"
+
+#include <getopt.h>
+
+struct show {
+	struct store *store;
+	struct pair_info pair;
+	struct pair_verdict v;
+	struct diff_info diff;
+	bool has_diff;
+	const struct run_info *sel_run; /* latest shadow attempt */
+};
+
+static int collect_failed(const struct test_result *r, void *data)
+{
+	struct strlist *out = data;
+	struct strbuf id = STRBUF_INIT;
+
+	if (r->outcome != OUTCOME_FLAKY) {
+		test_id_format(&id, r->suite, r->name);
+		strlist_push_owned(out, strbuf_detach(&id, NULL));
+	}
+	return 0;
+}
+
+static int run_failed(struct show *sh, const struct run_info *r, struct strlist *out)
+{
+	int ret = query_run_results(sh->store, r->id, collect_failed, out);
+
+	strlist_sort(out);
+	return ret;
+}
+
+/* The run whose diff the pair shows: the latest shadow attempt, else the latest full. */
+static const struct run_info *diff_run(const struct show *sh)
+{
+	const struct run_info *r = pair_latest(&sh->pair, RUN_SHADOW);
+
+	return r && r->diff_id ? r : pair_latest(&sh->pair, RUN_FULL);
+}
+
+static const char *pair_base(const struct show *sh)
+{
+	const struct run_info *r = diff_run(sh);
+
+	return r && *r->base ? r->base : NULL;
+}
+
+static cJSON *json_strings(const struct strlist *l)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < l->nr; i++)
+		json_push_string(arr, l->items[i]);
+	return arr;
+}
+
+static cJSON *json_changed(const struct show *sh)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; sh->has_diff && i < sh->diff.nr; i++) {
+		const struct diff_file_info *f = &sh->diff.files[i];
+		cJSON *o = cJSON_CreateObject();
+
+		json_add_string(o, "path", f->path);
+		json_add_string(o, "status", change_status_name(f->status));
+		json_add_string_or_null(o, "old_path", f->old_path);
+		json_add_string_or_null(o, "rule", NULL);
+		cJSON_AddItemToArray(arr, o);
+	}
+	return arr;
+}
+
+static int json_runs(struct show *sh, cJSON *arr)
+{
+	for (size_t i = 0; i < sh->pair.nr; i++) {
+		const struct run_info *r = &sh->pair.runs[i];
+		struct strlist failed = STRLIST_INIT;
+		cJSON *o = cJSON_CreateObject();
+
+		if (run_failed(sh, r, &failed) < 0) {
+			cJSON_Delete(o);
+			return -1;
+		}
+		json_add_string(o, "kind", run_kind_name(r->kind));
+		json_add_int(o, "attempt", r->attempt);
+		json_add_string(o, "verdict", verdict_name(r->verdict));
+		json_add_number(o, "wall_clock_s", r->wall_clock_s);
+		json_add_int(o, "tests", r->tests);
+		cJSON_AddItemToObject(o, "failed", json_strings(&failed));
+		json_add_int(o, "skipped", r->skipped);
+		json_add_int(o, "errors", r->errors);
+		json_add_time(o, "started_at", r->started_at);
+		json_add_string(o, "git", git_state_name(r->git));
+		cJSON_AddItemToArray(arr, o);
+		strlist_release(&failed);
+	}
+	return 0;
+}
+
+static cJSON *json_selection(const struct run_info *r)
+{
+	cJSON *o;
+
+	if (!r || r->decision == DECISION_NONE)
+		return cJSON_CreateNull();
+	o = cJSON_CreateObject();
+	json_add_string(o, "decision", decision_name(r->decision));
+	cJSON_AddItemToObject(o, "reasons", json_strings(&r->reasons));
+	json_add_opt_int(o, "selected_count", r->has_selected, r->selected_count);
+	json_add_opt_int(o, "total_tests", r->has_total, r->total_tests);
+	json_add_number(o, "affected_fraction", run_affected_fraction(r));
+	return o;
+}
+
+static int print_json(struct show *sh)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *runs = cJSON_CreateArray();
+
+	json_add_opt_int(root, "pr", sh->pair.has_pr, sh->pair.pr);
+	json_add_string(root, "repo", sh->pair.repo);
+	json_add_string(root, "head", sh->pair.sha);
+	json_add_string_or_null(root, "base", pair_base(sh));
+	json_add_string(root, "class", pair_class_name(sh->v.cls));
+	json_add_string_or_null(root, "why", sh->v.why);
+	cJSON_AddItemToObject(root, "changed", json_changed(sh));
+	cJSON_AddItemToObject(root, "runs", runs);
+	if (json_runs(sh, runs) < 0) {
+		cJSON_Delete(root);
+		return -1;
+	}
+	cJSON_AddItemToObject(root, "selection", json_selection(sh->sel_run));
+	cJSON_AddItemToObject(root, "missed", json_strings(&sh->v.missed));
+	cJSON_AddItemToObject(root, "non_hermetic", json_strings(&sh->v.non_hermetic));
+	cJSON_AddItemToObject(root, "flaky", json_strings(&sh->v.flaky));
+	cJSON_AddItemToObject(root, "quarantined", json_strings(&sh->v.quarantined));
+	json_add_number(root, "diff_coverage", run_diff_coverage(sh->sel_run));
+	json_print_free(root, stdout);
+	return 0;
+}
+
+/* Text output: labels in a column, untrusted strings sanitized. */
+static void put_label(const char *label)
+{
+	printf("%-12s", label);
+}
+
+static void put_safe(const char *s)
+{
+	char *clean = sanitized(s);
+
+	fputs(clean, stdout);
+	free(clean);
+}
+
+static void put_list(const char *label, const struct strlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		put_label(i ? "" : label);
+		put_safe(l->items[i]);
+		putchar('\n');
+	}
+}
+
+static void text_header(const struct show *sh)
+{
+	const char *base = pair_base(sh);
+
+	if (sh->pair.has_pr)
+		printf("PR #%" PRId64 "  ", sh->pair.pr);
+	else
+		fputs("push  ", stdout);
+	if (*sh->pair.repo) {
+		put_safe(sh->pair.repo);
+		fputs("  ", stdout);
+	}
+	printf("head %.12s  base %.12s\n", sh->pair.sha, base ? base : "-");
+	put_label("class");
+	fputs(pair_class_name(sh->v.cls), stdout);
+	if (sh->v.why)
+		printf(" (%s)", sh->v.why);
+	putchar('\n');
+}
+
+static void text_selection(const struct run_info *r)
+{
+	double af = run_affected_fraction(r);
+
+	put_label("selection");
+	if (!r || r->decision == DECISION_NONE) {
+		puts("-");
+		return;
+	}
+	fputs(decision_name(r->decision), stdout);
+	if (r->has_selected && r->has_total)
+		printf(", %" PRId64 " of %" PRId64 " tests", r->selected_count, r->total_tests);
+	if (!isnan(af))
+		printf(" (affected %.2f)", af);
+	putchar('\n');
+	put_list("reasons", &r->reasons);
+}
+
+static void text_coverage(const struct run_info *r)
+{
+	double dc = run_diff_coverage(r);
+
+	put_label("diff cov");
+	if (isnan(dc))
+		puts("n/a");
+	else
+		printf("%.2f (%" PRId64 " of %" PRId64 " changed executable lines run)\n",
+		       dc, r->cov_hit, r->cov_lines);
+}
+
+static void text_changed(const struct show *sh)
+{
+	put_label("changed");
+	if (!sh->has_diff) {
+		puts("unknown (no diff: the commits are not in the repository)");
+		return;
+	}
+	if (!sh->diff.nr)
+		puts("(nothing)");
+	for (size_t i = 0; i < sh->diff.nr; i++) {
+		const struct diff_file_info *f = &sh->diff.files[i];
+
+		if (i)
+			put_label("");
+		printf("%c ", f->status);
+		put_safe(f->path);
+		if (f->old_path) {
+			fputs(" <- ", stdout);
+			put_safe(f->old_path);
+		}
+		putchar('\n');
+	}
+}
+
+static int text_runs(struct show *sh)
+{
+	for (size_t i = 0; i < sh->pair.nr; i++) {
+		const struct run_info *r = &sh->pair.runs[i];
+		struct strbuf when = STRBUF_INIT;
+		struct strlist failed = STRLIST_INIT;
+
+		if (run_failed(sh, r, &failed) < 0)
+			return -1;
+		time_format(&when, r->started_at);
+		put_label(i ? "" : "runs");
+		printf("%-6s #%d  %-5s  %s  ", run_kind_name(r->kind), r->attempt,
+		       verdict_name(r->verdict), when.buf);
+		if (isnan(r->wall_clock_s))
+			fputs("    - s", stdout);
+		else
+			printf("%5.0f s", r->wall_clock_s);
+		printf("  %" PRId64 " tests, %zu failed, %" PRId64 " skipped\n",
+		       r->tests, failed.nr, r->skipped);
+		for (size_t j = 0; j < failed.nr; j++) {
+			put_label("");
+			fputs("  failed ", stdout);
+			put_safe(failed.items[j]);
+			putchar('\n');
+		}
+		strbuf_release(&when);
+		strlist_release(&failed);
+	}
+	return 0;
+}
+
+static int print_text(struct show *sh)
+{
+	text_header(sh);
+	put_list("missed", &sh->v.missed);
+	put_list("selected", &sh->v.non_hermetic);
+	put_list("flaky", &sh->v.flaky);
+	put_list("quarantined", &sh->v.quarantined);
+	text_selection(sh->sel_run);
+	text_coverage(sh->sel_run);
+	text_changed(sh);
+	return text_runs(sh);
+}
+
+static int load(struct show *sh, struct cmd_context *ctx, const char *what)
+{
+	struct config cfg = CONFIG_INIT;
+	const struct run_info *dr;
+	int rc = query_pair_lookup(ctx->store, what, &sh->pair);
+
+	if (rc == 1)
+		return error("no pair for '%s' in the store (give a PR number or "
+			     "a commit)", what);
+	if (rc < 0 || config_load(&cfg, ctx->db_path) < 0)
+		return -1;
+	rc = classify_pair(ctx->store, cfg.idmap, &sh->pair, &sh->v);
+	config_release(&cfg);
+	if (rc < 0)
+		return -1;
+	sh->sel_run = pair_latest(&sh->pair, RUN_SHADOW);
+	dr = diff_run(sh);
+	if (dr && dr->diff_id) {
+		rc = query_diff(ctx->store, dr->diff_id, &sh->diff);
+		if (rc < 0)
+			return -1;
+		sh->has_diff = rc == 0 && !sh->diff.unknown;
+	}
+	return 0;
+}
+
+static int run_show(int argc, char **argv, struct cmd_context *ctx)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	enum output_format format = FORMAT_TEXT;
+	struct show sh = { .store = ctx->store };
+	int c, ret;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		if (c != 'f')
+			return usage_error(&cmd_show, "unknown option");
+		if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format))
+			return usage_error(&cmd_show, "unknown format '%s'", optarg);
+	}
+	if (optind + 1 != argc)
+		return usage_error(&cmd_show, "give one PR number or commit");
+	ret = load(&sh, ctx, argv[optind]);
+	if (!ret)
+		ret = format == FORMAT_JSON ? print_json(&sh) : print_text(&sh);
+	pair_verdict_release(&sh.v);
+	pair_info_release(&sh.pair);
+	diff_info_release(&sh.diff);
+	return ret < 0 ? EXIT_INPUT_ERROR : EXIT_OKAY;
+}
+
+const struct cmd cmd_show = {
+	.name = "show",
+	.fn = run_show,
+	.flags = NEED_DB_RO,
+	.usage = "tiadash show [--format text|json] PR|SHA",
+	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
+	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n\n"
+		"  --format F   text (default) or json\n",
+};
