@@ -137,7 +137,7 @@ int query_status(struct store *s, struct store_status *out)
 	"SELECT h.id, h.repo, h.sha, h.pr, h.at,"                              \
 	" r.id, r.source_id, r.diff_id, r.kind, r.attempt, r.pr, r.base,"     \
 	" r.started_at, r.wall_clock_s, r.verdict, r.git, r.tests,"           \
-	" r.failures, r.errors, r.skipped, r.cov_lines, r.cov_hit,"           \
+	" r.failures, r.errors, r.skipped, r.cov_lines, r.cov_hit, r.flaky,"  \
 	" s.decision, s.total_tests, s.selected_count,"                       \
 	" (SELECT group_concat(reason, char(0)) FROM (SELECT reason FROM"     \
 	"   selection_reason WHERE run_id = r.id ORDER BY pos))"              \
@@ -188,14 +188,15 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 	r->has_cov = !store_col_is_null(st, 20);
 	r->cov_lines = sqlite3_column_int64(st, 20);
 	r->cov_hit = sqlite3_column_int64(st, 21);
-	if (!store_col_is_null(st, 22)) {
-		r->decision = (enum decision)enum_col(st, 22, decision_names,
+	r->flaky = sqlite3_column_int64(st, 22);
+	if (!store_col_is_null(st, 23)) {
+		r->decision = (enum decision)enum_col(st, 23, decision_names,
 						      ARRAY_SIZE(decision_names));
-		r->has_total = !store_col_is_null(st, 23);
-		r->total_tests = sqlite3_column_int64(st, 23);
-		r->has_selected = !store_col_is_null(st, 24);
-		r->selected_count = sqlite3_column_int64(st, 24);
-		split_reasons(st, 25, &r->reasons);
+		r->has_total = !store_col_is_null(st, 24);
+		r->total_tests = sqlite3_column_int64(st, 24);
+		r->has_selected = !store_col_is_null(st, 25);
+		r->selected_count = sqlite3_column_int64(st, 25);
+		split_reasons(st, 26, &r->reasons);
 	}
 }
 

@@ -41,7 +41,7 @@ struct run_info {
 	double wall_clock_s; /* NAN when not given */
 	enum verdict verdict;
 	enum git_state git;
-	int64_t tests, failures, errors, skipped;
+	int64_t tests, failures, errors, skipped, flaky;
 	bool has_cov;
 	int64_t cov_lines, cov_hit;
 	/* Shadow runs: the selection (decision NONE when there is none). */

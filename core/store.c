@@ -62,6 +62,7 @@ static const char *const migrations[] = {
 	"  failures INTEGER NOT NULL DEFAULT 0,"
 	"  errors INTEGER NOT NULL DEFAULT 0,"
 	"  skipped INTEGER NOT NULL DEFAULT 0,"
+	"  flaky INTEGER NOT NULL DEFAULT 0,"
 	"  cov_lines INTEGER,"
 	"  cov_hit INTEGER,"
 	"  UNIQUE (head_id, kind, attempt));"

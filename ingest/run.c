@@ -536,8 +536,12 @@ static void count_failing(struct run_data *d)
 	for (size_t i = 0; i < d->failures.cap; i++) {
 		struct strmap_entry *e = &d->failures.slots[i];
 
-		if (!e->key || e->value == OUTCOME_FLAKY)
+		if (!e->key)
 			continue;
+		if (e->value == OUTCOME_FLAKY) {
+			d->nr_flaky++;
+			continue;
+		}
 		d->nr_failing++;
 		d->nr_errors += e->value == OUTCOME_ERROR;
 	}

@@ -17,7 +17,7 @@ struct run_data {
 	struct junit_stats stats;
 	/* "suite\0case" -> enum outcome: failed, error or flaky results. */
 	struct strmap failures;
-	int64_t nr_failing, nr_errors;
+	int64_t nr_failing, nr_errors, nr_flaky;
 	/* Selection (shadow). */
 	enum decision decision;
 	struct strlist reasons, entries;

@@ -157,8 +157,8 @@ static int insert_run(struct store *s, const struct manifest *m, const struct ru
 	static const char sql[] =
 		"INSERT INTO run (source_id, head_id, kind, attempt, pr, base, started_at,"
 		" wall_clock_s, verdict, git, diff_id, tests, failures, errors, skipped,"
-		" cov_lines, cov_hit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		" ?11, ?12, ?13, ?14, ?15, ?16, ?17) RETURNING id";
+		" flaky, cov_lines, cov_hit) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
+		" ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18) RETURNING id";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc;
 
@@ -177,8 +177,9 @@ static int insert_run(struct store *s, const struct manifest *m, const struct ru
 	sqlite3_bind_int64(st, 13, d->nr_failing);
 	sqlite3_bind_int64(st, 14, d->nr_errors);
 	sqlite3_bind_int64(st, 15, d->stats.skipped);
-	store_bind_opt_int(st, 16, d->has_coverage, d->cov_lines);
-	store_bind_opt_int(st, 17, d->has_coverage, d->cov_hit);
+	sqlite3_bind_int64(st, 16, d->nr_flaky);
+	store_bind_opt_int(st, 17, d->has_coverage, d->cov_lines);
+	store_bind_opt_int(st, 18, d->has_coverage, d->cov_hit);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(st, 0);
