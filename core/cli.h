@@ -9,6 +9,8 @@
 #include "core/tiadash.h"
 #include "core/util.h"
 
+#include <getopt.h>
+
 struct store;
 struct repo;
 
@@ -34,6 +36,12 @@ struct cmd {
 	const char *usage;   /* "tiadash ingest [options] SOURCE..." */
 	const char *summary; /* one line for `tiadash help` */
 	const char *help;    /* the options, as printed by --help */
+	/*
+	 * The command's getopt_long table (optional). When set, the dispatcher
+	 * checks the arguments against it before opening the store, so a
+	 * usage error is reported as one even when the store is missing.
+	 */
+	const struct option *options;
 };
 
 /*

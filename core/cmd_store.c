@@ -9,6 +9,8 @@
 
 #include <getopt.h>
 
+static const struct option no_options[] = { { NULL, 0, NULL, 0 } };
+
 static int run_init(int argc, char **argv, struct cmd_context *ctx)
 {
 	if (argc > 1)
@@ -25,6 +27,7 @@ const struct cmd cmd_init = {
 	.usage = "tiadash init",
 	.summary = "Create the store (or upgrade an older one in place).",
 	.help = "",
+	.options = no_options,
 };
 
 static void print_time_or_dash(const char *label, int64_t ms)
@@ -68,18 +71,19 @@ static void print_status_json(const struct store_status *st)
 	json_print_free(root, stdout);
 }
 
+static const struct option format_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int run_status(int argc, char **argv, struct cmd_context *ctx)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum output_format format = FORMAT_TEXT;
 	struct store_status st;
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", format_options, NULL)) != -1) {
 		if (c == 'f' && parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format))
 			continue;
 		if (c == 'f')
@@ -104,4 +108,5 @@ const struct cmd cmd_status = {
 	.usage = "tiadash status [--format text|json]",
 	.summary = "Say what the store holds: runs, pairs, tests, sources, time span.",
 	.help = "  --format F   text (default) or json\n",
+	.options = format_options,
 };

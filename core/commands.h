@@ -9,5 +9,6 @@ extern const struct cmd cmd_status;   /* core/cmd_store.c */
 extern const struct cmd cmd_ingest;   /* ingest/cmd_ingest.c */
 extern const struct cmd cmd_show;     /* metrics/cmd_show.c */
 extern const struct cmd cmd_help;     /* core/dispatch.c */
+extern const struct cmd cmd_rules; /* replay/cmd_rules.c */
 
 #endif

@@ -16,6 +16,7 @@ const struct cmd *const command_table[] = {
 	&cmd_ingest,
 	&cmd_status,
 	&cmd_show,
+	&cmd_rules,
 	&cmd_help,
 	NULL,
 };
@@ -188,6 +189,28 @@ static int finish_stdout(int status)
 	return status;
 }
 
+/* Check argv against the command's option table without acting on it. */
+static int check_options(const struct cmd *c, int argc, char **argv)
+{
+	int saved = opterr, ch, ret = 0;
+
+	if (!c->options)
+		return 0;
+	opterr = 0;
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, ":", c->options, NULL)) != -1) {
+		if (ch == '?' || ch == ':') {
+			ret = usage_error(c, "%s option '%s'",
+					  ch == ':' ? "missing value for" : "unknown",
+					  argv[optind - 1]);
+			break;
+		}
+	}
+	opterr = saved;
+	optind = 0;
+	return ret;
+}
+
 static int run_command(const struct cmd *c, int argc, char **argv,
 		       struct cmd_context *ctx)
 {
@@ -202,6 +225,8 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 			return finish_stdout(EXIT_OKAY);
 		}
 	}
+	if (check_options(c, argc, argv))
+		return EXIT_INPUT_ERROR;
 	ctx->now = time_now_ms();
 	if (open_context(c, ctx, &owned_db) < 0)
 		status = EXIT_INPUT_ERROR;

@@ -138,6 +138,14 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+void *xmemdup(const void *p, size_t n)
+{
+	void *q = xmalloc(n);
+
+	memcpy(q, p, n);
+	return q;
+}
+
 char *xstrfmt(const char *fmt, ...)
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -13,6 +13,7 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+void *xmemdup(const void *p, size_t n);
 /* printf into a fresh string; caller frees. */
 char *xstrfmt(const char *fmt, ...) ATTR_FORMAT(1, 2);
 

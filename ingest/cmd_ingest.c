@@ -61,7 +61,7 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		const char *bad = NULL;
 
 		switch (c) {
@@ -361,4 +361,5 @@ const struct cmd cmd_ingest = {
 		"  --failed FILE        failing test ids (.mq-failed-tests.txt form)\n"
 		"  --quarantine FILE    the quarantine list in effect\n"
 		"  --lane NAME          lane of a codebase-memory-mcp answer (default unit)\n",
+	.options = options,
 };

@@ -317,18 +317,19 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 	return 0;
 }
 
+static const struct option format_options[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int run_show(int argc, char **argv, struct cmd_context *ctx)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
 	enum output_format format = FORMAT_TEXT;
 	struct show sh = { .store = ctx->store };
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "", format_options, NULL)) != -1) {
 		if (c != 'f')
 			return usage_error(&cmd_show, "unknown option");
 		if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format))
@@ -353,4 +354,5 @@ const struct cmd cmd_show = {
 	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
 	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n\n"
 		"  --format F   text (default) or json\n",
+	.options = format_options,
 };

@@ -28,7 +28,8 @@ export GIT_AUTHOR_NAME=Tester GIT_AUTHOR_EMAIL=t@example.com
 export GIT_COMMITTER_NAME=Tester GIT_COMMITTER_EMAIL=t@example.com
 export GIT_CONFIG_NOSYSTEM=1
 
-TRASH="$TOP/build/trash/$TEST_NAME"
+# Outside the source tree, so git discovery cannot find tiadash's own repository.
+TRASH="${TMPDIR:-/tmp}/tiadash-test.$(id -u)/$TEST_NAME"
 rm -rf "$TRASH" && mkdir -p "$TRASH" && cd "$TRASH" || exit 2
 export HOME="$TRASH"
 git config --global init.defaultBranch main 2>/dev/null
@@ -100,6 +101,11 @@ json_get() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# One line of sorted-key JSON, for comparing JSON output: json_norm <file
+json_norm() {
+	python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin), sort_keys=True))'
+}
+
 # A fingerprint of a store's rows, to assert "nothing changed".
 store_dump() {
 	sqlite3 "$1" .dump | grep -v '^PRAGMA\|^BEGIN\|^COMMIT' | sort
@@ -108,4 +114,39 @@ store_dump() {
 test_done() {
 	echo "1..$test_count"
 	[ "$test_failed" = 0 ]
+}
+
+# commit_at DATE MESSAGE: commit everything staged and unstaged, at a fixed time.
+commit_at() {
+	git add -A &&
+	GIT_AUTHOR_DATE="$1" GIT_COMMITTER_DATE="$1" git commit -q -m "$2"
+}
+
+# write_run DIR JSON-FIELDS: a tiadash.run.v1 manifest in DIR/tiadash-run.json.
+write_run() {
+	mkdir -p "$1" &&
+	printf '{"schema": "tiadash.run.v1", %s}\n' "$2" >"$1/tiadash-run.json"
+}
+
+# junit FILE CASES...: a JUnit report; each case is suite::name[:failed|:error|:skipped|:flaky].
+junit() {
+	local f=$1; shift
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		echo '<testsuites><testsuite name="t">'
+		for c in "$@"; do
+			local id=${c%:*} st=${c##*:} suite name
+			case "$st" in failed|error|skipped|flaky) ;; *) id=$c st=pass ;; esac
+			suite=${id%%::*} name=${id#*::}
+			printf '<testcase file="%s" classname="x" name="%s">' "$suite" "$name"
+			case "$st" in
+			failed) printf '<failure message="boom"/>' ;;
+			error) printf '<error message="boom"/>' ;;
+			skipped) printf '<skipped/>' ;;
+			flaky) printf '<flakyFailure message="once"/>' ;;
+			esac
+			echo '</testcase>'
+		done
+		echo '</testsuite></testsuites>'
+	} >"$f"
 }

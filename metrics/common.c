@@ -1,0 +1,147 @@
+/* Window options, loading and n/a-aware formatting shared by the metrics commands. */
+#include "core/tiadash.h"
+#include "core/config.h"
+#include "core/sanitize.h"
+#include "core/timeutil.h"
+#include "metrics/common.h"
+
+void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned formats)
+{
+	memset(a, 0, sizeof(*a));
+	a->cmd = cmd;
+	a->formats = formats;
+	a->window = (struct window)WINDOW_ALL;
+	a->format = FORMAT_TEXT;
+	a->threshold = METRICS_DEFAULT_THRESHOLD;
+}
+
+/* parse_window_bound has said what is wrong; add the usage line. */
+static int bad_bound(const struct metrics_args *a)
+{
+	fprintf(stderr, "usage: %s\n", a->cmd->usage);
+	return EXIT_INPUT_ERROR;
+}
+
+int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_t now)
+{
+	switch (opt) {
+	case MOPT_SINCE:
+		if (!parse_window_bound("--since", arg, now, &a->window.since))
+			return bad_bound(a);
+		a->since_given = true;
+		return 0;
+	case MOPT_UNTIL:
+		if (!parse_window_bound("--until", arg, now, &a->window.until))
+			return bad_bound(a);
+		a->until_given = true;
+		return 0;
+	case MOPT_REPO:
+		a->window.repo = arg;
+		return 0;
+	case MOPT_FORMAT:
+		if (!parse_format(arg, a->formats, &a->format))
+			return usage_error(a->cmd, "unknown format '%s'", arg);
+		return 0;
+	case MOPT_THRESHOLD:
+		if (!parse_double(arg, &a->threshold) || !(a->threshold >= 0) ||
+		    a->threshold > 1)
+			return usage_error(a->cmd, "--threshold '%s': expected a "
+					   "number from 0 to 1", arg);
+		return 0;
+	}
+	return 1;
+}
+
+int metrics_args_check(struct metrics_args *a)
+{
+	if (a->window.since >= a->window.until)
+		return usage_error(a->cmd, "the window is empty: --since must be "
+				   "before --until");
+	return 0;
+}
+
+int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
+		 struct metrics *out)
+{
+	struct config cfg = CONFIG_INIT;
+	struct metrics_opts opts = METRICS_OPTS_INIT;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (config_load(&cfg, ctx->db_path) < 0) {
+		config_release(&cfg);
+		return -1;
+	}
+	opts.idmap = cfg.idmap;
+	opts.threshold = threshold;
+	ret = metrics_compute(ctx->store, w, &opts, out);
+	config_release(&cfg);
+	return ret;
+}
+
+void metrics_fmt(struct strbuf *sb, const char *fmt, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else
+		strbuf_addf(sb, fmt, v);
+}
+
+void metrics_fmt_pct(struct strbuf *sb, double v, int prec)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else
+		strbuf_addf(sb, "%.*f%%", prec, v * 100.0);
+}
+
+void metrics_fmt_secs(struct strbuf *sb, double s)
+{
+	if (isnan(s))
+		strbuf_addstr(sb, "n/a");
+	else if (s < 100)
+		strbuf_addf(sb, "%.1f s", s);
+	else
+		strbuf_addf(sb, "%.0f s", s);
+}
+
+void metrics_fmt_bound(struct strbuf *sb, int64_t ms)
+{
+	if (ms == INT64_MIN || ms == INT64_MAX)
+		strbuf_addch(sb, '-');
+	else
+		time_format(sb, ms);
+}
+
+void metrics_fmt_window(struct strbuf *sb, const struct metrics *m, bool markdown)
+{
+	if (m->since == INT64_MIN && m->until == INT64_MAX) {
+		strbuf_addstr(sb, "all time");
+	} else {
+		metrics_fmt_bound(sb, m->since);
+		strbuf_addstr(sb, " .. ");
+		metrics_fmt_bound(sb, m->until);
+	}
+	strbuf_addstr(sb, ", ");
+	if (!*m->repo)
+		strbuf_addstr(sb, "all repos");
+	else if (markdown)
+		md_escape(sb, m->repo);
+	else
+		sanitize_text(sb, m->repo, strlen(m->repo));
+}
+
+void metrics_fmt_change(struct strbuf *sb, const struct metrics_row *r)
+{
+	if (r->has_pr)
+		strbuf_addf(sb, "PR #%" PRId64, r->pr);
+	else
+		strbuf_addstr(sb, "push");
+	strbuf_addf(sb, " %.12s", r->sha);
+}
+
+void metrics_flush(struct strbuf *sb)
+{
+	fwrite(sb->buf, 1, sb->len, stdout);
+	strbuf_release(sb);
+}

@@ -1,0 +1,71 @@
+/*
+ * What report, summary and gate-check share: their window options
+ * (--since, --until, --repo NAME, --threshold, --format), loading the
+ * figures through the store's config, and the formatting of figures that
+ * may be undefined (n/a) in text and markdown.
+ */
+#ifndef TIADASH_METRICS_COMMON_H
+#define TIADASH_METRICS_COMMON_H
+
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "metrics/metrics.h"
+
+#include <getopt.h>
+
+enum {
+	MOPT_SINCE = 1000,
+	MOPT_UNTIL,
+	MOPT_REPO,
+	MOPT_FORMAT,
+	MOPT_THRESHOLD,
+	MOPT_FIRST_PRIVATE, /* commands number their own options from here */
+};
+
+#define METRICS_WINDOW_OPTIONS                                       \
+	{ "since", required_argument, NULL, MOPT_SINCE },            \
+	{ "until", required_argument, NULL, MOPT_UNTIL },            \
+	{ "repo", required_argument, NULL, MOPT_REPO },              \
+	{ "format", required_argument, NULL, MOPT_FORMAT },          \
+	{ "threshold", required_argument, NULL, MOPT_THRESHOLD }
+
+struct metrics_args {
+	const struct cmd *cmd;  /* for usage errors */
+	unsigned formats;       /* allowed --format values */
+	struct window window;   /* repo points into argv */
+	bool since_given, until_given;
+	enum output_format format;
+	double threshold;
+};
+/* Defaults: unbounded window, every repo, text, threshold 0.7. */
+void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned formats);
+
+/*
+ * Handle a window option returned by getopt_long. Returns 0 when handled,
+ * 1 when opt is not one of them, or EXIT_INPUT_ERROR after usage_error().
+ */
+int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_t now);
+/* After the loop: since must come before until. 0 or EXIT_INPUT_ERROR. */
+int metrics_args_check(struct metrics_args *a);
+
+/* Load the store's config (id-map) and compute the figures. -1 after error(). */
+int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
+		 struct metrics *out);
+
+/* Append v with printf format fmt, or "n/a" when v is NAN. */
+void metrics_fmt(struct strbuf *sb, const char *fmt, double v);
+/* Append v as a percentage with `prec` decimals ("12.5%"), or "n/a". */
+void metrics_fmt_pct(struct strbuf *sb, double v, int prec);
+/* Append seconds for people ("184 s", "9.5 s"), or "n/a". */
+void metrics_fmt_secs(struct strbuf *sb, double s);
+/* Append a window bound (RFC 3339) or "-" when unbounded. */
+void metrics_fmt_bound(struct strbuf *sb, int64_t ms);
+/* Append "SINCE .. UNTIL, REPO|all repos" with the repo sanitized. */
+void metrics_fmt_window(struct strbuf *sb, const struct metrics *m, bool markdown);
+/* Append "PR #N" or "push" for a row, and its short head. */
+void metrics_fmt_change(struct strbuf *sb, const struct metrics_row *r);
+
+/* Write sb to stdout and release it. */
+void metrics_flush(struct strbuf *sb);
+
+#endif

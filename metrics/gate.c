@@ -1,0 +1,68 @@
+/* The gate-check criteria of SPEC 8, judged on computed metrics. */
+#include "core/tiadash.h"
+#include "metrics/metrics.h"
+
+const char *metrics_op_name(enum metrics_op op)
+{
+	switch (op) {
+	case OP_GE: return ">=";
+	case OP_LE: return "<=";
+	case OP_GT: return ">";
+	}
+	return "?";
+}
+
+static bool holds(enum metrics_op op, double value, double threshold)
+{
+	if (isnan(value))
+		return false;
+	switch (op) {
+	case OP_GE: return value >= threshold;
+	case OP_LE: return value <= threshold;
+	case OP_GT: return value > threshold;
+	}
+	return false;
+}
+
+static void add(struct metrics_gate *g, const char *name, const char *label,
+		enum metrics_op op, double threshold, double value, bool integer,
+		bool advisory)
+{
+	struct metrics_criterion *c;
+
+	if (g->nr >= METRICS_MAX_CRITERIA)
+		BUG("too many gate-check criteria");
+	c = &g->criteria[g->nr++];
+	c->name = name;
+	c->label = label;
+	c->op = op;
+	c->threshold = threshold;
+	c->value = value;
+	c->integer = integer;
+	c->advisory = advisory;
+	c->pass = holds(op, value, threshold);
+	if (!c->pass && !advisory)
+		g->go = false;
+}
+
+void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *c,
+			struct metrics_gate *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->go = true;
+	add(out, "shadow_days", "days with shadow runs", OP_GE, (double)c->min_days,
+	    (double)m->shadow_days, true, false);
+	add(out, "pairs", "pairs", OP_GE, (double)c->min_pairs, (double)m->pairs,
+	    true, false);
+	add(out, "unexplained_escapes", "unexplained escapes", OP_LE,
+	    (double)c->max_escapes, (double)(m->escapes - m->escapes_explained),
+	    true, false);
+	add(out, "affected_fraction_p50", "affected fraction p50", OP_LE,
+	    c->max_affected_p50, m->affected.p50, false, false);
+	if (c->p95_saving)
+		add(out, "wall_clock_p95_saving",
+		    "p95 wall-clock saving", OP_GT, c->min_p95_saving,
+		    m->saving_p95, false, false);
+	add(out, "diff_coverage_p50", "diff coverage p50", OP_GE,
+	    c->min_diff_coverage, m->diff_coverage.p50, false, !c->strict);
+}

@@ -1,0 +1,455 @@
+/*
+ * The calibration figures of a window: one pass over the window's heads
+ * (query_pairs), each classified, then distributions sorted in C.
+ */
+#include "core/tiadash.h"
+#include "core/timeutil.h"
+#include "metrics/metrics.h"
+
+double metrics_percentile(const double *sorted, size_t n, double q)
+{
+	double vi, frac, a, b, diff;
+	size_t lo, hi;
+
+	if (n == 0 || isnan(q))
+		return NAN;
+	if (q <= 0)
+		return sorted[0];
+	if (q >= 1)
+		return sorted[n - 1];
+	vi = q * (double)(n - 1);
+	lo = (size_t)floor(vi);
+	frac = vi - (double)lo;
+	hi = lo + 1 < n ? lo + 1 : n - 1;
+	a = sorted[lo];
+	b = sorted[hi];
+	if (a == b)
+		return a;
+	/* numpy's _lerp: from the nearer end, so the result stays in [a, b]. */
+	diff = b - a;
+	return frac >= 0.5 ? b - diff * (1 - frac) : a + diff * frac;
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+void metrics_sort(double *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
+}
+
+void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
+{
+	double sum = 0;
+
+	metrics_sort(v, n);
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	out->n = n;
+	out->p50 = metrics_percentile(v, n, 0.5);
+	out->p95 = metrics_percentile(v, n, 0.95);
+	out->mean = n ? sum / (double)n : NAN;
+}
+
+double metrics_saving(double shadow, double full)
+{
+	if (isnan(shadow) || isnan(full) || full <= 0)
+		return NAN;
+	return 1.0 - shadow / full;
+}
+
+/* A growable array of doubles (scratch space for distributions). */
+struct dvec {
+	double *v;
+	size_t nr, alloc;
+};
+
+static void dvec_push(struct dvec *d, double x)
+{
+	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
+	d->v[d->nr++] = x;
+}
+
+/* A force-full run's contribution to one reason's minutes. */
+struct ff_entry {
+	size_t reason;
+	double wall_s;
+};
+
+struct acc {
+	struct store *store;
+	const struct metrics_opts *opts;
+	struct metrics *m;
+	struct strmap reason_index; /* reason -> index into m->reasons */
+	size_t alloc_reasons, alloc_escapes, alloc_prs;
+	struct ff_entry *ff;
+	size_t nr_ff, alloc_ff;
+};
+
+/* Intern s in the metrics' string pool; the result lives until release. */
+static const char *pool_str(struct metrics *m, const char *s)
+{
+	int64_t idx;
+	bool added;
+	struct strmap_entry *e;
+
+	if (strmap_get(&m->pool_index_, s, &idx))
+		return m->pool_.items[idx];
+	e = strmap_intern(&m->pool_index_, s, strlen(s), (int64_t)m->pool_.nr, &added);
+	UNUSED(e);
+	strlist_push(&m->pool_, s);
+	return m->pool_.items[m->pool_.nr - 1];
+}
+
+static void fill_row(struct metrics *m, const struct pair_info *p,
+		     const struct pair_verdict *v, struct metrics_row *r)
+{
+	const struct run_info *sh = v->shadow, *fu = v->full;
+
+	memset(r, 0, sizeof(*r));
+	r->head_id = p->head_id;
+	memcpy(r->sha, p->sha, sizeof(r->sha));
+	r->has_pr = p->has_pr;
+	r->pr = p->pr;
+	r->repo = pool_str(m, p->repo ? p->repo : "");
+	r->at = p->at;
+	r->cls = v->cls;
+	r->why = v->why ? pool_str(m, v->why) : NULL;
+	r->shadow_attempts = (int)pair_count(p, RUN_SHADOW);
+	r->full_attempts = (int)pair_count(p, RUN_FULL);
+	r->decision = sh ? sh->decision : DECISION_NONE;
+	r->affected = run_affected_fraction(sh);
+	r->shadow_wall_s = sh ? sh->wall_clock_s : NAN;
+	r->full_wall_s = fu ? fu->wall_clock_s : NAN;
+	r->diff_coverage = run_diff_coverage(sh);
+	r->missed = v->missed.nr;
+}
+
+static void add_reason(struct acc *a, const char *reason, double wall_s)
+{
+	struct metrics *m = a->m;
+	int64_t idx;
+
+	if (!strmap_get(&a->reason_index, reason, &idx)) {
+		idx = (int64_t)m->nr_reasons;
+		ALLOC_GROW(m->reasons, m->nr_reasons + 1, a->alloc_reasons);
+		m->reasons[m->nr_reasons].reason = xstrdup(reason);
+		m->reasons[m->nr_reasons].runs = 0;
+		m->reasons[m->nr_reasons].minutes = 0;
+		m->nr_reasons++;
+		strmap_put(&a->reason_index, reason, strlen(reason), idx);
+	}
+	m->reasons[idx].runs++;
+	ALLOC_GROW(a->ff, a->nr_ff + 1, a->alloc_ff);
+	a->ff[a->nr_ff].reason = (size_t)idx;
+	a->ff[a->nr_ff].wall_s = wall_s;
+	a->nr_ff++;
+}
+
+/* Each distinct reason of a force-full run counts once for that run. */
+static void add_force_full(struct acc *a, const struct run_info *sh)
+{
+	if (!sh->reasons.nr) {
+		add_reason(a, "(no reason)", sh->wall_clock_s);
+		return;
+	}
+	for (size_t i = 0; i < sh->reasons.nr; i++) {
+		bool dup = false;
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(sh->reasons.items[i], sh->reasons.items[j]);
+		if (!dup)
+			add_reason(a, sh->reasons.items[i], sh->wall_clock_s);
+	}
+}
+
+static void move_list(struct strlist *dst, struct strlist *src)
+{
+	*dst = *src;
+	memset(src, 0, sizeof(*src));
+}
+
+static int add_escape(struct acc *a, struct pair_verdict *v)
+{
+	struct metrics *m = a->m;
+	struct metrics_row *r = &m->rows[m->nr_rows - 1];
+	struct metrics_escape *e;
+	struct note_info *notes;
+	size_t nr_notes;
+
+	if (query_notes(a->store, r->head_id, &notes, &nr_notes) < 0)
+		return -1;
+	ALLOC_GROW(m->escape_list, m->nr_escape_list + 1, a->alloc_escapes);
+	e = &m->escape_list[m->nr_escape_list++];
+	memset(e, 0, sizeof(*e));
+	e->row = m->nr_rows - 1;
+	move_list(&e->missed, &v->missed);
+	move_list(&e->non_hermetic, &v->non_hermetic);
+	e->explained = nr_notes > 0;
+	e->note = nr_notes ? xstrdup(notes[nr_notes - 1].text) : NULL;
+	r->explained = e->explained;
+	notes_release(notes, nr_notes);
+	if (r->has_pr) {
+		ALLOC_GROW(m->escape_prs, m->nr_escape_prs + 1, a->alloc_prs);
+		m->escape_prs[m->nr_escape_prs++] = r->pr;
+	}
+	return 0;
+}
+
+static int on_pair(const struct pair_info *p, void *data)
+{
+	struct acc *a = data;
+	struct metrics *m = a->m;
+	struct pair_verdict v;
+	int ret = 0;
+
+	if (classify_pair(a->store, a->opts->idmap, p, &v) < 0) {
+		pair_verdict_release(&v);
+		return -1;
+	}
+	ALLOC_GROW(m->rows, m->nr_rows + 1, m->alloc_rows);
+	fill_row(m, p, &v, &m->rows[m->nr_rows++]);
+	m->shadow_runs += (int64_t)pair_count(p, RUN_SHADOW);
+	m->full_runs += (int64_t)pair_count(p, RUN_FULL);
+	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
+		add_force_full(a, v.shadow);
+	if (v.quarantined.nr) {
+		m->quarantined_pairs++;
+		m->quarantined_tests += (int64_t)v.quarantined.nr;
+	}
+	m->flaky_tests += (int64_t)v.flaky.nr;
+	if (pair_class_is_escape(v.cls))
+		ret = add_escape(a, &v);
+	pair_verdict_release(&v);
+	return ret;
+}
+
+/* Counts and distributions over the rows. */
+static void finish_figures(struct acc *a)
+{
+	struct metrics *m = a->m;
+	struct dvec aff = { 0 }, nar = { 0 }, ws = { 0 }, wf = { 0 }, dc = { 0 }, nw = { 0 };
+
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+		bool narrowed = r->decision == DECISION_SELECTED;
+
+		m->class_counts[r->cls]++;
+		m->shadow_heads += r->shadow_attempts > 0;
+		m->full_heads += r->full_attempts > 0;
+		m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
+		m->force_full += r->decision == DECISION_RUN_ALL;
+		m->escapes += pair_class_is_escape(r->cls);
+		m->escapes_explained += r->explained;
+		if (!isnan(r->affected)) {
+			dvec_push(&aff, r->affected);
+			if (narrowed)
+				dvec_push(&nar, r->affected);
+		}
+		if (!isnan(r->shadow_wall_s)) {
+			dvec_push(&ws, r->shadow_wall_s);
+			if (narrowed)
+				dvec_push(&nw, r->shadow_wall_s);
+		}
+		if (!isnan(r->full_wall_s))
+			dvec_push(&wf, r->full_wall_s);
+		if (!isnan(r->diff_coverage)) {
+			dvec_push(&dc, r->diff_coverage);
+			m->below_threshold += r->diff_coverage < m->threshold;
+		}
+	}
+	m->heads = (int64_t)m->nr_rows;
+	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
+	metrics_dist_of(aff.v, aff.nr, &m->affected);
+	metrics_dist_of(nar.v, nar.nr, &m->narrowed);
+	metrics_dist_of(ws.v, ws.nr, &m->wall_shadow);
+	metrics_dist_of(wf.v, wf.nr, &m->wall_full);
+	metrics_dist_of(dc.v, dc.nr, &m->diff_coverage);
+	metrics_sort(nw.v, nw.nr);
+	m->narrowed_wall_p50 = metrics_percentile(nw.v, nw.nr, 0.5);
+	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
+	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
+	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
+	m->escape_rate = m->pairs ? (double)m->escapes / (double)m->pairs : NAN;
+	free(aff.v), free(nar.v), free(ws.v), free(wf.v), free(dc.v), free(nw.v);
+}
+
+static int cmp_reason(const void *pa, const void *pb)
+{
+	const struct metrics_reason *a = pa, *b = pb;
+
+	if (!isnan(a->minutes) && !isnan(b->minutes) && a->minutes != b->minutes)
+		return a->minutes > b->minutes ? -1 : 1;
+	if (a->runs != b->runs)
+		return a->runs > b->runs ? -1 : 1;
+	return strcmp(a->reason, b->reason);
+}
+
+static void finish_reasons(struct acc *a)
+{
+	struct metrics *m = a->m;
+	double base = m->narrowed_wall_p50;
+
+	for (size_t i = 0; i < m->nr_reasons; i++)
+		m->reasons[i].minutes = isnan(base) ? NAN : 0;
+	for (size_t i = 0; i < a->nr_ff && !isnan(base); i++) {
+		double extra = a->ff[i].wall_s - base;
+
+		if (!isnan(extra) && extra > 0)
+			m->reasons[a->ff[i].reason].minutes += extra / 60.0;
+	}
+	if (m->nr_reasons > 1)
+		qsort(m->reasons, m->nr_reasons, sizeof(*m->reasons), cmp_reason);
+}
+
+static int cmp_int64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+static void finish_prs(struct metrics *m)
+{
+	size_t out = 0;
+
+	if (m->nr_escape_prs > 1)
+		qsort(m->escape_prs, m->nr_escape_prs, sizeof(int64_t), cmp_int64);
+	for (size_t i = 0; i < m->nr_escape_prs; i++)
+		if (!out || m->escape_prs[out - 1] != m->escape_prs[i])
+			m->escape_prs[out++] = m->escape_prs[i];
+	m->nr_escape_prs = out;
+}
+
+/* Figures of one day from its rows [from, to). */
+static void fill_day(const struct metrics *m, size_t from, size_t to,
+		     struct metrics_day *d, struct dvec *aff, struct dvec *wall)
+{
+	double dc_sum = 0;
+	size_t dc_n = 0;
+
+	aff->nr = wall->nr = 0;
+	for (size_t i = from; i < to; i++) {
+		const struct metrics_row *r = &m->rows[i];
+
+		d->heads++;
+		d->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
+		d->escapes += pair_class_is_escape(r->cls);
+		d->shadow_runs += r->shadow_attempts > 0;
+		d->force_full += r->decision == DECISION_RUN_ALL;
+		if (!isnan(r->affected))
+			dvec_push(aff, r->affected);
+		if (!isnan(r->shadow_wall_s))
+			dvec_push(wall, r->shadow_wall_s);
+		if (!isnan(r->diff_coverage)) {
+			dc_sum += r->diff_coverage;
+			dc_n++;
+		}
+	}
+	metrics_sort(aff->v, aff->nr);
+	metrics_sort(wall->v, wall->nr);
+	d->force_full_rate = d->shadow_runs ? (double)d->force_full / (double)d->shadow_runs : NAN;
+	d->affected_p50 = metrics_percentile(aff->v, aff->nr, 0.5);
+	d->shadow_wall_p95 = metrics_percentile(wall->v, wall->nr, 0.95);
+	d->diff_coverage_mean = dc_n ? dc_sum / (double)dc_n : NAN;
+}
+
+static void finish_days(struct metrics *m)
+{
+	int64_t first, last;
+	struct dvec aff = { 0 }, wall = { 0 };
+	size_t i = 0;
+	int64_t prev_shadow_day = INT64_MIN;
+
+	/* Shadow days: rows are in window order, so equal days are adjacent. */
+	for (size_t j = 0; j < m->nr_rows; j++) {
+		int64_t day = day_of(m->rows[j].at);
+
+		if (m->rows[j].shadow_attempts > 0 && day != prev_shadow_day) {
+			m->shadow_days++;
+			prev_shadow_day = day;
+		}
+	}
+	if (m->since == INT64_MIN && !m->nr_rows)
+		return;
+	if (m->until == INT64_MAX && !m->nr_rows)
+		return;
+	first = m->since != INT64_MIN ? day_of(m->since) : day_of(m->rows[0].at);
+	last = m->until != INT64_MAX ? day_of(m->until - 1)
+				     : day_of(m->rows[m->nr_rows - 1].at);
+	if (last - first + 1 > METRICS_MAX_DAYS && m->nr_rows) {
+		first = day_of(m->rows[0].at);
+		last = day_of(m->rows[m->nr_rows - 1].at);
+	}
+	if (last < first || last - first + 1 > METRICS_MAX_DAYS)
+		return;
+	m->nr_days = (size_t)(last - first + 1);
+	m->days = xcalloc(m->nr_days, sizeof(*m->days));
+	for (size_t k = 0; k < m->nr_days; k++) {
+		struct metrics_day *d = &m->days[k];
+		int64_t day = first + (int64_t)k;
+		size_t from;
+
+		while (i < m->nr_rows && day_of(m->rows[i].at) < day)
+			i++;
+		from = i;
+		while (i < m->nr_rows && day_of(m->rows[i].at) == day)
+			i++;
+		d->day = day * MS_PER_DAY;
+		fill_day(m, from, i, d, &aff, &wall);
+	}
+	free(aff.v);
+	free(wall.v);
+}
+
+int metrics_compute(struct store *s, const struct window *w,
+		    const struct metrics_opts *opts, struct metrics *out)
+{
+	static const struct metrics_opts default_opts = METRICS_OPTS_INIT;
+	struct acc a = { .store = s, .m = out };
+	struct window win = *w;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	a.opts = opts ? opts : &default_opts;
+	out->since = w->since;
+	out->until = w->until;
+	out->repo = xstrdup(w->repo ? w->repo : "");
+	out->threshold = a.opts->threshold;
+	win.repo = out->repo;
+	ret = query_pairs(s, &win, on_pair, &a);
+	if (!ret) {
+		finish_figures(&a);
+		finish_reasons(&a);
+		finish_prs(out);
+		finish_days(out);
+	}
+	strmap_clear(&a.reason_index);
+	free(a.ff);
+	return ret ? -1 : 0;
+}
+
+void metrics_release(struct metrics *m)
+{
+	for (size_t i = 0; i < m->nr_reasons; i++)
+		free(m->reasons[i].reason);
+	for (size_t i = 0; i < m->nr_escape_list; i++) {
+		strlist_release(&m->escape_list[i].missed);
+		strlist_release(&m->escape_list[i].non_hermetic);
+		free(m->escape_list[i].note);
+	}
+	free(m->reasons);
+	free(m->escape_list);
+	free(m->escape_prs);
+	free(m->days);
+	free(m->rows);
+	free(m->repo);
+	strlist_release(&m->pool_);
+	strmap_clear(&m->pool_index_);
+	memset(m, 0, sizeof(*m));
+}

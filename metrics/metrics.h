@@ -1,0 +1,229 @@
+/*
+ * The calibration figures of SPEC 4 over a window, computed once and drawn
+ * by every consumer: `report`, `summary`, `gate-check` and the dashboard.
+ * Consumers never compute figures themselves; they read struct metrics.
+ *
+ * Definitions (where SPEC 4 leaves a choice, the choice is written here):
+ *
+ *   heads        every head whose window time (first shadow run, else first
+ *                full run) lies in [since, until) and, with a repo filter,
+ *                whose manifest repo name is that name
+ *   pairs        heads with at least one shadow and one full run (the same
+ *                definition as `status`); the denominator of the escape rate
+ *   shadow_runs, full_runs
+ *                every attempt of the heads in the window
+ *   per-run figures (affected fraction, wall-clock, force-full, diff
+ *                coverage) take each head's latest attempt of that kind;
+ *                a run without the figure (no wall-clock, no total tests,
+ *                no changed executable lines) is left out of it
+ *   affected     run_all counts 1.0, nothing 0.0; "narrowed" are the runs
+ *                whose decision is `selected`
+ *   saving       1 - shadow / full at p50 and at p95 of the wall-clock
+ *   force-full   runs with decision run_all / heads with a shadow run.
+ *                by_reason counts a run once for each distinct reason it
+ *                gives ("(no reason)" when it gives none). The minutes a
+ *                reason cost are the sum over its run_all runs of
+ *                max(0, wall-clock - narrowed p50) / 60, where narrowed p50
+ *                is the window's median wall-clock of shadow runs whose
+ *                decision is `selected`: the gate time the force-full cost
+ *                beyond a typical narrowed run. n/a when there is no
+ *                narrowed run. Reasons are ranked by minutes, then runs.
+ *   escapes      pairs of class escape or non-hermetic (metrics/classify.h);
+ *                an escape with a note (the store's `note` table) is
+ *                explained; rate = escapes / pairs
+ *   quarantined  pairs whose full run failed on quarantined tests, and the
+ *                number of those tests
+ *   diff coverage per shadow run; below_threshold counts runs strictly
+ *                below the threshold
+ *   shadow days  distinct UTC days (of the window) on which a head's first
+ *                shadow run started
+ *   days         one entry per UTC day from the window's first day to its
+ *                last (an unbounded side ends at the first / last head; a
+ *                window longer than METRICS_MAX_DAYS is cut to the days
+ *                from the first head to the last); a head counts on the
+ *                day of its window time
+ *
+ * Percentiles interpolate linearly between the closest ranks (numpy's
+ * default). A figure that cannot be computed is NAN, never 0.
+ *
+ * Ownership: metrics_compute fills a struct metrics that owns everything it
+ * points to; metrics_release frees it. Strings in rows and escapes are owned
+ * by the struct and live until metrics_release.
+ */
+#ifndef TIADASH_METRICS_METRICS_H
+#define TIADASH_METRICS_METRICS_H
+
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/idmatch.h"
+#include "core/query.h"
+#include "core/strmap.h"
+#include "metrics/classify.h"
+
+#define METRICS_DEFAULT_THRESHOLD 0.7
+#define METRICS_MAX_DAYS 3660
+
+struct metrics_opts {
+	const struct idmap *idmap; /* applied to selections (NULL: none) */
+	double threshold;          /* diff-coverage threshold */
+};
+#define METRICS_OPTS_INIT { NULL, METRICS_DEFAULT_THRESHOLD }
+
+/* One head of the window, compactly: a row of the runs and disagreements views. */
+struct metrics_row {
+	int64_t head_id;
+	char sha[41];
+	bool has_pr;
+	int64_t pr;
+	const char *repo;       /* owned by the struct metrics */
+	int64_t at;             /* window time (ms) */
+	enum pair_class cls;
+	const char *why;        /* incomplete: the reason (owned by the metrics), else NULL */
+	int shadow_attempts, full_attempts;
+	enum decision decision; /* latest shadow attempt's (DECISION_NONE: none) */
+	double affected;        /* latest shadow attempt; NAN when undefined */
+	double shadow_wall_s, full_wall_s; /* latest attempts; NAN when unknown */
+	double diff_coverage;   /* latest shadow attempt; NAN when n/a */
+	size_t missed;          /* missed tests (escape) */
+	bool explained;         /* an escape with a note */
+};
+
+/* One escape (class escape or non-hermetic), with its evidence. */
+struct metrics_escape {
+	size_t row;                  /* index into metrics.rows */
+	struct strlist missed;       /* failing tests the selection did not name */
+	struct strlist non_hermetic; /* failing tests that were selected */
+	bool explained;
+	char *note;                  /* the latest note's text, or NULL */
+};
+
+struct metrics_reason {
+	char *reason;
+	int64_t runs;
+	double minutes; /* NAN when there is no narrowed run to compare with */
+};
+
+/* Distribution of a figure: NAN members when n == 0. */
+struct metrics_dist {
+	size_t n;
+	double p50, p95, mean;
+};
+
+struct metrics_day {
+	int64_t day;            /* 00:00 UTC of the day, ms */
+	int64_t heads, pairs, escapes;
+	int64_t shadow_runs;    /* heads with a shadow run */
+	int64_t force_full;
+	double force_full_rate; /* NAN without shadow runs */
+	double affected_p50, shadow_wall_p95, diff_coverage_mean;
+};
+
+struct metrics {
+	int64_t since, until;   /* the window (INT64_MIN / INT64_MAX: unbounded) */
+	char *repo;             /* the repo filter, "" for all */
+	double threshold;
+
+	int64_t heads, pairs, shadow_runs, full_runs;
+	int64_t class_counts[NR_CLASSES];
+	int64_t shadow_heads, full_heads;
+
+	struct metrics_dist affected, narrowed;
+	struct metrics_dist wall_shadow, wall_full;
+	double saving_p50, saving_p95;
+
+	int64_t force_full;
+	double force_full_rate;
+	double narrowed_wall_p50; /* the force-full minutes' baseline */
+	struct metrics_reason *reasons; /* ranked */
+	size_t nr_reasons;
+
+	int64_t escapes, escapes_explained, non_hermetic;
+	double escape_rate;
+	int64_t *escape_prs;    /* sorted, unique */
+	size_t nr_escape_prs;
+	struct metrics_escape *escape_list; /* in window order */
+	size_t nr_escape_list;
+
+	int64_t quarantined_pairs, quarantined_tests;
+	int64_t flaky_tests;    /* tests that passed on a rerun */
+
+	struct metrics_dist diff_coverage;
+	int64_t below_threshold;
+
+	int64_t shadow_days;
+	struct metrics_day *days;
+	size_t nr_days;
+
+	struct metrics_row *rows; /* every head, in window order */
+	size_t nr_rows, alloc_rows;
+
+	/* Private: interned strings the rows point to. */
+	struct strlist pool_;
+	struct strmap pool_index_;
+};
+
+/*
+ * Compute every figure for heads in window w (w->repo "" or NULL: every
+ * repo). Reads the store only through core/query.h. Returns 0, or -1 after
+ * error(); out is always safe to release.
+ */
+int metrics_compute(struct store *s, const struct window *w,
+		    const struct metrics_opts *opts, struct metrics *out);
+void metrics_release(struct metrics *m);
+
+/*
+ * The p-th quantile (0..1) of n sorted values, numpy's default "linear"
+ * method; NAN when n == 0.
+ */
+double metrics_percentile(const double *sorted, size_t n, double q);
+/* Sort values ascending (NaNs must have been left out). */
+void metrics_sort(double *v, size_t n);
+/* p50, p95 and mean of n values (sorted in place). */
+void metrics_dist_of(double *v, size_t n, struct metrics_dist *out);
+
+/* 1 - shadow / full, or NAN when either is undefined or full is 0. */
+double metrics_saving(double shadow, double full);
+
+/*
+ * gate-check (SPEC 8). Each criterion compares a measured value with its
+ * threshold; a value that cannot be computed (NAN) fails, unless the
+ * criterion is advisory. The verdict is GO when every non-advisory
+ * criterion passes.
+ */
+struct metrics_criteria {
+	int64_t min_days;         /* distinct UTC days with a shadow run */
+	int64_t min_pairs;
+	int64_t max_escapes;      /* unexplained escapes */
+	double max_affected_p50;
+	bool p95_saving;          /* judge the p95 wall-clock saving at all */
+	double min_p95_saving;    /* saving must exceed this (0: shadow p95 below full p95) */
+	double min_diff_coverage; /* diff-coverage p50 */
+	bool strict;              /* diff coverage is not advisory */
+};
+#define METRICS_CRITERIA_INIT { 7, 50, 0, 0.6, true, 0, METRICS_DEFAULT_THRESHOLD, false }
+
+enum metrics_op { OP_GE, OP_LE, OP_GT };
+
+struct metrics_criterion {
+	const char *name;  /* stable key: shadow_days, pairs, ... */
+	const char *label; /* for people */
+	enum metrics_op op;
+	double threshold;
+	double value;      /* NAN: n/a */
+	bool integer;      /* threshold and value are counts */
+	bool pass, advisory;
+};
+
+#define METRICS_MAX_CRITERIA 6
+struct metrics_gate {
+	struct metrics_criterion criteria[METRICS_MAX_CRITERIA];
+	size_t nr;
+	bool go;
+};
+
+void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *c,
+			struct metrics_gate *out);
+/* ">=", "<=", ">". */
+const char *metrics_op_name(enum metrics_op op);
+
+#endif
