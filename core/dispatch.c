@@ -16,7 +16,10 @@ const struct cmd *const command_table[] = {
 	&cmd_ingest,
 	&cmd_status,
 	&cmd_show,
-	&cmd_rules,
+	&cmd_report,
+	&cmd_gate_check,
+	&cmd_summary,
+	&cmd_replay, &cmd_rules,
 	&cmd_help,
 	NULL,
 };

@@ -113,6 +113,19 @@ static const char *const migrations[] = {
 	"  etag TEXT,"
 	"  last_modified TEXT,"
 	"  checked_at INTEGER NOT NULL);",
+
+	/*
+	 * 2 -> 3: a 304 is answered from the cached body of an index or a
+	 * manifest, and a manifest's files are revalidated against the
+	 * validators they had when its run was stored (ingest/http.c).
+	 */
+	"ALTER TABLE http_cache ADD COLUMN body BLOB;"
+	"CREATE TABLE http_part ("
+	"  doc_url TEXT NOT NULL REFERENCES http_cache (url) ON DELETE CASCADE,"
+	"  url TEXT NOT NULL,"
+	"  etag TEXT,"
+	"  last_modified TEXT,"
+	"  PRIMARY KEY (doc_url, url)) WITHOUT ROWID;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,

@@ -249,7 +249,7 @@ out:
 	return ret;
 }
 
-int cbm_parse(const struct input *in, const char *lane, struct cbm_answer *out)
+int cbm_parse(struct input *in, const char *lane, struct cbm_answer *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret = input_read_all(in, &sb, INPUT_JSON_LIMIT);

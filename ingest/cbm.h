@@ -24,7 +24,7 @@ struct cbm_answer {
 #define CBM_ANSWER_INIT { DECISION_NONE, STRLIST_INIT, STRLIST_INIT, false, 0 }
 
 /* Parse an answer for `lane` ("unit" by default). -1 after error(). */
-int cbm_parse(const struct input *in, const char *lane, struct cbm_answer *out);
+int cbm_parse(struct input *in, const char *lane, struct cbm_answer *out);
 int cbm_parse_text(const char *text, size_t len, const char *name,
 		   const char *lane, struct cbm_answer *out);
 void cbm_answer_release(struct cbm_answer *a);

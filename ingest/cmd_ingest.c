@@ -5,6 +5,7 @@
 #include "core/timeutil.h"
 #include "ingest/cbm.h"
 #include "ingest/coverage.h"
+#include "ingest/http.h"
 #include "ingest/ingest.h"
 #include "ingest/junit.h"
 
@@ -26,7 +27,8 @@ enum {
 	OPT_REPLACE = 256, OPT_KIND, OPT_HEAD, OPT_BASE, OPT_PR, OPT_ATTEMPT,
 	OPT_VERDICT, OPT_STARTED, OPT_WALL, OPT_REPO_NAME, OPT_DECISION,
 	OPT_REASON, OPT_TOTAL, OPT_SELECTED_COUNT, OPT_SELECTION, OPT_QUARANTINE,
-	OPT_FAILED, OPT_LANE,
+	OPT_FAILED, OPT_LANE, OPT_TIMEOUT, OPT_CONNECT_TIMEOUT, OPT_MAX_SIZE,
+	OPT_RETRIES,
 };
 
 static const struct option options[] = {
@@ -48,6 +50,10 @@ static const struct option options[] = {
 	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
 	{ "failed", required_argument, NULL, OPT_FAILED },
 	{ "lane", required_argument, NULL, OPT_LANE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -56,8 +62,11 @@ static bool parse_count(const char *s, int64_t min, int64_t *out)
 	return parse_int64(s, out) && *out >= min;
 }
 
-static int parse_options(int argc, char **argv, struct bare_opts *o, bool *replace)
+static int parse_options(int argc, char **argv, struct bare_opts *o, bool *replace,
+			 struct http_options *http)
 {
+	int64_t retries;
+
 	int c;
 
 	optind = 0;
@@ -83,6 +92,10 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 		case OPT_QUARANTINE: o->quarantine = optarg; break;
 		case OPT_FAILED: o->failed = optarg; break;
 		case OPT_LANE: o->lane = optarg; break;
+		case OPT_TIMEOUT: if (!http_parse_seconds(optarg, &http->timeout)) bad = "--timeout"; break;
+		case OPT_CONNECT_TIMEOUT: if (!http_parse_seconds(optarg, &http->connect_timeout)) bad = "--connect-timeout"; break;
+		case OPT_MAX_SIZE: if (!http_parse_size(optarg, &http->max_size)) bad = "--max-size"; break;
+		case OPT_RETRIES: if (!parse_count(optarg, 0, &retries) || retries > 20) bad = "--retries"; else http->retries = (int)retries; break;
 		default: return usage_error(&cmd_ingest, "unknown option");
 		}
 		if (bad)
@@ -156,17 +169,25 @@ enum bare_role { ROLE_RESULTS, ROLE_COVERAGE, ROLE_ENGINE, ROLE_LIST, ROLE_FAILE
 		 ROLE_QUARANTINE };
 
 /* What a bare file is, from its first bytes (and its name for plain lists). */
-static int sniff_role(const char *path, enum run_kind kind, enum bare_role *role)
+static int sniff_role(const struct input *in, enum run_kind kind, enum bare_role *role)
 {
 	char head[4096];
+	const char *path = in->name;
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	FILE *f = fopen(path, "rb");
-	size_t n;
+	size_t n = 0;
 
-	if (!f)
-		return error("cannot open '%s': %s", path, strerror(errno));
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
+	if (in->path) {
+		FILE *f = fopen(in->path, "rb");
+
+		if (!f)
+			return error("cannot open '%s': %s", path, strerror(errno));
+		n = fread(head, 1, sizeof(head), f);
+		fclose(f);
+	} else if (in->len) {
+		/* Downloaded (a URL). */
+		n = in->len < sizeof(head) ? in->len : sizeof(head);
+		memcpy(head, in->data, n);
+	}
 	if (junit_sniff(head, n))
 		*role = ROLE_RESULTS;
 	else if (cobertura_sniff(head, n) || lcov_sniff(head, n))
@@ -193,30 +214,48 @@ static int sniff_role(const char *path, enum run_kind kind, enum bare_role *role
 static const char *const role_names[] = { "results", "coverage", "engine", "list",
 					   "failed", "quarantine" };
 
-static int add_bare_file(struct run_source *rs, const char *path, enum bare_role role,
-			 struct strbuf *desc)
+/* Add a bare input (moved into rs, or released on error). */
+static int add_bare_input(struct run_source *rs, struct input *in, enum bare_role role,
+			  struct strbuf *desc)
 {
-	struct input in;
 	struct input *slot = NULL;
 	bool *flag = NULL;
 
-	input_from_file(&in, path);
 	strbuf_addf(desc, "input %s\n", role_names[role]);
 	switch (role) {
-	case ROLE_RESULTS: run_source_add_result(rs, &in); return 0;
-	case ROLE_COVERAGE: run_source_add_coverage(rs, &in); return 0;
+	case ROLE_RESULTS: run_source_add_result(rs, in); return 0;
+	case ROLE_COVERAGE: run_source_add_coverage(rs, in); return 0;
 	case ROLE_ENGINE: slot = &rs->engine_file; flag = &rs->has_engine_file; break;
 	case ROLE_LIST: slot = &rs->selected_file; flag = &rs->has_selected_file; break;
 	case ROLE_FAILED: slot = &rs->failed_file; flag = &rs->has_failed_file; break;
 	case ROLE_QUARANTINE: slot = &rs->quarantine; flag = &rs->has_quarantine; break;
 	}
 	if (*flag) {
-		input_release(&in);
-		return error("%s: more than one %s file for one run", path, role_names[role]);
+		int ret = error("%s: more than one %s file for one run", in->name,
+				role_names[role]);
+
+		input_release(in);
+		return ret;
 	}
-	*slot = in;
+	*slot = *in;
+	memset(in, 0, sizeof(*in));
 	*flag = true;
 	return 0;
+}
+
+/* A file or a URL given with --selection, --failed or --quarantine. */
+static int add_bare_file(struct ingest *ing, struct run_source *rs, const char *name,
+			 enum bare_role role, struct strbuf *desc)
+{
+	struct input in;
+	char *names[1] = { (char *)name };
+
+	memset(&in, 0, sizeof(in));
+	if (!http_is_url(name))
+		input_from_file(&in, name);
+	else if (http_fetch_inputs(ing, names, 1, &in) < 0)
+		return -1;
+	return add_bare_input(rs, &in, role, desc);
 }
 
 /* The bytes that identify a bare run: its flags, then its files' roles. */
@@ -240,29 +279,38 @@ static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
 	struct run_source rs;
 	struct strbuf desc = STRBUF_INIT, uri = STRBUF_INIT;
 	bool has_list = o->selection, has_engine = false;
+	struct input *ins = xcalloc((size_t)nfiles + 1, sizeof(*ins));
 	int ret;
 
 	run_source_init(&rs);
 	ret = bare_manifest(ctx, o, &rs.m);
+	/* URLs among the files are downloaded first, together. */
+	if (!ret)
+		ret = http_fetch_inputs(ing, files, (size_t)nfiles, ins);
 	for (int i = 0; i < nfiles && !ret; i++) {
 		enum bare_role role = ROLE_RESULTS;
-		char *real = realpath(files[i], NULL);
+		char *real = http_is_url(files[i]) ? NULL : realpath(files[i], NULL);
 
-		ret = sniff_role(files[i], rs.m.kind, &role);
+		if (!ins[i].name)
+			input_from_file(&ins[i], files[i]);
+		strbuf_addf(&uri, "%s%s", i ? "," : "bare:", real ? real : ins[i].name);
+		ret = sniff_role(&ins[i], rs.m.kind, &role);
 		if (!ret) {
 			has_list |= role == ROLE_LIST;
 			has_engine |= role == ROLE_ENGINE;
-			ret = add_bare_file(&rs, files[i], role, &desc);
+			ret = add_bare_input(&rs, &ins[i], role, &desc);
 		}
-		strbuf_addf(&uri, "%s%s", i ? "," : "bare:", real ? real : files[i]);
 		free(real);
 	}
+	for (int i = 0; i < nfiles; i++)
+		input_release(&ins[i]);
+	free(ins);
 	if (!ret && o->selection)
-		ret = add_bare_file(&rs, o->selection, ROLE_LIST, &desc);
+		ret = add_bare_file(ing, &rs, o->selection, ROLE_LIST, &desc);
 	if (!ret && o->failed)
-		ret = add_bare_file(&rs, o->failed, ROLE_FAILED, &desc);
+		ret = add_bare_file(ing, &rs, o->failed, ROLE_FAILED, &desc);
 	if (!ret && o->quarantine)
-		ret = add_bare_file(&rs, o->quarantine, ROLE_QUARANTINE, &desc);
+		ret = add_bare_file(ing, &rs, o->quarantine, ROLE_QUARANTINE, &desc);
 	if (!ret && !o->verdict && !rs.nr_results && !rs.has_failed_file)
 		ret = usage_error(&cmd_ingest, "give --verdict (there are no results "
 				  "to derive it from)");
@@ -303,21 +351,25 @@ static void print_summary(const struct ingest_stats *st)
 static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct bare_opts o = { 0 };
+	struct http_options http;
 	struct ingest ing;
 	bool replace = false;
 	int ret = 0;
 
-	if (parse_options(argc, argv, &o, &replace)) {
+	if (http_options_init(&http) < 0)
+		return EXIT_INPUT_ERROR;
+	if (parse_options(argc, argv, &o, &replace, &http)) {
 		strlist_release(&o.reasons);
 		return EXIT_INPUT_ERROR;
 	}
-	if (optind >= argc && !(o.bare && (o.selection || o.failed))) {
+	if (optind >= argc && !(o.bare && (o.selection || o.failed || o.verdict))) {
 		strlist_release(&o.reasons);
 		return usage_error(&cmd_ingest, "nothing to ingest");
 	}
 	ingest_init(&ing, ctx->store, ctx->repo, ctx->now);
 	ing.replace = replace;
 	ing.progress = isatty(STDERR_FILENO);
+	ing.http_opts = &http;
 	if (o.bare)
 		ret = ingest_bare(&ing, ctx, &o, argc - optind, argv + optind);
 	else
@@ -343,6 +395,13 @@ const struct cmd cmd_ingest = {
 		"a directory searched for *.tiadash.json and tiadash-run.json, or a URL.\n"
 		"Each source is atomic and idempotent.\n\n"
 		"  --replace            a changed source replaces the run stored from it\n\n"
+		"URLs (http, https; TLS is always verified):\n"
+		"  --timeout SECS       give up on one attempt after this long (default 300)\n"
+		"  --connect-timeout SECS  give up connecting after this long (default 10)\n"
+		"  --max-size SIZE      refuse a file larger than this (default 512M)\n"
+		"  --retries N          retries on 5xx, 429 and broken transfers (default 3)\n"
+		"  TIADASH_TOKEN is sent as a bearer token to the origin of the URL given,\n"
+		"  never to another; see tiadash(1) for the TIADASH_HTTP_* variables.\n\n"
 		"Bare files (JUnit XML, lcov, Cobertura, selection lists or answers) as one run:\n"
 		"  --kind K             shadow or full (required)\n"
 		"  --head SHA           the tested commit (required)\n"

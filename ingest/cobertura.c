@@ -125,7 +125,7 @@ static void on_text(void *data, const XML_Char *s, int len)
 		strbuf_add(&st->text, s, (size_t)len);
 }
 
-int cobertura_parse(const struct input *in, cov_line_fn fn, void *data)
+int cobertura_parse(struct input *in, cov_line_fn fn, void *data)
 {
 	struct cob_state st = { .fn = fn, .data = data, .sources = STRLIST_INIT,
 				.text = STRBUF_INIT, .paths = STRLIST_INIT };

@@ -25,8 +25,8 @@ struct cov_line {
 };
 typedef int (*cov_line_fn)(const struct cov_line *l, void *data);
 
-int lcov_parse(const struct input *in, cov_line_fn fn, void *data);
-int cobertura_parse(const struct input *in, cov_line_fn fn, void *data);
+int lcov_parse(struct input *in, cov_line_fn fn, void *data);
+int cobertura_parse(struct input *in, cov_line_fn fn, void *data);
 
 bool lcov_sniff(const char *head, size_t len);
 bool cobertura_sniff(const char *head, size_t len);

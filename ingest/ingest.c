@@ -1,6 +1,7 @@
 /* Finding sources: manifests, indexes and directories on disk. */
 #include "core/tiadash.h"
 #include "ingest/ingest.h"
+#include "ingest/http.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -18,6 +19,8 @@ void ingest_init(struct ingest *ing, struct store *s, struct repo *r, int64_t no
 
 void ingest_release(struct ingest *ing)
 {
+	http_client_free(ing->http);
+	ing->http = NULL;
 	strmap_clear(&ing->seen);
 }
 
@@ -85,7 +88,8 @@ static int ingest_index(struct ingest *ing, const char *path, const struct strbu
 		char *target;
 
 		if (is_url(ref)) {
-			ret |= ingest_url(ing, ref);
+			/* A file names no trusted origin: no token for its URLs. */
+			ret |= ingest_url_untrusted(ing, ref);
 			continue;
 		}
 		if (!path_is_contained(ref)) {

@@ -16,6 +16,9 @@
 #include "ingest/input.h"
 #include "ingest/manifest.h"
 
+struct http_options;
+struct http_client;
+
 struct ingest_stats {
 	int sources;   /* sources looked at */
 	int added;     /* runs written */
@@ -34,6 +37,9 @@ struct ingest {
 	int64_t now;
 	struct strmap seen;   /* source URIs handled in this invocation */
 	struct ingest_stats stats;
+	/* HTTP: limits (NULL: from the environment) and the client, made on first use. */
+	const struct http_options *http_opts;
+	struct http_client *http;
 };
 
 void ingest_init(struct ingest *ing, struct store *s, struct repo *r, int64_t now);
@@ -46,8 +52,15 @@ void ingest_release(struct ingest *ing);
  */
 int ingest_path(struct ingest *ing, const char *path);
 
-/* Ingest a manifest, an index or a file by HTTP(S) URL (ingest/http.c). */
+/*
+ * Ingest a manifest or an index by HTTP(S) URL (ingest/http.c).
+ * TIADASH_TOKEN goes to the URL's own origin (scheme, host, port) and to no
+ * other, also for what an index there lists. ingest_url_untrusted is for
+ * URLs that an index file lists: a file names no trusted origin, so the
+ * token is sent nowhere.
+ */
 int ingest_url(struct ingest *ing, const char *url);
+int ingest_url_untrusted(struct ingest *ing, const char *url);
 
 /*
  * Everything one run is made of, before it is parsed: the manifest (read or
@@ -58,7 +71,6 @@ struct run_source {
 	char *uri;               /* canonical path or URL of the source */
 	struct manifest m;
 	struct strbuf head_bytes; /* the manifest's bytes (or a bare run's description) */
-	struct digest digest;    /* head_bytes, then every input as it is read */
 	struct input *results, *coverage;
 	size_t nr_results, nr_coverage;
 	struct input selected_file, engine_file, quarantine, failed_file;
@@ -80,5 +92,14 @@ int ingest_run(struct ingest *ing, struct run_source *rs);
  * `base` (a directory; URLs are resolved by the HTTP layer).
  */
 int run_source_open_refs(struct run_source *rs, const char *base);
+/*
+ * The same with an opener: fn fills *in for each reference (results,
+ * coverage, selected_file, engine_file, quarantine, in that order), or
+ * returns -1 after error(), which stops the walk.
+ */
+typedef int (*run_ref_fn)(struct input *in, const char *ref, void *data);
+int run_source_open_refs_with(struct run_source *rs, run_ref_fn fn, void *data);
+/* Every input of rs, in digest order; caller frees the array (not the inputs). */
+struct input **run_source_list_inputs(struct run_source *rs, size_t *nr);
 
 #endif

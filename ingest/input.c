@@ -25,24 +25,23 @@ void input_release(struct input *in)
 	memset(in, 0, sizeof(*in));
 }
 
-static int memory_chunks(const struct input *in, chunk_fn fn, void *data)
+static int memory_chunks(struct input *in, chunk_fn fn, void *data)
 {
-	if (in->digest) {
-		digest_add(in->digest, in->data, in->len);
-		digest_boundary(in->digest);
-	}
 	return fn(in->data, in->len, true, data);
 }
 
-int input_read_chunks(const struct input *in, chunk_fn fn, void *data)
+int input_read_chunks(struct input *in, chunk_fn fn, void *data)
 {
 	enum { CHUNK = 1 << 16 };
 	char *buf;
 	FILE *f;
 	int ret = 0;
 
-	if (!in->path)
+	digest_init(&in->digest);
+	if (!in->path) {
+		digest_add(&in->digest, in->data, in->len);
 		return memory_chunks(in, fn, data);
+	}
 	f = fopen(in->path, "rb");
 	if (!f)
 		return error("cannot open '%s': %s", in->name, strerror(errno));
@@ -55,11 +54,7 @@ int input_read_chunks(const struct input *in, chunk_fn fn, void *data)
 			ret = error("cannot read '%s': %s", in->name, strerror(errno));
 			break;
 		}
-		if (in->digest) {
-			digest_add(in->digest, buf, n);
-			if (last)
-				digest_boundary(in->digest);
-		}
+		digest_add(&in->digest, buf, n);
 		ret = fn(buf, n, last, data);
 		if (ret || last)
 			break;
@@ -87,7 +82,7 @@ static int append_chunk(const char *buf, size_t len, bool last, void *data)
 	return 0;
 }
 
-int input_read_all(const struct input *in, struct strbuf *sb, size_t limit)
+int input_read_all(struct input *in, struct strbuf *sb, size_t limit)
 {
 	struct read_all ra = { sb, limit, in->name };
 
@@ -95,7 +90,7 @@ int input_read_all(const struct input *in, struct strbuf *sb, size_t limit)
 }
 
 struct line_state {
-	const struct input *in;
+	struct input *in;
 	line_fn fn;
 	void *data;
 	struct strbuf line;
@@ -143,7 +138,7 @@ static int split_lines(const char *buf, size_t len, bool last, void *data)
 	return 0;
 }
 
-int input_read_lines(const struct input *in, line_fn fn, void *data)
+int input_read_lines(struct input *in, line_fn fn, void *data)
 {
 	struct line_state ls = { in, fn, data, STRBUF_INIT, 0 };
 	int ret = input_read_chunks(in, split_lines, &ls);

@@ -1,8 +1,8 @@
 /*
  * An input of an ingest: a file on disk or a body already in memory (an HTTP
  * download), named for messages by its path or URL. Parsers read inputs in
- * chunks, so a report of any size streams in bounded memory, and every byte
- * read also feeds the source's digest (for idempotent re-ingest).
+ * chunks, so a report of any size streams in bounded memory, and every read
+ * also computes the input's digest (for idempotent re-ingest).
  */
 #ifndef TIADASH_INGEST_INPUT_H
 #define TIADASH_INGEST_INPUT_H
@@ -16,9 +16,9 @@ struct input {
 	char *path;     /* file to read, or NULL when data is set */
 	char *data;     /* in-memory body (owned), or NULL */
 	size_t len;
-	struct digest *digest; /* borrowed; every byte read is added, or NULL */
+	struct digest digest;  /* of the bytes of the last complete read */
 };
-#define INPUT_INIT { NULL, NULL, NULL, 0, NULL }
+
 
 /* Initialise for a file; name defaults to the path. */
 void input_from_file(struct input *in, const char *path);
@@ -32,10 +32,10 @@ void input_release(struct input *in);
  * error() when reading fails.
  */
 typedef int (*chunk_fn)(const char *buf, size_t len, bool last, void *data);
-int input_read_chunks(const struct input *in, chunk_fn fn, void *data);
+int input_read_chunks(struct input *in, chunk_fn fn, void *data);
 
 /* Read the whole input into sb, refusing more than limit bytes. */
-int input_read_all(const struct input *in, struct strbuf *sb, size_t limit);
+int input_read_all(struct input *in, struct strbuf *sb, size_t limit);
 
 /*
  * Call fn for each line (without its newline; a CR before it is dropped too),
@@ -43,7 +43,7 @@ int input_read_all(const struct input *in, struct strbuf *sb, size_t limit);
  * (binary data) are errors naming `input:line`.
  */
 typedef int (*line_fn)(char *line, size_t len, int lineno, void *data);
-int input_read_lines(const struct input *in, line_fn fn, void *data);
+int input_read_lines(struct input *in, line_fn fn, void *data);
 
 /* Caps on what tiadash reads into memory at once (streamed formats have none). */
 #define INPUT_JSON_LIMIT (512u << 20)

@@ -156,7 +156,7 @@ static void on_end(void *data, const char *el)
 	st->depth--;
 }
 
-int junit_parse(const struct input *in, junit_case_fn fn, void *data,
+int junit_parse(struct input *in, junit_case_fn fn, void *data,
 		struct junit_stats *stats)
 {
 	struct junit_state st = { .fn = fn, .data = data, .stats = stats,

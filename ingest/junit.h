@@ -41,7 +41,7 @@ typedef int (*junit_case_fn)(const struct junit_case *c, void *data);
  * Parse a JUnit report, adding its counts to *stats. Returns 0, the
  * callback's non-zero value, or -1 after error() naming `input:line`.
  */
-int junit_parse(const struct input *in, junit_case_fn fn, void *data,
+int junit_parse(struct input *in, junit_case_fn fn, void *data,
 		struct junit_stats *stats);
 
 /* Does this look like a JUnit report (root <testsuites> or <testsuite>)? */

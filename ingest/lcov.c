@@ -3,7 +3,7 @@
 #include "ingest/coverage.h"
 
 struct lcov_state {
-	const struct input *in;
+	struct input *in;
 	cov_line_fn fn;
 	void *data;
 	char *file; /* current SF, NULL outside a record */
@@ -86,7 +86,7 @@ static int lcov_line(char *line, size_t len, int lineno, void *data)
 	return error("%s:%d: not an lcov record: '%.40s'", st->in->name, lineno, s);
 }
 
-int lcov_parse(const struct input *in, cov_line_fn fn, void *data)
+int lcov_parse(struct input *in, cov_line_fn fn, void *data)
 {
 	struct lcov_state st = { in, fn, data, NULL };
 	int ret = input_read_lines(in, lcov_line, &st);

@@ -17,7 +17,7 @@ static int add_entry(char *line, size_t len, int lineno, void *data)
 	return 0;
 }
 
-int list_parse(const struct input *in, struct strlist *out)
+int list_parse(struct input *in, struct strlist *out)
 {
 	return input_read_lines(in, add_entry, out);
 }

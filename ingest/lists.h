@@ -10,6 +10,6 @@
 #include "ingest/input.h"
 
 /* Append every entry to out; -1 after error() naming `input:line`. */
-int list_parse(const struct input *in, struct strlist *out);
+int list_parse(struct input *in, struct strlist *out);
 
 #endif

@@ -17,7 +17,6 @@ void run_source_init(struct run_source *rs)
 {
 	memset(rs, 0, sizeof(*rs));
 	manifest_init(&rs->m);
-	digest_init(&rs->digest);
 	rs->head_bytes = (struct strbuf)STRBUF_INIT;
 }
 
@@ -25,9 +24,6 @@ void run_source_set_head(struct run_source *rs, const char *bytes, size_t len)
 {
 	strbuf_reset(&rs->head_bytes);
 	strbuf_add(&rs->head_bytes, bytes, len);
-	digest_init(&rs->digest);
-	digest_add(&rs->digest, bytes, len);
-	digest_boundary(&rs->digest);
 }
 
 static void release_inputs(struct input *ins, size_t nr)
@@ -68,34 +64,51 @@ void run_source_add_coverage(struct run_source *rs, struct input *in)
 	push_input(&rs->coverage, &rs->nr_coverage, in);
 }
 
-static void open_ref(struct input *in, const char *base, const char *ref)
+static int open_ref(struct input *in, const char *ref, void *base)
 {
 	char *path = path_join(base, ref);
 
 	input_from_file(in, path);
 	free(path);
+	return 0;
 }
 
-int run_source_open_refs(struct run_source *rs, const char *base)
+int run_source_open_refs_with(struct run_source *rs, run_ref_fn fn, void *data)
 {
 	struct manifest *m = &rs->m;
 	struct input in;
 
 	for (size_t i = 0; i < m->results.nr; i++) {
-		open_ref(&in, base, m->results.items[i]);
+		if (fn(&in, m->results.items[i], data) < 0)
+			return -1;
 		run_source_add_result(rs, &in);
 	}
 	for (size_t i = 0; i < m->coverage.nr; i++) {
-		open_ref(&in, base, m->coverage.items[i]);
+		if (fn(&in, m->coverage.items[i], data) < 0)
+			return -1;
 		run_source_add_coverage(rs, &in);
 	}
-	if ((rs->has_selected_file = m->sel.selected_file != NULL))
-		open_ref(&rs->selected_file, base, m->sel.selected_file);
-	if ((rs->has_engine_file = m->sel.engine_file != NULL))
-		open_ref(&rs->engine_file, base, m->sel.engine_file);
-	if ((rs->has_quarantine = m->quarantine != NULL))
-		open_ref(&rs->quarantine, base, m->quarantine);
+	if (m->sel.selected_file) {
+		if (fn(&rs->selected_file, m->sel.selected_file, data) < 0)
+			return -1;
+		rs->has_selected_file = true;
+	}
+	if (m->sel.engine_file) {
+		if (fn(&rs->engine_file, m->sel.engine_file, data) < 0)
+			return -1;
+		rs->has_engine_file = true;
+	}
+	if (m->quarantine) {
+		if (fn(&rs->quarantine, m->quarantine, data) < 0)
+			return -1;
+		rs->has_quarantine = true;
+	}
 	return 0;
+}
+
+int run_source_open_refs(struct run_source *rs, const char *base)
+{
+	return run_source_open_refs_with(rs, open_ref, (void *)base);
 }
 
 /* Every input of a source, in a fixed order (the digest depends on it). */
@@ -124,10 +137,43 @@ static size_t count_inputs(const struct run_source *rs)
 	       rs->has_engine_file + rs->has_quarantine + rs->has_failed_file;
 }
 
+struct input **run_source_list_inputs(struct run_source *rs, size_t *nr)
+{
+	size_t n = count_inputs(rs);
+	struct input **ins = xmalloc((n ? n : 1) * sizeof(*ins));
+
+	*nr = source_inputs(rs, ins, n);
+	return ins;
+}
+
 static int skip_chunk(const char *buf, size_t len, bool last, void *data)
 {
 	UNUSED(buf), UNUSED(len), UNUSED(last), UNUSED(data);
 	return 0;
+}
+
+/*
+ * The source's digest: its manifest bytes, then each input's digest in a
+ * fixed order (parsers read inputs in their own order).
+ */
+static void source_digest(struct run_source *rs, char hex[33])
+{
+	size_t n = count_inputs(rs);
+	struct input **ins = xmalloc((n ? n : 1) * sizeof(*ins));
+	struct digest d;
+
+	digest_init(&d);
+	digest_add(&d, rs->head_bytes.buf, rs->head_bytes.len);
+	digest_boundary(&d);
+	source_inputs(rs, ins, n);
+	for (size_t i = 0; i < n; i++) {
+		char part[33];
+
+		digest_hex(&ins[i]->digest, part);
+		digest_add(&d, part, 32);
+	}
+	free(ins);
+	digest_hex(&d, hex);
 }
 
 /* Digest every input without parsing (to recognise an unchanged source). */
@@ -138,12 +184,10 @@ static int digest_only(struct run_source *rs, char hex[33])
 	int ret = 0;
 
 	source_inputs(rs, ins, n);
-	for (size_t i = 0; i < n && !ret; i++) {
-		ins[i]->digest = &rs->digest;
+	for (size_t i = 0; i < n && !ret; i++)
 		ret = input_read_chunks(ins[i], skip_chunk, NULL);
-	}
 	free(ins);
-	digest_hex(&rs->digest, hex);
+	source_digest(rs, hex);
 	return ret;
 }
 
@@ -316,13 +360,6 @@ static void settle_selected_count(struct run_source *rs, struct run_data *d)
 
 static int parse_inputs(struct run_source *rs, struct run_data *d)
 {
-	size_t n = count_inputs(rs);
-	struct input **ins = xmalloc((n ? n : 1) * sizeof(*ins));
-
-	source_inputs(rs, ins, n);
-	for (size_t i = 0; i < n; i++)
-		ins[i]->digest = &rs->digest;
-	free(ins);
 	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0 ||
 	    parse_selection(rs, d) < 0)
 		return -1;
@@ -595,10 +632,6 @@ int ingest_run(struct ingest *ing, struct run_source *rs)
 			conflict(ing, rs, &d);
 			goto out;
 		}
-		/* Start over: the digest must cover a fresh read. */
-		digest_init(&rs->digest);
-		digest_add(&rs->digest, rs->head_bytes.buf, rs->head_bytes.len);
-		digest_boundary(&rs->digest);
 	}
 	if (parse_inputs(rs, &d) < 0 || read_diff(ing, rs, &d) < 0 ||
 	    parse_coverage(ing, rs, &d) < 0)
@@ -607,7 +640,7 @@ int ingest_run(struct ingest *ing, struct run_source *rs)
 	count_failing(&d);
 	if (rs->verdict_from_results)
 		rs->m.verdict = d.nr_failing ? VERDICT_FAIL : VERDICT_PASS;
-	digest_hex(&rs->digest, d.digest);
+	source_digest(rs, d.digest);
 	ret = write_run(ing, rs, &d);
 	if (ret == 0) {
 		if (stored)

@@ -26,7 +26,7 @@ static void text_cb(void *data, const XML_Char *s, int len)
 		xr->text(xr->data, s, len);
 }
 
-void xml_reader_init(struct xml_reader *xr, const struct input *in, void *data,
+void xml_reader_init(struct xml_reader *xr, struct input *in, void *data,
 		     xml_start_fn start, xml_end_fn end)
 {
 	memset(xr, 0, sizeof(*xr));

@@ -20,7 +20,7 @@ typedef void (*xml_text_fn)(void *data, const char *s, int len);
 
 struct xml_reader {
 	XML_Parser parser;
-	const struct input *in;
+	struct input *in;
 	void *data;
 	xml_start_fn start;
 	xml_end_fn end;
@@ -30,7 +30,7 @@ struct xml_reader {
 	uint64_t bytes;
 };
 
-void xml_reader_init(struct xml_reader *xr, const struct input *in, void *data,
+void xml_reader_init(struct xml_reader *xr, struct input *in, void *data,
 		     xml_start_fn start, xml_end_fn end);
 /* Parse the whole input; returns xr->status or -1 on malformed XML. */
 int xml_reader_run(struct xml_reader *xr);
