@@ -391,11 +391,21 @@ static int collect_names(struct store *s, sqlite3_stmt *st, int64_t run_id,
 
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out)
 {
-	static const char sql[] =
-		"SELECT n.text FROM selection_entry e JOIN name n ON n.id = e.name_id"
-		" WHERE e.run_id = ?1 ORDER BY n.text";
+	static const char sql[] = "SELECT entries FROM selection WHERE run_id = ?1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc, ret = 0;
 
-	return collect_names(s, store_stmt(s, sql), run_id, out);
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW &&
+	    store_strings_decode(sqlite3_column_blob(st, 0),
+				 (size_t)sqlite3_column_bytes(st, 0), out) < 0)
+		ret = error("store '%s': the selection of run %" PRId64 " is corrupt",
+			    s->path, run_id);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read a selection");
+	return ret;
 }
 
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)

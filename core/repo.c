@@ -2,18 +2,26 @@
 #include "core/tiadash.h"
 #include "core/repo.h"
 
+#include <pthread.h>
+
+/* libgit2 is initialised while any repository is open (also on worker threads). */
+static pthread_mutex_t libgit2_lock = PTHREAD_MUTEX_INITIALIZER;
 static int libgit2_users;
 
 static void libgit2_up(void)
 {
+	pthread_mutex_lock(&libgit2_lock);
 	if (libgit2_users++ == 0)
 		git_libgit2_init();
+	pthread_mutex_unlock(&libgit2_lock);
 }
 
 static void libgit2_down(void)
 {
+	pthread_mutex_lock(&libgit2_lock);
 	if (--libgit2_users == 0)
 		git_libgit2_shutdown();
+	pthread_mutex_unlock(&libgit2_lock);
 }
 
 static const char *git_reason(void)

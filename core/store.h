@@ -9,6 +9,7 @@
 
 #include "core/tiadash.h"
 #include "core/strmap.h"
+#include "core/util.h"
 
 #include <sqlite3.h>
 
@@ -32,7 +33,7 @@ struct store {
 	} *stmts;
 	size_t nr_stmts, alloc_stmts;
 	struct strmap names; /* name text -> id, valid in the open transaction */
-	bool in_tx;
+	int depth; /* open transactions: 1 is BEGIN, deeper ones savepoints */
 };
 
 /*
@@ -58,13 +59,27 @@ int store_exec_stmt(struct store *s, sqlite3_stmt *st, const char *what);
 /* Run literal SQL (no parameters); -1 after store_error on failure. */
 int store_exec(struct store *s, const char *sql);
 
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. Rollback also drops the name cache. */
+/*
+ * Transactions nest: the outermost store_begin is BEGIN IMMEDIATE, inner ones
+ * are savepoints, so a source can be atomic inside a batch of sources.
+ * store_commit releases the innermost level (COMMIT at the outermost);
+ * store_rollback undoes it and drops the name cache.
+ */
 int store_begin(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
 
 /* Id of `text` in the name table, inserted if new (inside a transaction). */
 int store_name_id(struct store *s, const char *text, size_t len, int64_t *id);
+
+/*
+ * A list of strings as one blob: sorted, deduplicated, front-coded (each
+ * entry is varint(prefix shared with the previous), varint(length of the
+ * rest), the rest). encode sorts l in place; decode appends to out and
+ * returns -1 on a corrupt blob.
+ */
+void store_strings_encode(struct strlist *l, struct strbuf *out);
+int store_strings_decode(const void *blob, size_t len, struct strlist *out);
 
 /* Bind helpers: NULL / NaN / negative sentinel become SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int col, const char *text);

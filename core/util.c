@@ -9,7 +9,7 @@
 char strbuf_empty[1];
 
 static void (*die_cleanup)(void);
-static int errors_reported;
+static _Atomic int errors_reported; /* error() runs on ingest's worker threads too */
 
 void set_die_cleanup(void (*fn)(void))
 {

@@ -375,6 +375,8 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 	else
 		for (int i = optind; i < argc; i++)
 			ret |= ingest_path(&ing, argv[i]);
+	if (ingest_flush(&ing) < 0)
+		ret = -1;
 	if (ing.progress)
 		fputc('\n', stderr);
 	print_summary(&ing.stats);

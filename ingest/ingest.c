@@ -1,27 +1,35 @@
-/* Finding sources: manifests, indexes and directories on disk. */
+/*
+ * Finding sources (manifests, indexes and directories on disk) and ingesting
+ * them: worker threads parse and diff sources while this thread writes them,
+ * in order, one transaction each.
+ */
 #include "core/tiadash.h"
 #include "ingest/ingest.h"
-#include "ingest/http.h"
+#include "ingest/run_data.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Manifests and indexes are small; anything bigger is not one. */
 #define MANIFEST_LIMIT (64u << 20)
 
 void ingest_init(struct ingest *ing, struct store *s, struct repo *r, int64_t now)
 {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
 	memset(ing, 0, sizeof(*ing));
+	pthread_mutex_init(&ing->lock, NULL);
 	ing->store = s;
 	ing->repo = r;
 	ing->now = now;
+	ing->jobs = cpus < 1 ? 1 : cpus > 4 ? 4 : (int)cpus;
 }
 
 void ingest_release(struct ingest *ing)
 {
-	http_client_free(ing->http);
-	ing->http = NULL;
 	strmap_clear(&ing->seen);
+	pthread_mutex_destroy(&ing->lock);
 }
 
 static bool is_url(const char *s)
@@ -45,43 +53,186 @@ static bool already_seen(struct ingest *ing, const char *uri)
 	return !added;
 }
 
-static int ingest_manifest_text(struct ingest *ing, const char *path,
-				const struct strbuf *text)
-{
+/* A manifest file on its way in: read and parsed by a worker, written here. */
+struct job {
+	char *path;
 	struct run_source rs;
-	char *dir;
-	int ret;
+	struct run_data d;
+	int prepared;
+	bool done;
+};
 
-	run_source_init(&rs);
-	rs.uri = canonical(path);
-	if (already_seen(ing, rs.uri)) {
-		run_source_release(&rs);
-		return 0;
+struct jobs {
+	struct job *v;
+	size_t nr, alloc;
+};
+
+static void add_job(struct ingest *ing, struct jobs *jobs, const char *path)
+{
+	char *uri = canonical(path);
+	struct job *j;
+
+	if (already_seen(ing, uri)) {
+		free(uri);
+		return;
 	}
-	run_source_set_head(&rs, text->buf, text->len);
-	if (manifest_parse(text->buf, text->len, path, &rs.m) < 0) {
-		ing->stats.sources++;
-		ing->stats.failed++;
-		run_source_release(&rs);
-		return -1;
-	}
-	dir = path_dirname(path);
-	ret = run_source_open_refs(&rs, dir);
-	if (!ret)
-		ret = ingest_run(ing, &rs);
+	ALLOC_GROW(jobs->v, jobs->nr + 1, jobs->alloc);
+	j = &jobs->v[jobs->nr++];
+	memset(j, 0, sizeof(*j));
+	j->path = xstrdup(path);
+	run_source_init(&j->rs);
+	j->rs.uri = uri;
+	run_data_init(&j->d);
+}
+
+static void release_job(struct job *j)
+{
+	free(j->path);
+	run_source_release(&j->rs);
+	run_data_release(&j->d);
+}
+
+/* Read, parse and prepare one manifest (on any thread). */
+static int prepare_job(struct ingest_env *env, struct job *j)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *dir;
+	int ret = PREPARE_FAILED;
+
+	if (read_file_limit(&text, j->path, MANIFEST_LIMIT) < 0)
+		goto out;
+	run_source_set_head(&j->rs, text.buf, text.len);
+	if (manifest_parse(text.buf, text.len, j->path, &j->rs.m) < 0)
+		goto out;
+	dir = path_dirname(j->path);
+	run_source_open_refs(&j->rs, dir);
 	free(dir);
-	run_source_release(&rs);
+	ret = ingest_prepare(env, &j->rs, &j->d);
+out:
+	strbuf_release(&text);
 	return ret;
 }
 
-static int ingest_index(struct ingest *ing, const char *path, const struct strbuf *text)
+struct pool {
+	struct ingest *ing;
+	struct jobs *jobs;
+	size_t next, written, window;
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
+};
+
+/* A worker: its own store connection and repository, taking jobs in order. */
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	struct ingest_env env = { p->ing, NULL, NULL };
+	bool ok = store_open(&env.store, p->ing->store->path, STORE_EXISTING) == 0 &&
+		  (!p->ing->repo || repo_open(&env.repo, p->ing->repo->root) == 0);
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&p->mu);
+		while (p->next < p->jobs->nr && p->next >= p->written + p->window)
+			pthread_cond_wait(&p->cond, &p->mu);
+		i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->jobs->nr)
+			break;
+		p->jobs->v[i].prepared = ok ? prepare_job(&env, &p->jobs->v[i]) : PREPARE_FAILED;
+		pthread_mutex_lock(&p->mu);
+		p->jobs->v[i].done = true;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->mu);
+	}
+	store_close(env.store);
+	repo_close(env.repo);
+	return NULL;
+}
+
+static int run_sequentially(struct ingest *ing, struct jobs *jobs)
+{
+	struct ingest_env env = { ing, ing->store, ing->repo };
+	int ret = 0;
+
+	for (size_t i = 0; i < jobs->nr; i++) {
+		struct job *j = &jobs->v[i];
+
+		ret |= ingest_commit(ing, &j->rs, &j->d, prepare_job(&env, j));
+		release_job(j);
+	}
+	return ret;
+}
+
+/*
+ * Workers prepare up to `window` jobs ahead of the writer, so memory stays
+ * bounded whatever the number of sources; the writer commits in order.
+ */
+static int run_in_parallel(struct ingest *ing, struct jobs *jobs, int nworkers)
+{
+	struct pool p = { ing, jobs, 0, 0, (size_t)nworkers * 2, PTHREAD_MUTEX_INITIALIZER,
+			  PTHREAD_COND_INITIALIZER };
+	pthread_t *threads = xcalloc((size_t)nworkers, sizeof(*threads));
+	int started = 0, ret = 0;
+
+	for (; started < nworkers; started++)
+		if (pthread_create(&threads[started], NULL, worker, &p))
+			break;
+	if (!started) {
+		free(threads);
+		return run_sequentially(ing, jobs);
+	}
+	for (size_t i = 0; i < jobs->nr; i++) {
+		struct job *j = &jobs->v[i];
+
+		pthread_mutex_lock(&p.mu);
+		while (!j->done)
+			pthread_cond_wait(&p.cond, &p.mu);
+		pthread_mutex_unlock(&p.mu);
+		ret |= ingest_commit(ing, &j->rs, &j->d, j->prepared);
+		release_job(j);
+		pthread_mutex_lock(&p.mu);
+		p.written++;
+		pthread_cond_broadcast(&p.cond);
+		pthread_mutex_unlock(&p.mu);
+	}
+	for (int t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	free(threads);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.cond);
+	return ret;
+}
+
+static int run_jobs(struct ingest *ing, struct jobs *jobs)
+{
+	int n = ing->jobs < (int)jobs->nr ? ing->jobs : (int)jobs->nr;
+	int ret = n > 1 ? run_in_parallel(ing, jobs, n) : run_sequentially(ing, jobs);
+
+	free(jobs->v);
+	memset(jobs, 0, sizeof(*jobs));
+	return ret;
+}
+
+static void count_failure(struct ingest *ing)
+{
+	ing->stats.sources++;
+	ing->stats.failed++;
+}
+
+static int collect(struct ingest *ing, const char *path, struct jobs *jobs);
+
+static int collect_index(struct ingest *ing, const char *path, const struct strbuf *text,
+			 struct jobs *jobs)
 {
 	struct strlist runs = STRLIST_INIT;
 	char *dir;
 	int ret = 0;
 
-	if (index_parse(text->buf, text->len, path, &runs) < 0)
+	if (index_parse(text->buf, text->len, path, &runs) < 0) {
+		count_failure(ing);
 		return -1;
+	}
 	dir = path_dirname(path);
 	for (size_t i = 0; i < runs.nr; i++) {
 		const char *ref = runs.items[i];
@@ -93,12 +244,13 @@ static int ingest_index(struct ingest *ing, const char *path, const struct strbu
 			continue;
 		}
 		if (!path_is_contained(ref)) {
+			count_failure(ing);
 			ret = error("%s: run '%s' is not a relative path inside the "
 				    "index's directory", path, ref);
 			continue;
 		}
 		target = path_join(dir, ref);
-		ret |= ingest_path(ing, target);
+		ret |= collect(ing, target, jobs);
 		free(target);
 	}
 	free(dir);
@@ -106,26 +258,35 @@ static int ingest_index(struct ingest *ing, const char *path, const struct strbu
 	return ret ? -1 : 0;
 }
 
-static int ingest_json_file(struct ingest *ing, const char *path)
+/* A JSON file on the command line or in an index: a manifest or an index. */
+static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
 {
+	char head[4096];
 	struct strbuf text = STRBUF_INIT;
-	int ret;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int ret = 0;
 
-	if (read_file_limit(&text, path, MANIFEST_LIMIT) < 0) {
-		ing->stats.sources++;
-		ing->stats.failed++;
-		return -1;
+	if (!f) {
+		count_failure(ing);
+		return error("cannot open '%s': %s", path, strerror(errno));
 	}
-	switch (manifest_sniff(text.buf, text.len)) {
-	case JSON_INDEX:
-		ret = ingest_index(ing, path, &text);
-		break;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	switch (manifest_sniff(head, n)) {
 	case JSON_MANIFEST:
-		ret = ingest_manifest_text(ing, path, &text);
+		add_job(ing, jobs, path);
+		break;
+	case JSON_INDEX:
+		if (read_file_limit(&text, path, MANIFEST_LIMIT) < 0) {
+			count_failure(ing);
+			ret = -1;
+		} else {
+			ret = collect_index(ing, path, &text, jobs);
+		}
 		break;
 	default:
-		ing->stats.sources++;
-		ing->stats.failed++;
+		count_failure(ing);
 		ret = error("%s: neither a run manifest (tiadash.run.v1) nor an "
 			    "index (tiadash.index.v1); to ingest bare files give "
 			    "--kind and --head", path);
@@ -139,13 +300,8 @@ static bool is_manifest_name(const char *name)
 	return !strcmp(name, "tiadash-run.json") || ends_with(name, ".tiadash.json");
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Manifests below dir, depth first, in name order (so runs ingest in a fixed order). */
-static int walk(struct ingest *ing, const char *dir, int *found)
+static int walk(struct ingest *ing, const char *dir, struct jobs *jobs, int *found)
 {
 	struct strlist names = STRLIST_INIT;
 	DIR *d = opendir(dir);
@@ -159,17 +315,17 @@ static int walk(struct ingest *ing, const char *dir, int *found)
 		    strcmp(e->d_name, ".git"))
 			strlist_push(&names, e->d_name);
 	closedir(d);
-	qsort(names.items, names.nr, sizeof(*names.items), cmp_names);
+	strlist_sort(&names);
 	for (size_t i = 0; i < names.nr; i++) {
 		char *path = path_join(dir, names.items[i]);
 		struct stat st;
 
 		/* lstat: never follow a symlinked directory (no loops). */
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			ret |= walk(ing, path, found);
+			ret |= walk(ing, path, jobs, found);
 		} else if (is_manifest_name(names.items[i])) {
 			(*found)++;
-			ret |= ingest_json_file(ing, path);
+			ret |= collect_json(ing, path, jobs);
 		}
 		free(path);
 	}
@@ -177,23 +333,32 @@ static int walk(struct ingest *ing, const char *dir, int *found)
 	return ret ? -1 : 0;
 }
 
-int ingest_path(struct ingest *ing, const char *path)
+static int collect(struct ingest *ing, const char *path, struct jobs *jobs)
 {
 	struct stat st;
 	int found = 0, ret;
 
-	if (is_url(path))
-		return ingest_url(ing, path);
 	if (stat(path, &st) < 0) {
-		ing->stats.sources++;
-		ing->stats.failed++;
+		count_failure(ing);
 		return error("cannot open '%s': %s", path, strerror(errno));
 	}
 	if (!S_ISDIR(st.st_mode))
-		return ingest_json_file(ing, path);
-	ret = walk(ing, path, &found);
+		return collect_json(ing, path, jobs);
+	ret = walk(ing, path, jobs, &found);
 	if (!found)
 		warning("no run manifests (*.tiadash.json, tiadash-run.json) "
 			"below '%s'", path);
 	return ret;
+}
+
+int ingest_path(struct ingest *ing, const char *path)
+{
+	struct jobs jobs = { NULL, 0, 0 };
+	int ret;
+
+	if (is_url(path))
+		return ingest_url(ing, path);
+	ret = collect(ing, path, &jobs);
+	ret |= run_jobs(ing, &jobs);
+	return ret ? -1 : 0;
 }

@@ -16,6 +16,8 @@
 #include "ingest/input.h"
 #include "ingest/manifest.h"
 
+#include <pthread.h>
+
 struct http_options;
 struct http_client;
 
@@ -29,6 +31,8 @@ struct ingest_stats {
 };
 
 struct ingest {
+	pthread_mutex_t lock; /* guards warned_no_repo across worker threads */
+	int jobs;             /* parallel parsers (1: none) */
 	struct store *store;
 	struct repo *repo;    /* NULL: no changed files, no diff coverage */
 	bool replace;         /* a changed source replaces its stored run */
@@ -36,8 +40,13 @@ struct ingest {
 	bool warned_no_repo;
 	int64_t now;
 	struct strmap seen;   /* source URIs handled in this invocation */
+	struct {
+		bool open;
+		int64_t started;
+		int runs, added, replaced;
+	} batch;              /* the open write transaction (ingest/run.c) */
 	struct ingest_stats stats;
-	/* HTTP: limits (NULL: from the environment) and the client, made on first use. */
+	/* HTTP: limits (NULL: from the environment); the client while a URL ingests. */
 	const struct http_options *http_opts;
 	struct http_client *http;
 };
@@ -51,6 +60,9 @@ void ingest_release(struct ingest *ing);
  * or -1 when some source failed (each failure already reported).
  */
 int ingest_path(struct ingest *ing, const char *path);
+
+/* Commit the sources written so far; call before reporting the stats. */
+int ingest_flush(struct ingest *ing);
 
 /*
  * Ingest a manifest or an index by HTTP(S) URL (ingest/http.c).

@@ -13,6 +13,9 @@
 #include "ingest/lists.h"
 #include "ingest/run_data.h"
 
+#include <pthread.h>
+#include <time.h>
+
 void run_source_init(struct run_source *rs)
 {
 	memset(rs, 0, sizeof(*rs));
@@ -194,12 +197,14 @@ static int digest_only(struct run_source *rs, char hex[33])
 void run_data_init(struct run_data *d)
 {
 	memset(d, 0, sizeof(*d));
+	d->entries_blob = (struct strbuf)STRBUF_INIT;
 }
 
 void run_data_release(struct run_data *d)
 {
 	strmap_clear(&d->failures);
 	strlist_release(&d->entries);
+	strbuf_release(&d->entries_blob);
 	strlist_release(&d->reasons);
 	strlist_release(&d->quarantine);
 	for (size_t i = 0; i < d->diff.nr && d->executable; i++) {
@@ -308,6 +313,15 @@ static int parse_failed(struct run_source *rs, struct run_data *d)
 	return ret;
 }
 
+/* A manifest may repeat the reasons of the engine answer it names. */
+static void push_unique(struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i], s))
+			return;
+	strlist_push(l, s);
+}
+
 static int parse_selection(struct run_source *rs, struct run_data *d)
 {
 	const struct manifest_selection *sel = &rs->m.sel;
@@ -332,7 +346,7 @@ static int parse_selection(struct run_source *rs, struct run_data *d)
 			/* The engine's answer is the run's decision. */
 			d->decision = a.decision;
 			for (size_t i = 0; i < a.reasons.nr; i++)
-				strlist_push(&d->reasons, a.reasons.items[i]);
+				push_unique(&d->reasons, a.reasons.items[i]);
 			for (size_t i = 0; i < a.entries.nr; i++)
 				strlist_push(&d->entries, a.entries.items[i]);
 			d->has_engine_tests = a.has_tests;
@@ -371,16 +385,21 @@ static int parse_inputs(struct run_source *rs, struct run_data *d)
 
 static void warn_no_repo(struct ingest *ing)
 {
-	if (ing->warned_no_repo)
-		return;
+	bool first;
+
+	pthread_mutex_lock(&ing->lock);
+	first = !ing->warned_no_repo;
 	ing->warned_no_repo = true;
-	warning("no git repository: changed files and diff coverage are not "
-		"computed (give --repo PATH)");
+	pthread_mutex_unlock(&ing->lock);
+	if (first)
+		warning("no git repository: changed files and diff coverage are "
+			"not computed (give --repo PATH)");
 }
 
-/* The three-dot diff of the run, from the store when another run computed it. */
-static int read_diff(struct ingest *ing, struct run_source *rs, struct run_data *d)
+/* The three-dot diff of the run. */
+static int read_diff(struct ingest_env *env, struct run_source *rs, struct run_data *d)
 {
+	struct ingest *ing = env->ing;
 	const struct manifest *m = &rs->m;
 	const char *missing;
 	int rc;
@@ -388,11 +407,11 @@ static int read_diff(struct ingest *ing, struct run_source *rs, struct run_data 
 	d->git = RUN_GIT_NONE;
 	if (!*m->base)
 		return 0;
-	if (!ing->repo) {
+	if (!env->repo) {
 		warn_no_repo(ing);
 		return 0;
 	}
-	rc = repo_diff_three_dot(ing->repo, m->base, m->head, &d->diff, &missing);
+	rc = repo_diff_three_dot(env->repo, m->base, m->head, &d->diff, &missing);
 	if (rc < 0)
 		return error("%s: cannot diff %.12s...%.12s", rs->uri, m->base, m->head);
 	if (rc == REPO_UNKNOWN_COMMIT) {
@@ -400,12 +419,11 @@ static int read_diff(struct ingest *ing, struct run_source *rs, struct run_data 
 		if (m->has_pr)
 			warning("%s: PR %" PRId64 ": commit %s is not in the repository "
 				"at '%s': the run is stored, marked git-unknown",
-				rs->uri, m->pr, missing, ing->repo->root);
+				rs->uri, m->pr, missing, env->repo->root);
 		else
 			warning("%s: commit %s is not in the repository at '%s': the "
 				"run is stored, marked git-unknown",
-				rs->uri, missing, ing->repo->root);
-		ing->stats.git_unknown++;
+				rs->uri, missing, env->repo->root);
 		return 0;
 	}
 	d->git = RUN_GIT_OK;
@@ -531,7 +549,7 @@ static int parse_one_coverage(struct input *in, struct cov_state *cs)
  * Coverage is always parsed (a malformed report is an input error), but it
  * only counts when the diff is known: the changed lines are its subject.
  */
-static int parse_coverage(struct ingest *ing, struct run_source *rs, struct run_data *d)
+static int parse_coverage(struct ingest_env *env, struct run_source *rs, struct run_data *d)
 {
 	struct cov_state cs = { .d = d };
 	size_t slots = d->diff.nr ? d->diff.nr : 1;
@@ -543,7 +561,7 @@ static int parse_coverage(struct ingest *ing, struct run_source *rs, struct run_
 	d->executed = xcalloc(slots, sizeof(*d->executed));
 	d->cov_seen = xcalloc(slots, sizeof(*d->cov_seen));
 	if (d->git == RUN_GIT_OK) {
-		cs.tree = repo_tree_at(ing->repo, rs->m.head);
+		cs.tree = repo_tree_at(env->repo, rs->m.head);
 		d->has_coverage = cs.tree != NULL;
 	}
 	for (size_t i = 0; i < d->diff.nr; i++)
@@ -592,69 +610,149 @@ static void say_progress(struct ingest *ing)
 			ing->stats.failed);
 }
 
-/* Is the run already stored? Fills d->old_* when it is. */
-static int find_stored(struct ingest *ing, struct run_source *rs, struct run_data *d)
+static int conflict(struct run_source *rs, struct run_data *d)
 {
-	return write_find_run(ing->store, rs->m.repo, rs->m.head, rs->m.kind,
-			      rs->m.attempt, &d->old_source, &d->old_digest,
-			      &d->old_uri);
-}
-
-static int conflict(struct ingest *ing, struct run_source *rs, struct run_data *d)
-{
-	UNUSED(ing);
 	return error("%s: %s run %.12s attempt %d is already stored from '%s' "
 		     "with different content (give --replace to replace it)",
 		     rs->uri, run_kind_name(rs->m.kind), rs->m.head, rs->m.attempt,
 		     d->old_uri ? d->old_uri : "?");
 }
 
-int ingest_run(struct ingest *ing, struct run_source *rs)
+int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_data *d)
 {
-	struct run_data d;
 	char hex[33];
-	int stored, ret = -1;
+	int stored = write_find_run(env->store, rs->m.repo, rs->m.head, rs->m.kind,
+				    rs->m.attempt, &d->old_source, &d->old_digest,
+				    &d->old_uri);
 
-	run_data_init(&d);
-	ing->stats.sources++;
-	stored = find_stored(ing, rs, &d);
 	if (stored < 0)
-		goto out;
+		return PREPARE_FAILED;
 	if (stored) {
 		if (digest_only(rs, hex) < 0)
-			goto out;
-		if (!strcmp(hex, d.old_digest)) {
+			return PREPARE_FAILED;
+		if (!strcmp(hex, d->old_digest))
+			return PREPARE_UNCHANGED;
+		if (!env->ing->replace)
+			return conflict(rs, d), PREPARE_FAILED;
+	} else {
+		d->old_source = 0;
+	}
+	if (parse_inputs(rs, d) < 0 || read_diff(env, rs, d) < 0 ||
+	    parse_coverage(env, rs, d) < 0)
+		return PREPARE_FAILED;
+	sum_coverage(d);
+	count_failing(d);
+	store_strings_encode(&d->entries, &d->entries_blob);
+	if (rs->verdict_from_results)
+		rs->m.verdict = d->nr_failing ? VERDICT_FAIL : VERDICT_PASS;
+	source_digest(rs, d->digest);
+	return PREPARE_NEW;
+}
+
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Sources are written in batches, one transaction each: committing every
+ * small source (rewriting the same index pages into the WAL each time) would
+ * cost several times the inserts themselves. Every way a source can be bad
+ * is found before it reaches the batch, so the batch only fails with the
+ * store itself (disk full, I/O error); then the whole batch is rolled back
+ * and its sources are reported as not stored (a rerun ingests them). A batch
+ * is committed after BATCH_MS or BATCH_RUNS, so the write lock is held briefly.
+ */
+#define BATCH_MS 250
+#define BATCH_RUNS 500
+
+static int open_batch(struct ingest *ing)
+{
+	if (ing->batch.open)
+		return 0;
+	if (store_begin(ing->store) < 0)
+		return -1;
+	ing->batch.open = true;
+	ing->batch.started = monotonic_ms();
+	ing->batch.added = ing->batch.replaced = ing->batch.runs = 0;
+	return 0;
+}
+
+/* The batch is lost: nothing of it stays, and its sources count as failed. */
+static void abort_batch(struct ingest *ing)
+{
+	store_rollback(ing->store);
+	ing->batch.open = false;
+	ing->stats.added -= ing->batch.added;
+	ing->stats.replaced -= ing->batch.replaced;
+	ing->stats.failed += ing->batch.runs;
+	if (ing->batch.runs)
+		error("the %d sources written before it in the same transaction "
+		      "were not stored either; ingest them again", ing->batch.runs);
+}
+
+int ingest_flush(struct ingest *ing)
+{
+	if (!ing->batch.open)
+		return 0;
+	if (store_commit(ing->store) == 0) {
+		ing->batch.open = false;
+		return 0;
+	}
+	ing->batch.open = true; /* store_commit rolled back: count the loss */
+	abort_batch(ing);
+	return -1;
+}
+
+int ingest_commit(struct ingest *ing, struct run_source *rs, struct run_data *d,
+		  int prepared)
+{
+	int ret = prepared == PREPARE_FAILED ? -1 : 0;
+
+	ing->stats.sources++;
+	if (prepared == PREPARE_UNCHANGED) {
+		ing->stats.unchanged++;
+	} else if (prepared == PREPARE_NEW) {
+		ret = open_batch(ing);
+		if (!ret)
+			ret = write_run(ing, rs, d);
+		if (ret < 0 && ing->batch.open) {
+			abort_batch(ing);
+		} else if (ret == WRITE_UNCHANGED) {
 			ing->stats.unchanged++;
 			ret = 0;
-			goto out;
-		}
-		if (!ing->replace) {
-			conflict(ing, rs, &d);
-			goto out;
+		} else if (ret == WRITE_REFUSED) {
+			ret = -1;
+		} else if (ret == 0) {
+			ing->stats.git_unknown += d->git == RUN_GIT_UNKNOWN;
+			if (d->old_source)
+				ing->stats.replaced++, ing->batch.replaced++;
+			else
+				ing->stats.added++, ing->batch.added++;
+			ing->batch.runs++;
 		}
 	}
-	if (parse_inputs(rs, &d) < 0 || read_diff(ing, rs, &d) < 0 ||
-	    parse_coverage(ing, rs, &d) < 0)
-		goto out;
-	sum_coverage(&d);
-	count_failing(&d);
-	if (rs->verdict_from_results)
-		rs->m.verdict = d.nr_failing ? VERDICT_FAIL : VERDICT_PASS;
-	source_digest(rs, d.digest);
-	ret = write_run(ing, rs, &d);
-	if (ret == 0) {
-		if (stored)
-			ing->stats.replaced++;
-		else
-			ing->stats.added++;
-	} else if (ret == WRITE_UNCHANGED) {
-		ing->stats.unchanged++;
-		ret = 0;
-	}
-out:
 	if (ret < 0)
 		ing->stats.failed++;
+	if (ing->batch.open && (ing->batch.runs >= BATCH_RUNS ||
+				monotonic_ms() - ing->batch.started >= BATCH_MS) &&
+	    ingest_flush(ing) < 0)
+		ret = -1;
 	say_progress(ing);
-	run_data_release(&d);
 	return ret < 0 ? -1 : 0;
+}
+
+int ingest_run(struct ingest *ing, struct run_source *rs)
+{
+	struct ingest_env env = { ing, ing->store, ing->repo };
+	struct run_data d;
+	int ret;
+
+	run_data_init(&d);
+	ret = ingest_commit(ing, rs, &d, ingest_prepare(&env, rs, &d));
+	run_data_release(&d);
+	return ret;
 }

@@ -21,6 +21,7 @@ struct run_data {
 	/* Selection (shadow). */
 	enum decision decision;
 	struct strlist reasons, entries;
+	struct strbuf entries_blob; /* entries, encoded for the store */
 	bool has_total, has_selected, has_engine_tests;
 	int64_t total_tests, selected_count, engine_tests;
 	struct strlist quarantine;
@@ -41,6 +42,27 @@ void run_data_init(struct run_data *d);
 void run_data_release(struct run_data *d);
 
 /*
+ * Where a source is prepared: the store and repository handles of the thread
+ * doing it (each worker thread has its own), and the ingest it belongs to.
+ */
+struct ingest_env {
+	struct ingest *ing;
+	struct store *store; /* read only here */
+	struct repo *repo;   /* NULL when there is none */
+};
+
+enum { PREPARE_FAILED = -1, PREPARE_NEW = 0, PREPARE_UNCHANGED = 1 };
+
+/*
+ * Everything before the write, safe on a worker thread: is the run stored
+ * (and unchanged)? parse, diff, map coverage. Errors are reported here.
+ */
+int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_data *d);
+/* On the writing thread: write a prepared run and count it. 0 or -1. */
+int ingest_commit(struct ingest *ing, struct run_source *rs, struct run_data *d,
+		  int prepared);
+
+/*
  * Find the stored run (repo, head, kind, attempt): 1 and its source's id,
  * digest and URI (caller frees) when there is one, 0 when not, -1 on error.
  */
@@ -48,12 +70,17 @@ int write_find_run(struct store *s, const char *repo, const char *head,
 		   enum run_kind kind, int attempt, int64_t *source_id,
 		   char **digest, char **uri);
 
-/* write_run result: a concurrent ingest stored the same bytes first. */
-#define WRITE_UNCHANGED 1
+/* write_run results besides 0 and -1. */
+enum {
+	WRITE_UNCHANGED = 1, /* a concurrent ingest stored the same bytes first */
+	WRITE_REFUSED = 2,   /* another source holds the run: nothing written */
+};
 
 /*
- * Write the run in one transaction (replacing d->old_source when set).
- * Returns 0, WRITE_UNCHANGED, or -1 after error() with nothing written.
+ * Write the run (replacing d->old_source when set) in the caller's open
+ * transaction. Everything that can be wrong with a source was found while
+ * preparing it, so -1 here is a store failure: the caller must roll the
+ * transaction back.
  */
 int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d);
 

@@ -209,14 +209,13 @@ static int insert_selection(struct store *s, const struct manifest *m,
 			    const struct run_data *d, int64_t run_id)
 {
 	static const char sel_sql[] =
-		"INSERT INTO selection (run_id, decision, total_tests, selected_count, format)"
-		" VALUES (?1, ?2, ?3, ?4, ?5)";
+		"INSERT INTO selection (run_id, decision, total_tests, selected_count,"
+		" format, entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 	static const char reason_sql[] =
 		"INSERT INTO selection_reason (run_id, pos, reason) VALUES (?1, ?2, ?3)";
-	static const char entry_sql[] =
-		"INSERT OR IGNORE INTO selection_entry (run_id, name_id) VALUES (?1, ?2)";
 	sqlite3_stmt *st;
 	const char *format;
+	int ret;
 
 	if (!m->sel.present)
 		return 0;
@@ -227,17 +226,16 @@ static int insert_selection(struct store *s, const struct manifest *m,
 	store_bind_opt_int(st, 3, d->has_total, d->total_tests);
 	store_bind_opt_int(st, 4, d->has_selected, d->selected_count);
 	sqlite3_bind_text(st, 5, format, -1, SQLITE_STATIC);
-	if (store_exec_stmt(s, st, "cannot write a selection") < 0)
-		return -1;
-	for (size_t i = 0; i < d->reasons.nr; i++) {
+	sqlite3_bind_blob(st, 6, d->entries_blob.buf, (int)d->entries_blob.len, SQLITE_STATIC);
+	ret = store_exec_stmt(s, st, "cannot write a selection");
+	for (size_t i = 0; i < d->reasons.nr && !ret; i++) {
 		st = store_stmt(s, reason_sql);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_int64(st, 2, (int64_t)i);
 		sqlite3_bind_text(st, 3, d->reasons.items[i], -1, SQLITE_STATIC);
-		if (store_exec_stmt(s, st, "cannot write a reason") < 0)
-			return -1;
+		ret = store_exec_stmt(s, st, "cannot write a reason");
 	}
-	return insert_names(s, entry_sql, run_id, &d->entries);
+	return ret;
 }
 
 static int insert_results(struct store *s, const struct run_data *d, int64_t run_id)
@@ -348,12 +346,11 @@ int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d)
 	int64_t head_id = 0, source_id = 0, diff_id = 0, run_id = 0;
 	int rc;
 
-	if (store_begin(s) < 0)
-		return error("%s: not ingested", rs->uri);
+	if (!s->depth)
+		BUG("write_run outside a transaction");
 	rc = recheck(s, rs, d);
 	if (rc != 0)
-		goto fail;
-	rc = -1;
+		return rc < 0 ? WRITE_REFUSED : rc;
 	if ((d->old_source && delete_source(s, d->old_source) < 0) ||
 	    upsert_head(s, &rs->m, &head_id) < 0 ||
 	    insert_source(s, rs, d, ing->now, &source_id) < 0 ||
@@ -364,13 +361,6 @@ int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d)
 	    insert_names(s, quarantine_sql, run_id, &d->quarantine) < 0 ||
 	    insert_coverage(s, d, run_id) < 0 ||
 	    update_head_time(s, head_id) < 0)
-		goto fail;
-	if (store_commit(s) < 0)
 		return error("%s: not ingested", rs->uri);
 	return 0;
-fail:
-	store_rollback(s);
-	if (rc < 0)
-		error("%s: not ingested", rs->uri);
-	return rc;
 }

@@ -108,18 +108,23 @@ static int json_runs(struct show *sh, cJSON *arr)
 	return 0;
 }
 
-static cJSON *json_selection(const struct run_info *r)
+static cJSON *json_selection(struct show *sh, const struct run_info *r)
 {
+	struct strlist entries = STRLIST_INIT;
 	cJSON *o;
 
 	if (!r || r->decision == DECISION_NONE)
 		return cJSON_CreateNull();
+	if (query_selection_entries(sh->store, r->id, &entries) < 0)
+		return NULL;
 	o = cJSON_CreateObject();
 	json_add_string(o, "decision", decision_name(r->decision));
 	cJSON_AddItemToObject(o, "reasons", json_strings(&r->reasons));
 	json_add_opt_int(o, "selected_count", r->has_selected, r->selected_count);
 	json_add_opt_int(o, "total_tests", r->has_total, r->total_tests);
 	json_add_number(o, "affected_fraction", run_affected_fraction(r));
+	cJSON_AddItemToObject(o, "entries", json_strings(&entries));
+	strlist_release(&entries);
 	return o;
 }
 
@@ -127,6 +132,7 @@ static int print_json(struct show *sh)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *runs = cJSON_CreateArray();
+	cJSON *sel;
 
 	json_add_opt_int(root, "pr", sh->pair.has_pr, sh->pair.pr);
 	json_add_string(root, "repo", sh->pair.repo);
@@ -140,7 +146,12 @@ static int print_json(struct show *sh)
 		cJSON_Delete(root);
 		return -1;
 	}
-	cJSON_AddItemToObject(root, "selection", json_selection(sh->sel_run));
+	sel = json_selection(sh, sh->sel_run);
+	if (!sel) {
+		cJSON_Delete(root);
+		return -1;
+	}
+	cJSON_AddItemToObject(root, "selection", sel);
 	cJSON_AddItemToObject(root, "missed", json_strings(&sh->v.missed));
 	cJSON_AddItemToObject(root, "non_hermetic", json_strings(&sh->v.non_hermetic));
 	cJSON_AddItemToObject(root, "flaky", json_strings(&sh->v.flaky));

@@ -51,7 +51,7 @@ test_expect_success 'a codebase-memory-mcp answer as the selection' '
 		--total-tests 10 selection-engine.json >/dev/null &&
 	tiadash --db c.db show 10 --format json >c.json &&
 	test "$(json_get c.json "d[\"selection\"][\"decision\"]")" = selected &&
-	sqlite3 c.db "select n.text from selection_entry e join name n on n.id = e.name_id order by 1" >entries &&
+	tiadash --db c.db show 10 --format json >c10.json && json_get c10.json "\"\\n\".join(d[\"selection\"][\"entries\"])" >entries &&
 	printf "alpha\nbeta:b_one\nbeta:b_two\n" >expect && test_cmp expect entries
 '
 

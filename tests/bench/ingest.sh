@@ -20,7 +20,7 @@ for i in 1 2 3; do
 	s=$(date +%s.%N); "$work/anchor" "$work/a.db" "$work/data/rows.tsv" >/dev/null; e=$(date +%s.%N)
 	t_anchor+=("$(echo "$e - $s" | bc)")
 	s=$(date +%s.%N)
-	TIADASH_NOW=2026-11-08T00:00:00Z "$TIADASH_BIN" --db "$work/t.db" ingest "$work/data/runs" >/dev/null 2>&1
+	(cd / && TIADASH_NOW=2026-11-08T00:00:00Z "$TIADASH_BIN" --db "$work/t.db" ingest "$work/data/runs" >/dev/null 2>&1)
 	e=$(date +%s.%N)
 	t_ingest+=("$(echo "$e - $s" | bc)")
 done

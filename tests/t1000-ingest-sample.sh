@@ -1,0 +1,70 @@
+#!/bin/bash
+# The sample week (sampledata/): ingested into a fresh store, every count,
+# class, missed test, three-dot path list and diff-coverage figure equals the
+# ground truth the generator computed on its own (expected.json).
+. "$(dirname "$0")/lib.sh"
+
+test_expect_success 'the sample week ingests cleanly' '
+	tiadash --db s.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >out 2>err &&
+	test_grep "^602 new runs, 0 unchanged$" out &&
+	test_must_be_empty err
+'
+
+test_expect_success 'status equals the truth' '
+	tiadash --db s.db status --format json | json_norm >actual &&
+	json_get "$SAMPLE/expected.json" "json.dumps(d[\"status\"], sort_keys=True)" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'every head: class, missed, changed paths, coverage, selection' '
+	python3 - "$SAMPLE/expected.json" <<-\EOF
+	import json, math, subprocess, sys
+	truth = json.load(open(sys.argv[1]))
+	bad = 0
+	def close(a, b):
+	    if a is None or b is None:
+	        return a is b
+	    return math.isclose(a, b, rel_tol=0, abs_tol=1e-9)
+	for h in truth["heads"]:
+	    out = subprocess.run(["timeout", "20", __import__("os").environ["TIADASH_BIN"],
+	                          "--db", "s.db", "show", h["head"], "--format", "json"],
+	                         capture_output=True, text=True)
+	    if out.returncode:
+	        print("show", h["head"], "failed:", out.stderr); bad += 1; continue
+	    s = json.loads(out.stdout)
+	    got = {
+	        "class": s["class"], "missed": s["missed"], "non_hermetic": s["non_hermetic"],
+	        "changed": [{"path": f["path"], "status": f["status"]} for f in s["changed"]],
+	        "pr": s["pr"], "base": s["base"],
+	        "decision": s["selection"]["decision"] if s["selection"] else None,
+	        "reasons": s["selection"]["reasons"] if s["selection"] else None,
+	    }
+	    for k, v in got.items():
+	        if v != h[k]:
+	            print("PR", h["pr"], k, "got", v, "want", h[k]); bad += 1
+	    sel = s["selection"] or {}
+	    for k, v in (("diff_coverage", s["diff_coverage"]),
+	                 ("affected_fraction", sel.get("affected_fraction"))):
+	        if not close(v, h[k]):
+	            print("PR", h["pr"], k, "got", v, "want", h[k]); bad += 1
+	print(len(truth["heads"]), "heads checked,", bad, "differences")
+	sys.exit(1 if bad else 0)
+	EOF
+'
+
+test_expect_success 'ingesting the week again changes nothing' '
+	store_dump s.db >before &&
+	tiadash --db s.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >out &&
+	test_grep "^0 new runs, 602 unchanged$" out &&
+	store_dump s.db >after && test_cmp before after
+'
+
+test_expect_success 'the index names the same week' '
+	tiadash --db i.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts/index.json" >out &&
+	test_grep "^602 new runs, 0 unchanged$" out &&
+	tiadash --db i.db status --format json | json_norm >a &&
+	tiadash --db s.db status --format json | json_norm >b &&
+	test_cmp a b
+'
+
+test_done
