@@ -48,8 +48,9 @@ void test_id_format(struct strbuf *sb, const char *suite, const char *name);
 void test_id_split(const char *id, char **suite, char **name);
 
 /*
- * Id-map rules. idmap_parse_rule takes "PATTERN => REPLACEMENT" (PCRE2
- * syntax, $1 references); returns -1 after error() naming `origin`.
+ * Id-map rules. idmap_add_rule takes "PATTERN => REPLACEMENT" (PCRE2
+ * syntax, $1 references; every match is replaced, like sed's s///g);
+ * returns -1 after error() naming `origin`.
  */
 struct idmap *idmap_new(void);
 int idmap_add_rule(struct idmap *map, const char *rule, const char *origin);
