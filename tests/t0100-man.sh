@@ -1,0 +1,34 @@
+#!/bin/bash
+# The man page documents every command: each --help synopsis appears in it
+# (git's t0450), it renders without warnings, and make install puts it in place.
+. "$(dirname "$0")/lib.sh"
+
+MAN=$TOP/man/tiadash.1
+
+# The roff source with escapes undone, one line per input line.
+sed -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/^\.[A-Z][A-Z]* //' -e 's/\\f[BIRP]//g' "$MAN" >man.txt
+
+for c in $(tiadash help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
+	test_expect_success "the man page has the synopsis of '$c'" "
+		tiadash $c --help | sed -n 's/^usage: //p; s/^       \(tiadash .*\)/\1/p' >synopsis &&
+		test -s synopsis &&
+		while IFS= read -r line; do
+			grep -qF -- \"\$line\" man.txt || { echo \"not in the man page: \$line\"; exit 1; }
+		done <synopsis
+	"
+done
+
+test_expect_success 'the man page renders without warnings' '
+	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$MAN" >rendered 2>warnings &&
+	test_must_be_empty warnings &&
+	test_grep "PAIRS AND THEIR CLASSES" rendered
+'
+
+test_expect_success 'make install honours PREFIX and DESTDIR' '
+	make -s -C "$TOP" install DESTDIR="$TRASH/dest" PREFIX=/usr BIN="$TIADASH_BIN" >/dev/null &&
+	test -x dest/usr/bin/tiadash &&
+	test -f dest/usr/share/man/man1/tiadash.1 &&
+	dest/usr/bin/tiadash --version >v && test_grep "^tiadash " v
+'
+
+test_done
