@@ -220,6 +220,23 @@ static void add_run_row(sqlite3_stmt *st, struct pair_info *p)
  * Step st (rows grouped by head) and hand each complete head to fn. Heads
  * are assembled from consecutive rows, so memory stays one head at a time.
  */
+/* Shadow runs first, then full; attempts ascending. */
+static int cmp_runs(const void *a, const void *b)
+{
+	const struct run_info *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind == RUN_SHADOW ? -1 : 1;
+	return (x->attempt > y->attempt) - (x->attempt < y->attempt);
+}
+
+static int emit(const struct pair_info *p, pair_fn fn, void *data)
+{
+	if (p->nr > 1)
+		qsort(p->runs, p->nr, sizeof(*p->runs), cmp_runs);
+	return fn(p, data);
+}
+
 static int stream_pairs(struct store *s, sqlite3_stmt *st, pair_fn fn, void *data)
 {
 	struct pair_info p = { 0 };
@@ -229,7 +246,7 @@ static int stream_pairs(struct store *s, sqlite3_stmt *st, pair_fn fn, void *dat
 		int64_t head_id = sqlite3_column_int64(st, 0);
 
 		if (p.head_id && p.head_id != head_id) {
-			ret = fn(&p, data);
+			ret = emit(&p, fn, data);
 			pair_info_release(&p);
 			if (ret)
 				break;
@@ -241,7 +258,7 @@ static int stream_pairs(struct store *s, sqlite3_stmt *st, pair_fn fn, void *dat
 	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read runs");
 	else if (!ret && p.head_id)
-		ret = fn(&p, data);
+		ret = emit(&p, fn, data);
 	pair_info_release(&p);
 	sqlite3_reset(st);
 	return ret;
@@ -251,7 +268,7 @@ int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 {
 	static const char sql[] = PAIR_COLUMNS
 		"WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
-		" ORDER BY h.at, h.id, r.kind DESC, r.attempt";
+		" ORDER BY h.at, h.id";
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	sqlite3_bind_int64(st, 1, w->since);
@@ -304,12 +321,12 @@ int query_pair_lookup(struct store *s, const char *what, struct pair_info *out)
 {
 	static const char pr_count[] = "SELECT count(*) FROM head WHERE pr = ?1";
 	static const char pr_sql[] = PAIR_COLUMNS
-		"WHERE h.pr = ?1 ORDER BY h.id, r.kind DESC, r.attempt";
+		"WHERE h.pr = ?1 ORDER BY h.id";
 	static const char sha_count[] =
 		"SELECT count(*) FROM head WHERE substr(sha, 1, length(?1)) = ?1";
 	static const char sha_sql[] = PAIR_COLUMNS
 		"WHERE substr(h.sha, 1, length(?1)) = ?1"
-		" ORDER BY h.id, r.kind DESC, r.attempt";
+		" ORDER BY h.id";
 	const char *p = *what == '#' ? what + 1 : what;
 	bool hex = strlen(what) >= 4 && strspn(what, "0123456789abcdef") == strlen(what);
 	int64_t pr;
@@ -339,7 +356,7 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
 {
 	static const char count_sql[] = "SELECT count(*) FROM head WHERE sha = ?1";
 	static const char sql[] = PAIR_COLUMNS
-		"WHERE h.sha = ?1 ORDER BY h.id, r.kind DESC, r.attempt";
+		"WHERE h.sha = ?1 ORDER BY h.id";
 	sqlite3_stmt *c = store_stmt(s, count_sql), *st = store_stmt(s, sql);
 
 	sqlite3_bind_text(c, 1, sha, -1, SQLITE_STATIC);
@@ -478,6 +495,26 @@ int query_diff(struct store *s, int64_t diff_id, struct diff_info *out)
 	if (rc != SQLITE_ROW)
 		return store_error(s, "cannot read a diff");
 	return read_diff_files(s, out);
+}
+
+int query_diff_paths(struct store *s, diff_path_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT diff_id, path, old_path FROM diff_file ORDER BY diff_id, pos";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc, ret = 0;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *old = store_col_is_null(st, 2) ? NULL : store_col_text(st, 2);
+
+		ret = fn(sqlite3_column_int64(st, 0), store_col_text(st, 1), old, data);
+		if (ret)
+			break;
+	}
+	sqlite3_reset(st);
+	if (!ret && rc != SQLITE_DONE)
+		return store_error(s, "cannot read changed files");
+	return ret;
 }
 
 void run_coverage_release(struct run_coverage *c)

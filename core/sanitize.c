@@ -37,6 +37,14 @@ static void add_hex_escape(struct strbuf *sb, unsigned char c)
 	strbuf_addf(sb, "\\x%02x", c);
 }
 
+/* U+202A..U+202E and U+2066..U+2069 (embeddings, overrides, isolates). */
+static bool is_bidi_control(const unsigned char *p, int n)
+{
+	return n == 3 && p[0] == 0xe2 &&
+	       ((p[1] == 0x80 && p[2] >= 0xaa && p[2] <= 0xae) ||
+		(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
+}
+
 void sanitize_text(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -48,11 +56,13 @@ void sanitize_text(struct strbuf *sb, const char *s, size_t len)
 		if (n == 0 || (n == 1 && (p[i] < 0x20 || p[i] == 0x7f))) {
 			add_hex_escape(sb, p[i]);
 			i++;
-		} else if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
-			/* C1 controls (U+0080..U+009F): CSI and friends. */
-			add_hex_escape(sb, p[i]);
-			add_hex_escape(sb, p[i + 1]);
-			i += 2;
+		} else if ((n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) ||
+			   is_bidi_control(p + i, n)) {
+			/* C1 controls (CSI and friends), and bidi overrides that
+			 * would reorder the rest of a terminal line. */
+			for (int k = 0; k < n; k++)
+				add_hex_escape(sb, p[i + k]);
+			i += (size_t)n;
 		} else {
 			strbuf_add(sb, p + i, (size_t)n);
 			i += (size_t)n;

@@ -9,9 +9,10 @@
 #include "core/util.h"
 
 /*
- * Append s[0..len) to sb with every control character (C0, DEL, C1) and every
- * byte that is not valid UTF-8 written as a visible `\xNN` escape; printable
- * UTF-8 passes unchanged.
+ * Append s[0..len) to sb with every control character (C0, DEL, C1), every
+ * bidi embedding/override/isolate (U+202A-E, U+2066-9) and every byte that is
+ * not valid UTF-8 written as visible `\xNN` escapes; printable UTF-8 passes
+ * unchanged.
  */
 void sanitize_text(struct strbuf *sb, const char *s, size_t len);
 /* sanitize_text of a NUL-terminated string into a fresh string; caller frees. */

@@ -99,7 +99,7 @@ void metrics_fmt_secs(struct strbuf *sb, double s)
 {
 	if (isnan(s))
 		strbuf_addstr(sb, "n/a");
-	else if (s < 100)
+	else if (s < 10)
 		strbuf_addf(sb, "%.1f s", s);
 	else
 		strbuf_addf(sb, "%.0f s", s);

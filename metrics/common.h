@@ -1,6 +1,6 @@
 /*
  * What report, summary and gate-check share: their window options
- * (--since, --until, --repo NAME, --threshold, --format), loading the
+ * (--since, --until, --repo NAME, --format; report's --threshold), loading the
  * figures through the store's config, and the formatting of figures that
  * may be undefined (n/a) in text and markdown.
  */
@@ -26,7 +26,8 @@ enum {
 	{ "since", required_argument, NULL, MOPT_SINCE },            \
 	{ "until", required_argument, NULL, MOPT_UNTIL },            \
 	{ "repo", required_argument, NULL, MOPT_REPO },              \
-	{ "format", required_argument, NULL, MOPT_FORMAT },          \
+	{ "format", required_argument, NULL, MOPT_FORMAT }
+#define METRICS_THRESHOLD_OPTION                                     \
 	{ "threshold", required_argument, NULL, MOPT_THRESHOLD }
 
 struct metrics_args {
@@ -56,7 +57,7 @@ int metrics_load(struct cmd_context *ctx, const struct window *w, double thresho
 void metrics_fmt(struct strbuf *sb, const char *fmt, double v);
 /* Append v as a percentage with `prec` decimals ("12.5%"), or "n/a". */
 void metrics_fmt_pct(struct strbuf *sb, double v, int prec);
-/* Append seconds for people ("184 s", "9.5 s"), or "n/a". */
+/* Append seconds for people ("184 s", "9.5 s": tenths below 10 s), or "n/a". */
 void metrics_fmt_secs(struct strbuf *sb, double s);
 /* Append a window bound (RFC 3339) or "-" when unbounded. */
 void metrics_fmt_bound(struct strbuf *sb, int64_t ms);

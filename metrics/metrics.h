@@ -84,7 +84,7 @@ struct metrics_row {
 	double affected;        /* latest shadow attempt; NAN when undefined */
 	double shadow_wall_s, full_wall_s; /* latest attempts; NAN when unknown */
 	double diff_coverage;   /* latest shadow attempt; NAN when n/a */
-	size_t missed;          /* missed tests (escape) */
+	size_t missed;          /* missed tests of an escape (0 for other classes) */
 	bool explained;         /* an escape with a note */
 };
 
@@ -143,6 +143,12 @@ struct metrics {
 	size_t nr_escape_prs;
 	struct metrics_escape *escape_list; /* in window order */
 	size_t nr_escape_list;
+
+	struct metrics_why {
+		const char *why; /* owned by the metrics */
+		int64_t heads;
+	} *incomplete;          /* incomplete heads by reason, most first */
+	size_t nr_incomplete;
 
 	int64_t quarantined_pairs, quarantined_tests;
 	int64_t flaky_tests;    /* tests that passed on a rerun */

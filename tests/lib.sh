@@ -29,7 +29,7 @@ export GIT_COMMITTER_NAME=Tester GIT_COMMITTER_EMAIL=t@example.com
 export GIT_CONFIG_NOSYSTEM=1
 
 # Outside the source tree, so git discovery cannot find tiadash's own repository.
-TRASH="${TMPDIR:-/tmp}/tiadash-test.$(id -u)/$TEST_NAME"
+TRASH="${TMPDIR:-/tmp}/tiadash-test.$(id -u).$$/$TEST_NAME"
 rm -rf "$TRASH" && mkdir -p "$TRASH" && cd "$TRASH" || exit 2
 export HOME="$TRASH"
 git config --global init.defaultBranch main 2>/dev/null
@@ -113,6 +113,12 @@ store_dump() {
 
 test_done() {
 	echo "1..$test_count"
+	cd / || exit 2
+	if [ "$test_failed" = 0 ]; then
+		rm -rf "$(dirname "$TRASH")"
+	else
+		echo "# kept $TRASH" >&2
+	fi
 	[ "$test_failed" = 0 ]
 }
 

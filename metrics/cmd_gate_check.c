@@ -1,0 +1,185 @@
+/* `tiadash gate-check`: GO / NO-GO for flipping the merge gate, every criterion shown. */
+#include "core/tiadash.h"
+#include "core/commands.h"
+#include "core/json.h"
+#include "metrics/common.h"
+
+enum {
+	OPT_MIN_DAYS = MOPT_FIRST_PRIVATE,
+	OPT_MIN_PAIRS,
+	OPT_MAX_ESCAPES,
+	OPT_MAX_AFFECTED,
+	OPT_MIN_SAVING,
+	OPT_NO_SAVING,
+	OPT_MIN_DIFF_COV,
+	OPT_STRICT,
+};
+
+static void fmt_value(struct strbuf *sb, const struct metrics_criterion *c, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else if (c->integer)
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.3f", v);
+}
+
+static void print_text(const struct metrics *m, const struct metrics_gate *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "gate-check: ");
+	metrics_fmt_window(&sb, m, false);
+	strbuf_addf(&sb, "\n\n%-38s %10s %9s  %s\n", "criterion", "threshold",
+		    "value", "result");
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct metrics_criterion *c = &g->criteria[i];
+		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT, label = STRBUF_INIT;
+
+		strbuf_addf(&thr, "%s ", metrics_op_name(c->op));
+		fmt_value(&thr, c, c->threshold);
+		fmt_value(&val, c, c->value);
+		strbuf_addstr(&label, c->label);
+		if (c->advisory)
+			strbuf_addstr(&label, " (advisory)");
+		strbuf_addf(&sb, "%-38s %10s %9s  %s\n", label.buf, thr.buf, val.buf,
+			    c->pass ? "PASS" : c->advisory ? "FAIL (advisory)" : "FAIL");
+		strbuf_release(&thr);
+		strbuf_release(&val);
+		strbuf_release(&label);
+	}
+	strbuf_addf(&sb, "\n%s\n", g->go ? "GO" : "NO-GO");
+	metrics_flush(&sb);
+}
+
+static void print_json(const struct metrics *m, const struct metrics_gate *g)
+{
+	cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray();
+	cJSON *w = cJSON_CreateObject();
+
+	json_add_string(root, "verdict", g->go ? "GO" : "NO-GO");
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct metrics_criterion *c = &g->criteria[i];
+		cJSON *o = cJSON_CreateObject();
+
+		json_add_string(o, "name", c->name);
+		json_add_string(o, "label", c->label);
+		json_add_string(o, "op", metrics_op_name(c->op));
+		json_add_number(o, "threshold", c->threshold);
+		json_add_number(o, "value", c->value);
+		json_add_bool(o, "pass", c->pass);
+		json_add_bool(o, "advisory", c->advisory);
+		cJSON_AddItemToArray(list, o);
+	}
+	cJSON_AddItemToObject(root, "criteria", list);
+	json_add_time(w, "since", m->since);
+	json_add_time(w, "until", m->until);
+	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
+	cJSON_AddItemToObject(root, "window", w);
+	json_print_free(root, stdout);
+}
+
+static bool parse_fraction(const char *s, double *out)
+{
+	return parse_double(s, out) && *out >= 0 && *out <= 1;
+}
+
+static int criterion_option(struct metrics_criteria *cr, int c, const char *arg)
+{
+	bool ok = true;
+
+	switch (c) {
+	case OPT_MIN_DAYS: ok = parse_int64(arg, &cr->min_days) && cr->min_days >= 0; break;
+	case OPT_MIN_PAIRS: ok = parse_int64(arg, &cr->min_pairs) && cr->min_pairs >= 0; break;
+	case OPT_MAX_ESCAPES: ok = parse_int64(arg, &cr->max_escapes) && cr->max_escapes >= 0; break;
+	case OPT_MAX_AFFECTED: ok = parse_fraction(arg, &cr->max_affected_p50); break;
+	case OPT_MIN_SAVING:
+		ok = parse_double(arg, &cr->min_p95_saving) && cr->min_p95_saving >= 0 &&
+		     cr->min_p95_saving < 1;
+		cr->p95_saving = true;
+		break;
+	case OPT_NO_SAVING: cr->p95_saving = false; break;
+	case OPT_MIN_DIFF_COV: ok = parse_fraction(arg, &cr->min_diff_coverage); break;
+	case OPT_STRICT: cr->strict = true; break;
+	default: return usage_error(&cmd_gate_check, "unknown option");
+	}
+	if (!ok)
+		return usage_error(&cmd_gate_check, "bad value '%s' for a criterion", arg);
+	return 0;
+}
+
+static const struct option gate_options[] = {
+	METRICS_WINDOW_OPTIONS,
+	{ "min-days", required_argument, NULL, OPT_MIN_DAYS },
+	{ "min-pairs", required_argument, NULL, OPT_MIN_PAIRS },
+	{ "max-escapes", required_argument, NULL, OPT_MAX_ESCAPES },
+	{ "max-affected-p50", required_argument, NULL, OPT_MAX_AFFECTED },
+	{ "min-p95-saving", required_argument, NULL, OPT_MIN_SAVING },
+	{ "no-p95-saving", no_argument, NULL, OPT_NO_SAVING },
+	{ "min-diff-coverage", required_argument, NULL, OPT_MIN_DIFF_COV },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct metrics_criteria cr = METRICS_CRITERIA_INIT;
+	struct metrics_args a;
+	struct metrics_gate g;
+	struct metrics m;
+	int c, rc;
+
+	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_JSON);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", gate_options, NULL)) != -1) {
+		rc = metrics_args_option(&a, c, optarg, ctx->now);
+		if (rc == 1)
+			rc = criterion_option(&cr, c, optarg);
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return usage_error(&cmd_gate_check, "unexpected argument '%s'", argv[optind]);
+	if ((rc = metrics_args_check(&a)))
+		return rc;
+	if (metrics_load(ctx, &a.window, cr.min_diff_coverage, &m) < 0) {
+		metrics_release(&m);
+		return EXIT_INPUT_ERROR;
+	}
+	metrics_gate_check(&m, &cr, &g);
+	if (a.format == FORMAT_JSON)
+		print_json(&m, &g);
+	else
+		print_text(&m, &g);
+	metrics_release(&m);
+	return g.go ? EXIT_OKAY : EXIT_CHECK_FAILED;
+}
+
+const struct cmd cmd_gate_check = {
+	.name = "gate-check",
+	.fn = run_gate_check,
+	.flags = NEED_DB_RO,
+	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--repo NAME] "
+		 "[CRITERIA...] [--format text|json]",
+	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
+	.help = "Window:\n"
+		"  --since WHEN            window start, inclusive: 7d, 24h, a date or\n"
+		"                          an RFC 3339 time (default: unbounded)\n"
+		"  --until WHEN            window end, exclusive (default: unbounded)\n"
+		"  --repo NAME             only heads of this repository name (the\n"
+		"                          manifests' \"repo\"; not the global --repo PATH)\n"
+		"  --format F              text (default) or json\n"
+		"Criteria (a value that cannot be computed fails):\n"
+		"  --min-days N            UTC days with a shadow run (default 7)\n"
+		"  --min-pairs N           pairs (default 50)\n"
+		"  --max-escapes N         unexplained escapes (default 0)\n"
+		"  --max-affected-p50 X    affected-fraction p50 (default 0.6)\n"
+		"  --min-p95-saving X      p95 wall-clock saving 1 - shadow/full must\n"
+		"                          exceed X (default 0: shadow p95 below full p95)\n"
+		"  --no-p95-saving         leave the wall-clock criterion out\n"
+		"  --min-diff-coverage X   diff-coverage p50 (default 0.7; advisory)\n"
+		"  --strict                the diff-coverage criterion counts too\n"
+		"\nExit status: 0 GO, 1 NO-GO, 2 usage or input error.\n",
+	.options = gate_options,
+};

@@ -1,0 +1,726 @@
+/* `tiadash report`: the window's calibration figures as text, markdown, JSON or per-pair CSV. */
+#include "core/tiadash.h"
+#include "core/commands.h"
+#include "core/json.h"
+#include "core/sanitize.h"
+#include "core/timeutil.h"
+#include "metrics/common.h"
+
+/* ---- JSON ---- */
+
+static cJSON *json_obj(cJSON *parent, const char *key)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(parent, key, o);
+	return o;
+}
+
+/* Keys made of untrusted text (reasons) must be valid UTF-8 as well. */
+static void json_add_keyed(cJSON *obj, const char *key, cJSON *item)
+{
+	struct strbuf k = STRBUF_INIT;
+
+	utf8_repair(&k, key, strlen(key));
+	cJSON_AddItemToObject(obj, k.buf, item);
+	strbuf_release(&k);
+}
+
+static cJSON *json_number(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+static cJSON *json_strlist(const struct strlist *l)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < l->nr; i++)
+		json_push_string(arr, l->items[i]);
+	return arr;
+}
+
+static void json_window(cJSON *root, const struct metrics *m)
+{
+	cJSON *w = json_obj(root, "window");
+
+	json_add_time(w, "since", m->since);
+	json_add_time(w, "until", m->until);
+	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
+}
+
+static void json_affected(cJSON *root, const struct metrics *m)
+{
+	cJSON *a = json_obj(root, "affected_fraction");
+
+	json_add_number(a, "p50", m->affected.p50);
+	json_add_number(a, "p95", m->affected.p95);
+	json_add_number(a, "mean", m->affected.mean);
+	json_add_number(a, "narrowed_p50", m->narrowed.p50);
+	json_add_number(a, "narrowed_p95", m->narrowed.p95);
+	json_add_number(a, "narrowed_mean", m->narrowed.mean);
+	json_add_int(a, "runs", (int64_t)m->affected.n);
+	json_add_int(a, "narrowed_runs", (int64_t)m->narrowed.n);
+}
+
+static void json_wall(cJSON *root, const struct metrics *m)
+{
+	cJSON *w = json_obj(root, "wall_clock_s");
+	cJSON *sh = json_obj(w, "shadow"), *fu = json_obj(w, "full");
+	cJSON *sv = json_obj(w, "saving");
+
+	json_add_number(sh, "p50", m->wall_shadow.p50);
+	json_add_number(sh, "p95", m->wall_shadow.p95);
+	json_add_int(sh, "runs", (int64_t)m->wall_shadow.n);
+	json_add_number(fu, "p50", m->wall_full.p50);
+	json_add_number(fu, "p95", m->wall_full.p95);
+	json_add_int(fu, "runs", (int64_t)m->wall_full.n);
+	json_add_number(sv, "p50", m->saving_p50);
+	json_add_number(sv, "p95", m->saving_p95);
+}
+
+static void json_force_full(cJSON *root, const struct metrics *m)
+{
+	cJSON *f = json_obj(root, "force_full");
+	cJSON *by = cJSON_CreateObject(), *mins = cJSON_CreateObject();
+	cJSON *ranked = cJSON_CreateArray();
+
+	json_add_int(f, "count", m->force_full);
+	json_add_number(f, "rate", m->force_full_rate);
+	for (size_t i = 0; i < m->nr_reasons; i++) {
+		const struct metrics_reason *r = &m->reasons[i];
+		cJSON *o = cJSON_CreateObject();
+
+		json_add_keyed(by, r->reason, cJSON_CreateNumber((double)r->runs));
+		json_add_keyed(mins, r->reason, json_number(r->minutes));
+		json_add_string(o, "reason", r->reason);
+		json_add_int(o, "runs", r->runs);
+		json_add_number(o, "minutes", r->minutes);
+		cJSON_AddItemToArray(ranked, o);
+	}
+	cJSON_AddItemToObject(f, "by_reason", by);
+	cJSON_AddItemToObject(f, "minutes_by_reason", mins);
+	cJSON_AddItemToObject(f, "ranked", ranked);
+	json_add_number(f, "narrowed_wall_clock_p50", m->narrowed_wall_p50);
+}
+
+static void json_escapes(cJSON *root, const struct metrics *m)
+{
+	cJSON *e = json_obj(root, "escapes");
+	cJSON *prs = cJSON_CreateArray(), *list = cJSON_CreateArray();
+
+	json_add_int(e, "count", m->escapes);
+	json_add_number(e, "rate", m->escape_rate);
+	for (size_t i = 0; i < m->nr_escape_prs; i++)
+		cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)m->escape_prs[i]));
+	cJSON_AddItemToObject(e, "prs", prs);
+	json_add_int(e, "explained", m->escapes_explained);
+	json_add_int(e, "unexplained", m->escapes - m->escapes_explained);
+	for (size_t i = 0; i < m->nr_escape_list; i++) {
+		const struct metrics_escape *x = &m->escape_list[i];
+		const struct metrics_row *r = &m->rows[x->row];
+		cJSON *o = cJSON_CreateObject();
+
+		json_add_opt_int(o, "pr", r->has_pr, r->pr);
+		json_add_string(o, "head", r->sha);
+		json_add_string(o, "repo", r->repo);
+		json_add_time(o, "at", r->at);
+		json_add_string(o, "class", pair_class_name(r->cls));
+		cJSON_AddItemToObject(o, "missed", json_strlist(&x->missed));
+		cJSON_AddItemToObject(o, "non_hermetic", json_strlist(&x->non_hermetic));
+		json_add_bool(o, "explained", x->explained);
+		json_add_string_or_null(o, "note", x->note);
+		cJSON_AddItemToArray(list, o);
+	}
+	cJSON_AddItemToObject(e, "list", list);
+}
+
+static void json_classes(cJSON *root, const struct metrics *m)
+{
+	cJSON *c = json_obj(root, "classes");
+	cJSON *inc = json_obj(root, "incomplete"), *why = cJSON_CreateObject();
+
+	for (int i = 0; i < NR_CLASSES; i++)
+		json_add_int(c, pair_class_name((enum pair_class)i), m->class_counts[i]);
+	json_add_int(json_obj(root, "non_hermetic"), "count", m->non_hermetic);
+	json_add_int(json_obj(root, "over_strict"), "count",
+		     m->class_counts[CLASS_OVER_STRICT]);
+	{
+		cJSON *f = json_obj(root, "flaky");
+
+		json_add_int(f, "count", m->class_counts[CLASS_FLAKY]);
+		json_add_int(f, "tests", m->flaky_tests);
+	}
+	{
+		cJSON *q = json_obj(root, "quarantined");
+
+		json_add_int(q, "pairs", m->quarantined_pairs);
+		json_add_int(q, "tests", m->quarantined_tests);
+	}
+	json_add_int(inc, "count", m->class_counts[CLASS_INCOMPLETE]);
+	for (size_t i = 0; i < m->nr_incomplete; i++)
+		json_add_int(why, m->incomplete[i].why, m->incomplete[i].heads);
+	cJSON_AddItemToObject(inc, "by_reason", why);
+}
+
+static void json_days(cJSON *root, const struct metrics *m)
+{
+	cJSON *days = cJSON_CreateArray();
+
+	for (size_t i = 0; i < m->nr_days; i++) {
+		const struct metrics_day *d = &m->days[i];
+		struct strbuf date = STRBUF_INIT;
+		cJSON *o = cJSON_CreateObject();
+
+		time_format_date(&date, d->day);
+		json_add_string(o, "date", date.buf);
+		json_add_int(o, "heads", d->heads);
+		json_add_int(o, "pairs", d->pairs);
+		json_add_int(o, "escapes", d->escapes);
+		json_add_int(o, "shadow_runs", d->shadow_runs);
+		json_add_int(o, "force_full", d->force_full);
+		json_add_number(o, "force_full_rate", d->force_full_rate);
+		json_add_number(o, "affected_p50", d->affected_p50);
+		json_add_number(o, "shadow_wall_clock_p95", d->shadow_wall_p95);
+		json_add_number(o, "diff_coverage_mean", d->diff_coverage_mean);
+		cJSON_AddItemToArray(days, o);
+		strbuf_release(&date);
+	}
+	cJSON_AddItemToObject(root, "days", days);
+}
+
+static void print_json(const struct metrics *m)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *dc;
+
+	json_window(root, m);
+	json_add_int(root, "heads", m->heads);
+	json_add_int(root, "shadow_runs", m->shadow_runs);
+	json_add_int(root, "full_runs", m->full_runs);
+	json_add_int(root, "pairs", m->pairs);
+	json_affected(root, m);
+	json_wall(root, m);
+	json_force_full(root, m);
+	json_escapes(root, m);
+	json_classes(root, m);
+	dc = json_obj(root, "diff_coverage");
+	json_add_number(dc, "p50", m->diff_coverage.p50);
+	json_add_number(dc, "mean", m->diff_coverage.mean);
+	json_add_int(dc, "below_threshold", m->below_threshold);
+	json_add_number(dc, "threshold", m->threshold);
+	json_add_int(dc, "runs", (int64_t)m->diff_coverage.n);
+	json_add_int(root, "shadow_days", m->shadow_days);
+	json_days(root, m);
+	json_print_free(root, stdout);
+}
+
+/* ---- CSV: one row per head of the window ---- */
+
+static void csv_num(struct strbuf *sb, double v)
+{
+	strbuf_addch(sb, ',');
+	if (!isnan(v))
+		strbuf_addf(sb, "%.17g", v);
+}
+
+static void print_csv(const struct metrics *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "pr,repo,head,at,class,why,decision,affected_fraction,"
+		      "shadow_wall_clock_s,full_wall_clock_s,diff_coverage,missed,"
+		      "explained,shadow_attempts,full_attempts\n");
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+
+		if (r->has_pr)
+			strbuf_addf(&sb, "%" PRId64, r->pr);
+		strbuf_addch(&sb, ',');
+		csv_field(&sb, r->repo);
+		strbuf_addf(&sb, ",%s,", r->sha);
+		time_format(&sb, r->at);
+		strbuf_addf(&sb, ",%s,", pair_class_name(r->cls));
+		csv_field(&sb, r->why ? r->why : "");
+		strbuf_addf(&sb, ",%s", r->decision == DECISION_NONE ? ""
+							   : decision_name(r->decision));
+		csv_num(&sb, r->affected);
+		csv_num(&sb, r->shadow_wall_s);
+		csv_num(&sb, r->full_wall_s);
+		csv_num(&sb, r->diff_coverage);
+		strbuf_addf(&sb, ",%zu,%s,%d,%d\n", r->missed,
+			    r->explained ? "yes" : pair_class_is_escape(r->cls) ? "no" : "",
+			    r->shadow_attempts, r->full_attempts);
+		if (sb.len > 65536) {
+			fwrite(sb.buf, 1, sb.len, stdout);
+			strbuf_reset(&sb);
+		}
+	}
+	metrics_flush(&sb);
+}
+
+/* ---- text and markdown ---- */
+
+struct out {
+	struct strbuf sb;
+	bool md;
+};
+
+/* Untrusted text, escaped for the output's kind. */
+static void put_text(struct out *o, const char *s)
+{
+	if (o->md)
+		md_escape(&o->sb, s);
+	else
+		sanitize_text(&o->sb, s, strlen(s));
+}
+
+static const char *plural(int64_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+static void text_label(struct out *o, const char *label)
+{
+	strbuf_addf(&o->sb, "%-13s", label);
+}
+
+static void dist_text(struct out *o, const struct metrics_dist *d, const char *unit)
+{
+	strbuf_addstr(&o->sb, "p50 ");
+	metrics_fmt(&o->sb, "%.3f", d->p50);
+	strbuf_addstr(&o->sb, "  p95 ");
+	metrics_fmt(&o->sb, "%.3f", d->p95);
+	strbuf_addstr(&o->sb, "  mean ");
+	metrics_fmt(&o->sb, "%.3f", d->mean);
+	strbuf_addf(&o->sb, "  (%zu %s)\n", d->n, unit);
+}
+
+static void text_overview(struct out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	text_label(o, "Window");
+	metrics_fmt_window(sb, m, false);
+	strbuf_addch(sb, '\n');
+	text_label(o, "Runs");
+	strbuf_addf(sb, "%" PRId64 " shadow, %" PRId64 " full (every attempt)\n",
+		    m->shadow_runs, m->full_runs);
+	text_label(o, "Pairs");
+	strbuf_addf(sb, "%" PRId64 " of %" PRId64 " heads; %" PRId64 " incomplete\n",
+		    m->pairs, m->heads, m->class_counts[CLASS_INCOMPLETE]);
+	for (size_t i = 0; i < m->nr_incomplete; i++) {
+		text_label(o, "");
+		strbuf_addf(sb, "  %" PRId64 " %s\n", m->incomplete[i].heads,
+			    m->incomplete[i].why);
+	}
+	text_label(o, "Affected");
+	dist_text(o, &m->affected, "runs");
+	text_label(o, "  narrowed");
+	dist_text(o, &m->narrowed, "runs");
+}
+
+static void wall_cell(struct strbuf *sb, double v, bool pct)
+{
+	struct strbuf cell = STRBUF_INIT;
+
+	if (pct)
+		metrics_fmt_pct(&cell, v, 1);
+	else
+		metrics_fmt_secs(&cell, v);
+	strbuf_addf(sb, "%10s", cell.buf);
+	strbuf_release(&cell);
+}
+
+static void text_wall(struct out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	text_label(o, "Wall-clock");
+	strbuf_addf(sb, "%-8s%10s%10s\n", "", "p50", "p95");
+	text_label(o, "");
+	strbuf_addf(sb, "%-8s", "shadow");
+	wall_cell(sb, m->wall_shadow.p50, false);
+	wall_cell(sb, m->wall_shadow.p95, false);
+	strbuf_addf(sb, "  (%zu runs)\n", m->wall_shadow.n);
+	text_label(o, "");
+	strbuf_addf(sb, "%-8s", "full");
+	wall_cell(sb, m->wall_full.p50, false);
+	wall_cell(sb, m->wall_full.p95, false);
+	strbuf_addf(sb, "  (%zu runs)\n", m->wall_full.n);
+	text_label(o, "");
+	strbuf_addf(sb, "%-8s", "saving");
+	wall_cell(sb, m->saving_p50, true);
+	wall_cell(sb, m->saving_p95, true);
+	strbuf_addch(sb, '\n');
+}
+
+static void text_force_full(struct out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	text_label(o, "Force-full");
+	strbuf_addf(sb, "%" PRId64 " of %" PRId64 " shadow runs (", m->force_full,
+		    m->shadow_heads);
+	metrics_fmt_pct(sb, m->force_full_rate, 1);
+	strbuf_addstr(sb, "); narrowed p50 ");
+	metrics_fmt_secs(sb, m->narrowed_wall_p50);
+	strbuf_addch(sb, '\n');
+	if (!m->nr_reasons)
+		return;
+	text_label(o, "");
+	strbuf_addf(sb, "%6s %9s  %s\n", "runs", "minutes",
+		    "reason (minutes beyond the narrowed p50)");
+	for (size_t i = 0; i < m->nr_reasons; i++) {
+		const struct metrics_reason *r = &m->reasons[i];
+		struct strbuf mins = STRBUF_INIT;
+
+		metrics_fmt(&mins, "%.1f", r->minutes);
+		text_label(o, "");
+		strbuf_addf(sb, "%6" PRId64 " %9s  ", r->runs, mins.buf);
+		put_text(o, r->reason);
+		strbuf_addch(sb, '\n');
+		strbuf_release(&mins);
+	}
+}
+
+/* Test ids on lines of their own, indented 4, so ids up to 76 columns fit. */
+static void text_test_list(struct out *o, const struct strlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		strbuf_addstr(&o->sb, "    ");
+		put_text(o, l->items[i]);
+		strbuf_addch(&o->sb, '\n');
+	}
+}
+
+static void text_escapes(struct out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	text_label(o, "Escapes");
+	strbuf_addf(sb, "%" PRId64 " of %" PRId64 " pairs (", m->escapes, m->pairs);
+	metrics_fmt_pct(sb, m->escape_rate, 2);
+	strbuf_addf(sb, "); %" PRId64 " explained, %" PRId64 " non-hermetic\n",
+		    m->escapes_explained, m->non_hermetic);
+	for (size_t i = 0; i < m->nr_escape_list; i++) {
+		const struct metrics_escape *e = &m->escape_list[i];
+		const struct metrics_row *r = &m->rows[e->row];
+
+		strbuf_addstr(sb, "  ");
+		metrics_fmt_change(sb, r);
+		strbuf_addf(sb, " %s", pair_class_name(r->cls));
+		if (*r->repo && !*m->repo) {
+			strbuf_addch(sb, ' ');
+			put_text(o, r->repo);
+		}
+		if (e->missed.nr)
+			strbuf_addf(sb, ", %zu missed", e->missed.nr);
+		if (e->non_hermetic.nr)
+			strbuf_addf(sb, ", %zu selected and failed", e->non_hermetic.nr);
+		strbuf_addch(sb, '\n');
+		text_test_list(o, &e->missed);
+		if (e->missed.nr && e->non_hermetic.nr)
+			strbuf_addstr(sb, "   selected and failed:\n");
+		text_test_list(o, &e->non_hermetic);
+		if (e->explained) {
+			strbuf_addstr(sb, "    explained: ");
+			put_text(o, e->note);
+			strbuf_addch(sb, '\n');
+		}
+	}
+}
+
+static void text_rest(struct out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	text_label(o, "Over-strict");
+	strbuf_addf(sb, "%" PRId64 " %s (shadow failed, full passed)\n",
+		    m->class_counts[CLASS_OVER_STRICT],
+		    plural(m->class_counts[CLASS_OVER_STRICT], "pair", "pairs"));
+	text_label(o, "Flaky");
+	strbuf_addf(sb, "%" PRId64 " %s (%" PRId64 " %s passed on a rerun)\n",
+		    m->class_counts[CLASS_FLAKY],
+		    plural(m->class_counts[CLASS_FLAKY], "pair", "pairs"),
+		    m->flaky_tests, plural(m->flaky_tests, "test", "tests"));
+	text_label(o, "Quarantined");
+	strbuf_addf(sb, "%" PRId64 " %s (%" PRId64 " quarantined %s failed)\n",
+		    m->quarantined_pairs, plural(m->quarantined_pairs, "pair", "pairs"),
+		    m->quarantined_tests, plural(m->quarantined_tests, "test", "tests"));
+	text_label(o, "Diff cov.");
+	strbuf_addstr(sb, "p50 ");
+	metrics_fmt(sb, "%.3f", m->diff_coverage.p50);
+	strbuf_addstr(sb, "  mean ");
+	metrics_fmt(sb, "%.3f", m->diff_coverage.mean);
+	strbuf_addf(sb, "  below %.2f: %" PRId64 " of %zu runs\n", m->threshold,
+		    m->below_threshold, m->diff_coverage.n);
+	text_label(o, "Shadow days");
+	strbuf_addf(sb, "%" PRId64 "\n", m->shadow_days);
+}
+
+static void day_cells(struct strbuf *sb, const struct metrics_day *d, const char *sep)
+{
+	struct strbuf c = STRBUF_INIT;
+
+	strbuf_addf(sb, "%s%6" PRId64 "%s%8" PRId64 "%s", sep, d->pairs, sep,
+		    d->escapes, sep);
+	metrics_fmt_pct(&c, d->force_full_rate, 1);
+	strbuf_addf(sb, "%11s%s", c.buf, sep);
+	strbuf_reset(&c);
+	metrics_fmt(&c, "%.3f", d->affected_p50);
+	strbuf_addf(sb, "%9s%s", c.buf, sep);
+	strbuf_reset(&c);
+	metrics_fmt_secs(&c, d->shadow_wall_p95);
+	strbuf_addf(sb, "%11s%s", c.buf, sep);
+	strbuf_reset(&c);
+	metrics_fmt(&c, "%.3f", d->diff_coverage_mean);
+	strbuf_addf(sb, "%9s", c.buf);
+	strbuf_release(&c);
+}
+
+static void text_days(struct out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	if (!m->nr_days)
+		return;
+	strbuf_addf(sb, "\n%-10s %6s %8s %11s %9s %11s %9s\n", "day", "pairs",
+		    "escapes", "force-full", "affected", "shadow p95", "diff cov");
+	for (size_t i = 0; i < m->nr_days; i++) {
+		time_format_date(sb, m->days[i].day);
+		day_cells(sb, &m->days[i], " ");
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void print_text(const struct metrics *m)
+{
+	struct out o = { STRBUF_INIT, false };
+
+	text_overview(&o, m);
+	text_wall(&o, m);
+	text_force_full(&o, m);
+	text_escapes(&o, m);
+	text_rest(&o, m);
+	text_days(&o, m);
+	metrics_flush(&o.sb);
+}
+
+static void md_row(struct out *o, const char *figure, const char *value)
+{
+	strbuf_addf(&o->sb, "| %s | %s |\n", figure, value);
+}
+
+static void md_dist(struct out *o, const char *what, const struct metrics_dist *d)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	metrics_fmt(&v, "%.3f", d->p50);
+	strbuf_addstr(&v, " / ");
+	metrics_fmt(&v, "%.3f", d->p95);
+	strbuf_addstr(&v, " / ");
+	metrics_fmt(&v, "%.3f", d->mean);
+	strbuf_addf(&v, " (%zu runs)", d->n);
+	md_row(o, what, v.buf);
+	strbuf_release(&v);
+}
+
+static void md_overview(struct out *o, const struct metrics *m)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	strbuf_addstr(&o->sb, "# tiadash report\n\nWindow: ");
+	metrics_fmt_window(&o->sb, m, true);
+	strbuf_addstr(&o->sb, "\n\n| figure | value |\n|---|---|\n");
+	strbuf_addf(&v, "%" PRId64 " shadow, %" PRId64 " full", m->shadow_runs, m->full_runs);
+	md_row(o, "runs (every attempt)", v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRId64 " of %" PRId64 " heads, %" PRId64 " incomplete",
+		    m->pairs, m->heads, m->class_counts[CLASS_INCOMPLETE]);
+	md_row(o, "pairs", v.buf);
+	md_dist(o, "affected fraction p50 / p95 / mean", &m->affected);
+	md_dist(o, "narrowed affected fraction p50 / p95 / mean", &m->narrowed);
+	strbuf_reset(&v);
+	metrics_fmt_secs(&v, m->wall_shadow.p50);
+	strbuf_addstr(&v, " / ");
+	metrics_fmt_secs(&v, m->wall_shadow.p95);
+	md_row(o, "shadow wall-clock p50 / p95", v.buf);
+	strbuf_reset(&v);
+	metrics_fmt_secs(&v, m->wall_full.p50);
+	strbuf_addstr(&v, " / ");
+	metrics_fmt_secs(&v, m->wall_full.p95);
+	md_row(o, "full wall-clock p50 / p95", v.buf);
+	strbuf_reset(&v);
+	metrics_fmt_pct(&v, m->saving_p50, 1);
+	strbuf_addstr(&v, " / ");
+	metrics_fmt_pct(&v, m->saving_p95, 1);
+	md_row(o, "saving p50 / p95", v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRId64 " of %" PRId64 " (", m->force_full, m->shadow_heads);
+	metrics_fmt_pct(&v, m->force_full_rate, 1);
+	strbuf_addch(&v, ')');
+	md_row(o, "force-full runs", v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRId64 " of %" PRId64 " pairs (", m->escapes, m->pairs);
+	metrics_fmt_pct(&v, m->escape_rate, 2);
+	strbuf_addf(&v, "), %" PRId64 " explained, %" PRId64 " non-hermetic",
+		    m->escapes_explained, m->non_hermetic);
+	md_row(o, "escapes", v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRId64, m->class_counts[CLASS_OVER_STRICT]);
+	md_row(o, "over-strict pairs", v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRId64 " (%" PRId64 " tests)", m->class_counts[CLASS_FLAKY],
+		    m->flaky_tests);
+	md_row(o, "flaky pairs", v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRId64 " (%" PRId64 " tests)", m->quarantined_pairs,
+		    m->quarantined_tests);
+	md_row(o, "pairs with quarantined failures", v.buf);
+	strbuf_reset(&v);
+	metrics_fmt(&v, "%.3f", m->diff_coverage.p50);
+	strbuf_addstr(&v, " / ");
+	metrics_fmt(&v, "%.3f", m->diff_coverage.mean);
+	strbuf_addf(&v, "; %" PRId64 " of %zu runs below %.2f", m->below_threshold,
+		    m->diff_coverage.n, m->threshold);
+	md_row(o, "diff coverage p50 / mean", v.buf);
+	strbuf_reset(&v);
+	strbuf_addf(&v, "%" PRId64, m->shadow_days);
+	md_row(o, "days with shadow runs", v.buf);
+	strbuf_release(&v);
+}
+
+static void md_force_full(struct out *o, const struct metrics *m)
+{
+	if (!m->nr_reasons)
+		return;
+	strbuf_addstr(&o->sb, "\n## Force-full reasons\n\n"
+		      "Ranked by the gate minutes beyond a narrowed run (p50 ");
+	metrics_fmt_secs(&o->sb, m->narrowed_wall_p50);
+	strbuf_addstr(&o->sb, ").\n\n| reason | runs | minutes |\n|---|---:|---:|\n");
+	for (size_t i = 0; i < m->nr_reasons; i++) {
+		strbuf_addstr(&o->sb, "| ");
+		put_text(o, m->reasons[i].reason);
+		strbuf_addf(&o->sb, " | %" PRId64 " | ", m->reasons[i].runs);
+		metrics_fmt(&o->sb, "%.1f", m->reasons[i].minutes);
+		strbuf_addstr(&o->sb, " |\n");
+	}
+}
+
+static void md_list(struct out *o, const struct strlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		if (i)
+			strbuf_addstr(&o->sb, "<br>");
+		put_text(o, l->items[i]);
+	}
+}
+
+static void md_escapes(struct out *o, const struct metrics *m)
+{
+	if (!m->nr_escape_list)
+		return;
+	strbuf_addstr(&o->sb, "\n## Escapes\n\n| change | class | missed tests | "
+		      "selected (non-hermetic) | explained |\n|---|---|---|---|---|\n");
+	for (size_t i = 0; i < m->nr_escape_list; i++) {
+		const struct metrics_escape *e = &m->escape_list[i];
+		const struct metrics_row *r = &m->rows[e->row];
+
+		strbuf_addstr(&o->sb, "| ");
+		metrics_fmt_change(&o->sb, r);
+		strbuf_addf(&o->sb, " | %s | ", pair_class_name(r->cls));
+		md_list(o, &e->missed);
+		strbuf_addstr(&o->sb, " | ");
+		md_list(o, &e->non_hermetic);
+		strbuf_addstr(&o->sb, " | ");
+		if (e->explained)
+			put_text(o, e->note);
+		else
+			strbuf_addstr(&o->sb, "no");
+		strbuf_addstr(&o->sb, " |\n");
+	}
+}
+
+static void md_days(struct out *o, const struct metrics *m)
+{
+	if (!m->nr_days)
+		return;
+	strbuf_addstr(&o->sb, "\n## Per day\n\n| day | pairs | escapes | force-full | "
+		      "affected p50 | shadow p95 | diff coverage |\n"
+		      "|---|---:|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < m->nr_days; i++) {
+		strbuf_addstr(&o->sb, "| ");
+		time_format_date(&o->sb, m->days[i].day);
+		day_cells(&o->sb, &m->days[i], " | ");
+		strbuf_addstr(&o->sb, " |\n");
+	}
+}
+
+static void print_md(const struct metrics *m)
+{
+	struct out o = { STRBUF_INIT, true };
+
+	md_overview(&o, m);
+	md_force_full(&o, m);
+	md_escapes(&o, m);
+	md_days(&o, m);
+	metrics_flush(&o.sb);
+}
+
+static const struct option report_options[] = {
+	METRICS_WINDOW_OPTIONS,
+	METRICS_THRESHOLD_OPTION,
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run_report(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct metrics_args a;
+	struct metrics m;
+	int c, rc;
+
+	metrics_args_init(&a, &cmd_report, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", report_options, NULL)) != -1) {
+		rc = metrics_args_option(&a, c, optarg, ctx->now);
+		if (rc == 1)
+			return usage_error(&cmd_report, "unknown option");
+		if (rc)
+			return rc;
+	}
+	if (optind < argc)
+		return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
+	if ((rc = metrics_args_check(&a)))
+		return rc;
+	if (metrics_load(ctx, &a.window, a.threshold, &m) < 0) {
+		metrics_release(&m);
+		return EXIT_INPUT_ERROR;
+	}
+	switch (a.format) {
+	case FORMAT_JSON: print_json(&m); break;
+	case FORMAT_CSV: print_csv(&m); break;
+	case FORMAT_MD: print_md(&m); break;
+	default: print_text(&m); break;
+	}
+	metrics_release(&m);
+	return EXIT_OKAY;
+}
+
+const struct cmd cmd_report = {
+	.name = "report",
+	.fn = run_report,
+	.flags = NEED_DB_RO,
+	.usage = "tiadash report [--since WHEN] [--until WHEN] [--repo NAME] "
+		 "[--threshold X] [--format text|md|json|csv]",
+	.summary = "The calibration figures of a window (text, md, json, csv).",
+	.help = "  --since WHEN     window start, inclusive: 7d, 24h, a date (00:00 UTC)\n"
+		"                   or an RFC 3339 time (default: unbounded)\n"
+		"  --until WHEN     window end, exclusive (default: unbounded)\n"
+		"  --repo NAME      only heads of this repository name (the manifests'\n"
+		"                   \"repo\", e.g. acme/ledger; the global --repo PATH\n"
+		"                   before the command is the git checkout)\n"
+		"  --threshold X    diff-coverage threshold (default 0.7)\n"
+		"  --format F       text (default), md, json, or csv (one row per head)\n",
+	.options = report_options,
+};

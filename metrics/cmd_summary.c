@@ -1,0 +1,296 @@
+/*
+ * `tiadash summary`: the escape rate and its trend, the escapes and the
+ * costliest force-full reasons, for a cron job, a channel or an e-mail.
+ */
+#include "core/tiadash.h"
+#include "core/commands.h"
+#include "core/json.h"
+#include "core/sanitize.h"
+#include "core/timeutil.h"
+#include "metrics/common.h"
+#include "metrics/post.h"
+
+enum {
+	OPT_MAX_RATE = MOPT_FIRST_PRIVATE,
+	OPT_POST,
+};
+
+/* How many escapes, tests per escape and reasons a summary lists. */
+#define SUMMARY_ESCAPES 20
+#define SUMMARY_TESTS 10
+#define SUMMARY_REASONS 5
+
+struct out {
+	struct strbuf sb;
+	bool md;
+};
+
+static void put_text(struct out *o, const char *s)
+{
+	if (o->md)
+		md_escape(&o->sb, s);
+	else
+		sanitize_text(&o->sb, s, strlen(s));
+}
+
+static void bold(struct out *o, const char *s)
+{
+	strbuf_addstr(&o->sb, o->md ? "**" : "");
+	strbuf_addstr(&o->sb, s);
+	strbuf_addstr(&o->sb, o->md ? "**" : "");
+}
+
+/* "7 days", "24 hours", "90 minutes". */
+static void fmt_length(struct strbuf *sb, int64_t ms)
+{
+	if (ms % MS_PER_DAY == 0)
+		strbuf_addf(sb, "%" PRId64 " day%s", ms / MS_PER_DAY,
+			    ms == MS_PER_DAY ? "" : "s");
+	else if (ms % 3600000 == 0)
+		strbuf_addf(sb, "%" PRId64 " hour%s", ms / 3600000, ms == 3600000 ? "" : "s");
+	else
+		strbuf_addf(sb, "%" PRId64 " minutes", ms / 60000);
+}
+
+static void rate_of(struct strbuf *sb, const struct metrics *m)
+{
+	metrics_fmt_pct(sb, m->escape_rate, 2);
+	strbuf_addf(sb, " (%" PRId64 " escape%s in %" PRId64 " pair%s", m->escapes,
+		    m->escapes == 1 ? "" : "s", m->pairs, m->pairs == 1 ? "" : "s");
+	if (m->escapes_explained)
+		strbuf_addf(sb, ", %" PRId64 " explained", m->escapes_explained);
+	strbuf_addch(sb, ')');
+}
+
+static void trend(struct strbuf *sb, double cur, double prev)
+{
+	double delta = (cur - prev) * 100.0;
+
+	if (isnan(cur) || isnan(prev))
+		strbuf_addstr(sb, "trend n/a");
+	else if (fabs(delta) < 0.005)
+		strbuf_addstr(sb, "unchanged");
+	else
+		strbuf_addf(sb, "%s %.2f points", delta > 0 ? "up" : "down", fabs(delta));
+}
+
+static void head_line(struct out *o, const struct metrics *cur, const struct metrics *prev)
+{
+	struct strbuf *sb = &o->sb;
+	struct strbuf rate = STRBUF_INIT;
+
+	bold(o, "tiadash summary:");
+	strbuf_addch(sb, ' ');
+	metrics_fmt_window(sb, cur, o->md);
+	strbuf_addstr(sb, "\n\n");
+	strbuf_addstr(&rate, "Escape rate ");
+	metrics_fmt_pct(&rate, cur->escape_rate, 2);
+	bold(o, rate.buf);
+	strbuf_release(&rate);
+	strbuf_addf(sb, " (%" PRId64 " escape%s in %" PRId64 " pair%s", cur->escapes,
+		    cur->escapes == 1 ? "" : "s", cur->pairs, cur->pairs == 1 ? "" : "s");
+	if (cur->escapes_explained)
+		strbuf_addf(sb, ", %" PRId64 " explained", cur->escapes_explained);
+	strbuf_addstr(sb, ")\nPrevious ");
+	fmt_length(sb, cur->until - cur->since);
+	strbuf_addstr(sb, ": ");
+	rate_of(sb, prev);
+	strbuf_addstr(sb, ": ");
+	trend(sb, cur->escape_rate, prev->escape_rate);
+	strbuf_addstr(sb, "\n");
+}
+
+static void test_list(struct out *o, const char *what, const struct strlist *l)
+{
+	size_t n = l->nr < SUMMARY_TESTS ? l->nr : SUMMARY_TESTS;
+
+	if (!l->nr)
+		return;
+	strbuf_addf(&o->sb, "; %s ", what);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addstr(&o->sb, ", ");
+		put_text(o, l->items[i]);
+	}
+	if (l->nr > n)
+		strbuf_addf(&o->sb, " (+%zu more)", l->nr - n);
+}
+
+static void escapes(struct out *o, const struct metrics *m)
+{
+	size_t n = m->nr_escape_list < SUMMARY_ESCAPES ? m->nr_escape_list : SUMMARY_ESCAPES;
+
+	strbuf_addch(&o->sb, '\n');
+	if (!m->nr_escape_list) {
+		strbuf_addstr(&o->sb, "No escapes.\n");
+		return;
+	}
+	bold(o, "Escapes");
+	strbuf_addstr(&o->sb, "\n");
+	if (o->md)
+		strbuf_addch(&o->sb, '\n');
+	for (size_t i = 0; i < n; i++) {
+		const struct metrics_escape *e = &m->escape_list[i];
+		const struct metrics_row *r = &m->rows[e->row];
+
+		strbuf_addstr(&o->sb, "- ");
+		metrics_fmt_change(&o->sb, r);
+		if (*r->repo && !*m->repo) {
+			strbuf_addch(&o->sb, ' ');
+			put_text(o, r->repo);
+		}
+		strbuf_addf(&o->sb, " (%s", pair_class_name(r->cls));
+		if (e->explained) {
+			strbuf_addstr(&o->sb, ", explained: ");
+			put_text(o, e->note);
+		}
+		strbuf_addch(&o->sb, ')');
+		test_list(o, "missed", &e->missed);
+		test_list(o, "selected but failed", &e->non_hermetic);
+		strbuf_addch(&o->sb, '\n');
+	}
+	if (m->nr_escape_list > n)
+		strbuf_addf(&o->sb, "- and %zu more (tiadash report lists them all)\n",
+			    m->nr_escape_list - n);
+}
+
+static void reasons(struct out *o, const struct metrics *m)
+{
+	size_t n = m->nr_reasons < SUMMARY_REASONS ? m->nr_reasons : SUMMARY_REASONS;
+
+	strbuf_addch(&o->sb, '\n');
+	if (!m->nr_reasons) {
+		strbuf_addstr(&o->sb, "No force-full runs.\n");
+		return;
+	}
+	bold(o, "Top force-full reasons by cost");
+	strbuf_addf(&o->sb, " (gate minutes beyond a narrowed run)\n"
+		    "%" PRId64 " of %" PRId64 " shadow runs forced full (", m->force_full,
+		    m->shadow_heads);
+	metrics_fmt_pct(&o->sb, m->force_full_rate, 1);
+	strbuf_addstr(&o->sb, ")\n");
+	if (o->md)
+		strbuf_addch(&o->sb, '\n');
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(&o->sb, "%zu. ", i + 1);
+		put_text(o, m->reasons[i].reason);
+		strbuf_addf(&o->sb, ": %" PRId64 " run%s, ", m->reasons[i].runs,
+			    m->reasons[i].runs == 1 ? "" : "s");
+		metrics_fmt(&o->sb, "%.1f", m->reasons[i].minutes);
+		strbuf_addstr(&o->sb, " min\n");
+	}
+}
+
+static void render(struct out *o, const struct metrics *cur, const struct metrics *prev)
+{
+	head_line(o, cur, prev);
+	escapes(o, cur);
+	reasons(o, cur);
+}
+
+static int post(const char *url, const struct metrics *cur, const struct metrics *prev)
+{
+	struct out md = { STRBUF_INIT, true };
+	cJSON *root = cJSON_CreateObject();
+	char *body;
+	int ret;
+
+	render(&md, cur, prev);
+	json_add_string(root, "text", md.sb.buf);
+	body = cJSON_PrintUnformatted(root);
+	if (!body)
+		die("out of memory building JSON");
+	ret = metrics_post_json(url, body);
+	cJSON_free(body);
+	cJSON_Delete(root);
+	strbuf_release(&md.sb);
+	return ret;
+}
+
+static const struct option summary_options[] = {
+	METRICS_WINDOW_OPTIONS,
+	{ "max-escape-rate", required_argument, NULL, OPT_MAX_RATE },
+	{ "post", required_argument, NULL, OPT_POST },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run_summary(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct metrics_args a;
+	struct metrics cur, prev;
+	struct window before;
+	struct out o = { STRBUF_INIT, false };
+	double max_rate = NAN;
+	const char *url = NULL;
+	int c, rc, status = EXIT_OKAY;
+
+	metrics_args_init(&a, &cmd_summary, FORMAT_TEXT | FORMAT_MD);
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", summary_options, NULL)) != -1) {
+		rc = metrics_args_option(&a, c, optarg, ctx->now);
+		if (rc == 0)
+			continue;
+		if (rc != 1)
+			return rc;
+		if (c == OPT_MAX_RATE) {
+			if (!parse_double(optarg, &max_rate) || !(max_rate >= 0) || max_rate > 1)
+				return usage_error(&cmd_summary, "--max-escape-rate '%s': "
+						   "expected a number from 0 to 1", optarg);
+		} else if (c == OPT_POST) {
+			url = optarg;
+		} else {
+			return usage_error(&cmd_summary, "unknown option");
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_summary, "unexpected argument '%s'", argv[optind]);
+	/* A trend needs a bounded window: default the last 7 days up to now. */
+	if (!a.until_given)
+		a.window.until = ctx->now;
+	if (!a.since_given)
+		a.window.since = a.window.until - 7 * MS_PER_DAY;
+	if ((rc = metrics_args_check(&a)))
+		return rc;
+	before = a.window;
+	before.until = a.window.since;
+	before.since = a.window.since - (a.window.until - a.window.since);
+	if (metrics_load(ctx, &a.window, METRICS_DEFAULT_THRESHOLD, &cur) < 0 ||
+	    metrics_load(ctx, &before, METRICS_DEFAULT_THRESHOLD, &prev) < 0) {
+		metrics_release(&cur);
+		return EXIT_INPUT_ERROR;
+	}
+	o.md = a.format == FORMAT_MD;
+	render(&o, &cur, &prev);
+	metrics_flush(&o.sb);
+	if (!isnan(max_rate) && !isnan(cur.escape_rate) && cur.escape_rate > max_rate)
+		status = EXIT_CHECK_FAILED;
+	if (url) {
+		fflush(stdout);
+		if (post(url, &cur, &prev) < 0)
+			status = EXIT_INPUT_ERROR;
+	}
+	metrics_release(&cur);
+	metrics_release(&prev);
+	return status;
+}
+
+const struct cmd cmd_summary = {
+	.name = "summary",
+	.fn = run_summary,
+	.flags = NEED_DB_RO,
+	.usage = "tiadash summary [--since WHEN] [--until WHEN] [--repo NAME] "
+		 "[--format text|md] [--max-escape-rate X] [--post URL]",
+	.summary = "Escape rate and its trend, escapes, costliest force-full reasons.",
+	.help = "  --since WHEN          window start, inclusive (default: 7 days "
+		"before --until)\n"
+		"  --until WHEN          window end, exclusive (default: now)\n"
+		"  --repo NAME           only heads of this repository name (the\n"
+		"                        manifests' \"repo\"; not the global --repo PATH)\n"
+		"  --format F            text (default) or md\n"
+		"  --max-escape-rate X   exit 1 when the window's escape rate exceeds X\n"
+		"  --post URL            also POST {\"text\": <the markdown summary>} to a\n"
+		"                        webhook (HTTP(S), TLS verified); a failed post\n"
+		"                        exits 2\n"
+		"\nThe trend compares with the window of the same length just before.\n",
+	.options = summary_options,
+};

@@ -1,0 +1,343 @@
+/*
+ * Proposals (SPEC 6): from the window's unexplained escapes to force-full
+ * globs, each scored on the whole stored history, a recommended set, the
+ * what-if of one edited glob (the dashboard's live preview), and writing an
+ * accepted glob to the rules file (with undo). `tiadash propose` and the
+ * dashboard's Proposals view are both built on this API.
+ *
+ * Definitions (where SPEC 6 leaves a choice, the choice is written here):
+ *
+ *   escapes      the window's heads of class escape or non-hermetic
+ *                (metrics/classify.h) without an explained note. Each gets
+ *                a state:
+ *                  closable        a glob on one of its changed paths
+ *                                  would have made it run_all
+ *                  closed-by-rules one of its changed paths is already
+ *                                  force-full under the current rules (the
+ *                                  recorded selector did not have them)
+ *                  unclosable      non-hermetic (the missed test was
+ *                                  selected: no glob makes it run), no
+ *                                  changed paths known, or every changed
+ *                                  path is decided first by a rule that is
+ *                                  not force-full (an appended glob would
+ *                                  never fire); `why` says which
+ *   current rules
+ *                the rule files given (else .tiadash/rules at the repository
+ *                root when present), then the built-in defaults. An accepted
+ *                glob is appended to the first file, so it sits after that
+ *                file's rules and before the others: a path whose first
+ *                matching rule comes before that point (whatever its
+ *                action), or whose first rule is run_all, is not *eligible*:
+ *                a glob there would change nothing.
+ *   changed paths
+ *                of a head: its latest shadow run's diff (else the latest
+ *                full run's), new and old side of renames.
+ *   candidates   from every eligible changed path of a closable escape:
+ *                the file itself (a root file as "/name", anchored), "dir/ **"
+ *                at each directory level, "** /name", "** / *.ext" (the
+ *                last extension) and "dir/ ** / *.ext" at each level.
+ *                (In this header a space follows every slash that precedes
+ *                a star, which a C comment cannot hold: "dir/ **" is the
+ *                glob dir/ followed by two stars.) Glob
+ *                characters in path components are escaped, so a candidate
+ *                matches exactly what its form says.
+ *   history      every head of the store (the window's repo filter applies)
+ *                with a shadow run: the whole record, not the window, so a
+ *                glob's cost is measured on every change it would have hit
+ *                (SPEC 6: "measured on history"); the window only decides
+ *                which escapes need closing.
+ *   matches      a glob matches a head when it matches one of the head's
+ *                eligible changed paths (gitignore semantics, core/glob.h)
+ *   closes       the closable escapes it matches (benefit)
+ *   extra_force_full
+ *                history heads it matches whose latest shadow decision is
+ *                not run_all, other than the escapes it closes: the runs
+ *                it would have forced on changes that did not need it (cost)
+ *   extra_minutes
+ *                sum over those heads of (full wall-clock - shadow
+ *                wall-clock) / 60, each the head's measured latest attempt,
+ *                else the window's median (of latest attempts); NAN when
+ *                neither exists
+ *   force_full_rate_after
+ *                (heads already run_all + every head it newly forces,
+ *                closed escapes included) / history heads with a shadow run
+ *   p95_after    the p95 of shadow wall-clock over history heads with a
+ *                measured shadow wall-clock, each newly forced one's value
+ *                replaced by its full wall-clock (else the window's median
+ *                full); NAN when a replacement is unknown
+ *   ranking      closes (count) descending, then extra_minutes ascending
+ *                (NAN last), then the glob text
+ *   recommended  greedy weighted set cover of the closable escapes: take
+ *                the candidate with the lowest extra_minutes per newly
+ *                closed escape; ties: more newly closed, then fewer
+ *                extra_force_full, then the glob text
+ *   evidence     per escape: its changed paths no current rule matches, its
+ *                missed tests (non-hermetic: the selected failing ones), and
+ *                per test whether its source file at the head commit (the
+ *                suite key, when that is a file there) mentions a changed
+ *                file's name: its basename anywhere, or its basename without
+ *                extension (3 characters or more) between non-alphanumeric
+ *                characters
+ *
+ * Ownership: struct proposals owns everything it points to (release with
+ * proposals_release); it borrows nothing from the caller after
+ * proposals_compute returns, except that proposals_preview reuses it.
+ * struct proposal_preview and struct proposal_accept own their contents.
+ */
+#ifndef TIADASH_METRICS_PROPOSALS_H
+#define TIADASH_METRICS_PROPOSALS_H
+
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/idmatch.h"
+#include "core/query.h"
+#include "core/repo.h"
+#include "core/rules.h"
+#include "core/util.h"
+#include "metrics/classify.h"
+
+/* ---- the current rules ---- */
+
+struct proposals_rules {
+	struct rules rules; /* compiled */
+	char *target;       /* the file an accepted glob goes to; NULL: none known */
+	size_t insert_at;   /* the index in rules.items an appended glob would take */
+};
+#define PROPOSALS_RULES_INIT { RULES_INIT, NULL, 0 }
+
+/*
+ * Load the current rules: every file in `files` in order (NULL or empty:
+ * .tiadash/rules at the root of the repository around repo_path, NULL for
+ * the current directory's, when that file exists), then the built-in
+ * defaults when `builtin`. The target is the first file (else that default
+ * path, even when it does not exist yet; NULL without a repository). A
+ * .codebase-memory.json target is refused at accept time, not here.
+ * -1 after error().
+ */
+int proposals_rules_load(struct proposals_rules *out, const struct strlist *files,
+			 const char *repo_path, bool builtin);
+void proposals_rules_release(struct proposals_rules *r);
+
+/* ---- computing ---- */
+
+enum proposal_state {
+	PROPOSAL_CLOSABLE,
+	PROPOSAL_CLOSED_BY_RULES,
+	PROPOSAL_UNCLOSABLE,
+};
+/* "closable", "closed-by-rules", "unclosable". */
+const char *proposal_state_name(enum proposal_state s);
+
+enum evidence_state {
+	EVIDENCE_NO_REPO,    /* n/a (no repository) */
+	EVIDENCE_NO_COMMIT,  /* n/a (head commit not in the repository) */
+	EVIDENCE_NOT_A_FILE, /* n/a (the suite key is not a file at head) */
+	EVIDENCE_READ,       /* source read: mentions says what it names */
+};
+
+struct proposal_evidence {
+	char *test;     /* SUITE::CASE */
+	char *source;   /* the suite key read at head (EVIDENCE_READ), else NULL */
+	enum evidence_state state;
+	struct strlist mentions; /* changed paths whose name the source mentions, sorted */
+};
+
+struct proposal_escape {
+	int64_t head_id;
+	char sha[41];
+	bool has_pr;
+	int64_t pr;
+	int64_t at;              /* window time (ms) */
+	enum pair_class cls;     /* CLASS_ESCAPE or CLASS_NON_HERMETIC */
+	enum proposal_state state;
+	char *why;               /* not closable: the reason; closed-by-rules: the rule's name */
+	bool diff_known;         /* changed paths recorded */
+	struct strlist paths;    /* changed paths (both sides of renames), sorted */
+	struct strlist unmatched;/* changed paths no current rule matches, sorted */
+	struct strlist missed;   /* missed tests; non-hermetic: the selected failing ones */
+	struct proposal_evidence *evidence; /* one per missed test */
+	size_t nr_evidence;
+	bool closed_by_recommended; /* closable and matched by a recommended glob */
+};
+
+enum proposal_form {
+	FORM_FILE,    /* the file itself */
+	FORM_DIR,     /* "dir/ **" */
+	FORM_EXT,     /* "** / *.ext" */
+	FORM_NAME,    /* "** /name" */
+	FORM_DIR_EXT, /* "dir/ ** / *.ext" */
+};
+/* "file", "dir", "ext", "name", "dir-ext". */
+const char *proposal_form_name(enum proposal_form f);
+
+struct proposal {
+	char *glob;
+	enum proposal_form form;
+	size_t *closes;            /* indexes into proposals.escapes, ascending */
+	size_t nr_closes;
+	int64_t matched_heads;     /* history heads it matches */
+	int64_t extra_force_full;
+	double extra_minutes;      /* NAN: unknown */
+	double force_full_rate_after;
+	double p95_after;          /* NAN: unknown */
+	bool recommended;
+};
+
+struct proposals_opts {
+	const struct idmap *idmap; /* applied to selections (NULL: none) */
+	bool evidence;             /* read test sources at head (needs a repository) */
+};
+#define PROPOSALS_OPTS_INIT { NULL, true }
+
+struct proposals {
+	int64_t since, until;  /* the window */
+	char *repo;            /* the repo filter, "" for all */
+
+	/* The window's escapes. */
+	int64_t escapes;       /* unexplained escapes (nr_escapes) */
+	int64_t explained;     /* escapes with a note, left out */
+	int64_t closable, closed_by_rules, unclosable;
+	struct proposal_escape *escapes_list; /* window order */
+	size_t nr_escapes;
+
+	/* Candidates, ranked. */
+	struct proposal *items;
+	size_t nr;
+
+	/* The recommended set: indexes into items, in the order the cover took them. */
+	size_t *recommended;
+	size_t nr_recommended;
+	int64_t rec_extra_force_full; /* the set together */
+	double rec_extra_minutes, rec_force_full_rate_after, rec_p95_after;
+	int64_t rec_closes;
+
+	/* The history the candidates are scored on, before any glob. */
+	int64_t history_heads;     /* heads with a shadow run */
+	int64_t force_full_before; /* of them, latest shadow decision run_all */
+	double force_full_rate_before;
+	double p95_before;         /* shadow wall-clock p95; NAN: none measured */
+	double median_shadow_s, median_full_s; /* the window's, for unmeasured heads */
+
+	struct proposals_ctx *ctx_; /* private: what proposals_preview reuses */
+};
+#define PROPOSALS_INIT { 0 }
+
+/*
+ * Compute the window's proposals. repo may be NULL (evidence is then
+ * "n/a (no repository)"). rules must stay alive while out is used for
+ * previews. Reads the store only through core/query.h. Returns 0, or -1
+ * after error(); out is always safe to release.
+ */
+int proposals_compute(struct store *s, struct repo *repo,
+		      const struct proposals_rules *rules, const struct window *w,
+		      const struct proposals_opts *opts, struct proposals *out);
+void proposals_release(struct proposals *p);
+
+/* ---- the live preview of one glob ---- */
+
+struct proposal_change {
+	int64_t head_id;
+	bool has_pr;
+	int64_t pr;
+	bool forced;  /* newly forced (its recorded decision was not run_all) */
+	int escape;   /* index into escapes_list when it is a closable escape, else -1 */
+};
+
+struct proposal_preview {
+	int64_t matched_paths;     /* distinct stored changed paths it matches (eligible ones) */
+	struct strlist sample;     /* the first PROPOSALS_PREVIEW_SAMPLE of them, sorted */
+	struct proposal_change *changes; /* history heads it matches, in window-time order */
+	size_t nr_changes;
+	size_t *closes;            /* indexes into escapes_list */
+	size_t nr_closes;
+	int64_t extra_force_full;
+	double extra_minutes, force_full_rate_after, p95_after;
+};
+#define PROPOSALS_PREVIEW_SAMPLE 20
+#define PROPOSAL_PREVIEW_INIT { 0, STRLIST_INIT, NULL, 0, NULL, 0, 0, 0, 0, 0 }
+
+/*
+ * The what-if of one glob (as typed: any glob core/glob.h accepts) over the
+ * history p was computed on: one matcher walked over the distinct stored
+ * paths, no store access, so it can run on every keystroke (10^4 PRs: a
+ * few milliseconds). out is reset first. Returns 0, or -1 with the reason
+ * in *why (a glob that does not compile; not printed).
+ */
+int proposals_preview(struct proposals *p, const char *glob,
+		      struct proposal_preview *out, struct strbuf *why);
+void proposal_preview_release(struct proposal_preview *pv);
+
+/* ---- accept and undo ---- */
+
+/* What an accept wrote, so it can be undone exactly. */
+struct proposal_accept {
+	char *path;         /* the rules file */
+	struct strbuf text; /* the bytes appended */
+	bool created;       /* the file did not exist before */
+};
+#define PROPOSAL_ACCEPT_INIT { NULL, STRBUF_INIT, false }
+void proposal_accept_release(struct proposal_accept *a);
+
+/*
+ * Append glob to the tiadash rules file at rules_path, after a comment
+ *   # accepted 2026-11-08: closes escapes of PR 434, 498 (tiadash propose)
+ * naming the escapes closes[] (indexes into p->escapes_list; p may be NULL
+ * when nr_closes is 0) and the UTC date of now (ms). A file that does not
+ * end in a newline gets one first (part of the appended text). The file and
+ * its directory are created when missing. Refused: a glob that does not
+ * compile, holds control characters, or would not read back from the file
+ * as exactly this one run_all glob; a glob the file already has as run_all;
+ * a .codebase-memory.json. Returns 0 and fills out, or -1 after error().
+ */
+int proposals_accept(const char *rules_path, const char *glob,
+		     const struct proposals *p, const size_t *closes,
+		     size_t nr_closes, int64_t now, struct proposal_accept *out);
+
+/*
+ * Undo an accept: when the file still ends with exactly the appended text,
+ * truncate it away (a file the accept created is removed). Otherwise
+ * -1 after error() and the file is left alone.
+ */
+int proposals_undo_accept(const struct proposal_accept *a);
+
+/* ---- helpers exposed for tests ---- */
+
+/*
+ * The candidates of one changed path, in a fixed order (file, dirs from
+ * the top, name, ext, dir-exts from the top). A path with control
+ * characters yields none. Each has a match key: a candidate matches a path
+ * exactly when its key is among proposals_path_keys(path) (this is how
+ * hundreds of candidates are scored in one walk over the history).
+ */
+struct proposal_candidate {
+	enum proposal_form form;
+	char *glob; /* glob characters of the path escaped */
+	char *key;
+};
+struct proposal_candidates {
+	struct proposal_candidate *items;
+	size_t nr, alloc;
+};
+#define PROPOSAL_CANDIDATES_INIT { NULL, 0, 0 }
+void proposals_path_candidates(const char *path, struct proposal_candidates *out);
+void proposal_candidates_release(struct proposal_candidates *c);
+/* Every key path answers to (appended to out). */
+void proposals_path_keys(const char *path, struct strlist *out);
+
+/* Greedy weighted set cover, as the recommended set (exposed for tests). */
+struct proposals_cover_item {
+	const size_t *covers; /* element indexes, ascending */
+	size_t nr_covers;
+	double cost;          /* NAN: unknown, taken after every known cost */
+	int64_t runs;         /* tie-break: fewer first */
+	const char *name;     /* tie-break: strcmp order */
+};
+/*
+ * Cover the elements 0..nr_elements-1 that some item covers. Writes the
+ * chosen item indexes in order to chosen (room for nr_items); returns how
+ * many.
+ */
+size_t proposals_cover(const struct proposals_cover_item *items, size_t nr_items,
+		       size_t nr_elements, size_t *chosen);
+
+#endif

@@ -1,0 +1,90 @@
+# Helpers for the metrics tests (t3*: report, t6*: gate-check and summary):
+# small hand-made manifests whose figures can be worked out by hand.
+# Source after lib.sh.
+
+# mrepo N: a git repository repo/ with a base commit on main and one branch
+# commit per PR 1..N (adding src/pN.py); heads.base and heads.N hold the shas.
+# Ingest with `tiadash --repo repo ingest ...`.
+mrepo() {
+	local i
+	git init -q repo &&
+	mkdir -p repo/src && echo base >repo/src/base.py &&
+	(cd repo && commit_at 2026-10-30T00:00:00Z base) &&
+	git -C repo rev-parse HEAD >heads.base &&
+	for i in $(seq 1 "$1"); do
+		git -C repo checkout -q -b "pr$i" main &&
+		printf 'def f():\n    return %s\n' "$i" >"repo/src/p$i.py" &&
+		(cd repo && commit_at 2026-10-31T00:00:00Z "pr $i") &&
+		git -C repo rev-parse HEAD >"heads.$i" &&
+		git -C repo checkout -q main || return 1
+	done
+}
+
+# head_of PR: the head commit of a PR made by mrepo.
+head_of() {
+	cat "$TRASH/heads.$1"
+}
+
+# mrun DIR PR KIND ATTEMPT STARTED WALL VERDICT SELECTION [CASE...]
+#   A run manifest in DIR (repo acme/x, head = head_of PR, base = the
+#   mrepo base). WALL "-" leaves
+#   wall_clock_s out; SELECTION is a JSON object or "-"; each CASE is a
+#   JUnit case as lib.sh's junit takes it (suite::name[:failed|...]).
+mrun() {
+	local dir=$1 pr=$2 kind=$3 attempt=$4 at=$5 wall=$6 verdict=$7 sel=$8
+	local fields
+	shift 8
+	fields="\"repo\": \"${MRUN_REPO:-acme/x}\", \"pr\": $pr, \"head\": \"$(head_of "$pr")\","
+	fields="$fields \"base\": \"$(head_of base)\","
+	fields="$fields \"kind\": \"$kind\", \"attempt\": $attempt, \"started_at\": \"$at\","
+	[ "$wall" = - ] || fields="$fields \"wall_clock_s\": $wall,"
+	[ "$sel" = - ] || fields="$fields \"selection\": $sel,"
+	fields="$fields \"verdict\": \"$verdict\", \"results\": [\"junit.xml\"]"
+	write_run "$dir" "$fields" &&
+	junit "$dir/junit.xml" "$@"
+}
+
+# sel DECISION SELECTED_COUNT TOTAL [ENTRY...]: a selection object.
+sel() {
+	local decision=$1 count=$2 total=$3 entries="" e
+	shift 3
+	for e in "$@"; do
+		entries="$entries${entries:+, }\"$e\""
+	done
+	printf '{"decision": "%s", "selected_count": %s, "total_tests": %s, "selected": [%s]}' \
+		"$decision" "$count" "$total" "$entries"
+}
+
+# ffsel REASON...: a run_all selection with its reasons.
+ffsel() {
+	local reasons="" r
+	for r in "$@"; do
+		reasons="$reasons${reasons:+, }\"$r\""
+	done
+	printf '{"decision": "run_all", "reasons": [%s], "total_tests": 100}' "$reasons"
+}
+
+# json_close FILE EXPR VALUE: the Python expression over d is VALUE within 1e-9
+# (VALUE may be null; numbers compare with tolerance, others exactly).
+json_close() {
+	python3 - "$@" <<-\PY
+	import json, math, sys
+	d = json.load(open(sys.argv[1]))
+	got = eval(sys.argv[2])
+	want = json.loads(sys.argv[3])
+	ok = (got == want if not isinstance(want, float) or not isinstance(got, (int, float))
+	      else math.isclose(got, want, rel_tol=0, abs_tol=1e-9))
+	if not ok:
+	    print("%s: got %r, want %r" % (sys.argv[2], got, want))
+	    sys.exit(1)
+	PY
+}
+
+# no_control FILE: no byte below 0x20 but newline (and tab), and no DEL.
+no_control() {
+	if LC_ALL=C grep -n "$(printf '[\001-\010\013-\037\177]')" "$1" >/dev/null; then
+		echo "control characters in $1:" >&2
+		LC_ALL=C grep -n "$(printf '[\001-\010\013-\037\177]')" "$1" | od -c | head -20 >&2
+		return 1
+	fi
+}

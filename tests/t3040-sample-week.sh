@@ -1,0 +1,184 @@
+#!/bin/bash
+# The sample week (sampledata/make-week.py): report's figures against the
+# generator's ground truth (expected.json's "report"), key by key to 1e-9;
+# every format parsed back; gate-check and summary on the real week; diff
+# coverage of the week's shadow runs against diff-cover.
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-metrics.sh"
+
+if ! test -f "$SAMPLE/expected.json"; then
+	echo "ok 1 # skip the sample week is not built (make sampledata)"
+	echo "1..1"
+	exit 0
+fi
+
+test_expect_success 'ingest the week' '
+	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >out 2>err &&
+	since=$(json_get "$SAMPLE/expected.json" "d[\"report\"][\"window\"][\"since\"]") &&
+	until=$(json_get "$SAMPLE/expected.json" "d[\"report\"][\"window\"][\"until\"]") &&
+	echo "--since $since --until $until" >window
+'
+
+test_expect_success 'report json equals the ground truth, key by key' '
+	tiadash --db week.db report $(cat window) --format json >r.json &&
+	python3 - "$SAMPLE/expected.json" r.json <<-\PY
+	import json, math, sys
+	want = json.load(open(sys.argv[1]))["report"]
+	got = json.load(open(sys.argv[2]))
+	bad = []
+	def cmp(path, w, g):
+	    if isinstance(w, dict):
+	        if not isinstance(g, dict):
+	            bad.append("%s: expected an object, got %r" % (path, g)); return
+	        for k in w:
+	            if k not in g:
+	                bad.append("%s.%s: missing" % (path, k))
+	            else:
+	                cmp(path + "." + k, w[k], g[k])
+	    elif isinstance(w, float) and isinstance(g, (int, float)) and not isinstance(g, bool):
+	        if not math.isclose(w, g, rel_tol=0, abs_tol=1e-9):
+	            bad.append("%s: expected %r, got %r" % (path, w, g))
+	    elif w != g:
+	        bad.append("%s: expected %r, got %r" % (path, w, g))
+	cmp("report", want, got)
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
+'
+
+test_expect_success 'per-head classes and figures equal the ground truth' '
+	tiadash --db week.db report $(cat window) --format csv >r.csv &&
+	python3 - "$SAMPLE/expected.json" r.csv <<-\PY
+	import csv, json, math, sys
+	heads = {h["pr"]: h for h in json.load(open(sys.argv[1]))["heads"]}
+	rows = {int(r["pr"]): r for r in csv.DictReader(open(sys.argv[2], newline=""))}
+	bad = []
+	def num(s):
+	    return float(s) if s != "" else None
+	for pr, h in sorted(heads.items()):
+	    r = rows.get(pr)
+	    if r is None:
+	        bad.append("PR %d: no row" % pr); continue
+	    if r["class"] != h["class"]:
+	        bad.append("PR %d: class %s, expected %s" % (pr, r["class"], h["class"]))
+	    if int(r["missed"]) != len(h["missed"]):
+	        bad.append("PR %d: %s missed, expected %d" % (pr, r["missed"], len(h["missed"])))
+	    for col, key in (("affected_fraction", "affected_fraction"), ("diff_coverage", "diff_coverage"),
+	                     ("shadow_wall_clock_s", "shadow_wall_clock_s"), ("full_wall_clock_s", "full_wall_clock_s")):
+	        g, w = num(r[col]), h[key]
+	        if (g is None) != (w is None) or (g is not None and not math.isclose(g, w, rel_tol=0, abs_tol=1e-9)):
+	            bad.append("PR %d: %s %r, expected %r" % (pr, col, g, w))
+	if len(rows) != len(heads):
+	    bad.append("%d rows for %d heads" % (len(rows), len(heads)))
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
+'
+
+test_expect_success 'escapes: missed and non-hermetic tests as the ground truth says' '
+	python3 - "$SAMPLE/expected.json" r.json <<-\PY
+	import json, sys
+	heads = {h["pr"]: h for h in json.load(open(sys.argv[1]))["heads"]}
+	got = json.load(open(sys.argv[2]))["escapes"]["list"]
+	bad = []
+	for e in got:
+	    h = heads[e["pr"]]
+	    if (e["class"], e["missed"], e["non_hermetic"]) != (h["class"], h["missed"], h["non_hermetic"]):
+	        bad.append("PR %d: %r %r %r, expected %r %r %r" % (e["pr"], e["class"], e["missed"],
+	                   e["non_hermetic"], h["class"], h["missed"], h["non_hermetic"]))
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
+'
+
+test_expect_success 'every format of the week parses back' '
+	python3 -m json.tool r.json >/dev/null &&
+	python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=\"\"))); assert len(r) > 1 and all(len(x) == len(r[0]) for x in r)" r.csv &&
+	tiadash --db week.db report $(cat window) >r.txt && no_control r.txt &&
+	awk "length > 80 { print; bad = 1 } END { exit bad }" r.txt &&
+	tiadash --db week.db report $(cat window) --format md >r.md && no_control r.md &&
+	test_grep "^| escapes | " r.md
+'
+
+test_expect_success 'gate-check on the week: NO-GO with unexplained escapes, json parses' '
+	test_expect_code 1 tiadash --db week.db gate-check $(cat window) --format json >g.json &&
+	json_close g.json "d[\"verdict\"]" "\"NO-GO\"" &&
+	count=$(json_get r.json "d[\"escapes\"][\"count\"]") &&
+	json_close g.json "[c[\"value\"] for c in d[\"criteria\"] if c[\"name\"] == \"unexplained_escapes\"][0]" "$count" &&
+	json_close g.json "[c[\"value\"] for c in d[\"criteria\"] if c[\"name\"] == \"pairs\"][0]" \
+		"$(json_get r.json "d[\"pairs\"]")"
+'
+
+test_expect_success 'summary of the week (default window: the 7 days before now)' '
+	tiadash --db week.db summary >s.txt && no_control s.txt &&
+	rate=$(json_get r.json "\"%.2f%%\" % (d[\"escapes\"][\"rate\"] * 100)") &&
+	test_grep "^Escape rate $rate (" s.txt &&
+	tiadash --db week.db summary --format md >s.md && no_control s.md
+'
+
+test_expect_success 'diff coverage of the week agrees with diff-cover (every 8th covered run)' '
+	command -v diff-cover >/dev/null || { echo "no diff-cover"; return 0; }
+	git clone -q --no-checkout "$SAMPLE/repo" clone &&
+	python3 - "$SAMPLE" <<-\PY >runs.tsv
+	import json, os, sys
+	art = os.path.join(sys.argv[1], "artifacts")
+	runs = []
+	for d in sorted(os.listdir(art)):
+	    for root, _, files in os.walk(os.path.join(art, d)):
+	        for f in files:
+	            if f.endswith(".tiadash.json") or f == "tiadash-run.json":
+	                m = json.load(open(os.path.join(root, f)))
+	                if m["kind"] == "shadow" and m.get("coverage"):
+	                    runs.append((m["pr"], m["attempt"], m["base"], m["head"],
+	                                 ",".join(os.path.join(root, c) for c in m["coverage"])))
+	latest = {}
+	for r in runs:
+	    if r[0] not in latest or r[1] > latest[r[0]][1]:
+	        latest[r[0]] = r
+	for i, pr in enumerate(sorted(latest)):
+	    if i % 8 == 0:
+	        print("\t".join(str(x) for x in latest[pr]))
+	PY
+	test -s runs.tsv &&
+	while IFS="	" read -r pr attempt base head covs; do
+		git -C clone checkout -q "$head" &&
+		n=0 && rm -f dc-*.info &&
+		for c in $(echo "$covs" | tr , " "); do
+			n=$((n + 1)) &&
+			case "$c" in
+			*.info) sed "s|^SF:/home/runner/work/ledger/ledger/|SF:|" "$c" >dc-$n.info ;;
+			# diff-cover cannot mix lcov and Cobertura: Cobertura to lcov
+			*) python3 - "$c" >dc-$n.info <<-\PY ;;
+			import os, sys, xml.etree.ElementTree as ET
+			root = ET.parse(sys.argv[1]).getroot()
+			srcs = [s.text or "" for s in root.iter("source")] or [""]
+			ci = "/home/runner/work/ledger/ledger/"
+			for cls in root.iter("class"):
+			    name = cls.get("filename")
+			    paths = [os.path.join(s, name) for s in srcs]
+			    rel = [p[len(ci):] if p.startswith(ci) else p for p in paths]
+			    rel = [p for p in rel if os.path.exists(os.path.join("clone", p))] or rel
+			    print("SF:" + rel[0])
+			    for line in cls.iter("line"):
+			        print("DA:%s,%s" % (line.get("number"), line.get("hits")))
+			    print("end_of_record")
+			PY
+			esac || return 1
+		done &&
+		(cd clone && diff-cover ../dc-*.info --compare-branch="$base" --json-report ../dc.json -q) &&
+		tiadash --db week.db show "$pr" --format json >show.json &&
+		python3 - dc.json show.json "$pr" <<-\PY || return 1
+		import json, sys
+		dc, show = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+		lines, miss = dc["total_num_lines"], dc["total_num_violations"]
+		want = (lines - miss) / lines if lines else None
+		got = show["diff_coverage"]
+		ok = got is None if want is None else got is not None and abs(got - want) <= 1e-9
+		print("PR %s: diff-cover %s (%d lines), tiadash %s%s" % (sys.argv[3], want, lines, got, "" if ok else "  MISMATCH"))
+		sys.exit(0 if ok else 1)
+		PY
+	done <runs.tsv >agree.log;
+	status=$?; cat agree.log; test $status = 0
+'
+
+test_done

@@ -1,0 +1,105 @@
+#!/bin/bash
+# gate-check: every criterion with its threshold, value and PASS/FAIL, the
+# verdict and the exit status; thresholds from flags; n/a fails unless
+# advisory; explained escapes do not count.
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-metrics.sh"
+
+test_expect_success 'setup: seven days, eight PRs a day, one escape (PR 13)' '
+	mrepo 56 &&
+	for i in $(seq 1 56); do
+		day=$(( (i - 1) / 8 + 1 )) &&
+		at=$(printf "2026-11-%02dT%02d:00:00Z" "$day" $(( 8 + (i - 1) % 8 ))) &&
+		count=$(( 10 + (i % 5) * 10 )) &&
+		mrun w/$i-s $i shadow 1 "$at" $((100 + i)) pass "$(sel selected $count 100 tests/a.py)" tests/a.py::t &&
+		if [ $i = 13 ]; then
+			mrun w/$i-f $i full 1 "$at" $((600 + i)) fail - tests/a.py::t tests/b.py::u:failed
+		else
+			mrun w/$i-f $i full 1 "$at" $((600 + i)) pass - tests/a.py::t tests/b.py::u
+		fi || return 1
+	done &&
+	tiadash --db w.db --repo repo ingest w >out &&
+	echo "112 new runs, 0 unchanged" >expect && test_cmp expect out
+'
+
+test_expect_success 'defaults: NO-GO on the unexplained escape, exit 1' '
+	test_expect_code 1 tiadash --db w.db gate-check >actual &&
+	# shadow 101..156, full 601..656: p95 at rank 52.25 -> 153.25 and 653.25
+	cat >expect <<-\EOF &&
+	gate-check: all time, all repos
+
+	criterion                               threshold     value  result
+	days with shadow runs                        >= 7         7  PASS
+	pairs                                       >= 50        56  PASS
+	unexplained escapes                          <= 0         1  FAIL
+	affected fraction p50                    <= 0.600     0.300  PASS
+	p95 wall-clock saving                     > 0.000     0.765  PASS
+	diff coverage p50 (advisory)             >= 0.700       n/a  FAIL (advisory)
+
+	NO-GO
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'json: verdict and criteria' '
+	test_expect_code 1 tiadash --db w.db gate-check --format json >g.json &&
+	python3 -m json.tool g.json >/dev/null &&
+	json_close g.json "d[\"verdict\"]" "\"NO-GO\"" &&
+	json_close g.json "[c[\"name\"] for c in d[\"criteria\"]]" \
+		"[\"shadow_days\", \"pairs\", \"unexplained_escapes\", \"affected_fraction_p50\", \"wall_clock_p95_saving\", \"diff_coverage_p50\"]" &&
+	json_close g.json "[[c[\"threshold\"], c[\"value\"], c[\"pass\"], c[\"advisory\"]] for c in d[\"criteria\"]]" \
+		"[[7, 7, true, false], [50, 56, true, false], [0, 1, false, false], [0.6, 0.3, true, false], [0, 0.7654037504783773, true, false], [0.7, null, false, true]]"
+'
+
+test_expect_success 'an explained escape does not count: GO, exit 0' '
+	sqlite3 w.db "INSERT INTO note (head_id, kind, text, created_at) SELECT id, '"'"'explained'"'"', '"'"'test data fixture'"'"', 0 FROM head WHERE pr = 13" &&
+	tiadash --db w.db gate-check >go.txt &&
+	test_grep "^unexplained escapes                          <= 0         0  PASS$" go.txt &&
+	test "$(tail -n 1 go.txt)" = GO &&
+	tiadash --db w.db gate-check --format json >go.json &&
+	json_close go.json "d[\"verdict\"]" "\"GO\""
+'
+
+test_expect_success '--strict: the advisory diff-coverage criterion counts (n/a fails)' '
+	test_expect_code 1 tiadash --db w.db gate-check --strict >s.txt &&
+	test_grep "^diff coverage p50                        >= 0.700       n/a  FAIL$" s.txt &&
+	test "$(tail -n 1 s.txt)" = NO-GO
+'
+
+test_expect_success 'each threshold is a flag' '
+	test_expect_code 1 tiadash --db w.db gate-check --min-pairs 57 >t &&
+	test_grep "^pairs                                       >= 57        56  FAIL$" t &&
+	test_expect_code 1 tiadash --db w.db gate-check --max-affected-p50 0.25 >t &&
+	test_grep "^affected fraction p50                    <= 0.250     0.300  FAIL$" t &&
+	test_expect_code 1 tiadash --db w.db gate-check --min-days 8 >t &&
+	test_grep "^days with shadow runs                        >= 8         7  FAIL$" t &&
+	test_expect_code 1 tiadash --db w.db gate-check --min-p95-saving 0.8 >t &&
+	test_grep "^p95 wall-clock saving                     > 0.800     0.765  FAIL$" t &&
+	tiadash --db w.db gate-check --max-escapes 1 --min-diff-coverage 0.5 >t &&
+	test_grep "^diff coverage p50 (advisory)             >= 0.500       n/a  FAIL (advisory)$" t &&
+	tiadash --db w.db gate-check --no-p95-saving >t &&
+	! grep -q "p95" t
+'
+
+test_expect_success 'the window decides the days: six days is not enough' '
+	test_expect_code 1 tiadash --db w.db gate-check --since 2026-11-02 --format json >d.json &&
+	json_close d.json "[c[\"value\"] for c in d[\"criteria\"][:2]]" "[6, 48]" &&
+	json_close d.json "d[\"window\"][\"since\"]" "\"2026-11-02T00:00:00Z\""
+'
+
+test_expect_success 'an empty window: every measured value n/a or 0, NO-GO' '
+	test_expect_code 1 tiadash --db w.db gate-check --since 2026-12-01 --format json >e.json &&
+	json_close e.json "[c[\"value\"] for c in d[\"criteria\"]]" "[0, 0, 0, null, null, null]" &&
+	json_close e.json "[c[\"pass\"] for c in d[\"criteria\"]]" "[false, false, true, false, false, false]"
+'
+
+test_expect_success 'usage and input errors exit 2' '
+	test_expect_code 2 tiadash --db w.db gate-check --min-days x 2>err &&
+	test_grep "bad value" err &&
+	test_expect_code 2 tiadash --db w.db gate-check --max-affected-p50 1.5 2>err &&
+	test_expect_code 2 tiadash --db w.db gate-check --format csv 2>err &&
+	test_expect_code 2 tiadash --db w.db gate-check --bogus 2>err &&
+	test_expect_code 2 tiadash --db missing.db gate-check 2>err
+'
+
+test_done

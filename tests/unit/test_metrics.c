@@ -1,0 +1,293 @@
+/* Percentiles (numpy's linear method, hand-computed), distributions, savings and the gate-check criteria. */
+#include "core/tiadash.h"
+#include "metrics/metrics.h"
+
+#include <setjmp.h>
+#include <cmocka.h>
+
+/* cmocka 1.1 has no double assertion: within eps, and say both values when not. */
+#define assert_close(got, want, eps)                                           \
+	do {                                                                   \
+		double got_ = (got), want_ = (want);                          \
+		if (!(fabs(got_ - want_) <= (eps)))                            \
+			fail_msg("%.17g is not %.17g", got_, want_);           \
+	} while (0)
+
+static double pct(const double *v, size_t n, double q)
+{
+	return metrics_percentile(v, n, q);
+}
+
+static void percentile_small(void **state)
+{
+	static const double one[] = { 7 };
+	static const double two[] = { 1, 2 };
+	static const double four[] = { 1, 2, 3, 4 };
+
+	UNUSED(state);
+	assert_true(isnan(pct(NULL, 0, 0.5)));
+	assert_true(pct(one, 1, 0.5) == 7);
+	assert_true(pct(one, 1, 0.95) == 7);
+	/* numpy.percentile([1, 2], 50) = 1.5; 95 -> 1 + 0.95 * 1 */
+	assert_true(pct(two, 2, 0.5) == 1.5);
+	assert_close(pct(two, 2, 0.95), 1.95, 1e-12);
+	/* [1, 2, 3, 4]: p50 2.5; p25 at rank 0.75 -> 1.75; p95 at rank 2.85 -> 3.85 */
+	assert_true(pct(four, 4, 0.5) == 2.5);
+	assert_true(pct(four, 4, 0.25) == 1.75);
+	assert_close(pct(four, 4, 0.95), 3.85, 1e-12);
+	assert_true(pct(four, 4, 0) == 1);
+	assert_true(pct(four, 4, 1) == 4);
+}
+
+static void percentile_numpy_docs(void **state)
+{
+	/* numpy's documentation example: a = [15, 20, 35, 40, 50] */
+	static const double a[] = { 15, 20, 35, 40, 50 };
+	/* Equal neighbours interpolate to themselves exactly. */
+	static const double flat[] = { 3, 3, 3, 9 };
+	/* An even count: the median is the mean of the middle two. */
+	static const double even[] = { 20, 40, 60, 70, 80, 90 };
+
+	UNUSED(state);
+	assert_true(pct(a, 5, 0.4) == 29);   /* rank 1.6: 20 + 0.6 * 15 */
+	assert_true(pct(a, 5, 0.5) == 35);
+	assert_true(pct(a, 5, 0.95) == 48);  /* rank 3.8: 40 + 0.8 * 10 */
+	assert_true(pct(a, 5, 0.05) == 16);  /* rank 0.2: 15 + 0.2 * 5 */
+	assert_true(pct(flat, 4, 0.5) == 3);
+	assert_close(pct(flat, 4, 0.9), 7.2, 1e-12); /* rank 2.7: 3 + 0.7 * 6 */
+	assert_true(pct(even, 6, 0.5) == 65);
+	assert_close(pct(even, 6, 0.95), 87.5, 1e-12); /* rank 4.75 */
+}
+
+static void percentile_stays_between_neighbours(void **state)
+{
+	/* numpy's lerp works from the nearer end: never outside [a, b]. */
+	static const double v[] = { 0.1, 0.7 };
+
+	UNUSED(state);
+	for (int i = 0; i <= 100; i++) {
+		double p = pct(v, 2, i / 100.0);
+
+		assert_true(p >= 0.1 && p <= 0.7);
+	}
+	assert_close(pct(v, 2, 0.95), 0.67, 1e-15);
+}
+
+static void dist_of(void **state)
+{
+	double v[] = { 1.0, 0.0, 0.3, 0.1, 1.0, 0.5, 0.2, 0.05, 0.1 };
+	struct metrics_dist d;
+
+	UNUSED(state);
+	metrics_dist_of(v, ARRAY_SIZE(v), &d);
+	assert_int_equal(d.n, 9);
+	assert_true(v[0] == 0.0 && v[8] == 1.0); /* sorted in place */
+	assert_true(d.p50 == 0.2);
+	assert_true(d.p95 == 1.0);
+	assert_close(d.mean, 3.25 / 9, 1e-15);
+	metrics_dist_of(NULL, 0, &d);
+	assert_int_equal(d.n, 0);
+	assert_true(isnan(d.p50) && isnan(d.p95) && isnan(d.mean));
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* metrics_sort against qsort: random, few distinct values, sorted, reversed, equal. */
+static void sort_matches_qsort(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 20000 };
+	unsigned seed = 12345;
+
+	UNUSED(state);
+	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
+		for (int shape = 0; shape < 5; shape++) {
+			size_t n = sizes[s];
+			double *a = xmalloc((n + 1) * sizeof(*a)), *b = xmalloc((n + 1) * sizeof(*b));
+
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 1103515245 + 12345;
+				switch (shape) {
+				case 0: a[i] = (double)(seed >> 8) / 1e3; break;
+				case 1: a[i] = (double)((seed >> 16) % 4); break;
+				case 2: a[i] = (double)i; break;
+				case 3: a[i] = (double)(n - i); break;
+				default: a[i] = 600; break;
+				}
+				b[i] = a[i];
+			}
+			metrics_sort(a, n);
+			if (n)
+				qsort(b, n, sizeof(*b), cmp_double);
+			for (size_t i = 0; i < n; i++)
+				if (a[i] != b[i])
+					fail_msg("size %zu shape %d: [%zu] %g != %g", n, shape, i, a[i], b[i]);
+			free(a);
+			free(b);
+		}
+	}
+}
+
+static void saving(void **state)
+{
+	UNUSED(state);
+	assert_true(metrics_saving(80, 640) == 0.875);
+	assert_true(metrics_saving(640, 640) == 0);
+	assert_true(metrics_saving(700, 560) == -0.25);
+	assert_true(isnan(metrics_saving(NAN, 10)));
+	assert_true(isnan(metrics_saving(10, NAN)));
+	assert_true(isnan(metrics_saving(10, 0)));
+}
+
+/* A window that passes every default criterion. */
+static void good_metrics(struct metrics *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->shadow_days = 7;
+	m->pairs = 50;
+	m->escapes = 2;
+	m->escapes_explained = 2;
+	m->affected.p50 = 0.6;
+	m->saving_p95 = 0.1;
+	m->diff_coverage.p50 = 0.7;
+}
+
+static const struct metrics_criterion *find(const struct metrics_gate *g, const char *name)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		if (!strcmp(g->criteria[i].name, name))
+			return &g->criteria[i];
+	return NULL;
+}
+
+static void gate_defaults(void **state)
+{
+	struct metrics_criteria c = METRICS_CRITERIA_INIT;
+	struct metrics m;
+	struct metrics_gate g;
+	const struct metrics_criterion *k;
+
+	UNUSED(state);
+	good_metrics(&m);
+	metrics_gate_check(&m, &c, &g);
+	assert_int_equal(g.nr, 6);
+	assert_true(g.go);
+	k = find(&g, "unexplained_escapes");
+	assert_non_null(k);
+	assert_true(k->value == 0 && k->threshold == 0 && k->op == OP_LE && k->pass);
+	k = find(&g, "affected_fraction_p50");
+	assert_true(k->threshold == 0.6 && k->pass); /* equal to the bound passes */
+	k = find(&g, "diff_coverage_p50");
+	assert_true(k->advisory && k->pass && k->threshold == 0.7);
+	k = find(&g, "wall_clock_p95_saving");
+	assert_true(k->op == OP_GT && k->threshold == 0 && k->pass);
+	assert_string_equal(metrics_op_name(k->op), ">");
+}
+
+static void gate_failures(void **state)
+{
+	struct metrics_criteria c = METRICS_CRITERIA_INIT;
+	struct metrics m;
+	struct metrics_gate g;
+
+	UNUSED(state);
+	/* One unexplained escape is one too many. */
+	good_metrics(&m);
+	m.escapes_explained = 1;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	assert_false(find(&g, "unexplained_escapes")->pass);
+	/* Too few days or pairs. */
+	good_metrics(&m);
+	m.shadow_days = 6;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	good_metrics(&m);
+	m.pairs = 49;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	/* No saving: shadow p95 equal to full p95 fails (strictly below). */
+	good_metrics(&m);
+	m.saving_p95 = 0;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	/* n/a fails: no shadow runs means no affected fraction. */
+	good_metrics(&m);
+	m.affected.p50 = NAN;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	assert_false(find(&g, "affected_fraction_p50")->pass);
+	good_metrics(&m);
+	m.saving_p95 = NAN;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+}
+
+static void gate_advisory(void **state)
+{
+	struct metrics_criteria c = METRICS_CRITERIA_INIT;
+	struct metrics m;
+	struct metrics_gate g;
+
+	UNUSED(state);
+	good_metrics(&m);
+	m.diff_coverage.p50 = NAN;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+	assert_false(find(&g, "diff_coverage_p50")->pass);
+	m.diff_coverage.p50 = 0.69;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+	c.strict = true;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	assert_false(find(&g, "diff_coverage_p50")->advisory);
+}
+
+static void gate_configured(void **state)
+{
+	struct metrics_criteria c = METRICS_CRITERIA_INIT;
+	struct metrics m;
+	struct metrics_gate g;
+
+	UNUSED(state);
+	good_metrics(&m);
+	m.escapes_explained = 0;
+	m.saving_p95 = NAN;
+	c.max_escapes = 2;
+	c.p95_saving = false;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+	assert_int_equal(g.nr, 5);
+	assert_null(find(&g, "wall_clock_p95_saving"));
+	c.p95_saving = true;
+	c.min_p95_saving = 0.2;
+	m.saving_p95 = 0.2;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	m.saving_p95 = 0.25;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(percentile_small),
+		cmocka_unit_test(percentile_numpy_docs),
+		cmocka_unit_test(percentile_stays_between_neighbours),
+		cmocka_unit_test(dist_of),
+		cmocka_unit_test(sort_matches_qsort),
+		cmocka_unit_test(saving),
+		cmocka_unit_test(gate_defaults),
+		cmocka_unit_test(gate_failures),
+		cmocka_unit_test(gate_advisory),
+		cmocka_unit_test(gate_configured),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
