@@ -264,6 +264,7 @@ static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
 	char head[4096];
 	struct strbuf text = STRBUF_INIT;
 	FILE *f = fopen(path, "rb");
+	enum json_kind kind;
 	size_t n;
 	int ret = 0;
 
@@ -273,7 +274,13 @@ static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
 	}
 	n = fread(head, 1, sizeof(head), f);
 	fclose(f);
-	switch (manifest_sniff(head, n)) {
+	kind = manifest_sniff(head, n);
+	/* The schema key may come after a long inline list: read it all then. */
+	if (kind == JSON_OTHER && n == sizeof(head) &&
+	    read_file_limit(&text, path, MANIFEST_LIMIT) == 0)
+		kind = manifest_sniff(text.buf, text.len);
+	strbuf_reset(&text);
+	switch (kind) {
 	case JSON_MANIFEST:
 		add_job(ing, jobs, path);
 		break;
