@@ -81,6 +81,26 @@ int query_status(struct store *s, struct store_status *out);
 typedef int (*pair_fn)(const struct pair_info *p, void *data);
 int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data);
 
+/* How many heads lie in window w (the rows of the dashboard's runs view). */
+int query_window_count(struct store *s, const struct window *w, int64_t *heads);
+
+/*
+ * One page of the heads in window w, in window order (at, then id): the
+ * heads at positions [offset, offset + limit), each with all of its runs,
+ * handed to fn as query_pairs does. LIMIT/OFFSET over the head_at index,
+ * so a page costs its own rows plus a walk of `offset` index entries.
+ */
+int query_pairs_page(struct store *s, const struct window *w, int64_t offset,
+		     int64_t limit, pair_fn fn, void *data);
+
+/*
+ * The heads with the given ids, in the order given (ids not in the store
+ * are skipped), each with all of its runs. For pages of a sorted or
+ * filtered list of heads.
+ */
+int query_pairs_by_ids(struct store *s, const int64_t *ids, size_t nr,
+		       pair_fn fn, void *data);
+
 /*
  * Find the head of a PR number or a commit (full sha or a unique prefix of
  * at least 4 hex digits). Returns 0 and fills out, 1 when nothing matches,
@@ -117,6 +137,16 @@ struct diff_info {
 };
 void diff_info_release(struct diff_info *d);
 int query_diff(struct store *s, int64_t diff_id, struct diff_info *out);
+
+/*
+ * Every changed path of every stored diff in one pass (the proposals walk
+ * the whole history once): diff id, path (new side), old path (renames,
+ * else NULL), ordered by diff then position. Diffs of state 'unknown' have
+ * no rows. fn returns non-zero to stop (returned as is). Borrowed strings.
+ */
+typedef int (*diff_path_fn)(int64_t diff_id, const char *path,
+			    const char *old_path, void *data);
+int query_diff_paths(struct store *s, diff_path_fn fn, void *data);
 
 struct coverage_info {
 	char *path;
