@@ -1,0 +1,594 @@
+/* Force-full rules: rule files, codebase-memory-mcp rules, built-ins, matching. */
+#include "core/tiadash.h"
+#include "core/rules.h"
+#include "core/glob.h"
+#include "core/json.h"
+
+/*
+ * tiadash's built-in force-full defaults: the triggers of seed 000 ("every
+ * stack"), with the common equivalents of other ecosystems. A false
+ * force-full costs minutes; a false narrow costs a landed regression.
+ */
+const struct rule_builtin rules_builtin[] = {
+	{ "builtin:manifest", "**/package.json" },
+	{ "builtin:manifest", "**/pnpm-workspace.yaml" },
+	{ "builtin:manifest", "**/pyproject.toml" },
+	{ "builtin:manifest", "**/setup.py" },
+	{ "builtin:manifest", "**/setup.cfg" },
+	{ "builtin:manifest", "**/requirements*.txt" },
+	{ "builtin:manifest", "**/Pipfile" },
+	{ "builtin:manifest", "**/Cargo.toml" },
+	{ "builtin:manifest", "**/go.mod" },
+	{ "builtin:manifest", "**/go.work" },
+	{ "builtin:manifest", "**/Gemfile" },
+	{ "builtin:manifest", "**/composer.json" },
+	{ "builtin:manifest", "**/pom.xml" },
+	{ "builtin:manifest", "**/build.gradle{,.kts}" },
+	{ "builtin:manifest", "**/settings.gradle{,.kts}" },
+	{ "builtin:lockfile", "**/package-lock.json" },
+	{ "builtin:lockfile", "**/npm-shrinkwrap.json" },
+	{ "builtin:lockfile", "**/pnpm-lock.yaml" },
+	{ "builtin:lockfile", "**/yarn.lock" },
+	{ "builtin:lockfile", "**/bun.lockb" },
+	{ "builtin:lockfile", "**/uv.lock" },
+	{ "builtin:lockfile", "**/poetry.lock" },
+	{ "builtin:lockfile", "**/Pipfile.lock" },
+	{ "builtin:lockfile", "**/Cargo.lock" },
+	{ "builtin:lockfile", "**/go.sum" },
+	{ "builtin:lockfile", "**/Gemfile.lock" },
+	{ "builtin:lockfile", "**/composer.lock" },
+	{ "builtin:tool-config", "**/tsconfig*.json" },
+	{ "builtin:tool-config", "**/.swcrc" },
+	{ "builtin:tool-config", "**/vitest.config.*" },
+	{ "builtin:tool-config", "**/vitest.workspace.*" },
+	{ "builtin:tool-config", "**/vite.config.*" },
+	{ "builtin:tool-config", "**/jest.config.*" },
+	{ "builtin:tool-config", "**/playwright.config.*" },
+	{ "builtin:tool-config", "**/babel.config.*" },
+	{ "builtin:tool-config", "**/.babelrc*" },
+	{ "builtin:tool-config", "**/turbo.json" },
+	{ "builtin:tool-config", "**/nx.json" },
+	{ "builtin:tool-config", "**/moon.yml" },
+	{ "builtin:tool-config", "**/.moon/**" },
+	{ "builtin:tool-config", "**/pytest.ini" },
+	{ "builtin:tool-config", "**/tox.ini" },
+	{ "builtin:tool-config", "**/noxfile.py" },
+	{ "builtin:tool-config", "**/.coveragerc" },
+	{ "builtin:tool-config", "**/Makefile" },
+	{ "builtin:tool-config", "**/GNUmakefile" },
+	{ "builtin:tool-config", "**/*.mk" },
+	{ "builtin:tool-config", "**/CMakeLists.txt" },
+	{ "builtin:tool-config", "**/*.cmake" },
+	{ "builtin:tool-config", "**/meson.build" },
+	{ "builtin:test-utils", "**/test-utils/**" },
+	{ "builtin:test-utils", "**/test_utils/**" },
+	{ "builtin:test-utils", "**/testutils/**" },
+	{ "builtin:test-utils", "**/test-helpers/**" },
+	{ "builtin:test-setup", "**/vitest.setup.*" },
+	{ "builtin:test-setup", "**/jest.setup.*" },
+	{ "builtin:test-setup", "**/setupTests.*" },
+	{ "builtin:test-setup", "**/global-setup.*" },
+	{ "builtin:test-setup", "**/global-teardown.*" },
+	{ "builtin:conftest", "**/conftest.py" },
+	{ "builtin:env", "**/.env*" },
+	{ "builtin:migrations", "**/migrations/**" },
+	{ "builtin:migrations", "**/db/migrate/**" },
+	{ "builtin:ci", ".github/workflows/**" },
+	{ "builtin:ci", ".github/actions/**" },
+	{ "builtin:ci", ".gitlab-ci.yml" },
+	{ "builtin:ci", ".circleci/**" },
+	{ "builtin:ci", ".buildkite/**" },
+	{ "builtin:ci", ".travis.yml" },
+	{ "builtin:ci", "/Jenkinsfile" },
+	{ "builtin:ci", "azure-pipelines*.yml" },
+	{ "builtin:ci", ".ci/**" },
+	{ "builtin:generated", "**/*.proto" },
+	{ "builtin:generated", "**/*.sql" },
+	{ "builtin:generated", "**/fixtures/**" },
+	{ "builtin:generated", "**/__fixtures__/**" },
+	{ "builtin:generated", "**/testdata/**" },
+	{ "builtin:generated", "**/__snapshots__/**" },
+	{ "builtin:generated", "**/templates/**" },
+};
+const size_t rules_builtin_nr = ARRAY_SIZE(rules_builtin);
+
+/* codebase-memory-mcp's built-in rules (seed 004), applied after the file's. */
+static const struct cbm_builtin {
+	const char *id;
+	enum rule_action action;
+	const char *globs[16];
+} cbm_builtin[] = {
+	{ "builtin:test-impact-config", RULE_RUN_ALL, { ".codebase-memory.json" } },
+	{ "builtin:build", RULE_RUN_ALL,
+	  { "Makefile*", "CMakeLists.txt", "*.cmake", "meson.build", "BUILD*",
+	    "WORKSPACE", "package*.json", "go.mod", "go.sum", "Cargo.*",
+	    "pom.xml", "build.gradle*", "pyproject.toml", "setup.*",
+	    "requirements*.txt" } },
+	{ "builtin:ci", RULE_RUN_ALL,
+	  { ".github/**", ".gitlab-ci.yml", ".circleci/**", "Jenkinsfile*",
+	    ".buildkite/**", "azure-pipelines*.yml" } },
+	{ "builtin:vendor", RULE_RUN_ALL, { "vendor*/**", "third_party/**" } },
+	{ "builtin:conftest", RULE_RUN_ALL, { "conftest.py" } },
+	{ "builtin:documentation", RULE_IGNORE, { "docs/**", "**/*.md", "LICENSE*" } },
+};
+
+/* What codebase-memory-mcp narrows by itself; everything else unmapped runs all. */
+static const char cbm_c_family[] =
+	"*.{c,h,cc,cp,cpp,cxx,c++,hh,hpp,hxx,h++,inc,inl,ipp,tcc,m,mm}";
+
+static const char *const action_names[] = { "run_all", "ignore", "select" };
+
+const char *rules_action_name(enum rule_action a)
+{
+	return action_names[a];
+}
+
+bool rules_action_parse(const char *s, enum rule_action *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(action_names); i++) {
+		if (!strcmp(s, action_names[i])) {
+			*out = (enum rule_action)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+void rules_release(struct rules *r)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		struct rule *x = &r->items[i];
+
+		free(x->id);
+		free(x->glob);
+		free(x->name);
+		free(x->origin);
+		strlist_release(&x->tests);
+	}
+	free(r->items);
+	glob_set_free(r->set);
+	memset(r, 0, sizeof(*r));
+}
+
+static const char *const name_prefix[] = { "force-full:", "ignore:", "select:" };
+
+int rules_add(struct rules *r, enum rule_action action, const char *id,
+	      const char *glob, const char *origin, const char *name,
+	      const struct strlist *tests)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct glob_set *check = glob_set_new();
+	struct rule *x;
+	int rc = glob_set_add(check, glob, 0, &why);
+
+	glob_set_free(check);
+	if (rc < 0) {
+		error("%s: %s", origin, why.buf);
+		strbuf_release(&why);
+		return -1;
+	}
+	strbuf_release(&why);
+	if (r->set)
+		BUG("rules_add after rules_compile");
+	ALLOC_GROW(r->items, r->nr + 1, r->alloc);
+	x = &r->items[r->nr++];
+	memset(x, 0, sizeof(*x));
+	x->action = action;
+	x->id = xstrdup(id);
+	x->glob = xstrdup(glob);
+	x->name = name ? xstrdup(name) : xstrfmt("%s%s", name_prefix[action], glob);
+	x->origin = xstrdup(origin);
+	for (size_t i = 0; tests && i < tests->nr; i++)
+		strlist_push(&x->tests, tests->items[i]);
+	return 0;
+}
+
+void rules_add_builtin(struct rules *r)
+{
+	for (size_t i = 0; i < rules_builtin_nr; i++)
+		if (rules_add(r, RULE_RUN_ALL, rules_builtin[i].id,
+			      rules_builtin[i].glob, "built-in", NULL, NULL) < 0)
+			BUG("bad built-in glob '%s'", rules_builtin[i].glob);
+}
+
+/* ---- tiadash rule files ---- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Split a line into whitespace-separated tokens; a backslash escapes the
+ * next character (kept in the token: globs read escapes themselves).
+ */
+static void tokenize(const char *s, struct strlist *out)
+{
+	while (*s) {
+		struct strbuf tok = STRBUF_INIT;
+
+		while (is_blank(*s))
+			s++;
+		if (!*s)
+			break;
+		while (*s && !is_blank(*s)) {
+			if (*s == '\\' && s[1])
+				strbuf_addch(&tok, *s++);
+			strbuf_addch(&tok, *s++);
+		}
+		strlist_push_owned(out, strbuf_detach(&tok, NULL));
+	}
+}
+
+/* A test name token without its escapes. */
+static char *unescape(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1])
+			s++;
+		strbuf_addch(&sb, *s);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* A whole-line glob: leading blanks and unescaped trailing blanks dropped. */
+static char *line_glob(const char *s)
+{
+	size_t n;
+
+	while (is_blank(*s))
+		s++;
+	n = strlen(s);
+	while (n && is_blank(s[n - 1])) {
+		size_t bs = 0;
+
+		while (bs < n - 1 && s[n - 2 - bs] == '\\')
+			bs++;
+		if (bs % 2)
+			break; /* "\ " keeps its space */
+		n--;
+	}
+	return xstrndup(s, n);
+}
+
+static int parse_line(struct rules *r, char *line, const char *path, int lineno)
+{
+	struct strlist tok = STRLIST_INIT;
+	struct strlist tests = STRLIST_INIT;
+	enum rule_action action = RULE_RUN_ALL;
+	char *origin = xstrfmt("%s:%d", path, lineno);
+	char *glob = NULL;
+	int ret = 0;
+
+	tokenize(line, &tok);
+	if (rules_action_parse(tok.items[0], &action)) {
+		if (tok.nr < 2) {
+			ret = error("%s: '%s' needs a glob", origin, tok.items[0]);
+			goto out;
+		}
+		glob = xstrdup(tok.items[1]);
+		if (action == RULE_SELECT && tok.nr < 3) {
+			ret = error("%s: 'select %s' names no tests", origin, glob);
+			goto out;
+		}
+		if (action != RULE_SELECT && tok.nr > 2) {
+			ret = error("%s: unexpected '%s' after the glob (only "
+				    "'select' names tests)", origin, tok.items[2]);
+			goto out;
+		}
+		for (size_t i = 2; i < tok.nr; i++)
+			strlist_push_owned(&tests, unescape(tok.items[i]));
+	} else {
+		glob = line_glob(line);
+	}
+	if (glob[0] == '!') {
+		ret = error("%s: negated globs ('%s') are not supported: rules "
+			    "match first to last, put an 'ignore' rule before "
+			    "(write '\\!' for a literal '!')", origin, glob);
+		goto out;
+	}
+	ret = rules_add(r, action, origin, glob, origin, NULL, &tests);
+out:
+	free(glob);
+	free(origin);
+	strlist_release(&tok);
+	strlist_release(&tests);
+	return ret;
+}
+
+int rules_parse_tiadash(struct rules *r, const char *text, size_t len,
+			const char *path)
+{
+	const char *p = text, *end = text + len;
+	int lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char *line;
+		const char *s;
+		int rc = 0;
+
+		lineno++;
+		if (memchr(p, '\0', n))
+			return error("%s:%d: NUL byte in a rule file", path, lineno);
+		if (n && p[n - 1] == '\r')
+			n--;
+		line = xstrndup(p, n);
+		for (s = line; is_blank(*s); s++)
+			;
+		if (*s && *s != '#')
+			rc = parse_line(r, line, path, lineno);
+		free(line);
+		if (rc < 0)
+			return -1;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/* ---- .codebase-memory.json ---- */
+
+/* Line of the rule whose "id" is id (for error messages), or 0. */
+static int line_of_id(const char *text, size_t len, const char *id)
+{
+	char *needle = xstrfmt("\"%s\"", id);
+	const char *p = text;
+	int line = 0;
+
+	while ((p = strstr(p, "\"id\"")) != NULL) {
+		const char *q = p + 4;
+
+		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+			q++;
+		if (*q == ':') {
+			q++;
+			while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+				q++;
+			if (starts_with(q, needle)) {
+				line = line_of_offset(text, len, (size_t)(q - text));
+				break;
+			}
+		}
+		p += 4;
+	}
+	free(needle);
+	return line;
+}
+
+static char *cbm_where(const char *text, size_t len, const char *path,
+		       size_t i, const char *id)
+{
+	int line = id ? line_of_id(text, len, id) : 0;
+
+	if (line)
+		return xstrfmt("%s:%d: rule '%s'", path, line, id);
+	if (id)
+		return xstrfmt("%s: test_impact.rules[%zu] ('%s')", path, i, id);
+	return xstrfmt("%s: test_impact.rules[%zu]", path, i);
+}
+
+/* Append the strings of a JSON array to out; false if it is not one. */
+static bool string_array(const cJSON *arr, struct strlist *out)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsArray(arr))
+		return false;
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsString(it))
+			return false;
+		strlist_push(out, it->valuestring);
+	}
+	return true;
+}
+
+/* The suites of the named lanes, where test_impact.lanes names them. */
+static void lane_suites(const cJSON *ti, const struct strlist *names,
+			struct strlist *out)
+{
+	const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(ti, "lanes");
+	const cJSON *lane;
+
+	cJSON_ArrayForEach(lane, lanes) {
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(lane, "name");
+		const cJSON *suites = cJSON_GetObjectItemCaseSensitive(lane, "suites");
+		const cJSON *s;
+
+		if (!cJSON_IsString(name))
+			continue;
+		for (size_t i = 0; i < names->nr; i++) {
+			if (strcmp(names->items[i], name->valuestring))
+				continue;
+			cJSON_ArrayForEach(s, suites)
+				if (cJSON_IsString(s) && s->valuestring[0] != '@' &&
+				    strcmp(s->valuestring, "*"))
+					strlist_push(out, s->valuestring);
+		}
+	}
+}
+
+static int cbm_rule(struct rules *r, const cJSON *ti, const cJSON *rule,
+		    const char *text, size_t len, const char *path, size_t i)
+{
+	const cJSON *id = cJSON_GetObjectItemCaseSensitive(rule, "id");
+	const cJSON *paths = cJSON_GetObjectItemCaseSensitive(rule, "paths");
+	const cJSON *action = cJSON_GetObjectItemCaseSensitive(rule, "action");
+	struct strlist globs = STRLIST_INIT, tests = STRLIST_INIT;
+	enum rule_action act;
+	char *where = cbm_where(text, len, path, i,
+				cJSON_IsString(id) ? id->valuestring : NULL);
+	const char *a;
+	int ret = 0;
+
+	if (!cJSON_IsObject(rule)) {
+		ret = error("%s: not an object", where);
+		goto out;
+	}
+	if (!cJSON_IsString(id) || !*id->valuestring) {
+		ret = error("%s: \"id\" must be a non-empty string", where);
+		goto out;
+	}
+	if (!string_array(paths, &globs) || !globs.nr) {
+		ret = error("%s: \"paths\" must be a non-empty list of globs", where);
+		goto out;
+	}
+	if (!cJSON_IsString(action)) {
+		ret = error("%s: \"action\" must be a string", where);
+		goto out;
+	}
+	a = action->valuestring;
+	if (!strcmp(a, "run_all")) {
+		act = RULE_RUN_ALL;
+	} else if (!strcmp(a, "ignore")) {
+		act = RULE_IGNORE;
+	} else if (!strcmp(a, "referencing_tests")) {
+		act = RULE_SELECT;
+	} else if (!strcmp(a, "suites")) {
+		act = RULE_SELECT;
+		if (!string_array(cJSON_GetObjectItemCaseSensitive(rule, "suites"),
+				  &tests) || !tests.nr) {
+			ret = error("%s: action \"suites\" needs a non-empty "
+				    "\"suites\" list", where);
+			goto out;
+		}
+	} else if (!strcmp(a, "lanes")) {
+		struct strlist names = STRLIST_INIT;
+
+		act = RULE_SELECT;
+		if (!string_array(cJSON_GetObjectItemCaseSensitive(rule, "lanes"),
+				  &names) || !names.nr) {
+			strlist_release(&names);
+			ret = error("%s: action \"lanes\" needs a non-empty "
+				    "\"lanes\" list", where);
+			goto out;
+		}
+		lane_suites(ti, &names, &tests);
+		strlist_release(&names);
+	} else {
+		ret = error("%s: unknown action '%s' (expected run_all, ignore, "
+			    "suites, referencing_tests or lanes)", where, a);
+		goto out;
+	}
+	for (size_t g = 0; g < globs.nr && !ret; g++)
+		ret = rules_add(r, act, id->valuestring, globs.items[g], where,
+				NULL, &tests);
+out:
+	strlist_release(&globs);
+	strlist_release(&tests);
+	free(where);
+	return ret;
+}
+
+static void cbm_builtins(struct rules *r, const char *path)
+{
+	char *origin = xstrfmt("%s (codebase-memory-mcp built-in)", path);
+
+	for (size_t i = 0; i < ARRAY_SIZE(cbm_builtin); i++)
+		for (size_t g = 0; g < ARRAY_SIZE(cbm_builtin[i].globs) &&
+				   cbm_builtin[i].globs[g]; g++)
+			if (rules_add(r, cbm_builtin[i].action, cbm_builtin[i].id,
+				      cbm_builtin[i].globs[g], origin, NULL, NULL) < 0)
+				BUG("bad codebase-memory-mcp glob");
+	free(origin);
+	origin = xstrfmt("%s (codebase-memory-mcp unmapped_files)", path);
+	if (rules_add(r, RULE_SELECT, "cbm:c-family", cbm_c_family, origin,
+		      NULL, NULL) < 0 ||
+	    rules_add(r, RULE_RUN_ALL, "cbm:unmapped", "*", origin,
+		      "UNMAPPED_FILE", NULL) < 0)
+		BUG("bad codebase-memory-mcp glob");
+	free(origin);
+}
+
+int rules_parse_cbm(struct rules *r, const char *text, size_t len, const char *path)
+{
+	cJSON *root = json_parse_source(text, len, path);
+	const cJSON *ti, *list, *version, *unmapped, *rule;
+	size_t i = 0;
+	int ret = 0;
+
+	if (!root)
+		return -1;
+	ti = cJSON_GetObjectItemCaseSensitive(root, "test_impact");
+	if (!cJSON_IsObject(ti)) {
+		ret = error("%s: no \"test_impact\" object", path);
+		goto out;
+	}
+	version = cJSON_GetObjectItemCaseSensitive(ti, "version");
+	if (version && (!cJSON_IsNumber(version) || version->valuedouble != 1)) {
+		ret = error("%s: test_impact.version must be 1", path);
+		goto out;
+	}
+	unmapped = cJSON_GetObjectItemCaseSensitive(ti, "unmapped_files");
+	if (unmapped && (!cJSON_IsString(unmapped) ||
+			 strcmp(unmapped->valuestring, "run_all"))) {
+		ret = error("%s: test_impact.unmapped_files must be \"run_all\"", path);
+		goto out;
+	}
+	list = cJSON_GetObjectItemCaseSensitive(ti, "rules");
+	if (list && !cJSON_IsArray(list)) {
+		ret = error("%s: test_impact.rules must be a list", path);
+		goto out;
+	}
+	cJSON_ArrayForEach(rule, list) {
+		ret = cbm_rule(r, ti, rule, text, len, path, i++);
+		if (ret)
+			goto out;
+	}
+	cbm_builtins(r, path);
+out:
+	cJSON_Delete(root);
+	return ret;
+}
+
+int rules_load_file(struct rules *r, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *s;
+	int ret;
+
+	if (read_file_limit(&sb, path, 16 << 20) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	for (s = sb.buf; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'; s++)
+		;
+	if (ends_with(path, ".json") || *s == '{')
+		ret = rules_parse_cbm(r, sb.buf, sb.len, path);
+	else
+		ret = rules_parse_tiadash(r, sb.buf, sb.len, path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int rules_compile(struct rules *r)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	glob_set_free(r->set);
+	r->set = glob_set_new();
+	for (size_t i = 0; i < r->nr; i++) {
+		if (glob_set_add(r->set, r->items[i].glob, (int)i, &why) < 0)
+			BUG("glob '%s' was checked but fails: %s",
+			    r->items[i].glob, why.buf);
+	}
+	strbuf_release(&why);
+	if (glob_set_compile(r->set, 0) < 0) {
+		glob_set_free(r->set);
+		r->set = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int rules_match(const struct rules *r, const char *path)
+{
+	int tag;
+
+	if (!r->set)
+		BUG("rules_match before rules_compile");
+	tag = glob_set_match(r->set, path);
+	return tag == GLOB_MATCH_ERROR ? RULES_MATCH_ERROR : tag;
+}

@@ -1,0 +1,119 @@
+/*
+ * Force-full rules: an ordered list of (action, glob) pairs where, for each
+ * changed path, the first rule whose glob matches decides what the path
+ * does to a change (core/glob.h has the glob syntax).
+ *
+ *   run_all   the change runs every test (a force-full trigger)
+ *   ignore    the path selects nothing
+ *   select    the path selects the tests, suites or directories named
+ *
+ * Sources, in the order a caller adds them:
+ *   - tiadash rule files: one glob per line (= run_all), or
+ *     "ACTION GLOB [TEST...]" lines; '#' comments and blank lines;
+ *   - a .codebase-memory.json's test_impact.rules, followed by
+ *     codebase-memory-mcp's own built-in rules (see rules_parse_cbm);
+ *   - tiadash's built-in force-full defaults (rules_add_builtin).
+ *
+ * Every rule holds exactly one glob (a rule-file line or one entry of a cbm
+ * rule's "paths"); rules from one source line or one cbm rule share an id.
+ *
+ * Ownership: struct rules owns its rules and their strings; release with
+ * rules_release. Matching borrows nothing from the caller.
+ */
+#ifndef TIADASH_CORE_RULES_H
+#define TIADASH_CORE_RULES_H
+
+#include "core/tiadash.h"
+#include "core/util.h"
+
+struct glob_set;
+
+enum rule_action {
+	RULE_RUN_ALL,
+	RULE_IGNORE,
+	RULE_SELECT,
+};
+
+struct rule {
+	enum rule_action action;
+	char *id;     /* "builtin:lockfile", a cbm rule id, or "FILE:LINE" */
+	char *glob;   /* as written, braces and all */
+	char *name;   /* the reason it gives: "force-full:GLOB", "ignore:GLOB", "select:GLOB" */
+	char *origin; /* where it came from: "FILE:LINE", "built-in", ... */
+	struct strlist tests; /* select: test ids, suite keys or directories */
+};
+
+struct rules {
+	struct rule *items;
+	size_t nr, alloc;
+	struct glob_set *set; /* built by rules_compile */
+};
+#define RULES_INIT { NULL, 0, 0, NULL }
+
+void rules_release(struct rules *r);
+
+const char *rules_action_name(enum rule_action a);
+bool rules_action_parse(const char *s, enum rule_action *out);
+
+/*
+ * Append one rule. name NULL: the default "force-full:GLOB" form. tests may
+ * be NULL. The glob is checked here; -1 after error() naming `origin`.
+ */
+int rules_add(struct rules *r, enum rule_action action, const char *id,
+	      const char *glob, const char *origin, const char *name,
+	      const struct strlist *tests);
+
+/* Append tiadash's built-in force-full defaults (ids "builtin:..."). */
+void rules_add_builtin(struct rules *r);
+
+/*
+ * Parse a tiadash rule file's text; `path` names it in errors
+ * ("PATH:LINE: why"). Stops at the first error: -1 after error(), and the
+ * rules added so far stay (callers fail the whole load).
+ */
+int rules_parse_tiadash(struct rules *r, const char *text, size_t len,
+			const char *path);
+
+/*
+ * Parse a .codebase-memory.json and append its test_impact.rules, then
+ * codebase-memory-mcp's built-in rules (builtin:test-impact-config,
+ * builtin:build, builtin:ci, builtin:vendor, builtin:conftest,
+ * builtin:documentation), then its treatment of unmapped files. Actions:
+ *   run_all            -> run_all
+ *   ignore             -> ignore
+ *   suites             -> select the rule's "suites"
+ *   lanes              -> select the suites of the named lanes, when the
+ *                         file's test_impact.lanes lists them by name
+ *   referencing_tests  -> select, naming no tests: which tests mention the
+ *                         path is the selector's (or the record's) answer
+ * "unmapped_files": "run_all" (the only value, and the default): a path no
+ * rule matches runs everything unless it is C-family source, which the
+ * engine narrows (rules cbm:c-family, select, and cbm:unmapped, run_all
+ * with reason UNMAPPED_FILE).
+ */
+int rules_parse_cbm(struct rules *r, const char *text, size_t len,
+		    const char *path);
+
+/*
+ * Read a rule file: a .codebase-memory.json when the name ends in ".json"
+ * or the text starts with '{', else a tiadash rule file.
+ */
+int rules_load_file(struct rules *r, const char *path);
+
+/* Build the matcher; call after the last add. -1 after error(). */
+int rules_compile(struct rules *r);
+
+/* rules_match's answer when the matcher failed: treat as run_all. */
+#define RULES_MATCH_ERROR (-2)
+
+/* Index of the first rule matching path, -1 for none, or RULES_MATCH_ERROR. */
+int rules_match(const struct rules *r, const char *path);
+
+/* The built-in table, for `tiadash rules --builtin` and the man page. */
+struct rule_builtin {
+	const char *id, *glob;
+};
+extern const struct rule_builtin rules_builtin[];
+extern const size_t rules_builtin_nr;
+
+#endif

@@ -1,0 +1,287 @@
+/* `tiadash replay`: merged history through the rules, the selector and the record. */
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/commands.h"
+#include "core/store.h"
+#include "core/timeutil.h"
+#include "replay/replay.h"
+
+#include <getopt.h>
+#include <time.h>
+#include <unistd.h>
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void replay_progress_init(struct replay_progress *p, const char *label)
+{
+	p->label = label;
+	p->on = isatty(STDERR_FILENO);
+	p->start_ms = mono_ms();
+	p->last_ms = 0;
+}
+
+void replay_progress_cb(size_t done, size_t total, void *data)
+{
+	struct replay_progress *p = data;
+	int64_t now, elapsed;
+
+	if (!p->on)
+		return;
+	now = mono_ms();
+	if (done < total && now - p->last_ms < 100)
+		return;
+	p->last_ms = now;
+	elapsed = now - p->start_ms;
+	fprintf(stderr, "\r%s %zu/%zu (%.0f/s)\033[K", p->label, done, total,
+		(double)done * 1000.0 / (double)(elapsed > 0 ? elapsed : 1));
+	fflush(stderr);
+}
+
+void replay_progress_done(struct replay_progress *p)
+{
+	if (p->on && p->last_ms) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+struct replay_opts {
+	const char *since, *until, *branch, *repo_path, *selector;
+	struct strlist rules, what_if;
+	double timeout_s;
+	int jobs;
+	bool builtin;
+	enum output_format format;
+};
+
+static int parse_opts(int argc, char **argv, struct replay_opts *o)
+{
+	static const struct option opts[] = {
+		{ "since", required_argument, NULL, 's' },
+		{ "until", required_argument, NULL, 'u' },
+		{ "branch", required_argument, NULL, 'b' },
+		{ "repo", required_argument, NULL, 'R' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "what-if", required_argument, NULL, 'w' },
+		{ "selector", required_argument, NULL, 'S' },
+		{ "selector-timeout", required_argument, NULL, 'T' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "no-builtin-rules", no_argument, NULL, 'B' },
+		{ "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int64_t n;
+	int c;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:j:", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': o->since = optarg; break;
+		case 'u': o->until = optarg; break;
+		case 'b': o->branch = optarg; break;
+		case 'R': o->repo_path = optarg; break;
+		case 'r': strlist_push(&o->rules, optarg); break;
+		case 'w': strlist_push(&o->what_if, optarg); break;
+		case 'S': o->selector = optarg; break;
+		case 'B': o->builtin = false; break;
+		case 'T':
+			if (!parse_double(optarg, &o->timeout_s) || o->timeout_s <= 0 ||
+			    o->timeout_s > 86400)
+				return usage_error(&cmd_replay, "--selector-timeout "
+						   "'%s': expected seconds, more "
+						   "than 0", optarg);
+			break;
+		case 'j':
+			if (!parse_int64(optarg, &n) || n < 1 || n > 256)
+				return usage_error(&cmd_replay, "-j '%s': expected "
+						   "1 to 256 parallel selectors", optarg);
+			o->jobs = (int)n;
+			break;
+		case 'f':
+			if (!parse_format(optarg, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+					  FORMAT_CSV, &o->format))
+				return usage_error(&cmd_replay, "unknown format '%s'", optarg);
+			break;
+		case ':':
+			return usage_error(&cmd_replay, "missing value for option '%s'",
+					   argv[optind - 1]);
+		default:
+			return usage_error(&cmd_replay, "unknown option '%s'",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_replay, "unexpected argument '%s'", argv[optind]);
+	if (!o->since)
+		return usage_error(&cmd_replay, "--since is required");
+	return 0;
+}
+
+/*
+ * Baseline: the first --rules file (else .tiadash/rules when it exists),
+ * then the built-ins. Proposal, when there are --what-if globs or more
+ * --rules files: the what-if globs first (run_all), then the baseline's
+ * file, the extra files in order, the built-ins.
+ */
+static int load_rules(struct replay_run *run, const struct replay_opts *o)
+{
+	char *def = o->rules.nr ? NULL : replay_default_rules_file(o->repo_path);
+	const char *base_file = o->rules.nr ? o->rules.items[0] : def;
+	int ret = 0;
+
+	if (base_file && rules_load_file(&run->baseline, base_file) < 0)
+		ret = -1;
+	if (!ret && o->builtin)
+		rules_add_builtin(&run->baseline);
+	run->has_proposal = o->what_if.nr || o->rules.nr > 1;
+	for (size_t i = 0; !ret && run->has_proposal && i < o->what_if.nr; i++)
+		ret = rules_add(&run->proposal, RULE_RUN_ALL, "what-if",
+				o->what_if.items[i], "--what-if", NULL, NULL);
+	if (!ret && run->has_proposal) {
+		if (base_file && rules_load_file(&run->proposal, base_file) < 0)
+			ret = -1;
+		for (size_t i = 1; !ret && i < o->rules.nr; i++)
+			ret = rules_load_file(&run->proposal, o->rules.items[i]);
+		if (!ret && o->builtin)
+			rules_add_builtin(&run->proposal);
+	}
+	if (!ret)
+		ret = rules_compile(&run->baseline);
+	if (!ret && run->has_proposal)
+		ret = rules_compile(&run->proposal);
+	free(def);
+	return ret;
+}
+
+/*
+ * The store: --db or $TIADASH_DB must exist when given; the default
+ * .tiadash/tiadash.db may be absent, and the replay then has no record.
+ */
+static int open_store(struct cmd_context *ctx, struct repo *repo, struct store **out)
+{
+	const char *env = getenv("TIADASH_DB");
+	char *path;
+	int ret;
+
+	*out = NULL;
+	if (ctx->db_path)
+		return store_open(out, ctx->db_path, STORE_EXISTING);
+	if (env && *env)
+		return store_open(out, env, STORE_EXISTING);
+	path = path_join(repo->root, ".tiadash/tiadash.db");
+	ret = access(path, F_OK) == 0 ? store_open(out, path, STORE_EXISTING) : 0;
+	free(path);
+	return ret;
+}
+
+/* "owner/name" of remote.origin.url (read from the config, not git_remote). */
+static char *origin_slug(struct repo *repo)
+{
+	git_config *cfg = NULL;
+	const char *url;
+	char *slug = NULL;
+
+	if (git_repository_config_snapshot(&cfg, repo->git) == 0 &&
+	    git_config_get_string(&url, cfg, "remote.origin.url") == 0)
+		slug = replay_repo_slug(url);
+	git_config_free(cfg);
+	return slug;
+}
+
+static int run_replay(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct replay_opts o = {
+		.rules = STRLIST_INIT, .what_if = STRLIST_INIT, .timeout_s = 60,
+		.jobs = 1, .builtin = true, .format = FORMAT_TEXT,
+		.repo_path = ctx->repo_path,
+	};
+	struct replay_run run = { .baseline = RULES_INIT, .proposal = RULES_INIT };
+	struct replay_progress progress;
+	struct repo *repo = NULL;
+	struct store *store = NULL;
+	char *slug = NULL;
+	int ret = parse_opts(argc, argv, &o);
+
+	if (ret)
+		goto out;
+	ret = EXIT_INPUT_ERROR;
+	run.until = INT64_MAX;
+	if (!parse_window_bound("--since", o.since, ctx->now, &run.since) ||
+	    (o.until && !parse_window_bound("--until", o.until, ctx->now, &run.until)))
+		goto out;
+	run.branch = o.branch;
+	if (repo_open(&repo, o.repo_path) < 0 || load_rules(&run, &o) < 0 ||
+	    open_store(ctx, repo, &store) < 0)
+		goto out;
+	run.has_store = store != NULL;
+	slug = origin_slug(repo);
+	if (replay_record_load(&run.record, store, slug) < 0 ||
+	    replay_walk(repo, o.branch, run.since, run.until, &run.history) < 0)
+		goto out;
+	replay_progress_init(&progress, "replay: commits");
+	replay_diff_commits(repo, &run.history, replay_progress_cb, &progress);
+	replay_progress_done(&progress);
+	replay_apply_rules(&run);
+	if (o.selector) {
+		replay_progress_init(&progress, "replay: selector");
+		run.selector = (struct replay_selector_opts){
+			.cmd = o.selector, .repo_root = repo->root,
+			.timeout_s = o.timeout_s, .jobs = o.jobs,
+			.progress = replay_progress_cb, .data = &progress,
+		};
+	}
+	if (replay_finish(&run) < 0)
+		goto out;
+	if (o.selector)
+		replay_progress_done(&progress);
+	switch (o.format) {
+	case FORMAT_JSON: replay_print_json(&run, stdout); break;
+	case FORMAT_MD: replay_print_md(&run, stdout); break;
+	case FORMAT_CSV: replay_print_csv(&run, stdout); break;
+	default: replay_print_text(&run, stdout); break;
+	}
+	ret = EXIT_OKAY;
+out:
+	replay_run_release(&run);
+	store_close(store);
+	repo_close(repo);
+	free(slug);
+	strlist_release(&o.rules);
+	strlist_release(&o.what_if);
+	return ret;
+}
+
+const struct cmd cmd_replay = {
+	.name = "replay",
+	.fn = run_replay,
+	.usage = "tiadash replay --since DATE [--until DATE] [--branch REF] "
+		 "[--repo PATH] [--rules FILE]... [--what-if GLOB]... "
+		 "[--selector CMD] [--selector-timeout SECS] [-j N] "
+		 "[--no-builtin-rules] [--format text|md|json|csv]",
+	.summary = "Replay merged first-parent history through the rules, "
+		   "the selector and the record.",
+	.help =
+	"  --since DATE          first commit date to replay (7d, 2026-11-01, RFC 3339)\n"
+	"  --until DATE          replay commits before this date (default: all)\n"
+	"  --branch REF          the branch whose first parents are walked (HEAD)\n"
+	"  --repo PATH           the git repository (also a global option)\n"
+	"  --rules FILE          the baseline rule file (default .tiadash/rules);\n"
+	"                        more --rules files are a proposal added to it\n"
+	"  --what-if GLOB        propose a force-full glob, tried before all rules\n"
+	"                        (repeatable): baseline and proposal side by side\n"
+	"  --selector CMD        run CMD (via /bin/sh -c) for each narrowed change:\n"
+	"                        changed paths on stdin, TIADASH_BASE, TIADASH_HEAD\n"
+	"                        and TIADASH_REPO set; it prints test ids, or\n"
+	"                        'run_all' and reasons, or 'nothing'\n"
+	"  --selector-timeout S  seconds per selector call (default 60)\n"
+	"  -j, --jobs N          selector calls in parallel (default 1)\n"
+	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
+	"  --format F            text (default), md, json or csv\n",
+};

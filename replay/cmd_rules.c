@@ -1,0 +1,304 @@
+/* `tiadash rules`: show the built-in rules, the effective list, or which rule a path hits. */
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/commands.h"
+#include "core/json.h"
+#include "core/rules.h"
+#include "core/sanitize.h"
+#include "replay/replay.h"
+
+#include <getopt.h>
+#include <unistd.h>
+
+char *replay_default_rules_file(const char *repo_path)
+{
+	char *root = repo_discover_root(repo_path);
+	char *path;
+
+	if (!root)
+		return NULL;
+	path = path_join(root, ".tiadash/rules");
+	free(root);
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+enum rules_mode { MODE_NONE, MODE_BUILTIN, MODE_TEST, MODE_LIST };
+
+static cJSON *rule_json(const struct rule *x)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *tests = cJSON_AddArrayToObject(o, "tests");
+
+	json_add_string(o, "id", x->id);
+	json_add_string(o, "action", rules_action_name(x->action));
+	json_add_string(o, "glob", x->glob);
+	json_add_string(o, "name", x->name);
+	json_add_string(o, "origin", x->origin);
+	for (size_t i = 0; i < x->tests.nr; i++)
+		json_push_string(tests, x->tests.items[i]);
+	return o;
+}
+
+/* One aligned line per rule: action, glob, id, origin, tests. */
+static void print_rules_text(const struct rules *r)
+{
+	int w = 4;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		int n = (int)strlen(r->items[i].glob);
+
+		if (n > w)
+			w = n;
+	}
+	if (w > 36)
+		w = 36;
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct rule *x = &r->items[i];
+		char *glob = sanitized(x->glob), *id = sanitized(x->id);
+
+		printf("%-7s  %-*s  %s", rules_action_name(x->action), w, glob, id);
+		if (strcmp(x->id, x->origin)) {
+			char *origin = sanitized(x->origin);
+
+			printf("  (%s)", origin);
+			free(origin);
+		}
+		for (size_t t = 0; t < x->tests.nr; t++) {
+			char *test = sanitized(x->tests.items[t]);
+
+			printf("%s%s", t ? " " : "  -> ", test);
+			free(test);
+		}
+		putchar('\n');
+		free(glob);
+		free(id);
+	}
+}
+
+static void print_rules_json(const struct rules *r)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *arr = cJSON_AddArrayToObject(root, "rules");
+
+	for (size_t i = 0; i < r->nr; i++)
+		cJSON_AddItemToArray(arr, rule_json(&r->items[i]));
+	json_print_free(root, stdout);
+}
+
+static int test_paths(const struct rules *r, const struct strlist *paths,
+		      enum output_format format)
+{
+	cJSON *root = NULL, *arr = NULL;
+	int w = 4;
+
+	if (format == FORMAT_JSON) {
+		root = cJSON_CreateObject();
+		arr = cJSON_AddArrayToObject(root, "paths");
+	}
+	for (size_t i = 0; i < paths->nr; i++) {
+		int n = (int)strlen(paths->items[i]);
+
+		if (n > w)
+			w = n;
+	}
+	if (w > 40)
+		w = 40;
+	for (size_t i = 0; i < paths->nr; i++) {
+		const char *path = paths->items[i];
+		int m = rules_match(r, path);
+		const struct rule *x = m >= 0 ? &r->items[m] : NULL;
+
+		if (m == RULES_MATCH_ERROR)
+			return error("cannot match '%s' against the rules", path);
+		if (format == FORMAT_JSON) {
+			cJSON *o = cJSON_CreateObject();
+
+			json_add_string(o, "path", path);
+			cJSON_AddItemToObject(o, "rule", x ? rule_json(x)
+							  : cJSON_CreateNull());
+			cJSON_AddItemToArray(arr, o);
+		} else {
+			char *p = sanitized(path);
+
+			if (x) {
+				char *glob = sanitized(x->glob), *id = sanitized(x->id);
+
+				printf("%-*s  %-7s  %s  %s\n", w, p,
+				       rules_action_name(x->action), glob, id);
+				free(glob);
+				free(id);
+			} else {
+				printf("%-*s  %-7s  (no rule)\n", w, p, "-");
+			}
+			free(p);
+		}
+	}
+	if (root)
+		json_print_free(root, stdout);
+	return 0;
+}
+
+/* Paths one per line from stdin (for long lists and scripts). */
+static int read_paths(FILE *in, struct strlist *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[8192];
+	size_t n;
+
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		strbuf_add(&sb, buf, n);
+	if (ferror(in)) {
+		strbuf_release(&sb);
+		return error("cannot read paths from standard input: %s",
+			     strerror(errno));
+	}
+	for (const char *line = sb.buf, *end = sb.buf + sb.len; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+
+		if (len)
+			strlist_push_owned(out, xstrndup(line, len));
+		line = nl ? nl + 1 : end;
+	}
+	strbuf_release(&sb);
+	return 0;
+}
+
+static int run_rules(int argc, char **argv, struct cmd_context *ctx)
+{
+	static const struct option opts[] = {
+		{ "rules", required_argument, NULL, 'r' },
+		{ "no-builtin-rules", no_argument, NULL, 'B' },
+		{ "builtin", no_argument, NULL, 'b' },
+		{ "test", no_argument, NULL, 't' },
+		{ "list", no_argument, NULL, 'l' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "repo", required_argument, NULL, 'R' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct strlist files = STRLIST_INIT, paths = STRLIST_INIT;
+	struct rules r = RULES_INIT;
+	enum output_format format = FORMAT_TEXT;
+	enum rules_mode mode = MODE_NONE;
+	const char *repo_path = ctx->repo_path;
+	bool builtin = true;
+	int c, ret = EXIT_OKAY;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		enum rules_mode m = MODE_NONE;
+
+		switch (c) {
+		case 'r':
+			strlist_push(&files, optarg);
+			break;
+		case 'B':
+			builtin = false;
+			break;
+		case 'b':
+			m = MODE_BUILTIN;
+			break;
+		case 't':
+			m = MODE_TEST;
+			break;
+		case 'l':
+			m = MODE_LIST;
+			break;
+		case 'f':
+			if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format)) {
+				ret = usage_error(&cmd_rules, "unknown format '%s'", optarg);
+				goto out;
+			}
+			break;
+		case 'R':
+			repo_path = optarg;
+			break;
+		case ':':
+			ret = usage_error(&cmd_rules, "missing value for option '%s'",
+					  argv[optind - 1]);
+			goto out;
+		default:
+			ret = usage_error(&cmd_rules, "unknown option '%s'",
+					  argv[optind - 1]);
+			goto out;
+		}
+		if (m != MODE_NONE && mode != MODE_NONE && m != mode) {
+			ret = usage_error(&cmd_rules, "give one of --builtin, "
+					  "--test and --list");
+			goto out;
+		}
+		if (m != MODE_NONE)
+			mode = m;
+	}
+	if (mode == MODE_NONE) {
+		ret = usage_error(&cmd_rules, "give one of --builtin, --test "
+				  "and --list");
+		goto out;
+	}
+	if (mode != MODE_TEST && optind < argc) {
+		ret = usage_error(&cmd_rules, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	for (int i = optind; i < argc; i++)
+		strlist_push(&paths, argv[i]);
+
+	if (mode == MODE_BUILTIN) {
+		rules_add_builtin(&r);
+	} else {
+		if (!files.nr) {
+			char *def = replay_default_rules_file(repo_path);
+
+			if (def)
+				strlist_push_owned(&files, def);
+		}
+		for (size_t i = 0; i < files.nr; i++) {
+			if (rules_load_file(&r, files.items[i]) < 0) {
+				ret = EXIT_INPUT_ERROR;
+				goto out;
+			}
+		}
+		if (builtin)
+			rules_add_builtin(&r);
+	}
+	if (mode == MODE_TEST) {
+		if (!paths.nr && read_paths(stdin, &paths) < 0) {
+			ret = EXIT_INPUT_ERROR;
+			goto out;
+		}
+		if (rules_compile(&r) < 0 || test_paths(&r, &paths, format) < 0)
+			ret = EXIT_INPUT_ERROR;
+	} else if (format == FORMAT_JSON) {
+		print_rules_json(&r);
+	} else {
+		print_rules_text(&r);
+	}
+out:
+	rules_release(&r);
+	strlist_release(&files);
+	strlist_release(&paths);
+	return ret;
+}
+
+const struct cmd cmd_rules = {
+	.name = "rules",
+	.fn = run_rules,
+	.usage = "tiadash rules [--rules FILE]... [--no-builtin-rules] "
+		 "(--builtin | --list | --test [PATH...]) [--format text|json]",
+	.summary = "Show the force-full rules, or which rule each path matches.",
+	.help =
+	"  --builtin           print tiadash's built-in force-full rules\n"
+	"  --list              print the rules in effect, first match first\n"
+	"  --test [PATH...]    say which rule each path matches first (paths\n"
+	"                      from standard input, one a line, when none given)\n"
+	"  --rules FILE        a rule file (repeatable, read in order): tiadash's\n"
+	"                      own format or a .codebase-memory.json; default\n"
+	"                      .tiadash/rules in the repository root, if present\n"
+	"  --no-builtin-rules  leave the built-in force-full defaults out\n"
+	"  --repo PATH         the repository whose .tiadash/rules is the default\n"
+	"  --format F          text (default) or json\n",
+};

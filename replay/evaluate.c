@@ -1,0 +1,502 @@
+/* Each replayed change's decision (rules, selector, record), its misses, and the totals. */
+#include "core/tiadash.h"
+#include "replay/replay.h"
+
+static const char *const decision_names[] = {
+	"run_all", "selected", "nothing", "rules-only",
+};
+
+const char *replay_decision_name(enum replay_decision d)
+{
+	return decision_names[d];
+}
+
+static void push_unique(struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->items[i], s))
+			return;
+	strlist_push(l, s);
+}
+
+static void outcome_release(struct replay_outcome *o)
+{
+	strlist_release(&o->reasons);
+	strlist_release(&o->missed);
+	strlist_release(&o->rule_tests);
+	free(o->disagreement);
+	memset(o, 0, sizeof(*o));
+}
+
+/*
+ * The rules' verdict on one change: any run_all match runs everything,
+ * every path ignored selects nothing, else the change is left to the
+ * selector (or the record) with what select rules named.
+ */
+static void rules_stage(const struct rules *r, const struct replay_commit *c,
+			struct replay_outcome *o)
+{
+	struct strlist run_all = STRLIST_INIT, ignored = STRLIST_INIT;
+	struct strlist selected = STRLIST_INIT;
+	size_t nr_ignored = 0;
+
+	memset(o, 0, sizeof(*o));
+	if (c->fail != REPLAY_OK) {
+		o->decision = REPLAY_RUN_ALL;
+		strlist_push(&o->reasons, replay_fail_name(c->fail));
+		return;
+	}
+	if (!c->paths.nr) {
+		o->decision = REPLAY_NOTHING;
+		o->has_selected = true;
+		strlist_push(&o->reasons, "no-changes");
+		return;
+	}
+	for (size_t i = 0; i < c->paths.nr; i++) {
+		int m = rules_match(r, c->paths.items[i]);
+		const struct rule *x;
+
+		if (m == RULES_MATCH_ERROR) {
+			push_unique(&run_all, "rules-error");
+			continue;
+		}
+		if (m < 0)
+			continue;
+		x = &r->items[m];
+		switch (x->action) {
+		case RULE_RUN_ALL:
+			push_unique(&run_all, x->name);
+			break;
+		case RULE_IGNORE:
+			push_unique(&ignored, x->name);
+			nr_ignored++;
+			break;
+		case RULE_SELECT:
+			push_unique(&selected, x->name);
+			for (size_t t = 0; t < x->tests.nr; t++)
+				push_unique(&o->rule_tests, x->tests.items[t]);
+			break;
+		}
+	}
+	if (run_all.nr) {
+		o->decision = REPLAY_RUN_ALL;
+		o->reasons = run_all;
+		run_all = (struct strlist)STRLIST_INIT;
+		strlist_release(&o->rule_tests);
+	} else if (nr_ignored == c->paths.nr) {
+		o->decision = REPLAY_NOTHING;
+		o->has_selected = true;
+		o->reasons = ignored;
+		ignored = (struct strlist)STRLIST_INIT;
+	} else {
+		o->decision = REPLAY_RULES_ONLY;
+		o->narrowed_by_rules = true;
+		o->reasons = selected;
+		selected = (struct strlist)STRLIST_INIT;
+	}
+	strlist_release(&run_all);
+	strlist_release(&ignored);
+	strlist_release(&selected);
+}
+
+void replay_apply_rules(struct replay_run *run)
+{
+	run->nr = run->history.nr;
+	run->changes = xcalloc(run->nr ? run->nr : 1, sizeof(*run->changes));
+	for (size_t i = 0; i < run->nr; i++) {
+		struct replay_change *ch = &run->changes[i];
+
+		ch->commit = &run->history.commits[i];
+		rules_stage(&run->baseline, ch->commit, &ch->base);
+		if (run->has_proposal)
+			rules_stage(&run->proposal, ch->commit, &ch->prop);
+	}
+}
+
+static void report_selector_errors(const struct replay_run *run)
+{
+	size_t shown = 0, failed = 0;
+
+	for (size_t i = 0; i < run->nr; i++) {
+		const struct replay_selector_job *job = run->changes[i].job;
+
+		if (!job || job->answer != ANSWER_ERROR)
+			continue;
+		if (++failed <= 3) {
+			warning("selector failed on %.12s: %s (run_all, selector-error)",
+				job->head, job->why);
+			shown++;
+		}
+	}
+	if (failed > shown)
+		warning("selector failed on %zu more changes", failed - shown);
+}
+
+/* Sorted, without duplicates: entry lists as sets. */
+static void as_set(const struct strlist *in, struct strlist *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < in->nr; i++)
+		strlist_push(out, in->items[i]);
+	strlist_sort(out);
+	for (size_t i = 0; i < out->nr; i++) {
+		if (k && !strcmp(out->items[i], out->items[k - 1])) {
+			free(out->items[i]);
+			continue;
+		}
+		out->items[k++] = out->items[i];
+	}
+	out->nr = k;
+}
+
+static bool same_entries(const struct strlist *a, const struct strlist *b)
+{
+	struct strlist x = STRLIST_INIT, y = STRLIST_INIT;
+	bool same;
+
+	as_set(a, &x);
+	as_set(b, &y);
+	same = x.nr == y.nr;
+	for (size_t i = 0; same && i < x.nr; i++)
+		same = !strcmp(x.items[i], y.items[i]);
+	strlist_release(&x);
+	strlist_release(&y);
+	return same;
+}
+
+/* What the store says about a change's shadow run, loaded once when needed. */
+struct recorded {
+	bool loaded, judged;
+	struct strlist entries;  /* its selection, sorted */
+	struct idset selection;  /* the same, for matching */
+	struct strmap failed;    /* SUITE::CASE keys that failed in it */
+};
+
+static int load_recorded(const struct replay_run *run, const struct replay_head *h,
+			 struct recorded *rec)
+{
+	if (rec->loaded)
+		return 0;
+	rec->loaded = true;
+	return replay_record_selection(&run->record, h, &rec->entries);
+}
+
+static void recorded_release(struct recorded *rec)
+{
+	strlist_release(&rec->entries);
+	idset_release(&rec->selection);
+	strmap_clear(&rec->failed);
+}
+
+/*
+ * Non-hermetic (SPEC 4): the recorded shadow run selected the test and it
+ * did not fail there, though it failed in the full run.
+ */
+static int non_hermetic(const struct replay_run *run, const struct replay_head *h,
+			struct recorded *rec, const struct replay_failure *f,
+			bool *out)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	*out = false;
+	if (!h || !h->shadow_decision || !h->shadow_verdict)
+		return 0;
+	if (!rec->judged) {
+		rec->judged = true;
+		if (load_recorded(run, h, rec) < 0 ||
+		    replay_record_shadow_failed(&run->record, h, &rec->failed) < 0)
+			return -1;
+		rec->selection.all = !strcmp(h->shadow_decision, "run_all");
+		for (size_t i = 0; i < rec->entries.nr; i++)
+			idset_add(&rec->selection, NULL, rec->entries.items[i]);
+	}
+	if (!idset_selects(&rec->selection, f->suite, f->name))
+		return 0;
+	test_id_format(&id, f->suite, f->name);
+	*out = !strmap_has(&rec->failed, id.buf);
+	strbuf_release(&id);
+	return 0;
+}
+
+/* A narrowed change's answer: the selector's, else the record's, else none. */
+static int resolve(const struct replay_run *run, struct replay_change *ch,
+		   struct replay_outcome *o, struct strlist *chosen,
+		   struct recorded *rec)
+{
+	const struct replay_selector_job *job = ch->job;
+	const struct replay_head *h = ch->head;
+
+	if (job) {
+		switch (job->answer) {
+		case ANSWER_TESTS:
+		case ANSWER_NOTHING:
+			/* The selector's lines are distinct already. */
+			for (size_t i = 0; i < job->lines.nr; i++)
+				strlist_push(chosen, job->lines.items[i]);
+			for (size_t i = 0; i < o->rule_tests.nr; i++)
+				push_unique(chosen, o->rule_tests.items[i]);
+			o->decision = chosen->nr ? REPLAY_SELECTED : REPLAY_NOTHING;
+			o->has_selected = true;
+			o->selected = (int64_t)chosen->nr;
+			break;
+		case ANSWER_RUN_ALL:
+			o->decision = REPLAY_RUN_ALL;
+			strlist_release(&o->reasons);
+			for (size_t i = 0; i < job->lines.nr; i++)
+				push_unique(&o->reasons, job->lines.items[i]);
+			if (!o->reasons.nr)
+				strlist_push(&o->reasons, "selector:run_all");
+			break;
+		case ANSWER_ERROR:
+			o->decision = REPLAY_RUN_ALL;
+			strlist_release(&o->reasons);
+			strlist_push(&o->reasons, "selector-error");
+			break;
+		}
+		return 0;
+	}
+	if (h && h->shadow_decision) {
+		strlist_release(&o->reasons);
+		for (size_t i = 0; i < h->shadow_reasons.nr; i++)
+			strlist_push(&o->reasons, h->shadow_reasons.items[i]);
+		if (!strcmp(h->shadow_decision, "run_all")) {
+			o->decision = REPLAY_RUN_ALL;
+			return 0;
+		}
+		o->decision = strcmp(h->shadow_decision, "nothing") ?
+			REPLAY_SELECTED : REPLAY_NOTHING;
+		if (load_recorded(run, h, rec) < 0)
+			return -1;
+		for (size_t i = 0; i < rec->entries.nr; i++)
+			strlist_push(chosen, rec->entries.items[i]);
+		for (size_t i = 0; i < o->rule_tests.nr; i++)
+			push_unique(chosen, o->rule_tests.items[i]);
+		o->has_selected = h->has_selected || o->decision == REPLAY_NOTHING;
+		o->selected = o->decision == REPLAY_NOTHING ? 0 : h->selected_count;
+		return 0;
+	}
+	for (size_t i = 0; i < o->rule_tests.nr; i++)
+		push_unique(chosen, o->rule_tests.items[i]);
+	return 0;
+}
+
+static int decide(const struct replay_run *run, struct replay_change *ch,
+		  struct replay_outcome *o, const struct replay_failure *fails,
+		  size_t nr_fails, struct recorded *rec)
+{
+	struct strlist chosen = STRLIST_INIT;
+	struct idset sel = IDSET_INIT;
+	const struct replay_head *h = ch->head;
+	struct strbuf id = STRBUF_INIT;
+	bool caught = false;
+	int ret = 0;
+
+	if (o->narrowed_by_rules && resolve(run, ch, o, &chosen, rec) < 0) {
+		strlist_release(&chosen);
+		return -1;
+	}
+	sel.all = o->decision == REPLAY_RUN_ALL;
+	for (size_t i = 0; i < chosen.nr; i++)
+		idset_add(&sel, NULL, chosen.items[i]);
+	/*
+	 * A gate that runs one of the failing tests fails and stops the
+	 * change: it misses nothing (a non-hermetic test stops nothing).
+	 * Otherwise the failing tests it does not run are missed.
+	 */
+	for (size_t i = 0; i < nr_fails && !caught; i++) {
+		bool nonherm;
+
+		if (!idset_selects(&sel, fails[i].suite, fails[i].name)) {
+			strbuf_reset(&id);
+			test_id_format(&id, fails[i].suite, fails[i].name);
+			strlist_push(&o->missed, id.buf);
+			continue;
+		}
+		if (non_hermetic(run, h, rec, &fails[i], &nonherm) < 0) {
+			ret = -1;
+			break;
+		}
+		caught = !nonherm;
+	}
+	if (caught)
+		strlist_release(&o->missed);
+	if (!ret && h && h->shadow_decision) {
+		const char *mine = replay_decision_name(o->decision);
+
+		o->compared = true;
+		if (strcmp(mine, h->shadow_decision)) {
+			o->disagrees = true;
+			o->disagreement = xstrfmt("replayed %s, recorded %s", mine,
+						  h->shadow_decision);
+		} else if (o->decision == REPLAY_SELECTED && ch->job) {
+			if (load_recorded(run, h, rec) < 0)
+				ret = -1;
+			else if (!same_entries(&chosen, &rec->entries)) {
+				o->disagrees = true;
+				o->disagreement = xstrfmt("replayed selection of %zu "
+							  "entries, recorded %zu",
+							  chosen.nr, rec->entries.nr);
+			}
+		}
+	}
+	strlist_release(&chosen);
+	idset_release(&sel);
+	strbuf_release(&id);
+	return ret;
+}
+
+static void count_reason(struct replay_totals *t, const char *reason)
+{
+	for (size_t i = 0; i < t->reason_names.nr; i++) {
+		if (!strcmp(t->reason_names.items[i], reason)) {
+			t->reason_counts[i]++;
+			return;
+		}
+	}
+	strlist_push(&t->reason_names, reason);
+	t->reason_counts = xrealloc(t->reason_counts,
+				    t->reason_names.nr * sizeof(*t->reason_counts));
+	t->reason_counts[t->reason_names.nr - 1] = 1;
+}
+
+static void add_to_totals(struct replay_totals *t, const struct replay_outcome *o)
+{
+	t->changes++;
+	switch (o->decision) {
+	case REPLAY_RUN_ALL:
+		t->force_full++;
+		t->runs_full++;
+		for (size_t i = 0; i < o->reasons.nr; i++)
+			count_reason(t, o->reasons.items[i]);
+		break;
+	case REPLAY_SELECTED:
+		t->selected++;
+		t->runs_narrowed++;
+		break;
+	case REPLAY_RULES_ONLY:
+		t->rules_only++;
+		t->runs_narrowed++;
+		break;
+	case REPLAY_NOTHING:
+		t->nothing++;
+		break;
+	}
+	t->misses += o->missed.nr;
+	t->missed_changes += o->missed.nr > 0;
+	t->recorded += o->compared;
+	t->disagreements += o->disagrees;
+}
+
+/*
+ * Minutes: every run_all change costs the median full-run wall-clock, every
+ * narrowed one the median wall-clock of the store's narrowed shadow runs,
+ * and a change that runs nothing costs nothing. NAN when a median that is
+ * needed is not in the store.
+ */
+static void estimate(struct replay_totals *t, const struct replay_record *rec)
+{
+	double s = 0;
+
+	if (t->runs_full) {
+		if (isnan(rec->full_s)) {
+			t->minutes = NAN;
+			return;
+		}
+		s += (double)t->runs_full * rec->full_s;
+	}
+	if (t->runs_narrowed) {
+		if (isnan(rec->narrowed_s)) {
+			t->minutes = NAN;
+			return;
+		}
+		s += (double)t->runs_narrowed * rec->narrowed_s;
+	}
+	t->minutes = s / 60;
+}
+
+int replay_finish(struct replay_run *run)
+{
+	size_t nr_jobs = 0;
+
+	if (run->selector.cmd) {
+		run->jobs = xcalloc(run->nr ? run->nr : 1, sizeof(*run->jobs));
+		for (size_t i = 0; i < run->nr; i++) {
+			struct replay_change *ch = &run->changes[i];
+
+			if (!ch->base.narrowed_by_rules &&
+			    !(run->has_proposal && ch->prop.narrowed_by_rules))
+				continue;
+			run->jobs[nr_jobs].base = ch->commit->parent;
+			run->jobs[nr_jobs].head = ch->commit->sha;
+			run->jobs[nr_jobs].paths = &ch->commit->paths;
+			ch->job = &run->jobs[nr_jobs++];
+		}
+		run->nr_jobs = nr_jobs;
+		if (replay_selector_run(&run->selector, run->jobs, nr_jobs) < 0)
+			return -1;
+		report_selector_errors(run);
+	}
+	for (size_t i = 0; i < run->nr; i++) {
+		struct replay_change *ch = &run->changes[i];
+		const struct replay_commit *c = ch->commit;
+		struct replay_failure *fails = NULL;
+		struct recorded rec = { false, false, STRLIST_INIT, IDSET_INIT, STRMAP_INIT };
+		size_t nr_fails = 0;
+		int ret;
+
+		ch->head = replay_record_find(&run->record, c->sha, c->has_pr, c->pr);
+		ret = replay_record_failures(&run->record, ch->head, &fails, &nr_fails);
+		if (!ret)
+			ret = decide(run, ch, &ch->base, fails, nr_fails, &rec);
+		if (!ret && run->has_proposal)
+			ret = decide(run, ch, &ch->prop, fails, nr_fails, &rec);
+		replay_failures_release(fails, nr_fails);
+		recorded_release(&rec);
+		if (ret < 0)
+			return -1;
+		add_to_totals(&run->tb, &ch->base);
+		if (run->has_proposal) {
+			add_to_totals(&run->tp, &ch->prop);
+			if (ch->base.missed.nr && !ch->prop.missed.nr)
+				run->escapes_closed++;
+			if (!ch->base.missed.nr && ch->prop.missed.nr)
+				run->escapes_opened++;
+			if (ch->prop.decision == REPLAY_RUN_ALL &&
+			    ch->base.decision != REPLAY_RUN_ALL)
+				run->extra_force_full++;
+		}
+	}
+	estimate(&run->tb, &run->record);
+	if (run->has_proposal)
+		estimate(&run->tp, &run->record);
+	return 0;
+}
+
+static void totals_release(struct replay_totals *t)
+{
+	strlist_release(&t->reason_names);
+	free(t->reason_counts);
+	memset(t, 0, sizeof(*t));
+}
+
+void replay_run_release(struct replay_run *run)
+{
+	for (size_t i = 0; i < run->nr; i++) {
+		outcome_release(&run->changes[i].base);
+		outcome_release(&run->changes[i].prop);
+	}
+	free(run->changes);
+	for (size_t i = 0; i < run->nr_jobs; i++)
+		replay_selector_job_release(&run->jobs[i]);
+	free(run->jobs);
+	totals_release(&run->tb);
+	totals_release(&run->tp);
+	rules_release(&run->baseline);
+	rules_release(&run->proposal);
+	replay_record_release(&run->record);
+	replay_history_release(&run->history);
+	run->changes = NULL;
+	run->jobs = NULL;
+	run->nr = run->nr_jobs = 0;
+}

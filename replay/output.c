@@ -1,0 +1,685 @@
+/* Replay reports: aligned text for terminals, markdown, JSON and CSV. */
+#include "core/tiadash.h"
+#include "core/json.h"
+#include "core/sanitize.h"
+#include "core/timeutil.h"
+#include "replay/replay.h"
+
+#define WIDTH 80
+
+static char *date_of(int64_t ms)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	time_format_date(&sb, ms);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *pr_of(const struct replay_commit *c)
+{
+	return c->has_pr ? xstrfmt("#%" PRId64, c->pr) : xstrdup("-");
+}
+
+static char *changed_of(const struct replay_commit *c)
+{
+	return replay_paths_known(c) ? xstrfmt("%zu", c->paths.nr) : xstrdup("?");
+}
+
+static char *selected_of(const struct replay_outcome *o)
+{
+	return o->has_selected ? xstrfmt("%" PRId64, o->selected) : xstrdup("-");
+}
+
+static void join(struct strbuf *sb, const struct strlist *l, const char *sep)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		if (i)
+			strbuf_addstr(sb, sep);
+		strbuf_addstr(sb, l->items[i]);
+	}
+}
+
+/* Columns s takes once sanitized (one per UTF-8 character). */
+static size_t display_width(const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+	size_t cols = 0;
+
+	sanitize_text(&clean, s, strlen(s));
+	for (size_t j = 0; j < clean.len; j++)
+		cols += ((unsigned char)clean.buf[j] & 0xc0) != 0x80;
+	strbuf_release(&clean);
+	return cols;
+}
+
+/* Sanitize s and cut it to `room` columns, ending in "..." when cut. */
+static void add_cell(struct strbuf *out, const char *s, size_t room)
+{
+	struct strbuf clean = STRBUF_INIT;
+	size_t cols = 0, i = 0;
+
+	sanitize_text(&clean, s, strlen(s));
+	for (size_t j = 0; j < clean.len; j++)
+		cols += ((unsigned char)clean.buf[j] & 0xc0) != 0x80;
+	if (cols <= room) {
+		strbuf_add(out, clean.buf, clean.len);
+		strbuf_release(&clean);
+		return;
+	}
+	cols = 0;
+	while (i < clean.len && cols + 3 < room) {
+		size_t n = 1;
+
+		while (i + n < clean.len && ((unsigned char)clean.buf[i + n] & 0xc0) == 0x80)
+			n++;
+		strbuf_add(out, clean.buf + i, n);
+		i += n;
+		cols++;
+	}
+	strbuf_addstr(out, room >= 3 ? "..." : "");
+	strbuf_release(&clean);
+}
+
+static void print_line(FILE *f, struct strbuf *line)
+{
+	while (line->len && line->buf[line->len - 1] == ' ')
+		strbuf_setlen(line, line->len - 1);
+	fprintf(f, "%s\n", line->buf);
+	strbuf_reset(line);
+}
+
+/* "    LABEL: VALUE", sanitized and cut at 80 columns. */
+static void print_note(FILE *f, const char *label, const char *value)
+{
+	struct strbuf line = STRBUF_INIT;
+	size_t used;
+
+	strbuf_addf(&line, "    %s: ", label);
+	used = line.len;
+	add_cell(&line, value, WIDTH > used ? WIDTH - used : 0);
+	print_line(f, &line);
+	strbuf_release(&line);
+}
+
+static void print_header(const struct replay_run *run, FILE *f)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	strbuf_addstr(&line, "replay of ");
+	add_cell(&line, run->branch ? run->branch : "HEAD", 50);
+	strbuf_addf(&line, " at %.12s", run->history.tip);
+	print_line(f, &line);
+	strbuf_addstr(&line, "window: ");
+	time_format(&line, run->since);
+	strbuf_addstr(&line, " to ");
+	if (run->until == INT64_MAX)
+		strbuf_addstr(&line, "now");
+	else
+		time_format(&line, run->until);
+	print_line(f, &line);
+	strbuf_addstr(&line, "rules: ");
+	if (run->has_proposal)
+		strbuf_addf(&line, "baseline %zu, proposal %zu", run->baseline.nr,
+			    run->proposal.nr);
+	else
+		strbuf_addf(&line, "%zu", run->baseline.nr);
+	strbuf_addf(&line, "; selector: %s; store: %s",
+		    run->selector.cmd ? "yes" : "none", run->has_store ? "yes" : "none");
+	print_line(f, &line);
+	strbuf_release(&line);
+}
+
+static void print_row(const struct replay_run *run, const struct replay_change *ch,
+		      FILE *f)
+{
+	const struct replay_commit *c = ch->commit;
+	struct strbuf line = STRBUF_INIT, reasons = STRBUF_INIT;
+	char *pr = pr_of(c), *date = date_of(c->date), *chg = changed_of(c);
+
+	strbuf_addf(&line, "%.10s %-6s %-10s %4s ", c->sha, pr, date, chg);
+	if (!run->has_proposal) {
+		char *sel = selected_of(&ch->base);
+
+		strbuf_addf(&line, "%-10s %5s %4zu  ",
+			    replay_decision_name(ch->base.decision), sel,
+			    ch->base.missed.nr);
+		join(&reasons, &ch->base.reasons, ", ");
+		if (line.len + display_width(reasons.buf) <= WIDTH) {
+			add_cell(&line, reasons.buf, WIDTH - line.len);
+			strbuf_reset(&reasons);
+		}
+		free(sel);
+	} else {
+		strbuf_addf(&line, "%-10s %4zu  %-10s %4zu%s",
+			    replay_decision_name(ch->base.decision), ch->base.missed.nr,
+			    replay_decision_name(ch->prop.decision), ch->prop.missed.nr,
+			    ch->base.decision != ch->prop.decision ? "  *" : "");
+	}
+	print_line(f, &line);
+	if (!run->has_proposal && reasons.len)
+		print_note(f, "reasons", reasons.buf);
+	if (run->has_proposal && ch->base.decision != ch->prop.decision) {
+		strbuf_reset(&reasons);
+		join(&reasons, &ch->prop.reasons, ", ");
+		print_note(f, "proposal", reasons.buf);
+	}
+	for (size_t i = 0; i < ch->base.missed.nr; i++)
+		print_note(f, run->has_proposal ? "missed (baseline)" : "missed",
+			   ch->base.missed.items[i]);
+	for (size_t i = 0; run->has_proposal && i < ch->prop.missed.nr; i++)
+		print_note(f, "missed (proposal)", ch->prop.missed.items[i]);
+	if (ch->base.disagrees)
+		print_note(f, "disagrees", ch->base.disagreement);
+	free(pr);
+	free(date);
+	free(chg);
+	strbuf_release(&line);
+	strbuf_release(&reasons);
+}
+
+static char *rate_text(size_t n, size_t of)
+{
+	return of ? xstrfmt("%zu (%.1f%%)", n, 100.0 * (double)n / (double)of)
+		  : xstrfmt("%zu", n);
+}
+
+static char *minutes_text(double m)
+{
+	return isnan(m) ? xstrdup("n/a") : xstrfmt("%.1f", m);
+}
+
+static size_t reason_count(const struct replay_totals *t, const char *name)
+{
+	for (size_t i = 0; i < t->reason_names.nr; i++)
+		if (!strcmp(t->reason_names.items[i], name))
+			return t->reason_counts[i];
+	return 0;
+}
+
+/* Reasons by how often they fired (ties: first seen first). */
+static size_t *reason_order(const struct replay_totals *t)
+{
+	size_t *order = xcalloc(t->reason_names.nr + 1, sizeof(*order));
+
+	for (size_t i = 0; i < t->reason_names.nr; i++) {
+		size_t j = i;
+
+		while (j && t->reason_counts[order[j - 1]] < t->reason_counts[i]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = i;
+	}
+	return order;
+}
+
+/* The label column: wide enough for "  REASON", within `max`. */
+static int label_width(const struct replay_totals *t, const struct replay_totals *u,
+		       int min, int max)
+{
+	int w = min;
+
+	for (int k = 0; k < 2; k++) {
+		const struct replay_totals *x = k ? u : t;
+
+		for (size_t i = 0; x && i < x->reason_names.nr; i++) {
+			int n = (int)display_width(x->reason_names.items[i]) + 2;
+
+			if (n > w)
+				w = n;
+		}
+	}
+	return w > max ? max : w;
+}
+
+/* A row of the totals: label (sanitized, cut to width) and the cells. */
+static void print_total(FILE *f, int lw, const char *label, const char *a,
+			const char *b)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	add_cell(&line, label, (size_t)lw);
+	while (display_width(line.buf) < (size_t)lw)
+		strbuf_addch(&line, ' ');
+	if (b)
+		strbuf_addf(&line, " %12s %12s", a, b);
+	else
+		strbuf_addf(&line, " %8s", a);
+	print_line(f, &line);
+	strbuf_release(&line);
+}
+
+/* A single-column row: the figure aligned, then what it means. */
+static void print_single(FILE *f, int lw, const char *label, size_t n,
+			 const char *fmt, ...) ATTR_FORMAT(5, 6);
+static void print_single(FILE *f, int lw, const char *label, size_t n,
+			 const char *fmt, ...)
+{
+	struct strbuf value = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addf(&value, "%8zu", n);
+	va_start(ap, fmt);
+	strbuf_vaddf(&value, fmt, ap);
+	va_end(ap);
+	fprintf(f, "%-*s %s\n", lw, label, value.buf);
+	strbuf_release(&value);
+}
+
+static void print_total_n(FILE *f, int lw, const char *label, size_t a,
+			  const size_t *b)
+{
+	char *x = xstrfmt("%zu", a), *y = b ? xstrfmt("%zu", *b) : NULL;
+
+	print_total(f, lw, label, x, y);
+	free(x);
+	free(y);
+}
+
+/* How the minutes were estimated. */
+static void print_estimate_note(const struct replay_run *run, const char *which,
+				const struct replay_totals *t, FILE *f)
+{
+	const struct replay_record *rec = &run->record;
+	char *full = minutes_text(rec->full_s / 60);
+	char *narrow = minutes_text(rec->narrowed_s / 60);
+
+	fprintf(f, "  %s%s%zu run_all x %s min + %zu narrowed x %s min\n",
+		which ? which : "", which ? ": " : "= ", t->runs_full, full,
+		t->runs_narrowed, narrow);
+	free(full);
+	free(narrow);
+}
+
+static void print_estimate_basis(const struct replay_run *run, FILE *f)
+{
+	fprintf(f, "  (store medians: %zu full runs, %zu narrowed shadow runs; "
+		"nothing: 0)\n", run->record.full_n, run->record.narrowed_n);
+}
+
+static void print_totals_single(const struct replay_run *run, FILE *f)
+{
+	const struct replay_totals *t = &run->tb;
+	size_t *order = reason_order(t);
+	int lw = label_width(t, NULL, 16, 46);
+	char *min = minutes_text(t->minutes);
+
+	fputc('\n', f);
+	print_single(f, lw, "changes", t->changes, "%s", "");
+	if (t->changes)
+		print_single(f, lw, "force-full", t->force_full, " (%.1f%%)",
+			     100.0 * (double)t->force_full / (double)t->changes);
+	else
+		print_single(f, lw, "force-full", t->force_full, "%s", "");
+	for (size_t k = 0; k < t->reason_names.nr; k++) {
+		char *label = xstrfmt("  %s", t->reason_names.items[order[k]]);
+
+		print_total_n(f, lw, label, t->reason_counts[order[k]], NULL);
+		free(label);
+	}
+	print_single(f, lw, "selected", t->selected, "%s", "");
+	print_single(f, lw, "rules-only", t->rules_only, "%s", "");
+	print_single(f, lw, "nothing", t->nothing, "%s", "");
+	print_single(f, lw, "misses", t->misses, " tests in %zu changes",
+		     t->missed_changes);
+	print_single(f, lw, "disagreements", t->disagreements, " of %zu recorded",
+		     t->recorded);
+	print_total(f, lw, "gate minutes", min, NULL);
+	if (!run->has_store) {
+		fputs("  (no store: no measured wall-clock)\n", f);
+	} else {
+		print_estimate_note(run, NULL, t, f);
+		print_estimate_basis(run, f);
+	}
+	free(order);
+	free(min);
+}
+
+/* A proposal-only figure (the baseline column stays empty). */
+static void print_delta(FILE *f, int lw, const char *label, size_t n)
+{
+	char *x = xstrfmt("%zu", n);
+
+	print_total(f, lw, label, "", x);
+	free(x);
+}
+
+static void print_totals_pair(const struct replay_run *run, FILE *f)
+{
+	const struct replay_totals *a = &run->tb, *b = &run->tp;
+	int lw = label_width(a, b, 24, 52);
+	char *fa = rate_text(a->force_full, a->changes), *fb = rate_text(b->force_full, b->changes);
+	char *ma = minutes_text(a->minutes), *mb = minutes_text(b->minutes);
+	size_t *order = reason_order(b);
+
+	fputc('\n', f);
+	print_total(f, lw, "", "baseline", "proposal");
+	print_total_n(f, lw, "changes", a->changes, &b->changes);
+	print_total(f, lw, "force-full", fa, fb);
+	for (size_t k = 0; k < b->reason_names.nr; k++) {
+		const char *name = b->reason_names.items[order[k]];
+		char *label = xstrfmt("  %s", name);
+
+		print_total_n(f, lw, label, reason_count(a, name),
+			      &b->reason_counts[order[k]]);
+		free(label);
+	}
+	for (size_t i = 0; i < a->reason_names.nr; i++) {
+		size_t zero = 0;
+		char *label;
+
+		if (reason_count(b, a->reason_names.items[i]))
+			continue;
+		label = xstrfmt("  %s", a->reason_names.items[i]);
+		print_total_n(f, lw, label, a->reason_counts[i], &zero);
+		free(label);
+	}
+	print_total_n(f, lw, "misses", a->misses, &b->misses);
+	print_total_n(f, lw, "missed changes", a->missed_changes, &b->missed_changes);
+	print_total_n(f, lw, "disagreements", a->disagreements, &b->disagreements);
+	print_total(f, lw, "gate minutes", ma, mb);
+	print_delta(f, lw, "escapes closed", run->escapes_closed);
+	print_delta(f, lw, "escapes opened", run->escapes_opened);
+	print_delta(f, lw, "extra force-full", run->extra_force_full);
+	if (!run->has_store) {
+		fputs("  (no store: no measured wall-clock)\n", f);
+	} else {
+		print_estimate_note(run, "baseline", a, f);
+		print_estimate_note(run, "proposal", b, f);
+		print_estimate_basis(run, f);
+	}
+	free(order);
+	free(fa), free(fb), free(ma), free(mb);
+}
+
+void replay_print_text(const struct replay_run *run, FILE *f)
+{
+	print_header(run, f);
+	fputc('\n', f);
+	if (!run->has_proposal)
+		fprintf(f, "%-10s %-6s %-10s %4s %-10s %5s %4s  %s\n", "COMMIT", "PR",
+			"DATE", "CHG", "DECISION", "SEL", "MISS", "REASONS");
+	else
+		fprintf(f, "%-10s %-6s %-10s %4s %-10s %4s  %-10s %4s\n", "COMMIT",
+			"PR", "DATE", "CHG", "BASELINE", "MISS", "PROPOSAL", "MISS");
+	for (size_t i = 0; i < run->nr; i++)
+		print_row(run, &run->changes[i], f);
+	if (run->has_proposal)
+		print_totals_pair(run, f);
+	else
+		print_totals_single(run, f);
+}
+
+/* ---- markdown ---- */
+
+static void md_list(struct strbuf *sb, const struct strlist *l)
+{
+	for (size_t i = 0; i < l->nr; i++) {
+		if (i)
+			strbuf_addstr(sb, "<br>");
+		md_escape(sb, l->items[i]);
+	}
+}
+
+static void md_outcome(struct strbuf *sb, const struct replay_outcome *o)
+{
+	char *sel = selected_of(o);
+
+	strbuf_addf(sb, " %s | ", replay_decision_name(o->decision));
+	md_list(sb, &o->reasons);
+	strbuf_addf(sb, " | %s | ", sel);
+	md_list(sb, &o->missed);
+	strbuf_addstr(sb, " |");
+	free(sel);
+}
+
+void replay_print_md(const struct replay_run *run, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT, branch = STRBUF_INIT;
+	const struct replay_totals *t = &run->tb;
+	char *ma = minutes_text(run->tb.minutes), *mb = minutes_text(run->tp.minutes);
+
+	md_escape(&branch, run->branch ? run->branch : "HEAD");
+	fprintf(f, "## Replay of %s at `%.12s`\n\n", branch.buf, run->history.tip);
+	if (!run->has_proposal)
+		fputs("| commit | PR | date | changed | decision | reasons | selected "
+		      "| missed | recorded |\n|---|---:|---|---:|---|---|---:|---|---|\n", f);
+	else
+		fputs("| commit | PR | date | changed | baseline | reasons | selected "
+		      "| missed | proposal | reasons | selected | missed | recorded |\n"
+		      "|---|---:|---|---:|---|---|---:|---|---|---|---:|---|---|\n", f);
+	for (size_t i = 0; i < run->nr; i++) {
+		const struct replay_change *ch = &run->changes[i];
+		char *pr = pr_of(ch->commit), *date = date_of(ch->commit->date);
+		char *chg = changed_of(ch->commit);
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "| `%.10s` | %s | %s | %s |", ch->commit->sha,
+			    ch->commit->has_pr ? pr : "", date, chg);
+		md_outcome(&sb, &ch->base);
+		if (run->has_proposal)
+			md_outcome(&sb, &ch->prop);
+		/* The recorded decision, or how the baseline disagrees with it. */
+		strbuf_addch(&sb, ' ');
+		if (ch->base.disagrees)
+			md_escape(&sb, ch->base.disagreement);
+		else if (ch->head && ch->head->shadow_decision)
+			strbuf_addstr(&sb, ch->head->shadow_decision);
+		strbuf_addstr(&sb, " |");
+		fprintf(f, "%s\n", sb.buf);
+		free(pr), free(date), free(chg);
+	}
+	fputs("\n| total | baseline |", f);
+	if (run->has_proposal)
+		fputs(" proposal |\n|---|---:|---:|\n", f);
+	else
+		fputs("\n|---|---:|\n", f);
+#define MD_ROW(label, fmt, a, b)                                              \
+	do {                                                                  \
+		fprintf(f, "| %s | " fmt " |", label, a);                     \
+		if (run->has_proposal)                                        \
+			fprintf(f, " " fmt " |", b);                          \
+		fputc('\n', f);                                               \
+	} while (0)
+	MD_ROW("changes", "%zu", t->changes, run->tp.changes);
+	MD_ROW("force-full", "%zu", t->force_full, run->tp.force_full);
+	MD_ROW("misses", "%zu", t->misses, run->tp.misses);
+	MD_ROW("missed changes", "%zu", t->missed_changes, run->tp.missed_changes);
+	MD_ROW("disagreements", "%zu", t->disagreements, run->tp.disagreements);
+	MD_ROW("gate minutes", "%s", ma, mb);
+	if (run->has_proposal) {
+		fprintf(f, "| escapes closed | | %zu |\n", run->escapes_closed);
+		fprintf(f, "| escapes opened | | %zu |\n", run->escapes_opened);
+	}
+#undef MD_ROW
+	if (t->reason_names.nr) {
+		size_t *order = reason_order(t);
+
+		fputs("\n| force-full reason | changes |\n|---|---:|\n", f);
+		for (size_t k = 0; k < t->reason_names.nr; k++) {
+			strbuf_reset(&sb);
+			md_escape(&sb, t->reason_names.items[order[k]]);
+			fprintf(f, "| %s | %zu |\n", sb.buf, t->reason_counts[order[k]]);
+		}
+		free(order);
+	}
+	free(ma), free(mb);
+	strbuf_release(&sb);
+	strbuf_release(&branch);
+}
+
+/* ---- JSON ---- */
+
+static void json_list(cJSON *obj, const char *key, const struct strlist *l)
+{
+	cJSON *arr = cJSON_AddArrayToObject(obj, key);
+
+	for (size_t i = 0; i < l->nr; i++)
+		json_push_string(arr, l->items[i]);
+}
+
+static void json_outcome(cJSON *o, const struct replay_outcome *x)
+{
+	json_add_string(o, "decision", replay_decision_name(x->decision));
+	json_list(o, "reasons", &x->reasons);
+	json_add_opt_int(o, "selected", x->has_selected, x->selected);
+	json_list(o, "missed", &x->missed);
+	if (x->compared)
+		json_add_bool(o, "disagrees", x->disagrees);
+	else
+		cJSON_AddNullToObject(o, "disagrees");
+	json_add_string_or_null(o, "disagreement", x->disagreement);
+}
+
+static double rate(size_t n, size_t of)
+{
+	return of ? (double)n / (double)of : NAN;
+}
+
+static cJSON *json_totals(const struct replay_run *run, const struct replay_totals *t)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *by, *dec, *est;
+	size_t *order = reason_order(t);
+
+	json_add_int(o, "changes", (int64_t)t->changes);
+	json_add_int(o, "force_full", (int64_t)t->force_full);
+	json_add_number(o, "force_full_rate", rate(t->force_full, t->changes));
+	by = cJSON_AddObjectToObject(o, "by_reason");
+	for (size_t k = 0; k < t->reason_names.nr; k++)
+		json_add_int(by, t->reason_names.items[order[k]],
+			     (int64_t)t->reason_counts[order[k]]);
+	json_add_int(o, "misses", (int64_t)t->misses);
+	json_add_int(o, "missed_changes", (int64_t)t->missed_changes);
+	dec = cJSON_AddObjectToObject(o, "decisions");
+	json_add_int(dec, "run_all", (int64_t)t->force_full);
+	json_add_int(dec, "selected", (int64_t)t->selected);
+	json_add_int(dec, "nothing", (int64_t)t->nothing);
+	json_add_int(dec, "rules-only", (int64_t)t->rules_only);
+	json_add_int(o, "recorded", (int64_t)t->recorded);
+	json_add_int(o, "disagreements", (int64_t)t->disagreements);
+	json_add_number(o, "gate_minutes", t->minutes);
+	est = cJSON_AddObjectToObject(o, "estimate");
+	json_add_int(est, "full_runs", (int64_t)t->runs_full);
+	json_add_int(est, "narrowed_runs", (int64_t)t->runs_narrowed);
+	json_add_number(est, "full_run_s", run->record.full_s);
+	json_add_number(est, "narrowed_run_s", run->record.narrowed_s);
+	free(order);
+	return o;
+}
+
+void replay_print_json(const struct replay_run *run, FILE *f)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *win = cJSON_AddObjectToObject(root, "window");
+	cJSON *changes;
+
+	json_add_time(win, "since", run->since);
+	json_add_time(win, "until", run->until);
+	json_add_string(root, "branch", run->branch ? run->branch : "HEAD");
+	json_add_string(root, "tip", run->history.tip);
+	json_add_string_or_null(root, "selector", run->selector.cmd);
+	json_add_bool(root, "store", run->has_store);
+	changes = cJSON_AddArrayToObject(root, "changes");
+	for (size_t i = 0; i < run->nr; i++) {
+		const struct replay_change *ch = &run->changes[i];
+		const struct replay_commit *c = ch->commit;
+		cJSON *o = cJSON_CreateObject();
+
+		json_add_string(o, "commit", c->sha);
+		json_add_opt_int(o, "pr", c->has_pr, c->pr);
+		json_add_time(o, "date", c->date);
+		json_add_string(o, "subject", c->subject);
+		if (replay_paths_known(c))
+			json_add_int(o, "changed", (int64_t)c->paths.nr);
+		else
+			cJSON_AddNullToObject(o, "changed");
+		json_list(o, "paths", &c->paths);
+		json_outcome(o, &ch->base);
+		if (ch->head && ch->head->shadow_decision) {
+			cJSON *rec = cJSON_AddObjectToObject(o, "recorded");
+
+			json_add_string(rec, "decision", ch->head->shadow_decision);
+			json_list(rec, "reasons", &ch->head->shadow_reasons);
+			json_add_string(rec, "head", ch->head->sha);
+		} else {
+			cJSON_AddNullToObject(o, "recorded");
+		}
+		if (run->has_proposal)
+			json_outcome(cJSON_AddObjectToObject(o, "proposal"), &ch->prop);
+		cJSON_AddItemToArray(changes, o);
+	}
+	cJSON_AddItemToObject(root, "totals", json_totals(run, &run->tb));
+	if (run->has_proposal) {
+		cJSON *cmp;
+
+		cJSON_AddItemToObject(root, "baseline", json_totals(run, &run->tb));
+		cJSON_AddItemToObject(root, "proposal", json_totals(run, &run->tp));
+		cmp = cJSON_AddObjectToObject(root, "comparison");
+		json_add_int(cmp, "escapes_closed", (int64_t)run->escapes_closed);
+		json_add_int(cmp, "escapes_opened", (int64_t)run->escapes_opened);
+		json_add_int(cmp, "extra_force_full", (int64_t)run->extra_force_full);
+		json_add_number(cmp, "force_full_rate_before",
+				rate(run->tb.force_full, run->tb.changes));
+		json_add_number(cmp, "force_full_rate_after",
+				rate(run->tp.force_full, run->tp.changes));
+		json_add_number(cmp, "gate_minutes_before", run->tb.minutes);
+		json_add_number(cmp, "gate_minutes_after", run->tp.minutes);
+	}
+	json_print_free(root, f);
+}
+
+/* ---- CSV ---- */
+
+static void csv_list(struct strbuf *sb, const struct strlist *l)
+{
+	struct strbuf joined = STRBUF_INIT;
+
+	join(&joined, l, ";");
+	csv_field(sb, joined.buf);
+	strbuf_release(&joined);
+}
+
+static void csv_outcome(struct strbuf *sb, const struct replay_outcome *o)
+{
+	strbuf_addf(sb, ",%s,", replay_decision_name(o->decision));
+	csv_list(sb, &o->reasons);
+	strbuf_addch(sb, ',');
+	if (o->has_selected)
+		strbuf_addf(sb, "%" PRId64, o->selected);
+	strbuf_addch(sb, ',');
+	csv_list(sb, &o->missed);
+	strbuf_addf(sb, ",%s", !o->compared ? "" : o->disagrees ? "yes" : "no");
+}
+
+void replay_print_csv(const struct replay_run *run, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	fputs("commit,pr,date,changed,decision,reasons,selected,missed,disagrees", f);
+	if (run->has_proposal)
+		fputs(",proposal_decision,proposal_reasons,proposal_selected,"
+		      "proposal_missed,proposal_disagrees", f);
+	fputs(",recorded_decision\n", f);
+	for (size_t i = 0; i < run->nr; i++) {
+		const struct replay_change *ch = &run->changes[i];
+		const struct replay_commit *c = ch->commit;
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s,", c->sha);
+		if (c->has_pr)
+			strbuf_addf(&sb, "%" PRId64, c->pr);
+		strbuf_addch(&sb, ',');
+		time_format(&sb, c->date);
+		strbuf_addch(&sb, ',');
+		if (replay_paths_known(c))
+			strbuf_addf(&sb, "%zu", c->paths.nr);
+		csv_outcome(&sb, &ch->base);
+		if (run->has_proposal)
+			csv_outcome(&sb, &ch->prop);
+		strbuf_addf(&sb, ",%s", ch->head && ch->head->shadow_decision ?
+			    ch->head->shadow_decision : "");
+		fprintf(f, "%s\n", sb.buf);
+	}
+	strbuf_release(&sb);
+}

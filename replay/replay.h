@@ -1,0 +1,319 @@
+/*
+ * Replay (SPEC 5): merged first-parent history pushed through the rules, the
+ * selector and the record. The pieces, one file each:
+ *
+ *   walk.c      the first-parent walk and each commit's changed paths
+ *               (an own tree comparison: the generic diff is 8-14x slower)
+ *   selector.c  running `--selector CMD` once per change, -j at a time
+ *   record.c    what the store recorded: shadow selections, full-run
+ *               failures, measured wall-clock
+ *   evaluate.c  the decision of each change and the totals
+ *   output.c    text, md, json and csv
+ *   cmd_replay.c, cmd_rules.c  the two commands (and progress output)
+ *
+ * Ownership: every struct here owns its strings and arrays and is freed by
+ * its *_release function; "borrowed" marks what is not.
+ */
+#ifndef TIADASH_REPLAY_REPLAY_H
+#define TIADASH_REPLAY_REPLAY_H
+
+#include "core/tiadash.h"
+#include "core/idmatch.h"
+#include "core/repo.h"
+#include "core/rules.h"
+#include "core/strmap.h"
+#include "core/store.h"
+#include "core/util.h"
+
+/* ---- walk.c ---- */
+
+/* Why a commit's changed paths cannot be trusted: it then runs everything. */
+enum replay_fail {
+	REPLAY_OK,
+	REPLAY_FAIL_SHALLOW, /* "shallow-history": a shallow clone cut the parent off */
+	REPLAY_FAIL_COMMIT,  /* "unreadable-commit": the first parent cannot be read */
+	REPLAY_FAIL_TREE,    /* "unreadable-tree": a tree cannot be read */
+	REPLAY_FAIL_EMPTY,   /* "empty-diff": trees differ, yet no path does */
+};
+const char *replay_fail_name(enum replay_fail f);
+
+struct replay_commit {
+	char sha[41];
+	char parent[41];   /* first parent; "" for a root commit */
+	int64_t date;      /* committer date, ms */
+	bool has_pr;
+	int64_t pr;        /* from the subject */
+	char *subject;     /* first line of the message */
+	struct strlist paths; /* changed paths, in git's order */
+	enum replay_fail fail; /* not REPLAY_OK: decision run_all */
+	bool same_tree;    /* no paths because the tree equals the parent's */
+	git_oid tree, parent_tree; /* parent_tree: zero for a root commit */
+};
+
+struct replay_history {
+	struct replay_commit *commits; /* newest first, as git log prints */
+	size_t nr, alloc;
+	char tip[41];
+	bool truncated; /* the walk ended early (shallow or unreadable parent) */
+};
+
+void replay_history_release(struct replay_history *h);
+/* Are the commit's paths its changes (false: unknown, "changed" is null)? */
+bool replay_paths_known(const struct replay_commit *c);
+
+/*
+ * Walk the first parents of `rev` (default HEAD): skip commits whose
+ * committer date is >= until, stop at the first one older than since
+ * (git log --first-parent --since --until). Commits only; paths come from
+ * replay_diff_commits. Returns 0 or -1 after error().
+ */
+int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
+		struct replay_history *out);
+
+/*
+ * Fill every commit's changed paths: the diff against its first parent (a
+ * root commit against the empty tree), both sides of a rename, as
+ * `git log --first-parent --no-renames --name-only` lists them. A tree that
+ * cannot be read marks the commit as failed, never the whole run.
+ * progress (may be NULL) is called with (done, total) now and then.
+ */
+void replay_diff_commits(struct repo *r, struct replay_history *h,
+			 void (*progress)(size_t done, size_t total, void *data),
+			 void *data);
+
+/* PR number from a subject: "Merge pull request #N ..." or "... (#N)". */
+bool replay_subject_pr(const char *subject, int64_t *pr);
+
+/* ---- selector.c ---- */
+
+enum replay_answer {
+	ANSWER_TESTS,   /* ids: the tests to run (may be run through idset) */
+	ANSWER_RUN_ALL, /* lines: the reasons */
+	ANSWER_NOTHING,
+	ANSWER_ERROR,   /* why: what went wrong (fail closed: run_all) */
+};
+
+struct replay_selector_job {
+	/* In (borrowed). */
+	const char *base, *head;
+	const struct strlist *paths;
+	/* Out. */
+	enum replay_answer answer;
+	struct strlist lines;
+	char *why;
+};
+
+struct replay_selector_opts {
+	const char *cmd;
+	const char *repo_root;
+	double timeout_s;
+	int jobs;
+	void (*progress)(size_t done, size_t total, void *data);
+	void *data;
+};
+
+/*
+ * Run the selector for every job, at most opts->jobs at a time, each via
+ * /bin/sh -c with TIADASH_BASE, TIADASH_HEAD and TIADASH_REPO set and the
+ * paths on stdin. Every job gets an answer; a selector that exits non-zero,
+ * is killed, times out, prints nothing or prints control characters is
+ * ANSWER_ERROR. Returns 0, or -1 after error() when no process can start.
+ */
+int replay_selector_run(const struct replay_selector_opts *opts,
+			struct replay_selector_job *jobs, size_t nr);
+void replay_selector_job_release(struct replay_selector_job *job);
+
+/*
+ * Classify a selector's stdout (exposed for tests): fills answer and lines,
+ * or answer ANSWER_ERROR and why.
+ */
+void replay_selector_parse(const char *out, size_t len,
+			   struct replay_selector_job *job);
+
+/* ---- record.c ---- */
+
+/* The store's knowledge of one head: its latest shadow and full runs. */
+struct replay_head {
+	int64_t head_id;
+	char sha[41];
+	char *repo;
+	bool has_pr;
+	int64_t pr;
+	int64_t at;
+	int64_t shadow_run, full_run; /* run ids; 0: none */
+	bool shadow_verdict;          /* the shadow run reached a verdict (not error) */
+	const char *shadow_decision;  /* "selected", "run_all", "nothing"; NULL: none */
+	struct strlist shadow_reasons;
+	bool has_selected;
+	int64_t selected_count;
+};
+
+struct replay_record {
+	struct store *store; /* borrowed; NULL: no store */
+	struct replay_head *heads;
+	size_t nr, alloc;
+	struct strmap by_sha; /* sha -> index */
+	struct strmap by_pr;  /* "repo\npr" and "\npr" -> index of the latest head */
+	char *repo;           /* the store repo name matching this repository, or NULL */
+	double full_s, narrowed_s; /* median wall-clock; NAN when unknown */
+	size_t full_n, narrowed_n;
+};
+
+/*
+ * Load every head of the store (NULL store: an empty record). repo_slug is
+ * "owner/name" of the repository's origin, or NULL; it picks the store's
+ * repo when the store holds several.
+ */
+int replay_record_load(struct replay_record *rec, struct store *s,
+		       const char *repo_slug);
+void replay_record_release(struct replay_record *rec);
+
+/* The head recorded for a change: its commit, else its PR's latest head. */
+const struct replay_head *replay_record_find(const struct replay_record *rec,
+					     const char *sha, bool has_pr,
+					     int64_t pr);
+
+/* A failing test the gate should have run. */
+struct replay_failure {
+	char *suite, *name;
+};
+
+/*
+ * The non-flaky, non-quarantined failing tests of the head's latest full
+ * run, sorted by suite then name. Caller frees with replay_failures_release.
+ */
+int replay_record_failures(const struct replay_record *rec,
+			   const struct replay_head *h,
+			   struct replay_failure **out, size_t *nr);
+void replay_failures_release(struct replay_failure *f, size_t nr);
+
+/* The entries of the head's latest shadow selection, sorted. */
+int replay_record_selection(const struct replay_record *rec,
+			    const struct replay_head *h, struct strlist *out);
+
+/* The tests that failed (or errored) in the head's latest shadow run, as SUITE::CASE keys. */
+int replay_record_shadow_failed(const struct replay_record *rec,
+				const struct replay_head *h, struct strmap *out);
+
+/* "owner/name" from a remote URL (https, ssh or scp form), or NULL; caller frees. */
+char *replay_repo_slug(const char *url);
+
+/* ---- evaluate.c ---- */
+
+enum replay_decision {
+	REPLAY_RUN_ALL,
+	REPLAY_SELECTED,
+	REPLAY_NOTHING,
+	REPLAY_RULES_ONLY,
+};
+const char *replay_decision_name(enum replay_decision d);
+
+/* The answer of one rule set (baseline or proposal) for one change. */
+struct replay_outcome {
+	enum replay_decision decision;
+	struct strlist reasons;
+	bool has_selected;
+	int64_t selected;
+	struct strlist missed; /* SUITE::CASE */
+	struct strlist rule_tests; /* what the matched select rules named */
+	bool narrowed_by_rules; /* the rules left it to a selector */
+	bool compared;          /* a recorded decision existed */
+	bool disagrees;
+	char *disagreement;     /* what differs, when disagrees */
+};
+
+struct replay_change {
+	const struct replay_commit *commit;   /* borrowed from the history */
+	const struct replay_head *head;       /* borrowed from the record; NULL */
+	struct replay_selector_job *job;      /* borrowed; NULL without a selector */
+	struct replay_outcome base, prop;
+};
+
+struct replay_totals {
+	size_t changes, force_full, nothing, selected, rules_only;
+	size_t misses, missed_changes, disagreements, recorded;
+	struct strlist reason_names; /* in first-seen order */
+	size_t *reason_counts;
+	size_t runs_full, runs_narrowed; /* for the minutes estimate */
+	double minutes;                  /* NAN when it cannot be estimated */
+};
+
+struct replay_run {
+	struct replay_history history;
+	struct replay_record record;
+	struct rules baseline, proposal;
+	bool has_proposal;
+	struct replay_change *changes;
+	size_t nr;
+	struct replay_selector_job *jobs;
+	size_t nr_jobs;
+	struct replay_totals tb, tp;
+	/* Comparison of the proposal with the baseline. */
+	size_t escapes_closed, escapes_opened, extra_force_full;
+	/* The selector (opts.cmd NULL: none), and the command line for the header. */
+	struct replay_selector_opts selector;
+	int64_t since, until;
+	const char *branch;
+	bool has_store;
+};
+
+/*
+ * A change's decision, for each rule set (baseline, and proposal if any):
+ *   - a commit that failed closed (enum replay_fail) runs everything;
+ *   - no changed path: nothing ("no-changes");
+ *   - a path whose first rule is run_all: run_all, naming every such rule;
+ *   - every path ignored: nothing, naming the ignore rules;
+ *   - else the change is narrowed, and the answer is the selector's (its
+ *     ids plus what select rules named, "nothing", or run_all with its
+ *     reasons; a failure is run_all "selector-error"), else the recorded
+ *     shadow selection of the change's head (decision, reasons and
+ *     entries from the store), else "rules-only" (selecting what select
+ *     rules named).
+ * Misses: the failing tests of the head's latest full run (not flaky,
+ * not quarantined), when the decision selects none of them
+ * (core/idmatch.h; run_all selects everything): a gate that runs one of
+ * them fails and misses nothing. A selected failing test that the recorded
+ * shadow run also selected and that passed there is non-hermetic (SPEC 4):
+ * it neither stops the change nor counts as missed. A recorded decision that differs, or a
+ * selector's selection that differs from the recorded one, is a
+ * disagreement.
+ *
+ * replay_apply_rules runs the rules (and marks what needs the selector).
+ */
+void replay_apply_rules(struct replay_run *run);
+/* Selector answers, records and misses, then the totals. -1 after error(). */
+int replay_finish(struct replay_run *run);
+void replay_run_release(struct replay_run *run);
+
+/* ---- output.c ---- */
+
+void replay_print_text(const struct replay_run *run, FILE *f);
+void replay_print_md(const struct replay_run *run, FILE *f);
+void replay_print_json(const struct replay_run *run, FILE *f);
+void replay_print_csv(const struct replay_run *run, FILE *f);
+
+/* ---- cmd_rules.c ---- */
+
+/*
+ * `.tiadash/rules` at the root of the repository around repo_path (NULL:
+ * the current directory's), if that file exists; else NULL. Caller frees.
+ */
+char *replay_default_rules_file(const char *repo_path);
+
+/* ---- cmd_replay.c ---- */
+
+/*
+ * Progress on stderr, only when stderr is a terminal: "LABEL done/total
+ * (rate/s)", redrawn at most every 100 ms; replay_progress_done clears it.
+ * replay_progress_cb takes the struct replay_progress as its data.
+ */
+struct replay_progress {
+	const char *label;
+	int64_t start_ms, last_ms;
+	bool on;
+};
+void replay_progress_init(struct replay_progress *p, const char *label);
+void replay_progress_cb(size_t done, size_t total, void *data);
+void replay_progress_done(struct replay_progress *p);
+
+#endif

@@ -1,0 +1,426 @@
+/* The first-parent walk and each commit's changed paths, by a tree comparison of our own. */
+#include "core/tiadash.h"
+#include "replay/replay.h"
+
+/*
+ * libgit2's generic diff is 8-14x slower than git log for name-only history
+ * (PERF-NOTES.md); comparing the two trees ourselves, skipping subtrees
+ * whose ids are equal, is within 1.5x. The walk only reads, so the object
+ * hash check is off while it runs.
+ */
+static void strict_hashes(bool on)
+{
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, on ? 1 : 0);
+}
+
+const char *replay_fail_name(enum replay_fail f)
+{
+	static const char *const names[] = {
+		"", "shallow-history", "unreadable-commit", "unreadable-tree",
+		"empty-diff",
+	};
+
+	return names[f];
+}
+
+bool replay_paths_known(const struct replay_commit *c)
+{
+	return c->fail == REPLAY_OK || c->fail == REPLAY_FAIL_EMPTY;
+}
+
+void replay_history_release(struct replay_history *h)
+{
+	for (size_t i = 0; i < h->nr; i++) {
+		free(h->commits[i].subject);
+		strlist_release(&h->commits[i].paths);
+	}
+	free(h->commits);
+	memset(h, 0, sizeof(*h));
+}
+
+static bool parse_digits(const char *s, size_t n, int64_t *out)
+{
+	int64_t v = 0;
+
+	if (!n || n > 12)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+bool replay_subject_pr(const char *subject, int64_t *pr)
+{
+	static const char merge[] = "Merge pull request #";
+	size_t n = strlen(subject);
+	const char *open;
+
+	if (starts_with(subject, merge)) {
+		const char *d = subject + sizeof(merge) - 1;
+
+		return parse_digits(d, strspn(d, "0123456789"), pr);
+	}
+	while (n && (subject[n - 1] == ' ' || subject[n - 1] == '\t'))
+		n--;
+	if (n < 4 || subject[n - 1] != ')')
+		return false;
+	open = subject + n - 2;
+	while (open > subject && *open >= '0' && *open <= '9')
+		open--;
+	if (open < subject + 1 || open[0] != '#' || open[-1] != '(')
+		return false;
+	return parse_digits(open + 1, (size_t)(subject + n - 1 - (open + 1)), pr);
+}
+
+static char *first_line(const char *msg)
+{
+	size_t n;
+
+	while (*msg == '\n' || *msg == '\r')
+		msg++;
+	n = strcspn(msg, "\n");
+	while (n && (msg[n - 1] == '\r' || msg[n - 1] == ' ' || msg[n - 1] == '\t'))
+		n--;
+	return xstrndup(msg, n);
+}
+
+static const char *git_reason(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+/* Commits that a shallow clone cut off from their parents ($GIT_DIR/shallow). */
+static void read_shallow(git_repository *git, struct strmap *out)
+{
+	char *path = path_join(git_repository_commondir(git), "shallow");
+	FILE *f = fopen(path, "r");
+	char line[128];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\r\n");
+
+		if (n == 40)
+			strmap_put(out, line, n, 1);
+	}
+	if (f)
+		fclose(f);
+	free(path);
+}
+
+static struct replay_commit *add_commit(struct replay_history *h, git_commit *c)
+{
+	struct replay_commit *rc;
+
+	ALLOC_GROW(h->commits, h->nr + 1, h->alloc);
+	rc = &h->commits[h->nr++];
+	memset(rc, 0, sizeof(*rc));
+	git_oid_tostr(rc->sha, sizeof(rc->sha), git_commit_id(c));
+	if (git_commit_parentcount(c) > 0)
+		git_oid_tostr(rc->parent, sizeof(rc->parent),
+			      git_commit_parent_id(c, 0));
+	git_oid_cpy(&rc->tree, git_commit_tree_id(c));
+	rc->date = (int64_t)git_commit_time(c) * 1000;
+	rc->subject = first_line(git_commit_message(c));
+	rc->has_pr = replay_subject_pr(rc->subject, &rc->pr);
+	return rc;
+}
+
+int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
+		struct replay_history *out)
+{
+	struct strmap shallow = STRMAP_INIT;
+	git_commit *c = NULL;
+	git_oid oid;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (repo_resolve(r, rev ? rev : "HEAD", out->tip) < 0)
+		return -1;
+	strict_hashes(false);
+	read_shallow(r->git, &shallow);
+	git_oid_fromstr(&oid, out->tip);
+	if (git_commit_lookup(&c, r->git, &oid) < 0) {
+		ret = error("cannot read commit %s: %s", out->tip, git_reason());
+		goto out;
+	}
+	for (;;) {
+		int64_t date = (int64_t)git_commit_time(c) * 1000;
+		struct replay_commit *rc = NULL;
+		git_commit *parent = NULL;
+		char sha[41];
+
+		if (date < since)
+			break;
+		if (date < until)
+			rc = add_commit(out, c);
+		if (git_commit_parentcount(c) == 0)
+			break;
+		if (git_commit_parent(&parent, c, 0) < 0) {
+			bool cut;
+
+			git_oid_tostr(sha, sizeof(sha), git_commit_id(c));
+			cut = strmap_has(&shallow, sha);
+			if (rc)
+				rc->fail = cut ? REPLAY_FAIL_SHALLOW : REPLAY_FAIL_COMMIT;
+			out->truncated = true;
+			if (cut)
+				warning("history is shallow: commit %s has no parent "
+					"here, the walk ends there", sha);
+			else
+				warning("cannot read the first parent of %s (%s): "
+					"the walk ends there", sha, git_reason());
+			break;
+		}
+		if (rc)
+			git_oid_cpy(&rc->parent_tree, git_commit_tree_id(parent));
+		git_commit_free(c);
+		c = parent;
+	}
+out:
+	git_commit_free(c);
+	strmap_clear(&shallow);
+	strict_hashes(true);
+	return ret;
+}
+
+/* ---- the tree comparison ---- */
+
+/*
+ * Trees are read raw from the object database and their entries walked in
+ * place ("MODE NAME\0" and 20 bytes of id each): no per-tree allocation
+ * beyond libgit2's own cache, which matters at 10^5 trees per replay.
+ */
+struct differ {
+	git_odb *odb;
+	struct strbuf path; /* directory prefix, with its trailing '/' */
+	struct strlist *out;
+	bool failed;
+};
+
+struct entry {
+	const char *name;
+	size_t len;
+	unsigned mode; /* canonical, as git compares them */
+	const unsigned char *id; /* GIT_OID_RAWSZ bytes inside the tree */
+};
+
+#define MODE_TREE 0040000u
+
+static bool is_tree(const struct entry *e)
+{
+	return e->mode == MODE_TREE;
+}
+
+/* git's canon_mode(): every regular file is 0644 or 0755. */
+static unsigned canon_mode(unsigned mode)
+{
+	switch (mode & 0170000u) {
+	case 0100000u:
+		return (mode & 0100u) ? 0100755u : 0100644u;
+	case 0120000u:
+		return 0120000u;
+	case MODE_TREE:
+		return MODE_TREE;
+	default:
+		return 0160000u;
+	}
+}
+
+/* The entry at *p, advancing *p; false at the end or on a corrupt tree. */
+static bool next_entry(const char **p, const char *end, struct entry *e, bool *bad)
+{
+	const char *s = *p, *nul;
+	unsigned mode = 0;
+
+	if (s >= end)
+		return false;
+	for (; s < end && *s != ' '; s++) {
+		if (*s < '0' || *s > '7' || mode > 0777777u) {
+			*bad = true;
+			return false;
+		}
+		mode = mode * 8 + (unsigned)(*s - '0');
+	}
+	nul = s < end ? memchr(s + 1, '\0', (size_t)(end - s - 1)) : NULL;
+	if (!nul || (size_t)(end - nul) < 1 + GIT_OID_RAWSZ || nul == s + 1) {
+		*bad = true;
+		return false;
+	}
+	e->name = s + 1;
+	e->len = (size_t)(nul - e->name);
+	e->mode = canon_mode(mode);
+	e->id = (const unsigned char *)nul + 1;
+	*p = nul + 1 + GIT_OID_RAWSZ;
+	return true;
+}
+
+/* git's tree order: a directory sorts as if its name ended in '/'. */
+static int entry_cmp(const struct entry *a, const struct entry *b)
+{
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->name, b->name, n);
+	unsigned ca, cb;
+
+	if (c)
+		return c;
+	ca = a->len > n ? (unsigned char)a->name[n] : is_tree(a) ? '/' : 0;
+	cb = b->len > n ? (unsigned char)b->name[n] : is_tree(b) ? '/' : 0;
+	return (int)ca - (int)cb;
+}
+
+static void add_path(struct differ *d, const struct entry *e)
+{
+	size_t len = d->path.len;
+
+	strbuf_add(&d->path, e->name, e->len);
+	strlist_push(d->out, d->path.buf);
+	strbuf_setlen(&d->path, len);
+}
+
+static git_odb_object *read_tree(struct differ *d, const git_oid *id)
+{
+	git_odb_object *o = NULL;
+
+	if (git_odb_read(&o, d->odb, id) < 0) {
+		d->failed = true;
+		return NULL;
+	}
+	if (git_odb_object_type(o) != GIT_OBJECT_TREE) {
+		git_odb_object_free(o);
+		d->failed = true;
+		return NULL;
+	}
+	return o;
+}
+
+static void compare(struct differ *d, const git_oid *a, const git_oid *b);
+
+/* Compare the subtrees with raw ids a and b (NULL: empty) below entry e. */
+static void descend(struct differ *d, const struct entry *e,
+		    const unsigned char *a, const unsigned char *b)
+{
+	size_t len = d->path.len;
+	git_oid ia, ib;
+
+	if (a)
+		git_oid_fromraw(&ia, a);
+	if (b)
+		git_oid_fromraw(&ib, b);
+	strbuf_add(&d->path, e->name, e->len);
+	strbuf_addch(&d->path, '/');
+	compare(d, a ? &ia : NULL, b ? &ib : NULL);
+	strbuf_setlen(&d->path, len);
+}
+
+/* An entry on one side only: the path, or every file below a directory. */
+static void one_side(struct differ *d, const struct entry *e, bool old)
+{
+	if (!is_tree(e))
+		add_path(d, e);
+	else if (old)
+		descend(d, e, e->id, NULL);
+	else
+		descend(d, e, NULL, e->id);
+}
+
+/* Append the paths that differ between trees a and b (NULL: empty tree). */
+static void compare(struct differ *d, const git_oid *a, const git_oid *b)
+{
+	git_odb_object *ta = NULL, *tb = NULL;
+	const char *pa = "", *pb = "", *enda = pa, *endb = pb;
+	struct entry ea, eb;
+	bool has_a, has_b, bad = false;
+
+	if (a && b && git_oid_equal(a, b))
+		return;
+	if ((a && !(ta = read_tree(d, a))) || (b && !(tb = read_tree(d, b))))
+		goto out;
+	if (ta) {
+		pa = git_odb_object_data(ta);
+		enda = pa + git_odb_object_size(ta);
+	}
+	if (tb) {
+		pb = git_odb_object_data(tb);
+		endb = pb + git_odb_object_size(tb);
+	}
+	has_a = next_entry(&pa, enda, &ea, &bad);
+	has_b = next_entry(&pb, endb, &eb, &bad);
+	while ((has_a || has_b) && !bad && !d->failed) {
+		int c = !has_a ? 1 : !has_b ? -1 : entry_cmp(&ea, &eb);
+
+		if (c < 0) {
+			one_side(d, &ea, true);
+		} else if (c > 0) {
+			one_side(d, &eb, false);
+		} else if (memcmp(ea.id, eb.id, GIT_OID_RAWSZ) || ea.mode != eb.mode) {
+			if (is_tree(&ea))
+				descend(d, &ea, ea.id, eb.id);
+			else
+				add_path(d, &eb);
+		}
+		if (c <= 0)
+			has_a = next_entry(&pa, enda, &ea, &bad);
+		if (c >= 0)
+			has_b = next_entry(&pb, endb, &eb, &bad);
+	}
+	if (bad)
+		d->failed = true;
+out:
+	git_odb_object_free(ta);
+	git_odb_object_free(tb);
+}
+
+static void diff_commit(struct replay_commit *c, struct differ *d)
+{
+	bool root = !*c->parent;
+
+	if (!root && git_oid_equal(&c->tree, &c->parent_tree)) {
+		c->same_tree = true;
+		return;
+	}
+	d->out = &c->paths;
+	d->failed = false;
+	strbuf_reset(&d->path);
+	compare(d, root ? NULL : &c->parent_tree, &c->tree);
+	if (d->failed) {
+		c->fail = REPLAY_FAIL_TREE;
+		strlist_release(&c->paths);
+	} else if (!c->paths.nr && !root) {
+		/* Trees differ but no entry does: nothing explains it. */
+		c->fail = REPLAY_FAIL_EMPTY;
+	}
+}
+
+void replay_diff_commits(struct repo *r, struct replay_history *h,
+			 void (*progress)(size_t done, size_t total, void *data),
+			 void *data)
+{
+	struct differ d = { .path = STRBUF_INIT };
+
+	strict_hashes(false);
+	if (git_repository_odb(&d.odb, r->git) < 0) {
+		for (size_t i = 0; i < h->nr; i++)
+			if (h->commits[i].fail == REPLAY_OK)
+				h->commits[i].fail = REPLAY_FAIL_TREE;
+		warning("cannot open the object database: %s", git_reason());
+		strict_hashes(true);
+		return;
+	}
+	for (size_t i = 0; i < h->nr; i++) {
+		struct replay_commit *c = &h->commits[i];
+
+		if (c->fail == REPLAY_OK)
+			diff_commit(c, &d);
+		if (progress && (i % 64 == 0 || i + 1 == h->nr))
+			progress(i + 1, h->nr, data);
+	}
+	strbuf_release(&d.path);
+	git_odb_free(d.odb);
+	strict_hashes(true);
+}
