@@ -42,6 +42,8 @@ struct cmd {
 	 * usage error is reported as one even when the store is missing.
 	 */
 	const struct option *options;
+	/* Its getopt short-option string, e.g. "+j:" (NULL: none, permuting). */
+	const char *shortopts;
 };
 
 /*

@@ -14,11 +14,13 @@
 const struct cmd *const command_table[] = {
 	&cmd_init,
 	&cmd_ingest,
+	&cmd_record,
 	&cmd_status,
 	&cmd_show,
 	&cmd_report,
 	&cmd_gate_check,
 	&cmd_summary,
+	&cmd_propose,
 	&cmd_replay, &cmd_rules,
 	&cmd_help,
 	NULL,
@@ -195,13 +197,18 @@ static int finish_stdout(int status)
 /* Check argv against the command's option table without acting on it. */
 static int check_options(const struct cmd *c, int argc, char **argv)
 {
+	const char *shortopts = c->shortopts ? c->shortopts : "";
+	bool in_order = *shortopts == '+';
+	char *optstring = xstrfmt("%s:%s", in_order ? "+" : "", shortopts + in_order);
 	int saved = opterr, ch, ret = 0;
 
-	if (!c->options)
+	if (!c->options) {
+		free(optstring);
 		return 0;
+	}
 	opterr = 0;
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, ":", c->options, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, optstring, c->options, NULL)) != -1) {
 		if (ch == '?' || ch == ':') {
 			ret = usage_error(c, "%s option '%s'",
 					  ch == ':' ? "missing value for" : "unknown",
@@ -211,6 +218,7 @@ static int check_options(const struct cmd *c, int argc, char **argv)
 	}
 	opterr = saved;
 	optind = 0;
+	free(optstring);
 	return ret;
 }
 

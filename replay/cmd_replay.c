@@ -1,6 +1,7 @@
 /* `tiadash replay`: merged history through the rules, the selector and the record. */
 #include "core/tiadash.h"
 #include "core/cli.h"
+#include "core/config.h"
 #include "core/commands.h"
 #include "core/store.h"
 #include "core/timeutil.h"
@@ -60,28 +61,29 @@ struct replay_opts {
 	enum output_format format;
 };
 
+static const struct option replay_options[] = {
+	{ "since", required_argument, NULL, 's' },
+	{ "until", required_argument, NULL, 'u' },
+	{ "branch", required_argument, NULL, 'b' },
+	{ "repo", required_argument, NULL, 'R' },
+	{ "rules", required_argument, NULL, 'r' },
+	{ "what-if", required_argument, NULL, 'w' },
+	{ "selector", required_argument, NULL, 'S' },
+	{ "selector-timeout", required_argument, NULL, 'T' },
+	{ "jobs", required_argument, NULL, 'j' },
+	{ "no-builtin-rules", no_argument, NULL, 'B' },
+	{ "format", required_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int parse_opts(int argc, char **argv, struct replay_opts *o)
 {
-	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 's' },
-		{ "until", required_argument, NULL, 'u' },
-		{ "branch", required_argument, NULL, 'b' },
-		{ "repo", required_argument, NULL, 'R' },
-		{ "rules", required_argument, NULL, 'r' },
-		{ "what-if", required_argument, NULL, 'w' },
-		{ "selector", required_argument, NULL, 'S' },
-		{ "selector-timeout", required_argument, NULL, 'T' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "no-builtin-rules", no_argument, NULL, 'B' },
-		{ "format", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int64_t n;
 	int c;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:j:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:j:", replay_options, NULL)) != -1) {
 		switch (c) {
 		case 's': o->since = optarg; break;
 		case 'u': o->until = optarg; break;
@@ -206,6 +208,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	struct replay_progress progress;
 	struct repo *repo = NULL;
 	struct store *store = NULL;
+	struct config cfg = CONFIG_INIT;
 	char *slug = NULL;
 	int ret = parse_opts(argc, argv, &o);
 
@@ -222,6 +225,9 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 		goto out;
 	run.has_store = store != NULL;
 	slug = origin_slug(repo);
+	if (store && config_load(&cfg, store->path) < 0)
+		goto out;
+	run.record.idmap = cfg.idmap;
 	if (replay_record_load(&run.record, store, slug) < 0 ||
 	    replay_walk(repo, o.branch, run.since, run.until, &run.history) < 0)
 		goto out;
@@ -250,6 +256,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	ret = EXIT_OKAY;
 out:
 	replay_run_release(&run);
+	config_release(&cfg);
 	store_close(store);
 	repo_close(repo);
 	free(slug);
@@ -284,4 +291,6 @@ const struct cmd cmd_replay = {
 	"  -j, --jobs N          selector calls in parallel (default 1)\n"
 	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
 	"  --format F            text (default), md, json or csv\n",
+	.options = replay_options,
+	.shortopts = "+j:",
 };

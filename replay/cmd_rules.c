@@ -168,18 +168,19 @@ static int read_paths(FILE *in, struct strlist *out)
 	return 0;
 }
 
+static const struct option rules_options[] = {
+	{ "rules", required_argument, NULL, 'r' },
+	{ "no-builtin-rules", no_argument, NULL, 'B' },
+	{ "builtin", no_argument, NULL, 'b' },
+	{ "test", no_argument, NULL, 't' },
+	{ "list", no_argument, NULL, 'l' },
+	{ "format", required_argument, NULL, 'f' },
+	{ "repo", required_argument, NULL, 'R' },
+	{ NULL, 0, NULL, 0 },
+};
+
 static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 {
-	static const struct option opts[] = {
-		{ "rules", required_argument, NULL, 'r' },
-		{ "no-builtin-rules", no_argument, NULL, 'B' },
-		{ "builtin", no_argument, NULL, 'b' },
-		{ "test", no_argument, NULL, 't' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "repo", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct strlist files = STRLIST_INIT, paths = STRLIST_INIT;
 	struct rules r = RULES_INIT;
 	enum output_format format = FORMAT_TEXT;
@@ -190,7 +191,7 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:", rules_options, NULL)) != -1) {
 		enum rules_mode m = MODE_NONE;
 
 		switch (c) {
@@ -301,4 +302,6 @@ const struct cmd cmd_rules = {
 	"  --no-builtin-rules  leave the built-in force-full defaults out\n"
 	"  --repo PATH         the repository whose .tiadash/rules is the default\n"
 	"  --format F          text (default) or json\n",
+	.options = rules_options,
+	.shortopts = "+",
 };

@@ -209,7 +209,7 @@ static int non_hermetic(const struct replay_run *run, const struct replay_head *
 			return -1;
 		rec->selection.all = !strcmp(h->shadow_decision, "run_all");
 		for (size_t i = 0; i < rec->entries.nr; i++)
-			idset_add(&rec->selection, NULL, rec->entries.items[i]);
+			idset_add(&rec->selection, run->record.idmap, rec->entries.items[i]);
 	}
 	if (!idset_selects(&rec->selection, f->suite, f->name))
 		return 0;
@@ -298,7 +298,7 @@ static int decide(const struct replay_run *run, struct replay_change *ch,
 	}
 	sel.all = o->decision == REPLAY_RUN_ALL;
 	for (size_t i = 0; i < chosen.nr; i++)
-		idset_add(&sel, NULL, chosen.items[i]);
+		idset_add(&sel, run->record.idmap, chosen.items[i]);
 	/*
 	 * A gate that runs one of the failing tests fails and stops the
 	 * change: it misses nothing (a non-hermetic test stops nothing).

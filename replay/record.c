@@ -207,16 +207,16 @@ static int add_failure(const struct test_result *r, void *data)
 	return 0;
 }
 
-static int add_quarantine(struct store *s, int64_t run, struct idset *set)
+static int add_quarantine(const struct replay_record *rec, int64_t run, struct idset *set)
 {
 	struct strlist q = STRLIST_INIT;
 
-	if (run && query_quarantine(s, run, &q) < 0) {
+	if (run && query_quarantine(rec->store, run, &q) < 0) {
 		strlist_release(&q);
 		return -1;
 	}
 	for (size_t i = 0; i < q.nr; i++)
-		idset_add(set, NULL, q.items[i]);
+		idset_add(set, rec->idmap, q.items[i]);
 	strlist_release(&q);
 	return 0;
 }
@@ -234,8 +234,8 @@ int replay_record_failures(const struct replay_record *rec,
 	if (!rec->store || !h || !h->full_run)
 		return 0;
 	/* Quarantined tests do not gate, whichever run's list names them. */
-	if (add_quarantine(rec->store, h->shadow_run, &quarantined) < 0 ||
-	    add_quarantine(rec->store, h->full_run, &quarantined) < 0 ||
+	if (add_quarantine(rec, h->shadow_run, &quarantined) < 0 ||
+	    add_quarantine(rec, h->full_run, &quarantined) < 0 ||
 	    query_run_results(rec->store, h->full_run, add_failure, &l) < 0)
 		ret = -1;
 	idset_release(&quarantined);

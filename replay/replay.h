@@ -150,6 +150,7 @@ struct replay_head {
 
 struct replay_record {
 	struct store *store; /* borrowed; NULL: no store */
+	const struct idmap *idmap; /* the store config's id-map, borrowed; NULL: none */
 	struct replay_head *heads;
 	size_t nr, alloc;
 	struct strmap by_sha; /* sha -> index */
