@@ -1,0 +1,61 @@
+#!/bin/bash
+# Dashboard bench (SPEC 9): time to the first frame on a store of 10^5 pairs
+# (tests/bench/gen_report.py, the store the report bench uses too), and the
+# peak RSS of opening it vs scrolling every run (G, then PgUp to the top).
+# The first frame is measured from outside: the whole run of
+# `tiadash tui --max-frames 1` (start, open, count, draw, stop), median of 5.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${TIADASH_BIN:=$top/tiadash}"
+work=$top/build/bench/report
+mkdir -p "$work" "$top/build/bench/tui"
+export TIADASH_NOW=2026-11-08T00:00:00Z LC_ALL=C.UTF-8 TERM=dumb LINES=24 COLUMNS=80
+unset NO_COLOR
+
+db=$work/pairs-100000.db
+if [ ! -e "$db.done" ] || [ "$top/tests/bench/gen_report.py" -nt "$db.done" ]; then
+	rm -f "$db" "$db-wal" "$db-shm"
+	"$TIADASH_BIN" --db "$db" init >/dev/null
+	python3 "$top/tests/bench/gen_report.py" "$db" 100000
+	touch "$db.done"
+fi
+
+# run_rss SCRIPT: peak RSS (kB) and wall-clock (s) of one scripted session.
+run_rss() {
+	TIADASH_NO_DISPLAY=1 TIADASH_SCRIPT=$1 python3 -c '
+import resource, subprocess, sys, time
+t = time.monotonic()
+rc = subprocess.run(sys.argv[1:]).returncode
+if rc:
+    sys.exit("tiadash exited %d" % rc)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, time.monotonic() - t)
+' "$TIADASH_BIN" --db "$db" tui
+}
+
+first_frame_ms() {
+	local t=()
+	TIADASH_NO_DISPLAY=1 "$TIADASH_BIN" --db "$db" tui --max-frames 1   # warm the cache
+	for _ in 1 2 3 4 5; do
+		local s e
+		s=$(date +%s%N)
+		TIADASH_NO_DISPLAY=1 "$TIADASH_BIN" --db "$db" tui --max-frames 1
+		e=$(date +%s%N)
+		t+=($(((e - s) / 1000000)))
+	done
+	printf '%s\n' "${t[@]}" | sort -n | sed -n 3p
+}
+
+scripts=$top/build/bench/tui
+echo ':view overview' >"$scripts/open.steps"
+{
+	echo 2; echo G
+	for _ in $(seq $((100000 / 21 + 2))); do echo '<PgUp>'; done
+	echo ':save-view '"$scripts"'/top.view'
+} >"$scripts/scroll.steps"
+
+ff=$(first_frame_ms)
+read -r rss_open t_open < <(run_rss "$scripts/open.steps")
+read -r rss_scroll t_scroll < <(run_rss "$scripts/scroll.steps")
+grep -q '^cursor 0$' "$scripts/top.view" || { echo "tui bench: scrolling did not reach the top" >&2; exit 1; }
+printf 'tui first frame 1e5 pairs: %d ms (target < 150 ms); rss open %d MB (figures in %.1f s), after scrolling all %d runs %d MB (%.1f s, %d page-ups)\n' \
+	"$ff" $((rss_open / 1024)) "$t_open" 100000 $((rss_scroll / 1024)) "$t_scroll" $((100000 / 21 + 2))

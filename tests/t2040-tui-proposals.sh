@@ -1,0 +1,186 @@
+#!/bin/bash
+# The proposals view (SPEC 6): candidate globs with what they close and cost,
+# a live preview of an edited glob, accept (the rules file), explain and undo.
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/tui/lib.sh"
+
+test_expect_success "setup: the sample week" '
+	tui_week && : >rules
+'
+
+test_expect_success "proposals at 80x24" '
+	steps "4" ":save-display proposals.screen" &&
+	tui --since 2026-11-01 --rules rules &&
+	assert_screen proposals.screen <<-\EOF
+	13 unexplained escapes: 7 closable, 3 closed by rules, 3 unclosable; 0 explained
+	history 298 heads, force-full 29.5%, shadow p95 1474 s; rules file rules
+	
+	the recommended set closes 7 for +2 runs, +41.3 min; force-full 32.6%, p95 1474~
+	
+	  Recommended (4)                          CLOSES   RUNS  MINUTES     FF     P95
+	* web/src/config/flags.json                     2     +0     +0.0  30.2%  1474 s
+	* ledger/plugins/rounding.py                    1     +0     +0.0  29.9%  1474 s
+	* ledger/registry/entry_points.toml             3     +1    +18.7  30.9%  1474 s
+	* web/src/config/theme.json                     1     +1    +22.6  30.2%  1474 s
+	
+	  Candidates (39)                          CLOSES   RUNS  MINUTES     FF     P95
+	  ledger/plugins/**                             4     +8   +161.8  33.6%  1474 s
+	  ledger/plugins/**/*.py                        4     +8   +161.8  33.6%  1474 s
+	  ledger/**/*.py                                4    +77  +1547.3  57.4%  1517 s
+	  ledger/**                                     4    +78  +1566.0  57.7%  1517 s
+	  **/*.py                                       4    +92  +1855.6  62.4%  1517 s
+	  **/*.toml                                     3     +1    +18.7  30.9%  1474 s
+	  **/entry_points.toml                          3     +1    +18.7  30.9%  1474 s
+	  ledger/**/*.toml                              3     +1    +18.7  30.9%  1474 s
+	  ledger/registry/**/*.toml                     3     +1    +18.7  30.9%  1474 s
+	* ledger/registry/entry_points.toml             3     +1    +18.7  30.9%  1474 s
+	[proposals] 39 candidates, 4 recommended                               1/80   0%
+	e edit  a accept  n explain  <Enter> open  q back  <Tab> views  ? help  r reload
+	EOF
+'
+
+test_expect_success "e edits a glob with a live preview of each keystroke" '
+	steps "4" "e" "web/src/conf" ":save-display partial.screen" "ig/**<Enter>" ":save-display preview.screen" &&
+	tui --since 2026-11-01 --rules rules &&
+	assert_screen partial.screen <<-\EOF &&
+	preview     web/src/conf
+	closes      0 of 7 closable escapes
+	cost        +0 force-full runs, +0.0 min
+	force-full  29.5% -> 29.5%;  p95 1474 s -> 1474 s
+	matches     0 changed paths, 0 changes
+	changes
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	[proposals] preview of web/src/conf                                     1/6   0%
+	glob: web/src/conf
+	EOF
+	assert_screen preview.screen <<-\EOF
+	preview     web/src/config/**
+	closes      3 of 7 closable escapes: #437, #619, #762
+	cost        +2 force-full runs, +43.4 min
+	force-full  29.5% -> 31.2%;  p95 1474 s -> 1474 s
+	matches     3 changed paths, 5 changes
+	            web/src/config/flags.json
+	            web/src/config/locales.json
+	            web/src/config/theme.json
+	changes
+	              #437 closes the escape of c3a2c7c4
+	              #467 newly forced (extra force-full run)
+	              #613 newly forced (extra force-full run)
+	              #619 closes the escape of 671ce02c
+	              #762 closes the escape of 2da16339
+	
+	
+	
+	
+	
+	
+	
+	
+	[proposals] preview of web/src/config/**                               1/14   0%
+	a accepts web/src/config/**; q goes back to the list
+	EOF
+'
+
+test_expect_success "a accepts the previewed glob: appended to the rules file with a comment" '
+	: >acc.rules &&
+	steps "4" "e" "web/src/config/**<Enter>" "a" ":save-display accepted.screen" &&
+	tui --since 2026-11-01 --rules acc.rules &&
+	cat >expect <<-\EOF &&
+	# accepted 2026-11-08: closes escapes of PR 437, 619, 762 (tiadash propose)
+	web/src/config/**
+	EOF
+	test_cmp expect acc.rules &&
+	tail -1 accepted.screen >last &&
+	echo "accepted web/src/config/** into acc.rules (u undoes)" >expect &&
+	test_cmp expect last
+'
+
+test_expect_success "u undoes the accept: the rules file is as it was" '
+	printf "# ours\n**/*.lock\n" >ours.rules &&
+	steps "4" "e" "web/src/config/**<Enter>" "a" "u" ":save-display undone.screen" &&
+	tui --since 2026-11-01 --rules ours.rules &&
+	printf "# ours\n**/*.lock\n" >expect &&
+	test_cmp expect ours.rules &&
+	tail -1 undone.screen >last &&
+	echo "undone: accepted web/src/config/** into ours.rules" >expect &&
+	test_cmp expect last
+'
+
+test_expect_success "accept creates a rules file that does not exist yet; undo removes it" '
+	steps "4" "e" "**/flags.json<Enter>" "a" ":save-view accepted.view" "u" &&
+	tui --since 2026-11-01 --rules new.rules &&
+	! test -e new.rules &&
+	grep "^mode list" accepted.view
+'
+
+test_expect_success "Enter on a candidate previews it; q goes back to the list" '
+	steps "4" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Enter>" ":save-view preview.view" "q" ":save-view list.view" &&
+	tui --since 2026-11-01 --rules rules &&
+	assert_screen preview.view <<-\EOF &&
+	view proposals
+	lines 9
+	cursor 0
+	offset 0
+	mode preview
+	preview web/src/config/flags.json
+	closes 2 of 7 closable escapes: #437, #619
+	cost +0 force-full runs, +0.0 min
+	force-full 29.5% -> 30.2%;  p95 1474 s -> 1474 s
+	matches 1 changed paths, 2 changes
+	web/src/config/flags.json
+	changes
+	#437 closes the escape of c3a2c7c4
+	#619 closes the escape of 671ce02c
+	EOF
+	sed -n 1,5p list.view >actual &&
+	printf "view proposals\nlines 80\ncursor 6\noffset 0\nmode list\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success "an invalid glob is said so in the preview and cannot be accepted" '
+	steps "4" "e" "src/[unclosed<Enter>" "a" ":save-display invalid.screen" &&
+	tui --since 2026-11-01 --rules rules &&
+	assert_screen invalid.screen <<-\EOF
+	preview     src/[unclosed
+	invalid     unterminated '"'"'['"'"' in '"'"'src/[unclosed'"'"'
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	[proposals] preview of src/[unclosed                                    1/2   0%
+	not a glob: unterminated '"'"'['"'"' in '"'"'src/[unclosed'"'"'
+	EOF
+'
+
+test_done

@@ -1,0 +1,70 @@
+#!/bin/bash
+# The help view (?) and the man page list every key, both generated from the
+# one table that binds them (tui/keys.c).
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/tui/lib.sh"
+
+test_expect_success "setup: the sample week" '
+	tui_week && : >rules
+'
+
+test_expect_success "? shows the keys at 80x24" '
+	steps "?" ":save-display help.screen" &&
+	tui --since 2026-11-01 --rules rules &&
+	assert_screen help.screen <<-\EOF
+	In every view
+	j, <Down>            Move the cursor down one line
+	k, <Up>              Move the cursor up one line
+	<PgDn>, <Space>, <C~ Move the cursor down one page
+	<PgUp>, <C-b>        Move the cursor up one page
+	g, <Home>            Jump to the first line
+	G, <End>             Jump to the last line
+	<Enter>, l, <Right>  Open the selected line (drill in)
+	h, <Left>            Go back to the previous view
+	q                    Go back to the previous view; quit from the overview
+	Q                    Quit at once
+	<Tab>                Cycle through the main views
+	<S-Tab>              Cycle backwards through the main views
+	1                    Show the overview
+	2                    Show the runs
+	3                    Show the disagreements
+	4                    Show the proposals
+	?                    Show the keys
+	r                    Reload from the store and recompute the figures
+	<C-l>                Redraw the screen
+	:                    Run a command: save-display FILE, save-view FILE, save-att~
+	u                    Undo the last accept or explain
+	[help]                                                                 1/39   0%
+	<Enter> open  q back  <Tab> views  ? help  r reload  u undo
+	EOF
+'
+
+test_expect_success "the help view lists every binding of the key table" '
+	steps "?" ":save-view help.view" &&
+	tui --since 2026-11-01 --rules rules &&
+	tiadash --db week.db tui --print-keys >keys &&
+	sed -e 1,4d -e "/^$/d" -e "s/ \{2,\}/ /g" -e "s/^ //" help.view >from-view &&
+	sed -e "/^$/d" -e "s/ \{2,\}/ /g" -e "s/^ //" -e "s/^In every view:/In every view/" \
+	    -e "s/^\([a-z]*\)$/In the \1 view/" keys >from-table &&
+	test_cmp from-table from-view
+'
+
+test_expect_success "? again (or q) closes the help" '
+	steps "2" "?" "?" ":save-view after.view" &&
+	tui --since 2026-11-01 --rules rules &&
+	head -1 after.view >actual && echo "view runs" >expect && test_cmp expect actual
+'
+
+test_expect_success "the man page part lists the keys exactly as the table" '
+	tiadash --db week.db tui --print-keys=roff >expect &&
+	sed -n "/^\.\\\\\" keys: generated/,/^\.\\\\\" keys: end/p" "$TOP/man/parts-tui.roff" |
+		sed -e 1d -e \$d >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success "--help names the dashboard's options" '
+	tiadash help tui >help &&
+	test_grep "^usage: tiadash tui \[--since WHEN\] \[--until WHEN\] \[--repo NAME\] \[--rules FILE\]" help
+'
+
+test_done

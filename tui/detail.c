@@ -1,0 +1,367 @@
+/* The Detail view, the twin of `tiadash show`: one change's class, tests, reasons, changed
+ * files with the rule each matched and their diff coverage, and its runs. */
+#include "core/tiadash.h"
+#include "core/idmatch.h"
+#include "core/timeutil.h"
+#include "metrics/common.h"
+#include "tui/tui.h"
+
+#define MAX_LIST 200 /* lines of one long list (selection entries, failures) */
+
+struct detail {
+	int64_t head_id;
+	struct row_list rows;
+	enum pair_class cls;
+	bool loaded;
+};
+
+#define LABEL 11
+
+static struct row_data *line(struct detail *d, const char *label)
+{
+	struct row_data *r = row_list_add(&d->rows);
+
+	row_add_str(r, LABEL, ROLE_LABEL, label);
+	return r;
+}
+
+static void list(struct detail *d, const char *label, const struct strlist *l,
+		 enum tui_role role)
+{
+	for (size_t i = 0; i < l->nr && i < MAX_LIST; i++)
+		row_add_str(line(d, i ? "" : label), 0, role, l->items[i]);
+	if (l->nr > MAX_LIST)
+		row_add(line(d, ""), 0, ROLE_DIM, "... and %zu more", l->nr - MAX_LIST);
+}
+
+static void header(struct detail *d, const struct pair_info *p,
+		   const struct pair_verdict *v, const char *base)
+{
+	struct row_data *r = row_list_add(&d->rows);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p->has_pr)
+		strbuf_addf(&sb, "PR #%" PRId64, p->pr);
+	else
+		strbuf_addstr(&sb, "push");
+	if (p->repo && *p->repo)
+		strbuf_addf(&sb, "  %s", p->repo);
+	strbuf_addf(&sb, "  head %.12s  base %.12s  ", p->sha, base && *base ? base : "-");
+	tui_fmt_time(&sb, p->at);
+	row_add_str(r, 0, ROLE_HEADER, sb.buf);
+	r = line(d, "class");
+	row_add_str(r, 0, tui_class_role(v->cls), pair_class_name(v->cls));
+	if (v->why)
+		row_add_str(r, 0, ROLE_DEFAULT, v->why);
+	strbuf_release(&sb);
+}
+
+static int notes(struct tui *t, struct detail *d, int64_t head_id)
+{
+	struct note_info *n;
+	size_t nr;
+
+	if (query_notes(t->store, head_id, &n, &nr) < 0)
+		return -1;
+	for (size_t i = 0; i < nr; i++) {
+		struct strbuf when = STRBUF_INIT;
+		struct row_data *r = line(d, i ? "" : "note");
+
+		time_format_date(&when, n[i].created_at);
+		row_add_str(r, 10, ROLE_DIM, when.buf);
+		row_add_str(r, 0, ROLE_DEFAULT, n[i].text);
+		strbuf_release(&when);
+	}
+	notes_release(n, nr);
+	return 0;
+}
+
+static void selection(struct detail *d, const struct run_info *r)
+{
+	struct row_data *row = line(d, "selection");
+	struct strbuf sb = STRBUF_INIT;
+	double af = run_affected_fraction(r);
+
+	if (!r || r->decision == DECISION_NONE) {
+		row_add_str(row, 0, ROLE_DIM, "-");
+		return;
+	}
+	strbuf_addstr(&sb, decision_name(r->decision));
+	if (r->has_selected && r->has_total)
+		strbuf_addf(&sb, ", %" PRId64 " of %" PRId64 " tests", r->selected_count,
+			    r->total_tests);
+	if (!isnan(af))
+		strbuf_addf(&sb, " (affected %.3f)", af);
+	row_add_str(row, 0, ROLE_DEFAULT, sb.buf);
+	list(d, "reasons", &r->reasons, ROLE_WARN);
+	strbuf_release(&sb);
+}
+
+static void coverage_line(struct detail *d, const struct run_info *r)
+{
+	struct row_data *row = line(d, "diff cov");
+	double dc = run_diff_coverage(r);
+
+	if (isnan(dc))
+		row_add_str(row, 0, ROLE_DIM, "n/a");
+	else
+		row_add(row, 0, dc < METRICS_DEFAULT_THRESHOLD ? ROLE_WARN : ROLE_DEFAULT,
+			"%.2f (%" PRId64 " of %" PRId64 " changed executable lines run)",
+			dc, r->cov_hit, r->cov_lines);
+}
+
+/* The rule a path matched first, for people. */
+static const char *rule_of(struct tui *t, const char *path)
+{
+	int k = rules_match(&t->rules.rules, path);
+
+	if (k == RULES_MATCH_ERROR)
+		return "(matcher error)";
+	return k < 0 ? "(no rule)" : t->rules.rules.items[k].name;
+}
+
+static const struct coverage_info *cov_of(const struct run_coverage *c, const char *path)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		if (!strcmp(c->files[i].path, path))
+			return &c->files[i];
+	return NULL;
+}
+
+static int changed(struct tui *t, struct detail *d, const struct run_info *dr,
+		   const struct run_info *shadow)
+{
+	struct diff_info diff;
+	struct run_coverage cov = { 0 };
+	int rc;
+
+	if (!dr || !dr->diff_id) {
+		row_add_str(line(d, "changed"), 0, ROLE_DIM, "unknown (no diff recorded)");
+		return 0;
+	}
+	rc = query_diff(t->store, dr->diff_id, &diff);
+	if (rc < 0)
+		return -1;
+	if (rc == 1 || diff.unknown) {
+		row_add_str(line(d, "changed"), 0, ROLE_DIM,
+			    "unknown (the commits are not in the repository)");
+		diff_info_release(&diff);
+		return 0;
+	}
+	if (shadow && shadow->has_cov && query_run_coverage(t->store, shadow->id, &cov) < 0) {
+		diff_info_release(&diff);
+		return -1;
+	}
+	if (!diff.nr)
+		row_add_str(line(d, "changed"), 0, ROLE_DIM, "(nothing)");
+	for (size_t i = 0; i < diff.nr; i++) {
+		const struct diff_file_info *f = &diff.files[i];
+		const struct coverage_info *c = cov_of(&cov, f->path);
+		struct row_data *row = line(d, i ? "" : "changed");
+		const char *rule = rule_of(t, f->path);
+
+		row_add(row, 1, ROLE_DEFAULT, "%c", f->status);
+		if (f->old_path)
+			row_add(row, 0, ROLE_DEFAULT, "%s <- %s", f->path, f->old_path);
+		else
+			row_add_str(row, 0, ROLE_DEFAULT, f->path);
+		row_add_str(row, 22, *rule == '(' ? ROLE_DIM : ROLE_WARN, rule);
+		if (c && c->executable.nr)
+			row_add(row, -9, ROLE_DEFAULT, "%zu/%zu %.0f%%", c->executed.nr,
+				c->executable.nr,
+				100.0 * (double)c->executed.nr / (double)c->executable.nr);
+		else
+			row_add_str(row, -9, ROLE_DIM, "n/a");
+	}
+	run_coverage_release(&cov);
+	diff_info_release(&diff);
+	return 0;
+}
+
+static int collect_failed(const struct test_result *r, void *data)
+{
+	struct strlist *out = data;
+	struct strbuf id = STRBUF_INIT;
+
+	if (r->outcome != OUTCOME_FLAKY) {
+		test_id_format(&id, r->suite, r->name);
+		strlist_push_owned(out, strbuf_detach(&id, NULL));
+	}
+	return 0;
+}
+
+static int runs(struct tui *t, struct detail *d, const struct pair_info *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct run_info *r = &p->runs[i];
+		struct strlist failed = STRLIST_INIT;
+		struct strbuf sb = STRBUF_INIT;
+		struct row_data *row;
+
+		if (query_run_results(t->store, r->id, collect_failed, &failed) < 0)
+			return -1;
+		row = line(d, i ? "" : "runs");
+		row_add(row, 9, ROLE_DEFAULT, "%s #%d", run_kind_name(r->kind), r->attempt);
+		row_add_str(row, 5, r->verdict == VERDICT_PASS ? ROLE_GOOD : ROLE_BAD,
+			    verdict_name(r->verdict));
+		tui_fmt_short_time(&sb, r->started_at);
+		row_add_str(row, 11, ROLE_DEFAULT, sb.buf);
+		strbuf_reset(&sb);
+		metrics_fmt_secs(&sb, r->wall_clock_s);
+		row_add_str(row, -7, ROLE_DEFAULT, sb.buf);
+		row_add(row, 0, ROLE_DEFAULT, "%" PRId64 " tests, %zu failed, %" PRId64
+			" skipped", r->tests, failed.nr, r->skipped);
+		if (r->git == RUN_GIT_UNKNOWN)
+			row_add_str(line(d, ""), 0, ROLE_WARN, "  git-unknown: a commit is not "
+				    "in the repository");
+		for (size_t j = 0; j < failed.nr && j < MAX_LIST; j++) {
+			row = line(d, "");
+			row_add_str(row, 8, ROLE_DIM, "  failed");
+			row_add_str(row, 0, ROLE_BAD, failed.items[j]);
+		}
+		if (failed.nr > MAX_LIST)
+			row_add(line(d, ""), 0, ROLE_DIM, "... and %zu more", failed.nr - MAX_LIST);
+		strlist_release(&failed);
+		strbuf_release(&sb);
+	}
+	return 0;
+}
+
+static int build(struct tui *t, struct detail *d)
+{
+	struct pair_info p;
+	struct pair_verdict v;
+	const struct run_info *shadow, *dr;
+	struct strlist entries = STRLIST_INIT;
+	int ret;
+
+	row_list_clear(&d->rows);
+	ret = tui_load_pair(t, d->head_id, &p);
+	if (ret) {
+		row_add_str(line(d, ""), 0, ROLE_DIM, "this change is no longer in the store");
+		return ret < 0 ? -1 : 0;
+	}
+	if (classify_pair(t->store, t->cfg.idmap, &p, &v) < 0) {
+		pair_verdict_release(&v);
+		pair_info_release(&p);
+		return -1;
+	}
+	d->cls = v.cls;
+	shadow = pair_latest(&p, RUN_SHADOW);
+	dr = shadow && shadow->diff_id ? shadow : pair_latest(&p, RUN_FULL);
+	header(d, &p, &v, dr ? dr->base : NULL);
+	ret = notes(t, d, p.head_id);
+	list(d, "missed", &v.missed, ROLE_BAD);
+	list(d, "sel+failed", &v.non_hermetic, ROLE_BAD);
+	list(d, "flaky", &v.flaky, ROLE_WARN);
+	list(d, "quarantined", &v.quarantined, ROLE_DIM);
+	selection(d, shadow);
+	coverage_line(d, shadow);
+	if (!ret)
+		ret = changed(t, d, dr, shadow);
+	if (!ret)
+		ret = runs(t, d, &p);
+	if (!ret && shadow && shadow->decision == DECISION_SELECTED)
+		ret = query_selection_entries(t->store, shadow->id, &entries);
+	if (!ret && entries.nr) {
+		strlist_sort(&entries);
+		list(d, "selected", &entries, ROLE_DEFAULT);
+	}
+	strlist_release(&entries);
+	pair_verdict_release(&v);
+	pair_info_release(&p);
+	return ret;
+}
+
+int tui_detail_set(struct tui *t, int64_t head_id)
+{
+	struct detail *d = t->views[VIEW_DETAIL].priv;
+
+	d->head_id = head_id;
+	d->loaded = true;
+	return build(t, d);
+}
+
+static int detail_open(struct tui *t, struct view *v)
+{
+	UNUSED(t);
+	v->priv = xcalloc(1, sizeof(struct detail));
+	return 0;
+}
+
+static void detail_reload(struct tui *t, struct view *v)
+{
+	struct detail *d = v->priv;
+
+	if (d->loaded && build(t, d) < 0)
+		tui_message(t, true, "cannot read that change from the store");
+}
+
+static size_t detail_lines(struct tui *t, struct view *v)
+{
+	UNUSED(t);
+	return ((struct detail *)v->priv)->rows.nr;
+}
+
+static void detail_row(struct tui *t, struct view *v, size_t lineno, struct row_data *row)
+{
+	struct detail *d = v->priv;
+
+	UNUSED(t);
+	if (lineno < d->rows.nr)
+		row_copy(row, &d->rows.rows[lineno]);
+}
+
+static enum reaction detail_request(struct tui *t, struct view *v, enum request req)
+{
+	struct detail *d = v->priv;
+
+	if (req == REQ_EXPLAIN) {
+		if (!pair_class_is_escape(d->cls)) {
+			tui_message(t, true, "only escapes are explained (this is %s)",
+				    pair_class_name(d->cls));
+			return R_REDRAW;
+		}
+		return tui_explain(t, d->head_id);
+	}
+	if (req == REQ_ENTER)
+		return R_NONE;
+	return R_UNHANDLED;
+}
+
+static void detail_status(struct tui *t, struct view *v, struct strbuf *sb)
+{
+	struct detail *d = v->priv;
+
+	UNUSED(t);
+	strbuf_addstr(sb, pair_class_name(d->cls));
+}
+
+static void detail_save(struct tui *t, struct view *v, FILE *f)
+{
+	UNUSED(t);
+	row_list_save(&((struct detail *)v->priv)->rows, f);
+}
+
+static void detail_done(struct view *v)
+{
+	struct detail *d = v->priv;
+
+	row_list_release(&d->rows);
+	free(d);
+	v->priv = NULL;
+}
+
+const struct view_ops detail_view_ops = {
+	.name = "detail",
+	.title = "Detail",
+	.keymap = KEYMAP_DETAIL,
+	.open = detail_open,
+	.reload = detail_reload,
+	.lines = detail_lines,
+	.row_data = detail_row,
+	.request = detail_request,
+	.status = detail_status,
+	.save = detail_save,
+	.done = detail_done,
+};

@@ -1,0 +1,350 @@
+/* The Overview view: the window's figures (SPEC 4) as struct metrics holds them,
+ * per-day sparklines of its daily series, and the gate-check verdict. */
+#include "core/tiadash.h"
+#include "core/timeutil.h"
+#include "metrics/common.h"
+#include "tui/tui.h"
+
+struct overview {
+	struct row_list rows;
+	enum view_id *targets; /* where Enter goes from each line */
+	size_t alloc_targets;
+	int64_t generation;    /* of the figures the rows show (-1: none) */
+	int cols;
+	bool ready;
+};
+
+#define LABEL 11
+
+/* A line: label, value, and a sparkline at the right (spark may be NULL). */
+static struct row_data *line(struct overview *o, enum view_id target, const char *label)
+{
+	struct row_data *r = row_list_add(&o->rows);
+
+	ALLOC_GROW(o->targets, o->rows.nr, o->alloc_targets);
+	o->targets[o->rows.nr - 1] = target;
+	row_add_str(r, LABEL, ROLE_LABEL, label);
+	return r;
+}
+
+static int spark_width(const struct tui *t, const struct metrics *m)
+{
+	int w = t->cols >= 100 ? 31 : 14;
+
+	return m->nr_days < (size_t)w ? (int)m->nr_days : w;
+}
+
+/* The last `width` days of one daily series as a sparkline cell. */
+static void spark(struct row_data *r, const struct metrics *m, int width,
+		  double (*get)(const struct metrics_day *d))
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n = (size_t)width, from = m->nr_days - n;
+	double *v = xcalloc(n ? n : 1, sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = get(&m->days[from + i]);
+	tui_sparkline(&sb, v, n);
+	row_add_str(r, -width, ROLE_SPARK, sb.buf);
+	strbuf_release(&sb);
+	free(v);
+}
+
+static double day_pairs(const struct metrics_day *d) { return (double)d->pairs; }
+static double day_escapes(const struct metrics_day *d) { return (double)d->escapes; }
+static double day_affected(const struct metrics_day *d) { return d->affected_p50; }
+static double day_wall(const struct metrics_day *d) { return d->shadow_wall_p95; }
+static double day_ff(const struct metrics_day *d) { return d->force_full_rate; }
+static double day_dc(const struct metrics_day *d) { return d->diff_coverage_mean; }
+
+static void value(struct row_data *r, enum tui_role role, const struct strbuf *sb)
+{
+	row_add_str(r, 0, role, sb->buf);
+}
+
+static void fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else if (c->integer)
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.3f", v);
+}
+
+static void build_pending(struct tui *t, struct overview *o)
+{
+	struct row_data *r;
+	struct metrics shell = { .since = t->opts.window.since, .until = t->opts.window.until,
+				 .repo = (char *)(t->opts.window.repo ? t->opts.window.repo : "") };
+	struct strbuf sb = STRBUF_INIT;
+
+	r = line(o, VIEW_OVERVIEW, "Window");
+	metrics_fmt_window(&sb, &shell, false);
+	value(r, ROLE_DEFAULT, &sb);
+	strbuf_reset(&sb);
+	r = line(o, VIEW_RUNS, "Heads");
+	strbuf_addf(&sb, "%" PRId64 " in the window", t->heads);
+	value(r, ROLE_DEFAULT, &sb);
+	r = line(o, VIEW_OVERVIEW, "");
+	r = line(o, VIEW_OVERVIEW, "");
+	row_add_str(r, 0, ROLE_DIM, "computing the figures...");
+	strbuf_release(&sb);
+}
+
+static void build_reasons(struct overview *o, const struct metrics *m)
+{
+	size_t n = m->nr_reasons < 3 ? m->nr_reasons : 3;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct metrics_reason *re = &m->reasons[i];
+		struct row_data *r = line(o, VIEW_RUNS, "");
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%" PRId64 " runs", re->runs);
+		row_add_str(r, -11, ROLE_DEFAULT, sb.buf);
+		strbuf_reset(&sb);
+		metrics_fmt(&sb, "%.1f min", re->minutes);
+		row_add_str(r, -13, ROLE_DEFAULT, sb.buf);
+		row_add_str(r, 0, ROLE_DEFAULT, re->reason);
+		strbuf_release(&sb);
+	}
+}
+
+static void build_gate(struct overview *o, const struct metrics_gate *g)
+{
+	struct row_data *r = line(o, VIEW_OVERVIEW, "Gate check");
+
+	row_add_str(r, 0, g->go ? ROLE_GOOD : ROLE_BAD, g->go ? "GO" : "NO-GO");
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct metrics_criterion *c = &g->criteria[i];
+		struct strbuf label = STRBUF_INIT, thr = STRBUF_INIT, val = STRBUF_INIT;
+
+		r = line(o, VIEW_OVERVIEW, "");
+		strbuf_addstr(&label, c->label);
+		if (c->advisory)
+			strbuf_addstr(&label, " (advisory)");
+		strbuf_addf(&thr, "%s ", metrics_op_name(c->op));
+		fmt_criterion(&thr, c, c->threshold);
+		fmt_criterion(&val, c, c->value);
+		row_add_str(r, 34, ROLE_DEFAULT, label.buf);
+		row_add_str(r, -9, ROLE_DEFAULT, thr.buf);
+		row_add_str(r, -9, ROLE_DEFAULT, val.buf);
+		row_add_str(r, 0, c->pass ? ROLE_GOOD : c->advisory ? ROLE_WARN : ROLE_BAD,
+			    c->pass ? "PASS" : "FAIL");
+		strbuf_release(&label);
+		strbuf_release(&thr);
+		strbuf_release(&val);
+	}
+}
+
+static void build(struct tui *t, struct overview *o)
+{
+	const struct metrics *m = &t->fig.m;
+	int sw = spark_width(t, m);
+	struct strbuf sb = STRBUF_INIT;
+	struct row_data *r;
+
+	r = line(o, VIEW_OVERVIEW, "Window");
+	metrics_fmt_window(&sb, m, false);
+	value(r, ROLE_DEFAULT, &sb);
+
+	r = line(o, VIEW_RUNS, "Pairs");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%" PRId64 " of %" PRId64 " heads; %" PRId64 " incomplete",
+		    m->pairs, m->heads, m->class_counts[CLASS_INCOMPLETE]);
+	value(r, ROLE_DEFAULT, &sb);
+	if (sw)
+		spark(r, m, sw, day_pairs);
+
+	r = line(o, VIEW_RUNS, "Runs");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%" PRId64 " shadow, %" PRId64 " full (every attempt)",
+		    m->shadow_runs, m->full_runs);
+	value(r, ROLE_DEFAULT, &sb);
+
+	r = line(o, VIEW_DISAGREE, "Escapes");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%" PRId64 " of %" PRId64 " pairs (", m->escapes, m->pairs);
+	metrics_fmt_pct(&sb, m->escape_rate, 2);
+	strbuf_addf(&sb, "); %" PRId64 " explained, %" PRId64 " non-hermetic",
+		    m->escapes_explained, m->non_hermetic);
+	value(r, m->escapes > m->escapes_explained ? ROLE_BAD : ROLE_DEFAULT, &sb);
+	if (sw)
+		spark(r, m, sw, day_escapes);
+
+	r = line(o, VIEW_RUNS, "Affected");
+	strbuf_reset(&sb);
+	metrics_fmt(&sb, "p50 %.3f", m->affected.p50);
+	metrics_fmt(&sb, "  p95 %.3f", m->affected.p95);
+	metrics_fmt(&sb, "  mean %.3f", m->affected.mean);
+	metrics_fmt(&sb, "; narrowed p50 %.3f", m->narrowed.p50);
+	value(r, ROLE_DEFAULT, &sb);
+	if (sw)
+		spark(r, m, sw, day_affected);
+
+	r = line(o, VIEW_RUNS, "Wall-clock");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "shadow p50 ");
+	metrics_fmt_secs(&sb, m->wall_shadow.p50);
+	strbuf_addstr(&sb, " p95 ");
+	metrics_fmt_secs(&sb, m->wall_shadow.p95);
+	strbuf_addstr(&sb, "; full p50 ");
+	metrics_fmt_secs(&sb, m->wall_full.p50);
+	strbuf_addstr(&sb, " p95 ");
+	metrics_fmt_secs(&sb, m->wall_full.p95);
+	value(r, ROLE_DEFAULT, &sb);
+	if (sw)
+		spark(r, m, sw, day_wall);
+
+	r = line(o, VIEW_RUNS, "Saving");
+	strbuf_reset(&sb);
+	metrics_fmt_pct(&sb, m->saving_p50, 1);
+	strbuf_addstr(&sb, " at p50, ");
+	metrics_fmt_pct(&sb, m->saving_p95, 1);
+	strbuf_addstr(&sb, " at p95");
+	value(r, ROLE_DEFAULT, &sb);
+
+	r = line(o, VIEW_RUNS, "Force-full");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%" PRId64 " of %" PRId64 " shadow runs (", m->force_full,
+		    m->shadow_heads);
+	metrics_fmt_pct(&sb, m->force_full_rate, 1);
+	strbuf_addstr(&sb, ")");
+	value(r, ROLE_DEFAULT, &sb);
+	if (sw)
+		spark(r, m, sw, day_ff);
+	build_reasons(o, m);
+
+	r = line(o, VIEW_DISAGREE, "Other");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%" PRId64 " over-strict, %" PRId64 " flaky, %" PRId64
+		    " quarantined", m->class_counts[CLASS_OVER_STRICT],
+		    m->class_counts[CLASS_FLAKY], m->quarantined_pairs);
+	value(r, ROLE_DEFAULT, &sb);
+
+	r = line(o, VIEW_RUNS, "Diff cov.");
+	strbuf_reset(&sb);
+	metrics_fmt(&sb, "p50 %.3f", m->diff_coverage.p50);
+	metrics_fmt(&sb, "  mean %.3f", m->diff_coverage.mean);
+	strbuf_addf(&sb, "; %" PRId64 " of %zu below %.2f", m->below_threshold,
+		    m->diff_coverage.n, m->threshold);
+	value(r, ROLE_DEFAULT, &sb);
+	if (sw)
+		spark(r, m, sw, day_dc);
+
+	r = line(o, VIEW_OVERVIEW, "Shadow days");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%" PRId64, m->shadow_days);
+	if (sw) {
+		strbuf_addstr(&sb, "; sparklines per day, ");
+		time_format_date(&sb, m->days[m->nr_days - (size_t)sw].day);
+		strbuf_addstr(&sb, " .. ");
+		time_format_date(&sb, m->days[m->nr_days - 1].day);
+	}
+	value(r, ROLE_DEFAULT, &sb);
+
+	line(o, VIEW_OVERVIEW, "");
+	build_gate(o, &t->fig.gate);
+	strbuf_release(&sb);
+}
+
+static void sync_rows(struct tui *t, struct overview *o)
+{
+	int64_t gen = t->fig.ready ? t->fig.generation : -1;
+
+	if (o->generation == gen && o->cols == t->cols && o->rows.nr)
+		return;
+	row_list_clear(&o->rows);
+	if (t->fig.ready)
+		build(t, o);
+	else
+		build_pending(t, o);
+	o->generation = gen;
+	o->cols = t->cols;
+}
+
+static int overview_open(struct tui *t, struct view *v)
+{
+	struct overview *o = xcalloc(1, sizeof(*o));
+
+	UNUSED(t);
+	o->generation = -2;
+	v->priv = o;
+	return 0;
+}
+
+static void overview_reload(struct tui *t, struct view *v)
+{
+	struct overview *o = v->priv;
+
+	UNUSED(t);
+	o->generation = -2;
+}
+
+static size_t overview_lines(struct tui *t, struct view *v)
+{
+	sync_rows(t, v->priv);
+	return ((struct overview *)v->priv)->rows.nr;
+}
+
+static void overview_row(struct tui *t, struct view *v, size_t lineno, struct row_data *row)
+{
+	struct overview *o = v->priv;
+
+	sync_rows(t, o);
+	if (lineno < o->rows.nr)
+		row_copy(row, &o->rows.rows[lineno]);
+}
+
+static enum reaction overview_request(struct tui *t, struct view *v, enum request req)
+{
+	struct overview *o = v->priv;
+
+	if (req == REQ_ENTER && v->lineno < o->rows.nr &&
+	    o->targets[v->lineno] != VIEW_OVERVIEW)
+		return tui_push(t, o->targets[v->lineno]);
+	return R_UNHANDLED;
+}
+
+static void overview_status(struct tui *t, struct view *v, struct strbuf *sb)
+{
+	UNUSED(v);
+	if (!t->fig.ready)
+		strbuf_addstr(sb, "computing the figures...");
+	else
+		strbuf_addf(sb, "%s", t->fig.gate.go ? "GO" : "NO-GO");
+}
+
+static void overview_save(struct tui *t, struct view *v, FILE *f)
+{
+	struct overview *o = v->priv;
+
+	sync_rows(t, o);
+	fprintf(f, "ready %s\n", t->fig.ready ? "yes" : "no");
+	row_list_save(&o->rows, f);
+}
+
+static void overview_done(struct view *v)
+{
+	struct overview *o = v->priv;
+
+	row_list_release(&o->rows);
+	free(o->targets);
+	free(o);
+	v->priv = NULL;
+}
+
+const struct view_ops overview_view_ops = {
+	.name = "overview",
+	.title = "Overview",
+	.keymap = KEYMAP_OVERVIEW,
+	.open = overview_open,
+	.reload = overview_reload,
+	.lines = overview_lines,
+	.row_data = overview_row,
+	.request = overview_request,
+	.status = overview_status,
+	.save = overview_save,
+	.done = overview_done,
+};

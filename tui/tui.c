@@ -1,0 +1,716 @@
+/* `tiadash tui`: the command, the main loop (keys -> requests -> reactions -> draw),
+ * the view stack, and the figures computed on a worker so the first frame never waits. */
+#include "core/tiadash.h"
+#include "core/commands.h"
+#include "core/store.h"
+#include "metrics/common.h"
+#include "tui/tui.h"
+
+#include <getopt.h>
+#include <locale.h>
+#include <signal.h>
+#include <unistd.h>
+
+static const struct view_ops *const view_table[NR_VIEWS] = {
+	[VIEW_OVERVIEW] = &overview_view_ops,
+	[VIEW_RUNS] = &runs_view_ops,
+	[VIEW_DISAGREE] = &disagree_view_ops,
+	[VIEW_PROPOSALS] = &proposals_view_ops,
+	[VIEW_DETAIL] = &detail_view_ops,
+	[VIEW_HELP] = &help_view_ops,
+};
+
+struct view *tui_current(struct tui *t)
+{
+	return &t->views[t->stack[t->depth - 1]];
+}
+
+void tui_message(struct tui *t, bool is_error, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(&t->message);
+	va_start(ap, fmt);
+	strbuf_vaddf(&t->message, fmt, ap);
+	va_end(ap);
+	t->message_error = is_error;
+}
+
+static int open_view(struct tui *t, enum view_id id)
+{
+	struct view *v = &t->views[id];
+
+	if (v->opened)
+		return 0;
+	v->opened = true;
+	if (v->ops->open && v->ops->open(t, v) < 0) {
+		v->opened = false;
+		return -1;
+	}
+	return 0;
+}
+
+enum reaction tui_push(struct tui *t, enum view_id id)
+{
+	if (open_view(t, id) < 0) {
+		tui_message(t, true, "cannot open the %s view", view_table[id]->name);
+		return R_REDRAW;
+	}
+	if (id < NR_MAIN_VIEWS) {
+		t->depth = 1;
+		if (id != VIEW_OVERVIEW)
+			t->stack[t->depth++] = id;
+	} else if (t->stack[t->depth - 1] != id) {
+		if (t->depth == ARRAY_SIZE(t->stack))
+			t->depth--;
+		t->stack[t->depth++] = id;
+	}
+	return R_REDRAW;
+}
+
+enum reaction tui_open_detail(struct tui *t, int64_t head_id)
+{
+	if (open_view(t, VIEW_DETAIL) < 0 || tui_detail_set(t, head_id) < 0) {
+		tui_message(t, true, "cannot read that change from the store");
+		return R_REDRAW;
+	}
+	t->views[VIEW_DETAIL].lineno = t->views[VIEW_DETAIL].offset = 0;
+	return tui_push(t, VIEW_DETAIL);
+}
+
+static int copy_pair(const struct pair_info *p, void *data)
+{
+	struct pair_info *out = data;
+
+	*out = *p;
+	out->repo = xstrdup(p->repo ? p->repo : "");
+	out->runs = xmalloc((p->nr ? p->nr : 1) * sizeof(*p->runs));
+	out->alloc = p->nr;
+	for (size_t i = 0; i < p->nr; i++) {
+		out->runs[i] = p->runs[i];
+		memset(&out->runs[i].reasons, 0, sizeof(out->runs[i].reasons));
+		for (size_t j = 0; j < p->runs[i].reasons.nr; j++)
+			strlist_push(&out->runs[i].reasons, p->runs[i].reasons.items[j]);
+	}
+	return 1;
+}
+
+int tui_load_pair(struct tui *t, int64_t head_id, struct pair_info *out)
+{
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = query_pairs_by_ids(t->store, &head_id, 1, copy_pair, out);
+	return rc == 1 ? 0 : rc < 0 ? -1 : 1;
+}
+
+/* The main view under the top of the stack (what Tab cycles from). */
+static enum view_id current_main(const struct tui *t)
+{
+	for (size_t i = t->depth; i-- > 0;)
+		if (t->stack[i] < NR_MAIN_VIEWS)
+			return t->stack[i];
+	return VIEW_OVERVIEW;
+}
+
+/* The figures and proposals, on a worker thread. */
+
+struct tui_job {
+	struct tui_figures *f;
+	const char *db_path;
+	const char *repo_path;
+	struct repo *repo;
+	struct window w;
+	const struct strlist *rules_files;
+	bool do_metrics, do_props;
+	bool threaded;
+	atomic_bool cancel, finished;
+	int rc;
+	struct metrics m;
+	struct proposals props;
+	struct proposals_rules props_rules;
+};
+
+static int progress_cancel(void *data)
+{
+	return atomic_load(&((struct tui_job *)data)->cancel) ? 1 : 0;
+}
+
+static int job_props(struct tui_job *j, struct cmd_context *wctx)
+{
+	struct config cfg = CONFIG_INIT;
+	struct proposals_opts opts = PROPOSALS_OPTS_INIT;
+	int ret;
+
+	if (config_load(&cfg, j->db_path) < 0 ||
+	    proposals_rules_load(&j->props_rules, j->rules_files, j->repo_path, true, true) < 0) {
+		config_release(&cfg);
+		return -1;
+	}
+	opts.idmap = cfg.idmap;
+	opts.evidence = j->repo != NULL;
+	ret = proposals_compute(wctx->store, j->repo, &j->props_rules, &j->w, &opts,
+				&j->props);
+	config_release(&cfg);
+	return ret;
+}
+
+static void *worker(void *data)
+{
+	struct tui_job *j = data;
+	struct cmd_context wctx = { .db_path = j->db_path };
+
+	j->rc = -1;
+	/* Its own connection: SQLite connections are not shared between threads. */
+	if (store_open(&wctx.store, j->db_path, STORE_EXISTING) == 0) {
+		sqlite3_progress_handler(wctx.store->db, 1000, progress_cancel, j);
+		j->rc = 0;
+		if (j->do_metrics)
+			j->rc = metrics_load(&wctx, &j->w, METRICS_DEFAULT_THRESHOLD, &j->m);
+		if (!j->rc && j->do_props && !atomic_load(&j->cancel))
+			j->rc = job_props(j, &wctx);
+		store_close(wctx.store);
+	}
+	atomic_store(&j->finished, true);
+	return NULL;
+}
+
+static void job_free(struct tui_job *j)
+{
+	metrics_release(&j->m);
+	proposals_release(&j->props);
+	proposals_rules_release(&j->props_rules);
+	free(j);
+}
+
+/* Stop a running worker; what it printed while being cancelled goes. */
+static void figures_cancel(struct tui *t)
+{
+	struct tui_figures *f = &t->fig;
+	off_t mark;
+	int errors;
+
+	if (!f->running)
+		return;
+	fflush(stderr);
+	mark = lseek(STDERR_FILENO, 0, SEEK_END);
+	errors = error_count();
+	atomic_store(&f->job->cancel, true);
+	if (f->job->threaded)
+		pthread_join(f->thread, NULL);
+	t->ignored_errors += error_count() - errors;
+	f->running = false;
+	job_free(f->job);
+	f->job = NULL;
+	if (mark >= 0 && ftruncate(STDERR_FILENO, mark) == 0)
+		lseek(STDERR_FILENO, mark, SEEK_SET);
+}
+
+static void start_job(struct tui *t, bool do_metrics, bool do_props)
+{
+	struct tui_figures *f = &t->fig;
+	struct tui_job *j = xcalloc(1, sizeof(*j));
+
+	figures_cancel(t);
+	j->f = f;
+	j->db_path = t->ctx->db_path;
+	j->repo_path = t->ctx->repo_path;
+	j->repo = t->ctx->repo;
+	j->w = t->opts.window;
+	j->rules_files = &t->opts.rules_files;
+	j->do_metrics = do_metrics;
+	j->do_props = do_props;
+	f->job = j;
+	f->running = true;
+	j->threaded = !pthread_create(&f->thread, NULL, worker, j);
+	if (!j->threaded)
+		worker(j); /* no thread: the first frame waits */
+}
+
+void tui_figures_start(struct tui *t)
+{
+	start_job(t, true, t->fig.props_wanted);
+}
+
+void tui_proposals_want(struct tui *t)
+{
+	struct tui_figures *f = &t->fig;
+
+	if (f->props_wanted)
+		return;
+	f->props_wanted = true;
+	if (f->running)
+		start_job(t, true, true);
+	else
+		start_job(t, false, true);
+}
+
+bool tui_figures_poll(struct tui *t, bool wait)
+{
+	static const struct metrics_criteria criteria = METRICS_CRITERIA_INIT;
+	struct tui_figures *f = &t->fig;
+	struct tui_job *j = f->job;
+
+	if (!f->running || (!wait && !atomic_load(&j->finished)))
+		return false;
+	if (j->threaded)
+		pthread_join(f->thread, NULL);
+	f->running = false;
+	f->job = NULL;
+	if (j->rc == 0) {
+		if (j->do_metrics) {
+			metrics_release(&f->m);
+			f->m = j->m;
+			memset(&j->m, 0, sizeof(j->m));
+			metrics_gate_check(&f->m, &criteria, &f->gate);
+			f->ready = true;
+			f->generation++;
+		}
+		if (j->do_props) {
+			proposals_release(&f->props);
+			proposals_rules_release(&f->props_rules);
+			f->props = j->props;
+			f->props_rules = j->props_rules;
+			memset(&j->props, 0, sizeof(j->props));
+			memset(&j->props_rules, 0, sizeof(j->props_rules));
+			f->props_ready = true;
+			f->props_generation++;
+		}
+	} else {
+		tui_message(t, true, "cannot compute the figures (the reason is "
+			    "printed when the dashboard closes)");
+	}
+	job_free(j);
+	return true;
+}
+
+int tui_load_rules(struct tui *t)
+{
+	struct proposals_rules all, accepted;
+
+	if (proposals_rules_load(&all, &t->opts.rules_files, t->ctx->repo_path, true, true) < 0) {
+		proposals_rules_release(&all);
+		return -1;
+	}
+	if (proposals_rules_load(&accepted, &t->opts.rules_files, t->ctx->repo_path,
+				 false, true) < 0) {
+		proposals_rules_release(&all);
+		proposals_rules_release(&accepted);
+		return -1;
+	}
+	proposals_rules_release(&t->rules);
+	proposals_rules_release(&t->accepted);
+	t->rules = all;
+	t->accepted = accepted;
+	return 0;
+}
+
+static void reload(struct tui *t)
+{
+	figures_cancel(t);
+	if (query_window_count(t->store, &t->opts.window, &t->heads) < 0)
+		tui_message(t, true, "cannot read the store");
+	if (tui_load_rules(t) < 0)
+		tui_message(t, true, "cannot read the rules (see the messages after quitting)");
+	tui_figures_start(t);
+	for (int i = 0; i < NR_VIEWS; i++)
+		if (t->views[i].opened && t->views[i].ops->reload)
+			t->views[i].ops->reload(t, &t->views[i]);
+}
+
+/* The prompt line: edits, live preview, Enter, Esc. */
+
+void tui_prompt_start(struct tui *t, const char *label, const char *initial, prompt_fn fn)
+{
+	t->prompt.active = true;
+	t->prompt.label = label;
+	t->prompt.fn = fn;
+	strbuf_reset(&t->prompt.text);
+	strbuf_addstr(&t->prompt.text, initial ? initial : "");
+}
+
+static void utf8_put(struct strbuf *sb, int cp)
+{
+	if (cp < 0x80) {
+		strbuf_addch(sb, cp);
+	} else if (cp < 0x800) {
+		strbuf_addch(sb, 0xc0 | (cp >> 6));
+		strbuf_addch(sb, 0x80 | (cp & 0x3f));
+	} else if (cp < 0x10000) {
+		strbuf_addch(sb, 0xe0 | (cp >> 12));
+		strbuf_addch(sb, 0x80 | ((cp >> 6) & 0x3f));
+		strbuf_addch(sb, 0x80 | (cp & 0x3f));
+	} else {
+		strbuf_addch(sb, 0xf0 | (cp >> 18));
+		strbuf_addch(sb, 0x80 | ((cp >> 12) & 0x3f));
+		strbuf_addch(sb, 0x80 | ((cp >> 6) & 0x3f));
+		strbuf_addch(sb, 0x80 | (cp & 0x3f));
+	}
+}
+
+static enum reaction prompt_key(struct tui *t, struct tui_key key)
+{
+	struct tui_prompt *p = &t->prompt;
+	prompt_fn fn = p->fn;
+	enum reaction r = R_REDRAW;
+
+	if (!key.fn && key.code == '\n') {
+		p->active = false;
+		r |= fn(t, p->text.buf, true);
+		return r;
+	}
+	if (!key.fn && key.code == 27) {
+		p->active = false;
+		return r | fn(t, NULL, true);
+	}
+	if (key.fn && key.code == KEY_BACKSPACE) {
+		size_t n = p->text.len;
+
+		/* Back over one whole UTF-8 sequence. */
+		while (n > 0 && ((unsigned char)p->text.buf[n - 1] & 0xc0) == 0x80)
+			n--;
+		if (n > 0)
+			n--;
+		strbuf_setlen(&p->text, n);
+	} else if (!key.fn && key.code == ('u' & 0x1f)) {
+		strbuf_reset(&p->text);
+	} else if (!key.fn && key.code >= 0x20 && key.code != 0x7f) {
+		utf8_put(&p->text, key.code);
+	} else {
+		return r;
+	}
+	return r | fn(t, p->text.buf, false);
+}
+
+static enum reaction command_prompt(struct tui *t, const char *text, bool done)
+{
+	if (!done || !text)
+		return R_NONE;
+	return tui_run_command(t, text);
+}
+
+/* Requests every view has: cursor moves, view switching, quit. */
+static enum reaction generic_request(struct tui *t, struct view *v, enum request req)
+{
+	size_t nr = v->ops->lines(t, v);
+	size_t page = (size_t)(tui_body_lines(t) - (v->ops->header ? 1 : 0));
+	enum view_id main = current_main(t);
+
+	if (!page)
+		page = 1;
+	switch (req) {
+	case REQ_MOVE_DOWN:
+		if (v->lineno + 1 < nr)
+			v->lineno++;
+		return R_REDRAW;
+	case REQ_MOVE_UP:
+		if (v->lineno > 0)
+			v->lineno--;
+		return R_REDRAW;
+	case REQ_PAGE_DOWN:
+		v->lineno = nr ? (v->lineno + page < nr ? v->lineno + page : nr - 1) : 0;
+		v->offset += page;
+		if (v->offset + page > nr)
+			v->offset = nr > page ? nr - page : 0;
+		return R_REDRAW;
+	case REQ_PAGE_UP:
+		v->lineno = v->lineno > page ? v->lineno - page : 0;
+		v->offset = v->offset > page ? v->offset - page : 0;
+		return R_REDRAW;
+	case REQ_MOVE_FIRST:
+		v->lineno = 0;
+		return R_REDRAW;
+	case REQ_MOVE_LAST:
+		v->lineno = nr ? nr - 1 : 0;
+		return R_REDRAW;
+	case REQ_BACK:
+		if (t->depth > 1)
+			t->depth--;
+		return R_REDRAW;
+	case REQ_QUIT:
+		if (t->depth > 1) {
+			t->depth--;
+			return R_REDRAW;
+		}
+		return R_QUIT;
+	case REQ_QUIT_ALL:
+		return R_QUIT;
+	case REQ_NEXT_VIEW:
+		return tui_push(t, (enum view_id)((main + 1) % NR_MAIN_VIEWS));
+	case REQ_PREV_VIEW:
+		return tui_push(t, (enum view_id)((main + NR_MAIN_VIEWS - 1) % NR_MAIN_VIEWS));
+	case REQ_VIEW_OVERVIEW:
+		return tui_push(t, VIEW_OVERVIEW);
+	case REQ_VIEW_RUNS:
+		return tui_push(t, VIEW_RUNS);
+	case REQ_VIEW_DISAGREE:
+		return tui_push(t, VIEW_DISAGREE);
+	case REQ_VIEW_PROPOSALS:
+		return tui_push(t, VIEW_PROPOSALS);
+	case REQ_HELP:
+		if (tui_current(t) == &t->views[VIEW_HELP]) {
+			t->depth--;
+			return R_REDRAW;
+		}
+		t->views[VIEW_HELP].lineno = t->views[VIEW_HELP].offset = 0;
+		return tui_push(t, VIEW_HELP);
+	case REQ_RELOAD:
+		tui_message(t, false, "reloading from the store");
+		return R_RELOAD;
+	case REQ_REDRAW:
+		clearok(curscr, TRUE);
+		return R_REDRAW;
+	case REQ_PROMPT:
+		tui_prompt_start(t, ":", NULL, command_prompt);
+		return R_REDRAW;
+	case REQ_UNDO:
+		return tui_proposals_undo(t);
+	case REQ_NONE:
+		return R_NONE;
+	default:
+		tui_message(t, false, "%s: not in the %s view", tui_request_hint(req) ?
+			    tui_request_hint(req) : tui_request_name(req), v->ops->name);
+		return R_REDRAW;
+	}
+}
+
+static enum reaction handle_key(struct tui *t, struct tui_key key)
+{
+	struct view *v = tui_current(t);
+	enum request req;
+	enum reaction r;
+
+	if (key.fn && key.code == KEY_RESIZE)
+		return R_RESIZE | R_REDRAW;
+	if (t->prompt.active)
+		return prompt_key(t, key);
+	strbuf_reset(&t->message);
+	req = tui_key_request(v->ops->keymap, key);
+	if (req == REQ_NONE) {
+		struct strbuf name = STRBUF_INIT;
+
+		tui_key_name(&name, key);
+		tui_message(t, false, "%s is not bound here (? shows the keys)", name.buf);
+		strbuf_release(&name);
+		return R_REDRAW;
+	}
+	r = v->ops->request ? v->ops->request(t, v, req) : R_UNHANDLED;
+	if (r & R_UNHANDLED)
+		r = generic_request(t, v, req);
+	return r;
+}
+
+/* One step of every view's background work; true while any is pending. */
+static bool step_views(struct tui *t)
+{
+	bool busy = false;
+
+	for (int i = 0; i < NR_VIEWS; i++) {
+		struct view *v = &t->views[i];
+
+		if (v->opened && v->ops->step)
+			busy |= v->ops->step(t, v);
+	}
+	return busy;
+}
+
+static int main_loop(struct tui *t)
+{
+	enum reaction r = R_REDRAW;
+	bool scripted = tui_scripted();
+
+	for (;;) {
+		struct tui_key key;
+		bool busy;
+		int rc;
+
+		if (tui_pending_signal() || (r & R_QUIT))
+			break;
+		if (r & R_RELOAD)
+			reload(t);
+		if (r & R_RESIZE)
+			tui_resize(t, 0, 0);
+		if (tui_figures_poll(t, false))
+			r |= R_REDRAW;
+		busy = step_views(t);
+		if (busy)
+			r |= R_REDRAW;
+		if (r & (R_REDRAW | R_RESIZE | R_RELOAD)) {
+			tui_draw(t);
+			doupdate();
+			t->frames++;
+			if (t->opts.max_frames && t->frames >= t->opts.max_frames)
+				break;
+		}
+		r = R_NONE;
+		busy |= t->fig.running;
+		if (scripted && busy) {
+			/* Scripts go on only once everything has loaded. */
+			if (t->fig.running && !step_views(t))
+				r |= tui_figures_poll(t, true) ? R_REDRAW : R_NONE;
+			r |= R_REDRAW;
+			continue;
+		}
+		rc = tui_get_key(t, busy, &key, &r);
+		if (rc < 0)
+			break;
+		if (rc > 0)
+			r |= handle_key(t, key);
+	}
+	return tui_pending_signal();
+}
+
+/* Options. */
+
+enum {
+	OPT_SINCE = 1000,
+	OPT_UNTIL,
+	OPT_REPO,
+	OPT_RULES,
+	OPT_MAX_FRAMES,
+	OPT_PRINT_KEYS,
+};
+
+static const struct option tui_options[] = {
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "repo", required_argument, NULL, OPT_REPO },
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
+	{ "print-keys", optional_argument, NULL, OPT_PRINT_KEYS },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* 0 to run, 1 done (printed the keys), or an exit status > 1. */
+static int parse_options(int argc, char **argv, struct cmd_context *ctx,
+			 struct tui_opts *o)
+{
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", tui_options, NULL)) != -1) {
+		int64_t n;
+
+		switch (c) {
+		case OPT_SINCE:
+			if (!parse_window_bound("--since", optarg, ctx->now, &o->window.since))
+				return usage_error(&cmd_tui, "bad --since");
+			o->since_given = true;
+			break;
+		case OPT_UNTIL:
+			if (!parse_window_bound("--until", optarg, ctx->now, &o->window.until))
+				return usage_error(&cmd_tui, "bad --until");
+			o->until_given = true;
+			break;
+		case OPT_REPO:
+			o->window.repo = optarg;
+			break;
+		case OPT_RULES:
+			strlist_push(&o->rules_files, optarg);
+			break;
+		case OPT_MAX_FRAMES:
+			if (!parse_int64(optarg, &n) || n < 1 || n > LONG_MAX)
+				return usage_error(&cmd_tui, "--max-frames '%s': expected "
+						   "a positive number", optarg);
+			o->max_frames = (long)n;
+			break;
+		case OPT_PRINT_KEYS:
+			if (optarg && strcmp(optarg, "roff") && strcmp(optarg, "text"))
+				return usage_error(&cmd_tui, "--print-keys=%s: expected "
+						   "text or roff", optarg);
+			setlocale(LC_ALL, "");
+			tui_keys_print(stdout, optarg && !strcmp(optarg, "roff"));
+			return 1;
+		default:
+			return usage_error(&cmd_tui, "unknown option");
+		}
+	}
+	if (optind < argc)
+		return usage_error(&cmd_tui, "unexpected argument '%s'", argv[optind]);
+	if (o->window.since >= o->window.until)
+		return usage_error(&cmd_tui, "the window is empty: --since must be "
+				   "before --until");
+	return 0;
+}
+
+static void tui_release(struct tui *t)
+{
+	figures_cancel(t);
+	for (int i = 0; i < NR_VIEWS; i++)
+		if (t->views[i].opened && t->views[i].ops->done)
+			t->views[i].ops->done(&t->views[i]);
+	metrics_release(&t->fig.m);
+	proposals_release(&t->fig.props);
+	proposals_rules_release(&t->fig.props_rules);
+	proposals_rules_release(&t->rules);
+	proposals_rules_release(&t->accepted);
+	tui_undo_release();
+	config_release(&t->cfg);
+	strlist_release(&t->opts.rules_files);
+	strbuf_release(&t->message);
+	strbuf_release(&t->prompt.text);
+}
+
+static int run_tui(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct tui t = { .ctx = ctx, .store = ctx->store };
+	int ret, sig;
+
+	t.opts.window = (struct window)WINDOW_ALL;
+	ret = parse_options(argc, argv, ctx, &t.opts);
+	if (ret) {
+		strlist_release(&t.opts.rules_files);
+		return ret == 1 ? EXIT_OKAY : ret;
+	}
+	for (int i = 0; i < NR_VIEWS; i++)
+		t.views[i].ops = view_table[i];
+	t.stack[0] = VIEW_OVERVIEW;
+	t.depth = 1;
+	if (config_load(&t.cfg, ctx->db_path) < 0 || tui_load_rules(&t) < 0 ||
+	    query_window_count(t.store, &t.opts.window, &t.heads) < 0) {
+		tui_release(&t);
+		return EXIT_INPUT_ERROR;
+	}
+	/* The dashboard reads pages, not whole tables: a small cache will do. */
+	store_exec(t.store, "PRAGMA cache_size = -8192");
+	setlocale(LC_ALL, "");
+	if (tui_display_init(&t) < 0) {
+		tui_release(&t);
+		return EXIT_INPUT_ERROR;
+	}
+	tui_figures_start(&t);
+	ret = open_view(&t, VIEW_OVERVIEW);
+	if (!ret)
+		sig = main_loop(&t);
+	else
+		sig = 0;
+	tui_release(&t);
+	tui_display_done();
+	set_die_cleanup(NULL);
+	if (sig) {
+		/* The terminal is back: die of the signal as if we had not caught it. */
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	return ret < 0 || error_count() > t.ignored_errors ? EXIT_INPUT_ERROR : EXIT_OKAY;
+}
+
+const struct cmd cmd_tui = {
+	.name = "tui",
+	.fn = run_tui,
+	.flags = NEED_DB_RO | WANT_REPO,
+	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--repo NAME] [--rules FILE]...",
+	.summary = "Open the dashboard: overview, runs, disagreements, detail, proposals.",
+	.help = "  --since WHEN   window start, inclusive (7d, 24h, 2026-11-01, RFC 3339)\n"
+		"  --until WHEN   window end, exclusive\n"
+		"  --repo NAME    only heads of this repository name\n"
+		"  --rules FILE   force-full rules (repeatable); accepting a proposal\n"
+		"                 appends to the first one\n"
+		"  --max-frames N quit after drawing N frames (smoke tests)\n"
+		"  --print-keys[=text|roff]\n"
+		"                 print the key table and exit\n"
+		"\nKeys: ? in the dashboard lists them; see also 'man tiadash'.\n"
+		"TIADASH_NO_DISPLAY=1 runs without a terminal and TIADASH_SCRIPT=FILE\n"
+		"reads keys and :commands from FILE (for tests).\n",
+	.options = tui_options,
+};
