@@ -10,7 +10,7 @@ CFLAGS ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 PYTHON ?= python3
 
-PKGS = ncursesw sqlite3 libcjson libgit2 libcurl libpcre2-8 expat
+PKGS = ncursesw sqlite3 libcjson libgit2 libcurl libpcre2-8 expat yaml-0.1
 TEST_PKGS = cmocka
 
 # Evaluated once, on first use (git's lazy-eval form), so `make clean` and
@@ -113,6 +113,39 @@ bench: $(BIN) $(HELPER_BINS) sampledata
 demo: deps
 	@$(MAKE) --no-print-directory $(BIN) sampledata
 	@sampledata/demo
+
+# Fuzzing (STYLE 10, SPEC 9): `make fuzz` builds every tests/fuzz/fuzz_*.c
+# as a libFuzzer binary in build/fuzz, linked with the library objects built
+# by clang under ASan and UBSan; tests/fuzz/run-all.sh runs them. Targets
+# link an archive, so each takes only the objects it uses (never tui/). The
+# LD_PRELOAD shim of the I/O-failure tests is built with the test helpers.
+FUZZ_BUILD = build/fuzz
+FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/%)
+FUZZ_LIB = $(FUZZ_BUILD)/libtiadash-fuzz.a
+FAILIO = $(BUILD)/tests/fuzz/failio.so
+HELPER_BINS += $(FAILIO)
+ifdef FUZZ
+override CFLAGS += -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined
+endif
+
+fuzz:
+	@$(MAKE) --no-print-directory FUZZ=1 CC=clang BUILD=$(FUZZ_BUILD) $(FUZZ_BINS)
+
+$(FUZZ_LIB): $(filter-out $(BUILD)/tui/%,$(LIB_OBJS))
+	$(QUIET_LINK)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_BUILD)/tests/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB) $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< \
+		$(FUZZ_LIB) $(PKG_LIBS) -lm
+
+# Plain flags, never the sanitizers: it is preloaded into any build.
+$(FAILIO): tests/fuzz/failio.c
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) -O2 -g -std=c11 -Wall -Wextra -fPIC -shared -o $@ $< -ldl
 
 deps:
 	@scripts/install-deps

@@ -3,6 +3,7 @@
 #include "core/rules.h"
 #include "core/glob.h"
 #include "core/json.h"
+#include "core/ruleconf.h"
 
 /*
  * tiadash's built-in force-full defaults: the triggers of seed 000 ("every
@@ -555,9 +556,11 @@ int rules_load_file(struct rules *r, const char *path)
 	}
 	for (s = sb.buf; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'; s++)
 		;
-	if (ends_with(path, ".json") || *s == '{')
+	/* A selector's own configuration (vitest, turbo, moon, ...): core/ruleconf.h. */
+	ret = ruleconf_parse(r, sb.buf, sb.len, path);
+	if (ret == RULECONF_NOT_NATIVE && (ends_with(path, ".json") || *s == '{'))
 		ret = rules_parse_cbm(r, sb.buf, sb.len, path);
-	else
+	else if (ret == RULECONF_NOT_NATIVE)
 		ret = rules_parse_tiadash(r, sb.buf, sb.len, path);
 	strbuf_release(&sb);
 	return ret;

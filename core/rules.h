@@ -95,8 +95,10 @@ int rules_parse_cbm(struct rules *r, const char *text, size_t len,
 		    const char *path);
 
 /*
- * Read a rule file: a .codebase-memory.json when the name ends in ".json"
- * or the text starts with '{', else a tiadash rule file.
+ * Read a rule file: a selector's own configuration (vitest.config.*,
+ * turbo.json, moon, harness YAML, .gstack/always-run.json; core/ruleconf.h),
+ * else a .codebase-memory.json when the name ends in ".json" or the text
+ * starts with '{', else a tiadash rule file.
  */
 int rules_load_file(struct rules *r, const char *path);
 

@@ -8,6 +8,7 @@
 #include "ingest/http.h"
 #include "ingest/ingest.h"
 #include "ingest/junit.h"
+#include "ingest/native.h"
 
 #include <getopt.h>
 #include <unistd.h>
@@ -17,8 +18,9 @@ struct bare_opts {
 	bool bare;
 	const char *kind, *head, *base, *verdict, *started_at, *repo_name;
 	const char *decision, *lane, *selection, *quarantine, *failed;
-	bool has_pr, has_attempt, has_wall, has_total, has_selected;
-	int64_t pr, attempt, total, selected;
+	const char *selection_format, *selection_root; /* ingest/native.h */
+	bool has_pr, has_attempt, has_wall, has_total, has_selected, has_packages;
+	int64_t pr, attempt, total, selected, packages;
 	double wall;
 	struct strlist reasons;
 };
@@ -28,7 +30,7 @@ enum {
 	OPT_VERDICT, OPT_STARTED, OPT_WALL, OPT_REPO_NAME, OPT_DECISION,
 	OPT_REASON, OPT_TOTAL, OPT_SELECTED_COUNT, OPT_SELECTION, OPT_QUARANTINE,
 	OPT_FAILED, OPT_LANE, OPT_TIMEOUT, OPT_CONNECT_TIMEOUT, OPT_MAX_SIZE,
-	OPT_RETRIES,
+	OPT_RETRIES, OPT_SELECTION_FORMAT, OPT_SELECTION_ROOT, OPT_TOTAL_PACKAGES,
 };
 
 static const struct option options[] = {
@@ -54,6 +56,9 @@ static const struct option options[] = {
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "selection-format", required_argument, NULL, OPT_SELECTION_FORMAT },
+	{ "selection-root", required_argument, NULL, OPT_SELECTION_ROOT },
+	{ "total-packages", required_argument, NULL, OPT_TOTAL_PACKAGES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -96,6 +101,23 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 		case OPT_CONNECT_TIMEOUT: if (!http_parse_seconds(optarg, &http->connect_timeout)) bad = "--connect-timeout"; break;
 		case OPT_MAX_SIZE: if (!http_parse_size(optarg, &http->max_size)) bad = "--max-size"; break;
 		case OPT_RETRIES: if (!parse_count(optarg, 0, &retries) || retries > 20) bad = "--retries"; else http->retries = (int)retries; break;
+		case OPT_SELECTION_FORMAT: {
+			enum native_format f;
+
+			if (!native_format_parse(optarg, &f))
+				return usage_error(&cmd_ingest, "--selection-format '%s': "
+						   "expected one of %s", optarg,
+						   native_format_list);
+			o->selection_format = optarg;
+			break;
+		}
+		case OPT_SELECTION_ROOT:
+			if (optarg[0] != '/')
+				return usage_error(&cmd_ingest, "--selection-root '%s': "
+						   "expected an absolute directory", optarg);
+			o->selection_root = optarg;
+			break;
+		case OPT_TOTAL_PACKAGES: o->has_packages = true; if (!parse_count(optarg, 1, &o->packages)) bad = "--total-packages"; break;
 		default: return usage_error(&cmd_ingest, "unknown option");
 		}
 		if (bad)
@@ -163,6 +185,16 @@ static void bare_selection(const struct bare_opts *o, struct manifest *m, bool h
 		s->engine_file = xstrdup("(bare)");
 	else if (has_list)
 		s->selected_file = xstrdup("(bare)");
+	if (has_list && !has_engine && o->selection_format) {
+		enum native_format f;
+
+		native_format_parse(o->selection_format, &f);
+		s->format = xstrdup(native_format_name(f));
+		s->root = o->selection_root ? xstrdup(o->selection_root) : NULL;
+		s->has_decision = o->decision != NULL;
+		s->has_total_packages = o->has_packages;
+		s->total_packages = o->packages;
+	}
 }
 
 enum bare_role { ROLE_RESULTS, ROLE_COVERAGE, ROLE_ENGINE, ROLE_LIST, ROLE_FAILED,
@@ -271,6 +303,11 @@ static void describe(struct strbuf *sb, const struct manifest *m)
 		    m->sel.selected_count);
 	for (size_t i = 0; i < m->sel.reasons.nr; i++)
 		strbuf_addf(sb, "reason %s\n", m->sel.reasons.items[i]);
+	if (m->sel.format)
+		strbuf_addf(sb, "format %s %d\nroot %s\npackages %d %" PRId64 "\n",
+			    m->sel.format, m->sel.has_decision,
+			    m->sel.root ? m->sel.root : "-", m->sel.has_total_packages,
+			    m->sel.total_packages);
 }
 
 static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
@@ -314,6 +351,9 @@ static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
 	if (!ret && !o->verdict && !rs.nr_results && !rs.has_failed_file)
 		ret = usage_error(&cmd_ingest, "give --verdict (there are no results "
 				  "to derive it from)");
+	if (!ret && o->selection_format && !has_list && !has_engine)
+		ret = usage_error(&cmd_ingest, "--selection-format %s names no file: "
+				  "give it as --selection FILE", o->selection_format);
 	if (!ret) {
 		struct strbuf head = STRBUF_INIT;
 
@@ -419,6 +459,11 @@ const struct cmd cmd_ingest = {
 		"  --total-tests N      the suite's total test count\n"
 		"  --selected-count N   how many tests the selection runs\n"
 		"  --selection FILE     the selection list (test-only.txt form)\n"
+		"  --selection-format NAME  the selection is a selector's own output:\n"
+		"                       vitest, turbo, testmon, moon, gstack or cbm\n"
+		"  --selection-root DIR the directory the selector ran in (stripped\n"
+		"                       from the absolute paths vitest prints)\n"
+		"  --total-packages N   turbo, moon: how many packages/projects exist\n"
 		"  --failed FILE        failing test ids (.mq-failed-tests.txt form)\n"
 		"  --quarantine FILE    the quarantine list in effect\n"
 		"  --lane NAME          lane of a codebase-memory-mcp answer (default unit)\n",

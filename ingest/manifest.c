@@ -3,6 +3,7 @@
 #include "core/json.h"
 #include "core/timeutil.h"
 #include "ingest/manifest.h"
+#include "ingest/native.h"
 
 struct mparse {
 	const char *text;
@@ -151,10 +152,41 @@ static int get_strings(const struct mparse *mp, const cJSON *obj, const char *ke
 	return 0;
 }
 
+/* "format" and "file": a selector's own output (ingest/native.h). */
+static int parse_native(const struct mparse *mp, const cJSON *sel,
+			struct manifest_selection *s, char **file)
+{
+	const char *format, *root;
+	enum native_format f;
+
+	if (get_string(mp, sel, "format", false, &format) < 0 ||
+	    get_ref(mp, sel, "file", file) < 0 ||
+	    get_string(mp, sel, "root", false, &root) < 0 ||
+	    get_int(mp, sel, "total_packages", 0, &s->has_total_packages,
+		    &s->total_packages) < 0)
+		return -1;
+	if (format && !native_format_parse(format, &f))
+		return field_error(mp, "format", "must be one of %s, not '%s'",
+				   native_format_list, format);
+	if (format && !*file)
+		return field_error(mp, "format", "needs \"file\": the output to read");
+	if (*file && !format)
+		return field_error(mp, "file", "needs \"format\" (one of %s)",
+				   native_format_list);
+	if (root && root[0] != '/')
+		return field_error(mp, "root", "must be an absolute directory, not '%s'",
+				   root);
+	if (format && f != NATIVE_CBM)
+		s->format = xstrdup(native_format_name(f));
+	s->root = root ? xstrdup(root) : NULL;
+	return 0;
+}
+
 static int parse_selection(const struct mparse *mp, const cJSON *sel,
 			   struct manifest_selection *s)
 {
 	const char *decision, *lane;
+	char *file = NULL;
 	int forms;
 
 	if (!cJSON_IsObject(sel))
@@ -162,19 +194,29 @@ static int parse_selection(const struct mparse *mp, const cJSON *sel,
 	s->present = true;
 	if (get_ref(mp, sel, "selected_file", &s->selected_file) < 0 ||
 	    get_ref(mp, sel, "engine_file", &s->engine_file) < 0 ||
+	    parse_native(mp, sel, s, &file) < 0 ||
 	    get_strings(mp, sel, "selected", false, &s->has_selected, &s->selected) < 0 ||
 	    get_strings(mp, sel, "reasons", false, NULL, &s->reasons) < 0 ||
 	    get_int(mp, sel, "total_tests", 0, &s->has_total, &s->total_tests) < 0 ||
 	    get_int(mp, sel, "selected_count", 0, &s->has_selected_count,
 		    &s->selected_count) < 0 ||
 	    get_string(mp, sel, "lane", false, &lane) < 0 ||
-	    get_string(mp, sel, "decision", !s->engine_file, &decision) < 0)
+	    get_string(mp, sel, "decision", !s->engine_file && !file, &decision) < 0) {
+		free(file);
 		return -1;
+	}
 	s->lane = xstrdup(lane ? lane : "unit");
-	forms = s->has_selected + !!s->selected_file + !!s->engine_file;
-	if (forms > 1)
+	s->has_decision = decision != NULL;
+	forms = s->has_selected + !!s->selected_file + !!s->engine_file + !!file;
+	if (forms > 1) {
+		free(file);
 		return field_error(mp, "selection", "has more than one of selected, "
-				   "selected_file and engine_file");
+				   "selected_file, engine_file and file");
+	}
+	if (file && s->format)
+		s->selected_file = file;
+	else if (file)
+		s->engine_file = file;
 	if (decision && !decision_parse(decision, &s->decision))
 		return field_error(mp, "decision", "must be selected, run_all or "
 				   "nothing, not '%s'", decision);
@@ -260,6 +302,8 @@ void manifest_release(struct manifest *m)
 	free(m->sel.selected_file);
 	free(m->sel.engine_file);
 	free(m->sel.lane);
+	free(m->sel.format);
+	free(m->sel.root);
 	strlist_release(&m->results);
 	strlist_release(&m->coverage);
 	strlist_release(&m->failed);

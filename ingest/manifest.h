@@ -21,6 +21,17 @@ struct manifest_selection {
 	char *selected_file;
 	char *engine_file;
 	char *lane; /* engine_file lane, default "unit" */
+	/*
+	 * A selector's own output ("format": NAME, "file": PATH; ingest/native.h):
+	 * the file is read from selected_file as that format (format "cbm" is
+	 * an engine_file), and its decision is the run's unless the manifest
+	 * gives one (has_decision). root: the directory the tool ran in;
+	 * total_packages: how many packages (turbo) or projects (moon) exist.
+	 */
+	char *format;
+	char *root;
+	bool has_decision, has_total_packages;
+	int64_t total_packages;
 };
 
 struct manifest {

@@ -11,6 +11,7 @@
 #include "ingest/ingest.h"
 #include "ingest/junit.h"
 #include "ingest/lists.h"
+#include "ingest/native.h"
 #include "ingest/run_data.h"
 
 #include <pthread.h>
@@ -322,6 +323,37 @@ static void push_unique(struct strlist *l, const char *s)
 	strlist_push(l, s);
 }
 
+/*
+ * A selector's own output (ingest/native.h) in the selected_file slot: its
+ * decision is the run's unless the manifest gave one; its test count, when
+ * it has one, counts like an engine's.
+ */
+static int parse_native(struct run_source *rs, struct run_data *d)
+{
+	const struct manifest_selection *sel = &rs->m.sel;
+	struct native_opts o = { sel->root, sel->lane, sel->has_total_packages,
+				 sel->total_packages };
+	struct native_answer a = NATIVE_ANSWER_INIT;
+	enum native_format f;
+	int ret;
+
+	if (!native_format_parse(sel->format, &f))
+		BUG("unknown native format '%s'", sel->format);
+	ret = native_parse(&rs->selected_file, f, &o, &a);
+	if (!ret) {
+		if (!sel->has_decision)
+			d->decision = a.decision;
+		for (size_t i = 0; i < a.reasons.nr; i++)
+			push_unique(&d->reasons, a.reasons.items[i]);
+		for (size_t i = 0; i < a.entries.nr; i++)
+			strlist_push(&d->entries, a.entries.items[i]);
+		d->has_engine_tests = a.has_selected;
+		d->engine_tests = a.selected_count;
+	}
+	native_answer_release(&a);
+	return ret;
+}
+
 static int parse_selection(struct run_source *rs, struct run_data *d)
 {
 	const struct manifest_selection *sel = &rs->m.sel;
@@ -336,7 +368,9 @@ static int parse_selection(struct run_source *rs, struct run_data *d)
 	d->total_tests = sel->total_tests;
 	for (size_t i = 0; i < sel->selected.nr; i++)
 		strlist_push(&d->entries, sel->selected.items[i]);
-	if (rs->has_selected_file)
+	if (rs->has_selected_file && sel->format)
+		ret = parse_native(rs, d);
+	else if (rs->has_selected_file)
 		ret = list_parse(&rs->selected_file, &d->entries);
 	if (!ret && rs->has_engine_file) {
 		struct cbm_answer a = CBM_ANSWER_INIT;
@@ -531,6 +565,13 @@ static int parse_one_coverage(struct input *in, struct cov_state *cs)
 		if (!f)
 			return error("cannot open '%s': %s", in->name, strerror(errno));
 		n = fread(head, 1, sizeof(head), f);
+		/* Hardening (issue 7): a read error is not an "empty coverage file". */
+		if (n < sizeof(head) && ferror(f)) {
+			int e = errno;
+
+			fclose(f);
+			return error("cannot read '%s': %s", in->name, strerror(e));
+		}
 		fclose(f);
 	} else {
 		n = in->len < sizeof(head) ? in->len : sizeof(head);

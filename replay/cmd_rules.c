@@ -4,6 +4,7 @@
 #include "core/commands.h"
 #include "core/json.h"
 #include "core/rules.h"
+#include "core/ruleconf.h"
 #include "core/sanitize.h"
 #include "replay/replay.h"
 
@@ -26,7 +27,7 @@ char *replay_default_rules_file(const char *repo_path)
 	return path;
 }
 
-enum rules_mode { MODE_NONE, MODE_BUILTIN, MODE_TEST, MODE_LIST };
+enum rules_mode { MODE_NONE, MODE_BUILTIN, MODE_TEST, MODE_LIST, MODE_ADD };
 
 static cJSON *rule_json(const struct rule *x)
 {
@@ -176,6 +177,9 @@ static const struct option rules_options[] = {
 	{ "list", no_argument, NULL, 'l' },
 	{ "format", required_argument, NULL, 'f' },
 	{ "repo", required_argument, NULL, 'R' },
+	{ "add", required_argument, NULL, 'a' },
+	{ "into", required_argument, NULL, 'i' },
+	{ "dry-run", no_argument, NULL, 'n' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -186,7 +190,8 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 	enum output_format format = FORMAT_TEXT;
 	enum rules_mode mode = MODE_NONE;
 	const char *repo_path = ctx->repo_path;
-	bool builtin = true;
+	const char *add_glob = NULL, *into = NULL; /* --add: core/ruleconf.h */
+	bool builtin = true, dry_run = false;
 	int c, ret = EXIT_OKAY;
 
 	optind = 0;
@@ -219,6 +224,16 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 		case 'R':
 			repo_path = optarg;
 			break;
+		case 'a':
+			m = MODE_ADD;
+			add_glob = optarg;
+			break;
+		case 'i':
+			into = optarg;
+			break;
+		case 'n':
+			dry_run = true;
+			break;
 		case ':':
 			ret = usage_error(&cmd_rules, "missing value for option '%s'",
 					  argv[optind - 1]);
@@ -229,7 +244,10 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 			goto out;
 		}
 		if (m != MODE_NONE && mode != MODE_NONE && m != mode) {
-			ret = usage_error(&cmd_rules, "give one of --builtin, "
+			ret = m == MODE_ADD || mode == MODE_ADD ?
+			      usage_error(&cmd_rules, "--add goes alone (not with "
+					  "--builtin, --test or --list)") :
+			      usage_error(&cmd_rules, "give one of --builtin, "
 					  "--test and --list");
 			goto out;
 		}
@@ -239,6 +257,16 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 	if (mode == MODE_NONE) {
 		ret = usage_error(&cmd_rules, "give one of --builtin, --test "
 				  "and --list");
+		goto out;
+	}
+	if ((mode == MODE_ADD) != (into != NULL) || (dry_run && mode != MODE_ADD)) {
+		ret = usage_error(&cmd_rules, mode == MODE_ADD ? "--add needs --into FILE"
+				  : "--into and --dry-run go with --add");
+		goto out;
+	}
+	if (mode == MODE_ADD && optind == argc) {
+		ret = ruleconf_add(into, add_glob, dry_run, ctx->now) < 0 ?
+		      EXIT_INPUT_ERROR : EXIT_OKAY;
 		goto out;
 	}
 	if (mode != MODE_TEST && optind < argc) {
@@ -289,7 +317,8 @@ const struct cmd cmd_rules = {
 	.name = "rules",
 	.fn = run_rules,
 	.usage = "tiadash rules [--rules FILE]... [--no-builtin-rules] "
-		 "(--builtin | --list | --test [PATH...]) [--format text|json]",
+		 "(--builtin | --list | --test [PATH...]) [--format text|json]\n"
+		 "       tiadash rules --add GLOB --into FILE [--dry-run]",
 	.summary = "Show the force-full rules, or which rule each path matches.",
 	.help =
 	"  --builtin           print tiadash's built-in force-full rules\n"
@@ -297,11 +326,18 @@ const struct cmd cmd_rules = {
 	"  --test [PATH...]    say which rule each path matches first (paths\n"
 	"                      from standard input, one a line, when none given)\n"
 	"  --rules FILE        a rule file (repeatable, read in order): tiadash's\n"
-	"                      own format or a .codebase-memory.json; default\n"
+	"                      own format, a .codebase-memory.json, or a\n"
+	"                      selector's config (vitest.config.*, turbo.json,\n"
+	"                      .moon/tasks.yml, moon.yml, a harness YAML,\n"
+	"                      .gstack/always-run.json); default\n"
 	"                      .tiadash/rules in the repository root, if present\n"
 	"  --no-builtin-rules  leave the built-in force-full defaults out\n"
 	"  --repo PATH         the repository whose .tiadash/rules is the default\n"
-	"  --format F          text (default) or json\n",
+	"  --format F          text (default) or json\n"
+	"  --add GLOB --into FILE  add GLOB as a force-full trigger to FILE (any\n"
+	"                      --rules format): the diff first, FILE.orig kept;\n"
+	"                      for a vitest or moon config, the snippet to paste\n"
+	"  --dry-run           with --add: show the diff, write nothing\n",
 	.options = rules_options,
 	.shortopts = "+",
 };

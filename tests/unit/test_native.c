@@ -1,0 +1,918 @@
+/* Native selections (ingest/native.c) and selector configs as rules (core/ruleconf.c), exact values. */
+#include "core/tiadash.h"
+#include "core/idmatch.h"
+#include "core/ruleconf.h"
+#include "core/rules.h"
+#include "ingest/native.h"
+
+#include <setjmp.h>
+#include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DATA "tests/data/native/"
+#define VITEST_ROOT "/home/runner/work/ledger-web/ledger-web"
+
+/* stderr into a temporary file, to assert messages exactly. */
+static int saved_stderr = -1;
+static FILE *captured;
+
+static void capture_begin(void)
+{
+	fflush(stderr);
+	captured = tmpfile();
+	assert_non_null(captured);
+	saved_stderr = dup(2);
+	dup2(fileno(captured), 2);
+}
+
+/* The captured text; caller frees. */
+static char *capture_end(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char buf[4096];
+	size_t n;
+
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	rewind(captured);
+	while ((n = fread(buf, 1, sizeof(buf), captured)) > 0)
+		strbuf_add(&sb, buf, n);
+	fclose(captured);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *slurp(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(read_file_limit(&sb, path, 0), 0);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* "decision [reasons] count entries..." */
+static char *answer_str(const struct native_answer *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s [", decision_name(a->decision));
+	for (size_t i = 0; i < a->reasons.nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", a->reasons.items[i]);
+	strbuf_addch(&sb, ']');
+	if (a->has_selected)
+		strbuf_addf(&sb, " %" PRId64, a->selected_count);
+	else
+		strbuf_addstr(&sb, " -");
+	for (size_t i = 0; i < a->entries.nr; i++)
+		strbuf_addf(&sb, " %s", a->entries.items[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Read text (a literal) as format f and compare the answer, or the error. */
+static void expect_text(enum native_format f, const struct native_opts *o,
+			const char *name, const char *text, const char *want)
+{
+	struct native_answer a = NATIVE_ANSWER_INIT;
+	char *msg, *got;
+	int rc;
+
+	capture_begin();
+	rc = native_parse_text(text, strlen(text), name, f, o, &a);
+	msg = capture_end();
+	if (rc == 0) {
+		got = answer_str(&a);
+		assert_string_equal(msg, "");
+		assert_string_equal(got, want);
+		free(got);
+	} else {
+		assert_int_equal(rc, -1);
+		assert_string_equal(msg, want);
+		assert_int_equal(a.entries.nr, 0);
+	}
+	free(msg);
+	native_answer_release(&a);
+}
+
+static void expect_file(enum native_format f, const struct native_opts *o,
+			const char *path, const char *want)
+{
+	char *text = slurp(path);
+
+	expect_text(f, o, path, text, want);
+	free(text);
+}
+
+static void format_names(void **state)
+{
+	static const struct { const char *name; int f; } cases[] = {
+		{ "vitest", NATIVE_VITEST }, { "turbo", NATIVE_TURBO },
+		{ "testmon", NATIVE_TESTMON }, { "pytest", NATIVE_TESTMON },
+		{ "moon", NATIVE_MOON }, { "gstack", NATIVE_GSTACK },
+		{ "cbm", NATIVE_CBM }, { "codebase-memory-mcp", NATIVE_CBM },
+		{ "jest", -1 }, { "Vitest", -1 }, { "", -1 },
+	};
+	enum native_format f;
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool ok = native_format_parse(cases[i].name, &f);
+
+		assert_int_equal(ok, cases[i].f >= 0);
+		if (ok)
+			assert_int_equal(f, cases[i].f);
+	}
+	assert_string_equal(native_format_name(NATIVE_TESTMON), "testmon");
+	assert_string_equal(native_format_name(NATIVE_CBM), "cbm");
+	assert_string_equal(native_format_list, "vitest, turbo, testmon, moon, gstack, cbm");
+}
+
+static void vitest_examples(void **state)
+{
+	struct native_opts o = NATIVE_OPTS_INIT;
+
+	UNUSED(state);
+	o.root = VITEST_ROOT;
+	expect_file(NATIVE_VITEST, &o, DATA "vitest/list.json",
+		    "selected [] 5 src/money/format.test.ts src/exports/csv.test.ts");
+	o.root = VITEST_ROOT "/";
+	expect_file(NATIVE_VITEST, &o, DATA "vitest/list-files.json",
+		    "selected [] - src/money/format.test.ts src/exports/csv.test.ts");
+	expect_file(NATIVE_VITEST, NULL, DATA "vitest/list-empty.json", "nothing [] 0");
+	/* A list relative already (converted by hand), with ./ */
+	expect_text(NATIVE_VITEST, NULL, "l.json",
+		    "[{\"name\": \"a\", \"file\": \"./src/a.test.ts\", \"projectName\": \"unit\", "
+		    "\"location\": {\"line\": 3, \"column\": 1}}]",
+		    "selected [] 1 src/a.test.ts");
+}
+
+static void vitest_errors(void **state)
+{
+	struct native_opts o = NATIVE_OPTS_INIT;
+	char *text = slurp(DATA "vitest/list.json");
+	char *cut = xstrndup(text, 200);
+
+	UNUSED(state);
+	expect_text(NATIVE_VITEST, NULL, "list.json", cut,
+		    "tiadash: error: list.json:7: vitest list output: unexpected end "
+		    "of input (truncated?)\n");
+	expect_text(NATIVE_VITEST, NULL, "list.json", text,
+		    "tiadash: error: list.json:4: vitest list output: '" VITEST_ROOT
+		    "/src/money/format.test.ts' is an absolute path: give the directory "
+		    "the tool ran in (\"root\" in the manifest's selection, "
+		    "--selection-root) so it can be made repository-relative\n");
+	o.root = "/home/runner/work/other";
+	expect_text(NATIVE_VITEST, &o, "list.json", text,
+		    "tiadash: error: list.json:4: vitest list output: '" VITEST_ROOT
+		    "/src/money/format.test.ts' is not under the root "
+		    "'/home/runner/work/other'\n");
+	expect_text(NATIVE_VITEST, NULL, "v.json", "{\"tests\": []}",
+		    "tiadash: error: v.json:1: vitest list output: expected an array of "
+		    "{\"name\", \"file\"} (vitest list --json)\n");
+	expect_text(NATIVE_VITEST, NULL, "v.json", "[{\"name\": \"t\"}]",
+		    "tiadash: error: v.json:1: vitest list output: element 0 has no "
+		    "\"file\" string\n");
+	expect_text(NATIVE_VITEST, NULL, "v.json", "[\"src/a.test.ts\"]",
+		    "tiadash: error: v.json: vitest list output: element 0 is not an object\n");
+	expect_text(NATIVE_VITEST, NULL, "v.json",
+		    "[{\"name\": \"t\", \"file\": \"a.ts\"},\n {\"file\": \"b.ts\"}]",
+		    "tiadash: error: v.json: vitest list output: mixes tests (with "
+		    "\"name\") and files (without): not one vitest list\n");
+	expect_text(NATIVE_VITEST, NULL, "v.json", "[{\"file\": \"../up/a.ts\"}]",
+		    "tiadash: error: v.json:1: vitest list output: '../up/a.ts' is not a "
+		    "path inside the repository\n");
+	expect_text(NATIVE_VITEST, NULL, "v.json", " \n",
+		    "tiadash: error: v.json:1: vitest list output: empty file (vitest "
+		    "prints [] when it selects nothing)\n");
+	expect_text(NATIVE_VITEST, NULL, "v.json", "[]\n[]",
+		    "tiadash: error: v.json:2: vitest list output: invalid JSON\n");
+	free(cut);
+	free(text);
+}
+
+static void turbo_examples(void **state)
+{
+	struct native_opts o = NATIVE_OPTS_INIT;
+
+	UNUSED(state);
+	/* money#build is a dependency of the requested test tasks: left out. */
+	expect_file(NATIVE_TURBO, NULL, DATA "turbo/dry-run.json",
+		    "selected [] - packages/money apps/web");
+	expect_file(NATIVE_TURBO, NULL, DATA "turbo/ls-affected.json",
+		    "selected [] - packages/money apps/web");
+	o.has_total_packages = true;
+	o.total_packages = 2;
+	expect_file(NATIVE_TURBO, &o, DATA "turbo/ls-affected.json",
+		    "run_all [turbo:all-packages-affected] - packages/money apps/web");
+	expect_file(NATIVE_TURBO, &o, DATA "turbo/dry-run.json",
+		    "run_all [turbo:all-packages-affected] - packages/money apps/web");
+	o.total_packages = 5;
+	expect_file(NATIVE_TURBO, &o, DATA "turbo/dry-run.json",
+		    "selected [] - packages/money apps/web");
+	expect_text(NATIVE_TURBO, NULL, "d.json", "{\"monorepo\": true, \"tasks\": []}",
+		    "nothing [] -");
+	expect_text(NATIVE_TURBO, NULL, "l.json",
+		    "{\"packageManager\": \"npm\", \"packages\": {\"count\": 0, \"items\": []}}",
+		    "nothing [] -");
+	expect_text(NATIVE_TURBO, NULL, "d.json",
+		    "{\"monorepo\": false, \"tasks\": [{\"taskId\": \"test\", \"task\": "
+		    "\"test\", \"dependents\": []}]}",
+		    "run_all [turbo:single-package] -");
+	expect_text(NATIVE_TURBO, NULL, "d.json",
+		    "{\"monorepo\": true, \"tasks\": [{\"taskId\": \"//#test\", \"task\": "
+		    "\"test\", \"package\": \"//\", \"directory\": \"\", \"dependents\": []},"
+		    "{\"taskId\": \"a#test\", \"task\": \"test\", \"package\": \"a\", "
+		    "\"directory\": \"pkgs\\\\a\", \"dependents\": []}]}",
+		    "run_all [turbo:root-task] - pkgs/a");
+}
+
+static void turbo_errors(void **state)
+{
+	UNUSED(state);
+	expect_text(NATIVE_TURBO, NULL, "t.json", "{\"turboVersion\": \"2.5.4\"}",
+		    "tiadash: error: t.json:1: turbo output: neither a dry run "
+		    "({\"tasks\": [...]}, turbo run --dry=json) nor a package list "
+		    "({\"packages\": {\"items\": [...]}}, turbo ls --output=json)\n");
+	expect_text(NATIVE_TURBO, NULL, "t.json",
+		    "{\"packages\": {\"count\": 3,\n \"items\": [{\"name\": \"a\", \"path\": \"a\"}]}}",
+		    "tiadash: error: t.json:1: turbo output: \"count\" is 3 but there are "
+		    "1 items (truncated?)\n");
+	expect_text(NATIVE_TURBO, NULL, "t.json", "{\"tasks\": [{\"task\": \"test\"}]}",
+		    "tiadash: error: t.json: turbo output: tasks[0] has no \"taskId\" and "
+		    "\"task\" strings\n");
+	expect_text(NATIVE_TURBO, NULL, "t.json",
+		    "{\"monorepo\": true,\n\"tasks\": [{\"taskId\": \"a#test\", \"task\": \"test\"}]}",
+		    "tiadash: error: t.json:2: turbo output: a#test: a monorepo task without "
+		    "\"package\" and \"directory\" strings\n");
+	expect_text(NATIVE_TURBO, NULL, "t.json",
+		    "{\"packages\": {\"count\": 1, \"items\": [{\"name\": \"a\"}]}}",
+		    "tiadash: error: t.json: turbo output: packages.items[0] has no "
+		    "\"name\" and \"path\" strings\n");
+}
+
+static void testmon_examples(void **state)
+{
+	UNUSED(state);
+	expect_file(NATIVE_TESTMON, NULL, DATA "testmon/collect-only.txt",
+		    "selected [] 5 tests/exports/test_ledger_csv.py::test_header_row "
+		    "tests/exports/test_ledger_csv.py::test_amount_column_width "
+		    "tests/exports/test_ledger_csv.py::TestLocale::test_grouping[de_DE] "
+		    "tests/exports/test_ledger_csv.py::TestLocale::test_grouping[en_US] "
+		    "tests/money/test_format.py::test_format_money_keyword_locale");
+	expect_file(NATIVE_TESTMON, NULL, DATA "testmon/collect-none.txt", "nothing [] 0");
+	expect_file(NATIVE_TESTMON, NULL, DATA "testmon/collect-warnings.txt",
+		    "selected [] 2 tests/money/test_format.py::test_format_money_keyword_locale "
+		    "tests/money/test_format.py::test_format_money_rounding");
+	expect_file(NATIVE_TESTMON, NULL, DATA "testmon/collect-errors.txt",
+		    "run_all [selector-error] -");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt",
+		    "a.py::t\r\n\r\n1 test collected in 65.03s (0:01:05)\r\n",
+		    "selected [] 1 a.py::t");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt", "no tests collected (7 deselected) in 0.02s\n",
+		    "nothing [] 0");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt",
+		    "x.py::a\nx.py::b\n\n2 tests collected in 1.00s (1 day, 2:03:04)\n",
+		    "selected [] 2 x.py::a x.py::b");
+}
+
+static void testmon_errors(void **state)
+{
+	UNUSED(state);
+	expect_text(NATIVE_TESTMON, NULL, "c.txt",
+		    "tests/a.py::test_a\ntests/b.py::test_b\n\n3 tests collected in 0.01s\n",
+		    "tiadash: error: c.txt:4: pytest collect-only output: the summary counts "
+		    "3 tests but 2 node ids are listed (truncated?)\n");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt", "tests/a.py::test_a\ntests/b.py::te",
+		    "tiadash: error: c.txt: pytest collect-only output: no summary line "
+		    "(\"N tests collected in Xs\"): truncated, or not pytest -q "
+		    "--collect-only output\n");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt",
+		    "collected 2 items\n<Module tests/a.py>\n",
+		    "tiadash: error: c.txt:1: pytest collect-only output: not a test node "
+		    "id (PATH::NAME): 'collected 2 items' (give pytest -q --collect-only "
+		    "output)\n");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt",
+		    "a.py::t\n\n1 test collected in 0.01s\nextra\n",
+		    "tiadash: error: c.txt:4: pytest collect-only output: unexpected line "
+		    "after the summary: 'extra'\n");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt",
+		    "a.py::t\n\n1/9 tests collected (7 deselected) in 0.01s\n",
+		    "tiadash: error: c.txt:3: pytest collect-only output: the summary does "
+		    "not add up (1 + 7 deselected is not 9)\n");
+	expect_text(NATIVE_TESTMON, NULL, "c.txt",
+		    "a.py::t\na.py::t\n\n2 tests collected in 0.01s\n",
+		    "tiadash: error: c.txt:1: pytest collect-only output: a node id is "
+		    "listed twice\n");
+}
+
+static void moon_examples(void **state)
+{
+	struct native_opts o = NATIVE_OPTS_INIT;
+
+	UNUSED(state);
+	expect_file(NATIVE_MOON, NULL, DATA "moon/projects-affected.json",
+		    "selected [] - apps/web packages/money");
+	/* Tasks name no directory: the projects' ids, of test tasks only. */
+	expect_file(NATIVE_MOON, NULL, DATA "moon/tasks-affected.json",
+		    "selected [] - money web");
+	o.has_total_packages = true;
+	o.total_packages = 2;
+	expect_file(NATIVE_MOON, &o, DATA "moon/projects-affected.json",
+		    "run_all [moon:all-projects-affected] - apps/web packages/money");
+	expect_text(NATIVE_MOON, NULL, "m.json",
+		    "{\"projects\": [{\"id\": \"root\", \"source\": \".\"}], "
+		    "\"options\": {\"affected\": {}}}",
+		    "run_all [moon:root-project] -");
+	expect_text(NATIVE_MOON, NULL, "m.json",
+		    "{\"projects\": [], \"options\": {\"affected\": {}}}", "nothing [] -");
+	expect_text(NATIVE_MOON, NULL, "m.json",
+		    "{\"projects\": [{\"id\": \"a\", \"source\": \"a\"}],\n"
+		    "\"options\": {\"affected\": null}}",
+		    "tiadash: error: m.json:2: moon query output: not an --affected query "
+		    "(\"options\".\"affected\" is missing): every project would count as "
+		    "selected\n");
+	expect_text(NATIVE_MOON, NULL, "m.json",
+		    "{\"tasks\": {\"web\": {\"test\": {\"target\": \"web:test\"}}}, "
+		    "\"options\": {\"affected\": {}}}",
+		    "tiadash: error: m.json:1: moon query output: tasks.web.test has no "
+		    "\"target\" and \"type\" strings\n");
+	expect_text(NATIVE_MOON, NULL, "m.json", "[]",
+		    "tiadash: error: m.json:1: moon query output: neither {\"projects\": "
+		    "[...]} (moon query projects) nor {\"tasks\": {...}} (moon query tasks)\n");
+}
+
+static void gstack_examples(void **state)
+{
+	UNUSED(state);
+	expect_file(NATIVE_GSTACK, NULL, DATA "gstack/key.json",
+		    "selected [] - test/gen-skill-docs.test.ts browse/test/commands.test.ts "
+		    "test/telemetry.test.ts");
+	expect_file(NATIVE_GSTACK, NULL, DATA "gstack/key-all.json",
+		    "run_all [gstack:key-code-changed] - browse/test/snapshot.test.ts "
+		    "test/skill-validation.test.ts");
+	expect_text(NATIVE_GSTACK, NULL, "k.json",
+		    "[{\"file\": \"a.test.ts\", \"key\": \"sha256:00\"}]", "nothing [] -");
+	expect_text(NATIVE_GSTACK, NULL, "k.json",
+		    "[\n{\"file\": \"a.test.ts\", \"key\": null}]",
+		    "tiadash: error: k.json:2: gstack key output: a.test.ts: no key and no "
+		    "reason (gstack says why a file has no key)\n");
+	expect_text(NATIVE_GSTACK, NULL, "k.json",
+		    "[{\"file\": \"a.test.ts\", \"key\": 7}]",
+		    "tiadash: error: k.json:1: gstack key output: a.test.ts: \"key\" is "
+		    "neither a key nor null\n");
+	expect_text(NATIVE_GSTACK, NULL, "k.json", "{\"files\": []}",
+		    "tiadash: error: k.json:1: gstack key output: expected an array of "
+		    "{\"file\", \"key\"} (scripts/test-impact.ts key --json)\n");
+}
+
+static void cbm_through_native(void **state)
+{
+	UNUSED(state);
+	expect_file(NATIVE_CBM, NULL, DATA "cbm/selection-engine.json",
+		    "selected [] - alpha beta:b_one beta:b_two");
+}
+
+/*
+ * testmon's node ids are stored as written. pytest's default JUnit
+ * (junit_family=xunit2) keys a test by its dotted classname, so a team
+ * bridges the two with id-map rules; these three are the ones the man page
+ * gives.
+ */
+static void testmon_idmap_recipe(void **state)
+{
+	struct idmap *map = idmap_new();
+	struct idset set = IDSET_INIT;
+	struct native_answer a = NATIVE_ANSWER_INIT;
+	char *text = slurp(DATA "testmon/collect-only.txt");
+
+	UNUSED(state);
+	assert_int_equal(idmap_add_rule(map, "^([^:]*)\\.py:: => $1::", "t"), 0);
+	assert_int_equal(idmap_add_rule(map, "/(?=[^:]*::) => .", "t"), 0);
+	assert_int_equal(idmap_add_rule(map, "::(?=[A-Za-z_]\\w*::) => .", "t"), 0);
+	assert_int_equal(native_parse_text(text, strlen(text), "c.txt", NATIVE_TESTMON,
+					   NULL, &a), 0);
+	for (size_t i = 0; i < a.entries.nr; i++)
+		idset_add(&set, map, a.entries.items[i]);
+	assert_true(idset_selects(&set, "tests.exports.test_ledger_csv.TestLocale",
+				  "test_grouping[de_DE]"));
+	assert_true(idset_selects(&set, "tests.exports.test_ledger_csv", "test_header_row"));
+	assert_true(idset_selects(&set, "tests.money.test_format",
+				  "test_format_money_keyword_locale"));
+	assert_false(idset_selects(&set, "tests.money.test_format", "test_other"));
+	assert_false(idset_selects(&set, "tests.exports.test_ledger_csv",
+				   "test_grouping[de_DE]"));
+	idset_release(&set);
+	idmap_free(map);
+	native_answer_release(&a);
+	free(text);
+}
+
+/* ---- configs as rules ---- */
+
+static char *describe(const struct rules *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct rule *x = &r->items[i];
+
+		strbuf_addf(&sb, "%s %s %s %s", rules_action_name(x->action), x->glob,
+			    x->id, x->origin);
+		for (size_t t = 0; t < x->tests.nr; t++)
+			strbuf_addf(&sb, " [%s]", x->tests.items[t]);
+		strbuf_addch(&sb, '\n');
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Load path as rules; compare them (or the error) and the warnings. */
+static void expect_rules(const char *path, const char *text, const char *want,
+			 const char *messages)
+{
+	struct rules r = RULES_INIT;
+	char *msg, *got;
+	int rc;
+
+	capture_begin();
+	rc = text ? ruleconf_parse(&r, text, strlen(text), path) : rules_load_file(&r, path);
+	msg = capture_end();
+	got = describe(&r);
+	assert_string_equal(msg, messages);
+	if (want) {
+		assert_int_equal(rc, 0);
+		assert_string_equal(got, want);
+	} else {
+		assert_int_equal(rc, -1);
+	}
+	free(got);
+	free(msg);
+	rules_release(&r);
+}
+
+static void detect(void **state)
+{
+	static const struct { const char *path, *text; enum ruleconf_format f; } cases[] = {
+		{ "vitest.config.ts", "", RULECONF_VITEST },
+		{ "web/vite.config.mjs", "", RULECONF_VITEST },
+		{ "turbo.json", "{}", RULECONF_TURBO },
+		{ "ci/turbo-root.json", "{\"globalDependencies\": []}", RULECONF_TURBO },
+		{ ".codebase-memory.json", "{}", RULECONF_CBM },
+		{ "x/.gstack/always-run.json", "[]", RULECONF_GSTACK },
+		{ "always-run.json", "[]", RULECONF_CBM },
+		{ ".moon/tasks.yml", "", RULECONF_MOON_TASKS },
+		{ "/r/.moon/tasks/node.yaml", "", RULECONF_MOON_TASKS },
+		{ "apps/web/moon.yml", "", RULECONF_MOON_PROJECT },
+		{ "harness.yaml", "", RULECONF_HARNESS },
+		{ "rules.json", "[]", RULECONF_CBM },
+		{ ".tiadash/rules", "", RULECONF_TIADASH },
+		{ "force-full.txt", "  {", RULECONF_CBM },
+	};
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		assert_int_equal(ruleconf_detect(cases[i].path, cases[i].text,
+						 strlen(cases[i].text)), cases[i].f);
+	assert_string_equal(ruleconf_format_name(RULECONF_HARNESS), "harness");
+}
+
+static void vitest_config(void **state)
+{
+	UNUSED(state);
+	expect_rules(DATA "vitest/vitest.config.ts", NULL,
+		     "run_all **/package-lock.json vitest:forceRerunTriggers " DATA "vitest/vitest.config.ts:12\n"
+		     "run_all **/pnpm-lock.yaml vitest:forceRerunTriggers " DATA "vitest/vitest.config.ts:12\n"
+		     "run_all **/vitest.config.* vitest:forceRerunTriggers " DATA "vitest/vitest.config.ts:12\n"
+		     "run_all **/vite.config.* vitest:forceRerunTriggers " DATA "vitest/vitest.config.ts:13\n"
+		     "run_all **/playwright.config.* vitest:forceRerunTriggers " DATA "vitest/vitest.config.ts:13\n"
+		     "run_all **/.env* vitest:forceRerunTriggers " DATA "vitest/vitest.config.ts:14\n",
+		     "tiadash: warning: " DATA "vitest/vitest.config.ts:13: vitest config: "
+		     "'src/test-utils/**' never fires: vitest matches forceRerunTriggers "
+		     "against absolute paths, so a glob must start with '**/' (write "
+		     "'**/src/test-utils/**'); left out of the rules\n"
+		     "tiadash: warning: " DATA "vitest/vitest.config.ts:14: vitest config: "
+		     "'migrations/**' never fires: vitest matches forceRerunTriggers "
+		     "against absolute paths, so a glob must start with '**/' (write "
+		     "'**/migrations/**'); left out of the rules\n");
+	/* Comments, strings, templates and regexes that mention it are not it. */
+	expect_rules("vitest.config.mjs",
+		     "// forceRerunTriggers: ['no']\n"
+		     "/* forceRerunTriggers: ['no'] */\n"
+		     "const s = 'forceRerunTriggers: [\\'no\\']', t = `${a}forceRerunTriggers ${ {b: '}'} }`\n"
+		     "const re = /forceRerunTriggers: ['\"]/g, half = 1 / 2 / 3\n"
+		     "export default { test: { 'forceRerunTriggers': [\n"
+		     "  \"**/a\\\\[b].json\", `**/c`, // trailing\n"
+		     "] } }\n",
+		     "run_all **/a\\[b].json vitest:forceRerunTriggers vitest.config.mjs:6\n"
+		     "run_all **/c vitest:forceRerunTriggers vitest.config.mjs:6\n", "");
+	expect_rules("vite.config.ts", "export default defineConfig({ test: {} })\n",
+		     "run_all **/package.json vitest:default vite.config.ts (vitest default: no forceRerunTriggers)\n"
+		     "run_all **/{vitest,vite}.config.* vitest:default vite.config.ts (vitest default: no forceRerunTriggers)\n",
+		     "");
+}
+
+static void vitest_config_refusals(void **state)
+{
+	static const struct { const char *text, *message; } cases[] = {
+		{ "test: {\n forceRerunTriggers: [...configDefaults.forceRerunTriggers, '**/x'],\n}",
+		  "tiadash: error: vitest.config.ts:2: vitest config: an element of "
+		  "forceRerunTriggers is not a string literal ('...configDefaults.fo') "
+		  "(tiadash reads only a literal `forceRerunTriggers: ['glob', ...]`)\n" },
+		{ "const t = ['**/x']\nexport default { test: { forceRerunTriggers: t } }",
+		  "tiadash: error: vitest.config.ts:2: vitest config: forceRerunTriggers is "
+		  "not an array literal (tiadash reads only a literal "
+		  "`forceRerunTriggers: ['glob', ...]`)\n" },
+		{ "a = { forceRerunTriggers: [] }\nb = { forceRerunTriggers: [] }",
+		  "tiadash: error: vitest.config.ts:2: vitest config: forceRerunTriggers is "
+		  "set twice (also on line 1) (tiadash reads only a literal "
+		  "`forceRerunTriggers: ['glob', ...]`)\n" },
+		{ "x = { forceRerunTriggers: [`**/${dir}/x`] }",
+		  "tiadash: error: vitest.config.ts:1: vitest config: a template literal with "
+		  "${...} (tiadash reads only a literal `forceRerunTriggers: ['glob', "
+		  "...]`)\n" },
+		{ "x = { forceRerunTriggers: ['**/x\n'] }",
+		  "tiadash: error: vitest.config.ts:1: vitest config: unterminated string "
+		  "literal (tiadash reads only a literal `forceRerunTriggers: ['glob', "
+		  "...]`)\n" },
+		{ "const t = base.test.forceRerunTriggers",
+		  "tiadash: error: vitest.config.ts:1: vitest config: forceRerunTriggers is "
+		  "used as a value, not written as a literal (tiadash reads only a "
+		  "literal `forceRerunTriggers: ['glob', ...]`)\n" },
+		{ "x = { forceRerunTriggers }",
+		  "tiadash: error: vitest.config.ts:1: vitest config: forceRerunTriggers is not "
+		  "followed by ':' (tiadash reads only a literal `forceRerunTriggers: "
+		  "['glob', ...]`)\n" },
+		{ "/* unterminated\n forceRerunTriggers: []",
+		  "tiadash: error: vitest.config.ts:1: vitest config: unterminated comment "
+		  "(tiadash reads only a literal `forceRerunTriggers: ['glob', ...]`)\n" },
+		{ "x = { forceRerunTriggers: ['**/a\\nb'] }",
+		  "tiadash: error: vitest.config.ts:1: vitest config: escape sequence '\\n' in "
+		  "a glob (tiadash reads only a literal `forceRerunTriggers: ['glob', "
+		  "...]`)\n" },
+		{ "x = { forceRerunTriggers: ['!**/x'] }",
+		  "tiadash: error: vitest.config.ts:1: vitest config: negated "
+		  "forceRerunTriggers glob '!**/x' is not supported\n" },
+		{ "x = { forceRerunTriggers: ['**/@(a|b).ts'] }",
+		  "tiadash: error: vitest.config.ts:1: vitest config: extglob '**/@(a|b).ts' "
+		  "is not supported\n" },
+	};
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		expect_rules("vitest.config.ts", cases[i].text, NULL, cases[i].message);
+	/* A name vitest.config.* only: v.config.ts above is read by detection on content. */
+	assert_int_equal(ruleconf_detect("v.config.ts", "", 0), RULECONF_TIADASH);
+}
+
+static void turbo_config(void **state)
+{
+	UNUSED(state);
+	expect_rules(DATA "turbo/turbo.json", NULL,
+		     "run_all /turbo.json turbo:turbo.json " DATA "turbo/turbo.json (turbo: the configuration itself)\n"
+		     "run_all /turbo.jsonc turbo:turbo.json " DATA "turbo/turbo.json (turbo: the configuration itself)\n"
+		     "run_all /.env turbo:globalDependencies " DATA "turbo/turbo.json:4\n"
+		     "run_all /tsconfig.base.json turbo:globalDependencies " DATA "turbo/turbo.json:4\n"
+		     "run_all /vitest.shared.ts turbo:tasks.test.inputs " DATA "turbo/turbo.json:15\n",
+		     "");
+	/* Without affectedUsingTaskInputs, turbo --affected ignores task inputs. */
+	expect_rules("turbo.json",
+		     "{\"globalDependencies\": [\"config/*.json\", \"**/.env\", \"!**/*.md\"],\n"
+		     " \"tasks\": {\"test\": {\"inputs\": [\"$TURBO_ROOT$/x.ts\"]}}}",
+		     "run_all /turbo.json turbo:turbo.json turbo.json (turbo: the configuration itself)\n"
+		     "run_all /turbo.jsonc turbo:turbo.json turbo.json (turbo: the configuration itself)\n"
+		     "run_all config/*.json turbo:globalDependencies turbo.json:1\n"
+		     "run_all **/.env turbo:globalDependencies turbo.json:1\n",
+		     "tiadash: warning: turbo.json:1: turbo config: negated glob '!**/*.md' "
+		     "left out (tiadash rules match first to last, without negation): the "
+		     "rules fire on what it excludes\n");
+	expect_rules("turbo.json", "{\"extends\": [\"//\"]}", NULL,
+		     "tiadash: error: turbo.json: turbo config: a package configuration "
+		     "(\"extends\"): give the repository's root turbo.json\n");
+	expect_rules("turbo.json", "{\"globalDependencies\": \".env\"}", NULL,
+		     "tiadash: error: turbo.json: turbo config: globalDependencies is not a "
+		     "list of globs\n");
+	expect_rules("turbo.json", "{\n  \"globalDependencies\": [\n", NULL,
+		     "tiadash: error: turbo.json:2: turbo config: unexpected end of input "
+		     "(truncated?)\n");
+}
+
+static void harness_config(void **state)
+{
+	UNUSED(state);
+	expect_rules(DATA "harness/harness.yml", NULL,
+		     "run_all ledger/settings/** harness:no_subset_paths " DATA "harness/harness.yml:5\n"
+		     "run_all ledger/db/migrations/** harness:no_subset_paths " DATA "harness/harness.yml:6\n"
+		     "run_all **/conftest.py harness:no_subset_paths " DATA "harness/harness.yml:7\n"
+		     "run_all pyproject.toml harness:no_subset_paths " DATA "harness/harness.yml:8\n"
+		     "run_all poetry.lock harness:no_subset_paths " DATA "harness/harness.yml:9\n"
+		     "run_all requirements*.txt harness:no_subset_paths " DATA "harness/harness.yml:10\n"
+		     "run_all ledger/generated/** harness:no_subset_paths " DATA "harness/harness.yml:11\n"
+		     "run_all .github/workflows/** harness:no_subset_paths " DATA "harness/harness.yml:12\n",
+		     "");
+	expect_rules("h.yml", "selection:\n  no_subset_paths: [a/**, 'b']\n",
+		     "run_all a/** harness:no_subset_paths h.yml:2\n"
+		     "run_all b harness:no_subset_paths h.yml:2\n", "");
+	expect_rules("h.yml", "selection:\n  no_subset_paths: a/**\n", NULL,
+		     "tiadash: error: h.yml:2: harness config: selection.no_subset_paths "
+		     "is not a list\n");
+	expect_rules("h.yml", "selection:\n  unmapped_tests: always_run\n", "", "");
+	expect_rules("h.yml", "tests:\n  unmapped: always_run\n", NULL,
+		     "tiadash: error: h.yml: harness config: no selection.no_subset_paths "
+		     "list (a YAML rules file is a harness config, .moon/tasks.yml or a "
+		     "moon.yml)\n");
+	expect_rules("h.yml", "selection:\n  no_subset_paths:\n    - [a, b]\n", NULL,
+		     "tiadash: error: h.yml:3: harness config: a no_subset_paths entry is "
+		     "not a glob\n");
+	expect_rules("h.yml", "selection:\n  no_subset_paths:\n    - \"a\n", NULL,
+		     "tiadash: error: h.yml:4: harness config: invalid YAML: found "
+		     "unexpected end of stream while scanning a quoted scalar\n");
+}
+
+static void moon_config(void **state)
+{
+	UNUSED(state);
+	expect_rules(DATA "moon/.moon/tasks.yml", NULL,
+		     "run_all /pnpm-lock.yaml moon:implicitInputs " DATA "moon/.moon/tasks.yml:13\n"
+		     "run_all /tsconfig.base.json moon:tasks.test.inputs " DATA "moon/.moon/tasks.yml:20\n"
+		     "run_all /vitest.shared.ts moon:tasks.test.inputs " DATA "moon/.moon/tasks.yml:21\n"
+		     "run_all /.eslintrc.cjs moon:tasks.lint.inputs " DATA "moon/.moon/tasks.yml:27\n"
+		     "run_all /eslint-rules/**/*.js moon:tasks.lint.inputs " DATA "moon/.moon/tasks.yml:28\n",
+		     "");
+	expect_rules(DATA "moon/apps/web/moon.yml", NULL,
+		     "select /playwright.config.ts moon:tasks.e2e.inputs " DATA "moon/apps/web/moon.yml:10 [apps/web]\n"
+		     "select /fixtures/seed.sql moon:tasks.e2e.inputs " DATA "moon/apps/web/moon.yml:11 [apps/web]\n",
+		     "");
+	expect_rules(".moon/tasks.yml",
+		     "tasks:\n  t:\n    inputs:\n      - 'glob://!/docs/**'\n      - 'weird://x'\n",
+		     NULL,
+		     "tiadash: warning: .moon/tasks.yml:4: moon config: negated input "
+		     "'!/docs/**' left out (tiadash rules match first to last, without "
+		     "negation): the rules fire on what it excludes\n"
+		     "tiadash: error: .moon/tasks.yml:5: moon config: unknown input URI "
+		     "'weird://x'\n");
+	expect_rules(".moon/tasks.yml", "tasks:\n  t:\n    inputs: '/x'\n", NULL,
+		     "tiadash: error: .moon/tasks.yml:3: moon config: tasks.t.inputs is "
+		     "not a list\n");
+}
+
+#define GSTACK DATA "gstack/.gstack/always-run.json"
+#define GSTACK_DOC GSTACK " (gstack: docs/test-impact.md)"
+
+static void gstack_config(void **state)
+{
+	UNUSED(state);
+	expect_rules(GSTACK, NULL,
+		     "run_all /scripts/test-impact.ts gstack:key-code " GSTACK_DOC "\n"
+		     "run_all /lib/test-impact/** gstack:key-code " GSTACK_DOC "\n"
+		     "run_all /scripts/test-free-shards.ts gstack:key-code " GSTACK_DOC "\n"
+		     "run_all /lib/pregate/import-graph.ts gstack:key-code " GSTACK_DOC "\n"
+		     "run_all /lib/pregate/lane-selection.ts gstack:key-code " GSTACK_DOC "\n"
+		     "run_all /bun.lock gstack:key-input " GSTACK_DOC "\n"
+		     "run_all **/tsconfig*.json gstack:key-input " GSTACK_DOC "\n"
+		     "run_all /.gstack/pregate.json gstack:key-input " GSTACK_DOC "\n"
+		     "select test/gen-skill-docs.test.ts gstack:always-run " GSTACK ":2 [test/gen-skill-docs.test.ts]\n"
+		     "select test/skill-e2e-*.test.ts gstack:always-run " GSTACK ":3 [test/skill-e2e-*.test.ts]\n",
+		     "");
+	expect_rules("x/.gstack/always-run.json", "[\"a.test.ts\", 3]", NULL,
+		     "tiadash: error: x/.gstack/always-run.json: gstack always-run list: "
+		     "an entry is not a test file path\n");
+	expect_rules("x/.gstack/always-run.json", "{\"tests\": []}", NULL,
+		     "tiadash: error: x/.gstack/always-run.json:1: gstack always-run "
+		     "list: expected an array of test files (or {\"files\": [...]})\n");
+}
+
+static void diff_output(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n";
+	const char *b = "1\n2\n3\n4\n5\n6\nsix\n7\n8\n9\n";
+
+	UNUSED(state);
+	ruleconf_diff(&out, "f.orig", a, strlen(a), "f", b, strlen(b));
+	assert_string_equal(out.buf,
+		"--- f.orig\n+++ f\n@@ -4,6 +4,7 @@\n 4\n 5\n 6\n+six\n 7\n 8\n 9\n");
+	strbuf_reset(&out);
+	ruleconf_diff(&out, "f.orig", "a\nb", 3, "f", "a\nb\nc\n", 6);
+	assert_string_equal(out.buf,
+		"--- f.orig\n+++ f\n@@ -1,2 +1,3 @@\n a\n-b\n\\ No newline at end of file\n+b\n+c\n");
+	strbuf_reset(&out);
+	ruleconf_diff(&out, "/dev/null", "", 0, "r", "x\n", 2);
+	assert_string_equal(out.buf, "--- /dev/null\n+++ r\n@@ -0,0 +1,1 @@\n+x\n");
+	strbuf_reset(&out);
+	ruleconf_diff(&out, "a", "same\n", 5, "b", "same\n", 5);
+	assert_string_equal(out.buf, "");
+	strbuf_release(&out);
+}
+
+/* ---- writing ---- */
+
+static char tmpdir[64];
+
+static char *write_tmp(const char *name, const char *text)
+{
+	char *path = xstrfmt("%s/%s", tmpdir, name);
+	FILE *f;
+
+	assert_int_equal(mkdir_for_file(path), 0);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+/* s with "@" standing for the temporary directory; NULL stays NULL. Caller frees. */
+static char *expand_at(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!s)
+		return NULL;
+	for (const char *p = s; *p; p++) {
+		if (*p == '@')
+			strbuf_addstr(&sb, tmpdir);
+		else
+			strbuf_addch(&sb, *p);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Plan adding glob to a file holding text; compare the new text (or snippet, or error). */
+static void expect_plan(const char *name, const char *text, const char *glob,
+			const char *want_text, const char *want_snippet,
+			const char *messages)
+{
+	struct ruleconf_edit e = RULECONF_EDIT_INIT;
+	char *path = write_tmp(name, text), *msg;
+	char *want_msg = expand_at(messages), *snippet = expand_at(want_snippet);
+	int rc;
+
+	capture_begin();
+	rc = ruleconf_plan_add(path, glob, INT64_C(1794096000000), &e);
+	msg = capture_end();
+	assert_string_equal(msg, want_msg);
+	if (!want_text && !want_snippet) {
+		assert_int_equal(rc, -1);
+	} else {
+		assert_int_equal(rc, 0);
+		assert_false(e.present);
+		assert_int_equal(e.writable, want_text != NULL);
+		if (want_text)
+			assert_string_equal(e.new_text.buf, want_text);
+		else
+			assert_string_equal(e.snippet, snippet);
+	}
+	ruleconf_edit_release(&e);
+	free(want_msg);
+	free(snippet);
+	free(msg);
+	free(path);
+}
+
+static void plan_writes(void **state)
+{
+	UNUSED(state);
+	/* A tiadash rule file or a plain glob list: a dated line. */
+	expect_plan("rules", "a/**", "#x",
+		    "a/**\n# added by tiadash rules --add, 2026-11-08\n\\#x\n", NULL, "");
+	expect_plan("rules", "", "select",
+		    NULL, NULL, "tiadash: error: 'select' would read as an action, not a "
+		    "glob, in a rule file\n");
+	/* turbo.json: globalDependencies, created first when missing; JSONC kept. */
+	expect_plan("turbo.json",
+		    "{\n  // shared\n  \"globalDependencies\": [\n    \".env\"\n  ],\n  \"tasks\": {}\n}\n",
+		    "config/*.yml",
+		    "{\n  // shared\n  \"globalDependencies\": [\n    \".env\",\n    \"config/*.yml\"\n  ],\n  \"tasks\": {}\n}\n",
+		    NULL, "");
+	expect_plan("turbo.json", "{\n  \"tasks\": {}\n}\n", "/tools/x.sh",
+		    "{\n  \"globalDependencies\": [\"tools/x.sh\"],\n  \"tasks\": {}\n}\n",
+		    NULL, "");
+	expect_plan("turbo.json", "{\"globalDependencies\": []}", "*.sql",
+		    "{\"globalDependencies\": [\"**/*.sql\"]}", NULL, "");
+	/* A ']' inside a string is not the end of the list. */
+	expect_plan("turbo.json", "{\"globalDependencies\": [\"[ab]]\"]}", "x/y",
+		    "{\"globalDependencies\": [\"[ab]]\", \"x/y\"]}", NULL, "");
+	/* .codebase-memory.json: one more rule, last. */
+	expect_plan(".codebase-memory.json",
+		    "{\"test_impact\": {\"version\": 1, \"rules\": [\n"
+		    "  {\"id\": \"tiadash-force-full\", \"paths\": [\"a\"], \"action\": \"ignore\"}\n]}}\n",
+		    "src/registry/**",
+		    "{\"test_impact\": {\"version\": 1, \"rules\": [\n"
+		    "  {\"id\": \"tiadash-force-full\", \"paths\": [\"a\"], \"action\": \"ignore\"},\n"
+		    "  {\"id\": \"tiadash-force-full-2\", \"paths\": [\"src/registry/**\"], \"action\": \"run_all\"}\n]}}\n",
+		    NULL, "");
+	expect_plan(".codebase-memory.json", "{\"test_impact\": {\"version\": 1}}", "a/**",
+		    "{\"test_impact\": {\"rules\": [{\"id\": \"tiadash-force-full\", \"paths\": "
+		    "[\"a/**\"], \"action\": \"run_all\"}], \"version\": 1}}", NULL, "");
+	/* .gstack/always-run.json: array or {"files": [...]}. */
+	expect_plan(".gstack/always-run.json", "[]\n", "test/x.test.ts",
+		    "[\"test/x.test.ts\"]\n", NULL, "");
+	expect_plan(".gstack/always-run.json", "{\"files\": [\"a.test.ts\"]}", "b.test.ts",
+		    "{\"files\": [\"a.test.ts\", \"b.test.ts\"]}", NULL, "");
+	/* A harness YAML: the block list keeps its style, comments and all. */
+	expect_plan("h.yml",
+		    "selection:\n  no_subset_paths:\n  - 'a/**'   # why\n  full: 3\n",
+		    "b's/**",
+		    "selection:\n  no_subset_paths:\n  - 'a/**'   # why\n  - 'b''s/**'\n  full: 3\n",
+		    NULL, "");
+	expect_plan("h.yml", "selection: {no_subset_paths: [a, \"b\"], x: 1}\n", "c/**",
+		    "selection: {no_subset_paths: [a, \"b\", \"c/**\"], x: 1}\n", NULL, "");
+	expect_plan("h.yml", "selection: {no_subset_paths: []}\n", "c",
+		    "selection: {no_subset_paths: [\"c\"]}\n", NULL, "");
+	/* No list to add to: the snippet. */
+	expect_plan("h.yml", "selection:\n  other: 1\n", "c", NULL,
+		    "@/h.yml: add to the selection.no_subset_paths list:\n\n"
+		    "selection:\n  no_subset_paths:\n    - \"c\"\n", "");
+	/* Refused before anything is read. */
+	expect_plan("turbo.json", "{}", "!a", NULL, NULL,
+		    "tiadash: error: '!a': a negated glob is not a force-full trigger\n");
+	expect_plan("turbo.json", "{}", "a\tb", NULL, NULL,
+		    "tiadash: error: the glob holds a control character\n");
+	expect_plan("turbo.json", "{}", "a/[b", NULL, NULL,
+		    "tiadash: error: 'a/[b': unterminated '[' in 'a/[b'\n");
+	expect_plan("turbo.json", "{\"globalDependencies\": [", "a", NULL, NULL,
+		    "tiadash: error: @/turbo.json:1: turbo config: unexpected end of "
+		    "input (truncated?)\n");
+}
+
+static void plan_present(void **state)
+{
+	struct ruleconf_edit e = RULECONF_EDIT_INIT;
+	char *path = write_tmp("turbo.json", "{\"globalDependencies\": [\".env\"]}");
+
+	UNUSED(state);
+	/* ".env" is "/.env" in tiadash's terms, and so is "/.env". */
+	assert_int_equal(ruleconf_plan_add(path, "/.env", 0, &e), 0);
+	assert_true(e.present);
+	assert_false(e.writable);
+	ruleconf_edit_release(&e);
+	assert_int_equal(ruleconf_plan_add(path, ".env", 0, &e), 0);
+	assert_false(e.present);
+	assert_string_equal(e.new_text.buf,
+			    "{\"globalDependencies\": [\".env\", \"**/.env\"]}");
+	ruleconf_edit_release(&e);
+	free(path);
+}
+
+static void plan_snippets(void **state)
+{
+	UNUSED(state);
+	expect_plan("vitest.config.ts",
+		    "export default { test: {\n  forceRerunTriggers: [\n    \"**/a\",\n  ],\n} }\n",
+		    "/src/registry/**", NULL,
+		    "@/vitest.config.ts was not changed (tiadash does not rewrite "
+		    "TypeScript or JavaScript). Add this element to forceRerunTriggers "
+		    "(@/vitest.config.ts:2, the list ends on line 4):\n\n"
+		    "      \"**/src/registry/**\",\n", "");
+	expect_plan("vitest.config.ts", "export default { test: {} }\n", "*.sql", NULL,
+		    "@/vitest.config.ts was not changed (tiadash does not rewrite "
+		    "TypeScript or JavaScript). It sets no forceRerunTriggers, so "
+		    "vitest's defaults apply; setting it replaces them. Add to its "
+		    "test: {...} block:\n\n    forceRerunTriggers: ['**/package.json', "
+		    "'**/{vitest,vite}.config.*', '**/*.sql'],\n", "");
+	expect_plan(".moon/tasks.yml", "tasks: {}\n", "*.sql", NULL,
+		    "@/.moon/tasks.yml was not changed: moon has no force-full list. "
+		    "To make every inherited task affected by it, add to "
+		    "implicitInputs:\n\nimplicitInputs:\n  - '/**/*.sql'\n", "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(format_names),
+		cmocka_unit_test(vitest_examples),
+		cmocka_unit_test(vitest_errors),
+		cmocka_unit_test(turbo_examples),
+		cmocka_unit_test(turbo_errors),
+		cmocka_unit_test(testmon_examples),
+		cmocka_unit_test(testmon_errors),
+		cmocka_unit_test(moon_examples),
+		cmocka_unit_test(gstack_examples),
+		cmocka_unit_test(cbm_through_native),
+		cmocka_unit_test(testmon_idmap_recipe),
+		cmocka_unit_test(detect),
+		cmocka_unit_test(vitest_config),
+		cmocka_unit_test(vitest_config_refusals),
+		cmocka_unit_test(turbo_config),
+		cmocka_unit_test(harness_config),
+		cmocka_unit_test(moon_config),
+		cmocka_unit_test(gstack_config),
+		cmocka_unit_test(diff_output),
+		cmocka_unit_test(plan_writes),
+		cmocka_unit_test(plan_present),
+		cmocka_unit_test(plan_snippets),
+	};
+	int rc;
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s", "/tmp/tiadash-native.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		return 1;
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	{
+		char *cmd = xstrfmt("rm -rf '%s'", tmpdir);
+
+		if (system(cmd) != 0)
+			rc = 1;
+		free(cmd);
+	}
+	return rc;
+}
