@@ -277,6 +277,66 @@ int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 	return stream_pairs(s, st, fn, data);
 }
 
+int query_window_count(struct store *s, const struct window *w, int64_t *heads)
+{
+	static const char sql[] =
+		"SELECT count(*) FROM head"
+		" WHERE at >= ?1 AND at < ?2 AND (?3 = '' OR repo = ?3)";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, w->since);
+	sqlite3_bind_int64(st, 2, w->until);
+	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	*heads = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot count heads");
+}
+
+int query_pairs_page(struct store *s, const struct window *w, int64_t offset,
+		     int64_t limit, pair_fn fn, void *data)
+{
+	/* The page's head ids come from the head_at index alone; then their runs. */
+	static const char sql[] = PAIR_COLUMNS
+		"WHERE h.id IN (SELECT id FROM head"
+		"  WHERE at >= ?1 AND at < ?2 AND (?3 = '' OR repo = ?3)"
+		"  ORDER BY at, id LIMIT ?4 OFFSET ?5)"
+		" ORDER BY h.at, h.id, r.kind DESC, r.attempt";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_int64(st, 1, w->since);
+	sqlite3_bind_int64(st, 2, w->until);
+	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, limit);
+	sqlite3_bind_int64(st, 5, offset);
+	return stream_pairs(s, st, fn, data);
+}
+
+int query_pairs_by_ids(struct store *s, const int64_t *ids, size_t nr,
+		       pair_fn fn, void *data)
+{
+	/* The ids travel as one JSON array; json_each's key keeps their order. */
+	static const char sql[] = PAIR_COLUMNS
+		"JOIN json_each(?1) j ON j.value = h.id"
+		" ORDER BY j.key, r.kind DESC, r.attempt";
+	sqlite3_stmt *st;
+	struct strbuf arr = STRBUF_INIT;
+	int ret;
+
+	if (!nr)
+		return 0;
+	strbuf_addch(&arr, '[');
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(&arr, "%s%" PRId64, i ? "," : "", ids[i]);
+	strbuf_addch(&arr, ']');
+	st = store_stmt(s, sql);
+	sqlite3_bind_text(st, 1, arr.buf, (int)arr.len, SQLITE_STATIC);
+	ret = stream_pairs(s, st, fn, data);
+	strbuf_release(&arr);
+	return ret;
+}
+
 static int take_first(const struct pair_info *p, void *data)
 {
 	struct pair_info *out = data;
