@@ -7,10 +7,13 @@
 extern const struct cmd cmd_init;     /* core/cmd_store.c */
 extern const struct cmd cmd_status;   /* core/cmd_store.c */
 extern const struct cmd cmd_ingest;   /* ingest/cmd_ingest.c */
+extern const struct cmd cmd_record;   /* ingest/cmd_record.c */
 extern const struct cmd cmd_show;     /* metrics/cmd_show.c */
 extern const struct cmd cmd_report;   /* metrics/cmd_report.c */
 extern const struct cmd cmd_gate_check; /* metrics/cmd_gate_check.c */
 extern const struct cmd cmd_summary;  /* metrics/cmd_summary.c */
+extern const struct cmd cmd_propose;  /* metrics/cmd_propose.c */
+extern const struct cmd cmd_tui;      /* tui/tui.c */
 extern const struct cmd cmd_help;     /* core/dispatch.c */
 extern const struct cmd cmd_rules; extern const struct cmd cmd_replay; /* replay/ */
 

@@ -22,6 +22,7 @@ const struct cmd *const command_table[] = {
 	&cmd_summary,
 	&cmd_propose,
 	&cmd_replay, &cmd_rules,
+	&cmd_tui,
 	&cmd_help,
 	NULL,
 };
