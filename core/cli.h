@@ -54,6 +54,10 @@ const struct cmd *find_command(const char *name);
 /* The table, NULL-terminated, for help and the man-page check. */
 extern const struct cmd *const command_table[];
 
+/* SIGPIPE's disposition when tiadash started (core/main.c ignores it). */
+struct sigaction;
+extern struct sigaction sigpipe_at_start;
+
 /* Run the program; returns the exit status. */
 int tiadash_main(int argc, char **argv);
 

@@ -4,9 +4,17 @@
 
 #include <signal.h>
 
+struct sigaction sigpipe_at_start;
+
 int main(int argc, char **argv)
 {
-	/* A closed pipe (tiadash report | head) is a write error, not a kill. */
-	signal(SIGPIPE, SIG_IGN);
+	struct sigaction ignore = { .sa_handler = SIG_IGN };
+
+	/*
+	 * A closed pipe (tiadash report | head) is a write error, not a kill.
+	 * `record` gives the job it runs the disposition tiadash started with.
+	 */
+	sigemptyset(&ignore.sa_mask);
+	sigaction(SIGPIPE, &ignore, &sigpipe_at_start);
 	return tiadash_main(argc, argv);
 }

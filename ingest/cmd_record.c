@@ -209,8 +209,8 @@ static ATTR_NORETURN void exec_child(char **argv, int report_fd, const struct si
 
 	for (size_t i = 0; i < ARRAY_SIZE(forwarded); i++)
 		sigaction(forwarded[i], &old[i], NULL);
-	/* main() ignores SIGPIPE for tiadash; jobs expect the default (`yes | head`). */
-	signal(SIGPIPE, SIG_DFL);
+	/* main() ignores SIGPIPE for tiadash; the job gets what tiadash was given. */
+	sigaction(SIGPIPE, &sigpipe_at_start, NULL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
 	execvp(argv[0], argv);
 	e = errno;
