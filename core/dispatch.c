@@ -9,7 +9,10 @@
 #include "core/store.h"
 #include "core/timeutil.h"
 
+#include <signal.h>
 #include <unistd.h>
+
+struct sigaction sigpipe_at_start; /* set by main() */
 
 const struct cmd *const command_table[] = {
 	&cmd_init,

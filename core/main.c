@@ -4,8 +4,6 @@
 
 #include <signal.h>
 
-struct sigaction sigpipe_at_start;
-
 int main(int argc, char **argv)
 {
 	struct sigaction ignore = { .sa_handler = SIG_IGN };

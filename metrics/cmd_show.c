@@ -269,7 +269,7 @@ static int text_runs(struct show *sh)
 			return -1;
 		time_format(&when, r->started_at);
 		put_label(i ? "" : "runs");
-		printf("%-6s #%d  %-5s  %s  ", run_kind_name(r->kind), r->attempt,
+		printf("%-6s #%d  %-5s  %-24s  ", run_kind_name(r->kind), r->attempt,
 		       verdict_name(r->verdict), when.buf);
 		if (isnan(r->wall_clock_s))
 			fputs("    - s", stdout);

@@ -15,9 +15,11 @@
  *                  closed-by-rules one of its changed paths is already
  *                                  force-full under the current rules (the
  *                                  recorded selector did not have them)
- *                  unclosable      non-hermetic (the missed test was
- *                                  selected: no glob makes it run), no
- *                                  changed paths known, or every changed
+ *                  unclosable      non-hermetic (the failing tests were
+ *                                  selected and passed in the shadow run:
+ *                                  running everything would not have
+ *                                  stopped it), no changed paths known,
+ *                                  or every changed
  *                                  path is decided first by a rule that is
  *                                  not force-full (an appended glob would
  *                                  never fire); `why` says which
@@ -51,8 +53,11 @@
  *   closes       the closable escapes it matches (benefit)
  *   extra_force_full
  *                history heads it matches whose latest shadow decision is
- *                not run_all, other than the escapes it closes: the runs
- *                it would have forced on changes that did not need it (cost)
+ *                not run_all and whose class is not escape: the runs it
+ *                would have forced on changes that did not need it (cost).
+ *                Escapes outside the window, and explained ones, that it
+ *                matches are counted apart (closes_other): a benefit too,
+ *                but not one the recommended set is asked for
  *   extra_minutes
  *                sum over those heads of (full wall-clock - shadow
  *                wall-clock) / 60, each the head's measured latest attempt,
@@ -70,7 +75,10 @@
  *   recommended  greedy weighted set cover of the closable escapes: take
  *                the candidate with the lowest extra_minutes per newly
  *                closed escape; ties: more newly closed, then fewer
- *                extra_force_full, then the glob text
+ *                extra_force_full, then the more specific form (file,
+ *                name, dir-ext, dir, ext: of two globs that cost the same
+ *                on history, the narrower one costs less on the future),
+ *                then the glob text
  *   evidence     per escape: its changed paths no current rule matches, its
  *                missed tests (non-hermetic: the selected failing ones), and
  *                per test whether its source file at the head commit (the
@@ -80,9 +88,11 @@
  *                characters
  *
  * Ownership: struct proposals owns everything it points to (release with
- * proposals_release); it borrows nothing from the caller after
- * proposals_compute returns, except that proposals_preview reuses it.
- * struct proposal_preview and struct proposal_accept own their contents.
+ * proposals_release) and borrows nothing once proposals_compute returns
+ * (the rules, store and repository may go). struct proposal_preview and
+ * struct proposal_accept own their contents. No global state: separate
+ * computations may run on separate threads (each with its own store
+ * connection); one struct proposals is not to be shared between threads.
  */
 #ifndef TIADASH_METRICS_PROPOSALS_H
 #define TIADASH_METRICS_PROPOSALS_H
@@ -110,12 +120,13 @@ struct proposals_rules {
  * .tiadash/rules at the root of the repository around repo_path, NULL for
  * the current directory's, when that file exists), then the built-in
  * defaults when `builtin`. The target is the first file (else that default
- * path, even when it does not exist yet; NULL without a repository). A
- * .codebase-memory.json target is refused at accept time, not here.
- * -1 after error().
+ * path, even when it does not exist yet; NULL without a repository). With
+ * new_target, a first file that does not exist is fine (an accept will
+ * create it); any other missing file is an error. A .codebase-memory.json
+ * target is refused at accept time, not here. -1 after error().
  */
 int proposals_rules_load(struct proposals_rules *out, const struct strlist *files,
-			 const char *repo_path, bool builtin);
+			 const char *repo_path, bool builtin, bool new_target);
 void proposals_rules_release(struct proposals_rules *r);
 
 /* ---- computing ---- */
@@ -160,14 +171,15 @@ struct proposal_escape {
 	bool closed_by_recommended; /* closable and matched by a recommended glob */
 };
 
+/* Candidate forms, most specific first. */
 enum proposal_form {
 	FORM_FILE,    /* the file itself */
-	FORM_DIR,     /* "dir/ **" */
-	FORM_EXT,     /* "** / *.ext" */
 	FORM_NAME,    /* "** /name" */
 	FORM_DIR_EXT, /* "dir/ ** / *.ext" */
+	FORM_DIR,     /* "dir/ **" */
+	FORM_EXT,     /* "** / *.ext" */
 };
-/* "file", "dir", "ext", "name", "dir-ext". */
+/* "file", "name", "dir-ext", "dir", "ext". */
 const char *proposal_form_name(enum proposal_form f);
 
 struct proposal {
@@ -177,6 +189,7 @@ struct proposal {
 	size_t nr_closes;
 	int64_t matched_heads;     /* history heads it matches */
 	int64_t extra_force_full;
+	int64_t closes_other;      /* other escapes of the history it matches (benefit, not cost) */
 	double extra_minutes;      /* NAN: unknown */
 	double force_full_rate_after;
 	double p95_after;          /* NAN: unknown */
@@ -208,6 +221,7 @@ struct proposals {
 	size_t *recommended;
 	size_t nr_recommended;
 	int64_t rec_extra_force_full; /* the set together */
+	int64_t rec_closes_other;
 	double rec_extra_minutes, rec_force_full_rate_after, rec_p95_after;
 	int64_t rec_closes;
 
@@ -224,9 +238,9 @@ struct proposals {
 
 /*
  * Compute the window's proposals. repo may be NULL (evidence is then
- * "n/a (no repository)"). rules must stay alive while out is used for
- * previews. Reads the store only through core/query.h. Returns 0, or -1
- * after error(); out is always safe to release.
+ * "n/a (no repository)"). Reads the store only through core/query.h (and
+ * metrics_compute). Returns 0, or -1 after error(); out is always safe to
+ * release.
  */
 int proposals_compute(struct store *s, struct repo *repo,
 		      const struct proposals_rules *rules, const struct window *w,
@@ -250,11 +264,11 @@ struct proposal_preview {
 	size_t nr_changes;
 	size_t *closes;            /* indexes into escapes_list */
 	size_t nr_closes;
-	int64_t extra_force_full;
+	int64_t extra_force_full, closes_other;
 	double extra_minutes, force_full_rate_after, p95_after;
 };
 #define PROPOSALS_PREVIEW_SAMPLE 20
-#define PROPOSAL_PREVIEW_INIT { 0, STRLIST_INIT, NULL, 0, NULL, 0, 0, 0, 0, 0 }
+#define PROPOSAL_PREVIEW_INIT { 0, STRLIST_INIT, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 }
 
 /*
  * The what-if of one glob (as typed: any glob core/glob.h accepts) over the
@@ -271,11 +285,13 @@ void proposal_preview_release(struct proposal_preview *pv);
 
 /* What an accept wrote, so it can be undone exactly. */
 struct proposal_accept {
-	char *path;         /* the rules file */
-	struct strbuf text; /* the bytes appended */
-	bool created;       /* the file did not exist before */
+	char *path;           /* the rules file */
+	struct strbuf text;   /* the bytes appended; whole: the file after */
+	struct strbuf before; /* whole: the file before */
+	bool created;         /* the file did not exist before */
+	bool whole;           /* a selector's configuration, rewritten whole */
 };
-#define PROPOSAL_ACCEPT_INIT { NULL, STRBUF_INIT, false }
+#define PROPOSAL_ACCEPT_INIT { NULL, STRBUF_INIT, STRBUF_INIT, false, false }
 void proposal_accept_release(struct proposal_accept *a);
 
 /*
@@ -286,8 +302,14 @@ void proposal_accept_release(struct proposal_accept *a);
  * end in a newline gets one first (part of the appended text). The file and
  * its directory are created when missing. Refused: a glob that does not
  * compile, holds control characters, or would not read back from the file
- * as exactly this one run_all glob; a glob the file already has as run_all;
- * a .codebase-memory.json. Returns 0 and fills out, or -1 after error().
+ * as exactly this one run_all glob; a glob the file already has as run_all.
+ * A selector's own configuration (core/ruleconf.h: .codebase-memory.json,
+ * turbo.json, a harness YAML, gstack) gets the glob as ruleconf_plan_add
+ * plans it, without the comment: the file is rewritten whole (FILE.orig
+ * keeps the old bytes) and `whole` is set; vitest and moon configurations
+ * are refused (`tiadash rules --add` prints what to paste).
+ * out must be initialized (PROPOSAL_ACCEPT_INIT). Returns 0 and fills out,
+ * or -1 after error().
  */
 int proposals_accept(const char *rules_path, const char *glob,
 		     const struct proposals *p, const size_t *closes,
@@ -295,8 +317,9 @@ int proposals_accept(const char *rules_path, const char *glob,
 
 /*
  * Undo an accept: when the file still ends with exactly the appended text,
- * truncate it away (a file the accept created is removed). Otherwise
- * -1 after error() and the file is left alone.
+ * truncate it away (a file the accept created is removed); a whole rewrite
+ * is undone when the file is still exactly what it wrote (FILE.orig stays).
+ * Otherwise -1 after error() and the file is left alone.
  */
 int proposals_undo_accept(const struct proposal_accept *a);
 
@@ -330,6 +353,7 @@ struct proposals_cover_item {
 	size_t nr_covers;
 	double cost;          /* NAN: unknown, taken after every known cost */
 	int64_t runs;         /* tie-break: fewer first */
+	int specificity;      /* tie-break: lower first */
 	const char *name;     /* tie-break: strcmp order */
 };
 /*

@@ -1,0 +1,917 @@
+/* `tiadash propose`: force-full globs for the window's escapes, accepting one, explaining an escape. */
+#include "core/tiadash.h"
+#include "core/commands.h"
+#include "core/config.h"
+#include "core/json.h"
+#include "core/notes.h"
+#include "core/ruleconf.h"
+#include "core/sanitize.h"
+#include "core/timeutil.h"
+#include "metrics/common.h"
+#include "metrics/proposals.h"
+
+enum {
+	OPT_RULES = MOPT_FIRST_PRIVATE,
+	OPT_NO_BUILTIN,
+	OPT_ACCEPT,
+	OPT_EXPLAIN,
+	OPT_NOTE,
+	OPT_LIMIT,
+	OPT_PREVIEW,
+};
+
+static const struct option propose_options[] = {
+	METRICS_WINDOW_OPTIONS,
+	{ "rules", required_argument, NULL, OPT_RULES },
+	{ "no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN },
+	{ "accept", required_argument, NULL, OPT_ACCEPT },
+	{ "explain", required_argument, NULL, OPT_EXPLAIN },
+	{ "note", required_argument, NULL, OPT_NOTE },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "preview", required_argument, NULL, OPT_PREVIEW },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define DEFAULT_LIMIT 20
+
+struct propose_args {
+	struct metrics_args m;
+	struct strlist rules, previews;
+	bool builtin;
+	const char *accept, *explain, *note;
+	int64_t limit; /* candidates shown in text and md; -1: all */
+};
+
+/* ---- shared pieces ---- */
+
+static void add_safe(struct strbuf *sb, const char *s, bool md)
+{
+	if (md)
+		md_escape(sb, s);
+	else
+		sanitize_text(sb, s, strlen(s));
+}
+
+static void fmt_window(struct strbuf *sb, const struct proposals *p, bool md)
+{
+	if (p->since == INT64_MIN && p->until == INT64_MAX) {
+		strbuf_addstr(sb, "all time");
+	} else {
+		metrics_fmt_bound(sb, p->since);
+		strbuf_addstr(sb, " .. ");
+		metrics_fmt_bound(sb, p->until);
+	}
+	strbuf_addstr(sb, ", ");
+	if (*p->repo)
+		add_safe(sb, p->repo, md);
+	else
+		strbuf_addstr(sb, "all repos");
+}
+
+static void fmt_escape_name(struct strbuf *sb, const struct proposal_escape *e)
+{
+	if (e->has_pr)
+		strbuf_addf(sb, "PR %" PRId64, e->pr);
+	else
+		strbuf_addf(sb, "commit %.12s", e->sha);
+}
+
+/* "PR 434, 498, commit 0123456789ab" */
+static void fmt_closes(struct strbuf *sb, const struct proposals *p,
+		       const size_t *closes, size_t nr)
+{
+	bool prs = false;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+
+		if (!e->has_pr)
+			continue;
+		strbuf_addstr(sb, prs ? ", " : "PR ");
+		strbuf_addf(sb, "%" PRId64, e->pr);
+		prs = true;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+
+		if (e->has_pr)
+			continue;
+		strbuf_addf(sb, "%scommit %.12s", prs ? ", " : "", e->sha);
+		prs = true;
+	}
+	if (!prs)
+		strbuf_addstr(sb, "-");
+}
+
+static void fmt_minutes(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else
+		strbuf_addf(sb, "%+.1f", v);
+}
+
+static void fmt_evidence(struct strbuf *sb, const struct proposal_evidence *ev, bool md)
+{
+	switch (ev->state) {
+	case EVIDENCE_NO_REPO:
+		strbuf_addstr(sb, "source n/a (no repository)");
+		return;
+	case EVIDENCE_NO_COMMIT:
+		strbuf_addstr(sb, "source n/a (head commit not in the repository)");
+		return;
+	case EVIDENCE_NOT_A_FILE:
+		strbuf_addstr(sb, "source n/a (the suite is not a file at head)");
+		return;
+	case EVIDENCE_READ:
+		break;
+	}
+	strbuf_addstr(sb, "source ");
+	add_safe(sb, ev->source, md);
+	if (!ev->mentions.nr) {
+		strbuf_addstr(sb, " mentions no changed file's name");
+		return;
+	}
+	strbuf_addstr(sb, " mentions ");
+	for (size_t i = 0; i < ev->mentions.nr; i++) {
+		if (i)
+			strbuf_addstr(sb, ", ");
+		add_safe(sb, ev->mentions.items[i], md);
+	}
+}
+
+static const char *evidence_state_name(enum evidence_state s)
+{
+	static const char *const names[] = { "no-repository", "no-commit",
+					     "not-a-file", "read" };
+
+	return names[s];
+}
+
+/* The rule a changed path meets first, for people. */
+static void fmt_path_rule(struct strbuf *sb, const struct proposals_rules *r,
+			  const char *path, bool md)
+{
+	int rule = rules_match(&r->rules, path);
+
+	if (rule == -1)
+		strbuf_addstr(sb, "no rule");
+	else if (rule < 0)
+		strbuf_addstr(sb, "rule matcher failed");
+	else
+		add_safe(sb, r->rules.items[rule].name, md);
+}
+
+static void fmt_state(struct strbuf *sb, const struct proposals *p,
+		      const struct proposal_escape *e, bool md)
+{
+	strbuf_addstr(sb, proposal_state_name(e->state));
+	if (e->state == PROPOSAL_CLOSABLE) {
+		bool first = true;
+
+		for (size_t i = 0; i < p->nr_recommended; i++) {
+			const struct proposal *item = &p->items[p->recommended[i]];
+
+			for (size_t j = 0; j < item->nr_closes; j++) {
+				if (&p->escapes_list[item->closes[j]] != e)
+					continue;
+				strbuf_addstr(sb, first ? " (by " : ", ");
+				add_safe(sb, item->glob, md);
+				first = false;
+			}
+		}
+		if (!first)
+			strbuf_addch(sb, ')');
+	} else if (e->state == PROPOSAL_CLOSED_BY_RULES) {
+		strbuf_addstr(sb, " (");
+		add_safe(sb, e->why, md);
+		strbuf_addch(sb, ')');
+	} else {
+		strbuf_addstr(sb, ": ");
+		add_safe(sb, e->why, md);
+	}
+}
+
+/* ---- text ---- */
+
+static void text_header(struct strbuf *sb, const struct proposals *p,
+			const struct proposals_rules *r, size_t builtin)
+{
+	strbuf_addstr(sb, "propose      ");
+	fmt_window(sb, p, false);
+	strbuf_addf(sb, "\nescapes      %" PRId64 " unexplained (%" PRId64
+		    " explained): %" PRId64 " closable, %" PRId64
+		    " closed by the current rules, %" PRId64 " unclosable\n",
+		    p->escapes, p->explained, p->closable, p->closed_by_rules,
+		    p->unclosable);
+	strbuf_addf(sb, "history      %" PRId64 " changes with a shadow run; "
+		    "force-full %" PRId64 " (", p->history_heads, p->force_full_before);
+	metrics_fmt_pct(sb, p->force_full_rate_before, 1);
+	strbuf_addstr(sb, "); shadow p95 ");
+	metrics_fmt_secs(sb, p->p95_before);
+	strbuf_addf(sb, "\nrules        %zu from files, %zu built-in; accepted "
+		    "globs go to ", r->rules.nr - builtin, builtin);
+	if (r->target)
+		sanitize_text(sb, r->target, strlen(r->target));
+	else
+		strbuf_addstr(sb, "no file (give --rules FILE)");
+	strbuf_addch(sb, '\n');
+}
+
+static void text_row(struct strbuf *sb, const struct proposals *p,
+		     const struct proposal *it)
+{
+	struct strbuf mins = STRBUF_INIT, rate = STRBUF_INIT, p95 = STRBUF_INIT;
+
+	fmt_minutes(&mins, it->extra_minutes);
+	metrics_fmt_pct(&rate, it->force_full_rate_after, 1);
+	metrics_fmt_secs(&p95, it->p95_after);
+	strbuf_addf(sb, "  %6zu  %5" PRId64 "  %8s  %8s  %9s  ", it->nr_closes,
+		    it->extra_force_full, mins.buf, rate.buf, p95.buf);
+	sanitize_text(sb, it->glob, strlen(it->glob));
+	strbuf_addstr(sb, "  (");
+	fmt_closes(sb, p, it->closes, it->nr_closes);
+	strbuf_addstr(sb, ")\n");
+	strbuf_release(&mins);
+	strbuf_release(&rate);
+	strbuf_release(&p95);
+}
+
+static const char table_head[] =
+	"  CLOSES  +RUNS      +MIN  FF AFTER  P95 AFTER  GLOB  (ESCAPES)\n";
+
+static void text_recommended(struct strbuf *sb, const struct proposals *p)
+{
+	if (!p->closable) {
+		strbuf_addstr(sb, "\nrecommended  nothing to close\n");
+		return;
+	}
+	strbuf_addf(sb, "\nrecommended  %zu glob%s closing %" PRId64 " of %" PRId64
+		    " closable escapes: %+" PRId64 " force-full runs, ",
+		    p->nr_recommended, p->nr_recommended == 1 ? "" : "s",
+		    p->rec_closes, p->closable, p->rec_extra_force_full);
+	fmt_minutes(sb, p->rec_extra_minutes);
+	strbuf_addstr(sb, " min; force-full ");
+	metrics_fmt_pct(sb, p->rec_force_full_rate_after, 1);
+	strbuf_addstr(sb, ", shadow p95 ");
+	metrics_fmt_secs(sb, p->rec_p95_after);
+	strbuf_addch(sb, '\n');
+	strbuf_addstr(sb, table_head);
+	for (size_t i = 0; i < p->nr_recommended; i++)
+		text_row(sb, p, &p->items[p->recommended[i]]);
+}
+
+static void text_candidates(struct strbuf *sb, const struct proposals *p, int64_t limit)
+{
+	size_t shown = limit < 0 || (uint64_t)limit > p->nr ? p->nr : (size_t)limit;
+
+	strbuf_addf(sb, "\ncandidates   %zu, ranked", p->nr);
+	if (shown < p->nr)
+		strbuf_addf(sb, " (the first %zu; --limit N for more)", shown);
+	strbuf_addch(sb, '\n');
+	if (!p->nr)
+		return;
+	strbuf_addstr(sb, table_head);
+	for (size_t i = 0; i < shown; i++)
+		text_row(sb, p, &p->items[i]);
+}
+
+static void text_escapes(struct strbuf *sb, const struct proposals *p,
+			 const struct proposals_rules *r)
+{
+	if (!p->nr_escapes)
+		return;
+	strbuf_addstr(sb, "\nescapes\n");
+	for (size_t i = 0; i < p->nr_escapes; i++) {
+		const struct proposal_escape *e = &p->escapes_list[i];
+		size_t width = 0;
+
+		for (size_t j = 0; j < e->paths.nr; j++) {
+			struct strbuf tmp = STRBUF_INIT;
+
+			sanitize_text(&tmp, e->paths.items[j], strlen(e->paths.items[j]));
+			if (tmp.len > width)
+				width = tmp.len;
+			strbuf_release(&tmp);
+		}
+		strbuf_addstr(sb, "  ");
+		fmt_escape_name(sb, e);
+		strbuf_addf(sb, "  head %.12s  %s  ", e->sha, pair_class_name(e->cls));
+		fmt_state(sb, p, e, false);
+		strbuf_addch(sb, '\n');
+		if (!e->diff_known)
+			strbuf_addstr(sb, "    changed  unknown\n");
+		for (size_t j = 0; j < e->paths.nr; j++) {
+			size_t start;
+
+			strbuf_addstr(sb, j ? "             " : "    changed  ");
+			start = sb->len;
+			sanitize_text(sb, e->paths.items[j], strlen(e->paths.items[j]));
+			while (sb->len - start < width)
+				strbuf_addch(sb, ' ');
+			strbuf_addstr(sb, "  ");
+			fmt_path_rule(sb, r, e->paths.items[j], false);
+			strbuf_addch(sb, '\n');
+		}
+		for (size_t j = 0; j < e->nr_evidence; j++) {
+			const struct proposal_evidence *ev = &e->evidence[j];
+
+			strbuf_addstr(sb, j ? "             " : (e->cls == CLASS_NON_HERMETIC
+					? "    failed   " : "    missed   "));
+			sanitize_text(sb, ev->test, strlen(ev->test));
+			strbuf_addstr(sb, "\n               ");
+			fmt_evidence(sb, ev, false);
+			strbuf_addch(sb, '\n');
+		}
+	}
+}
+
+static void print_text(const struct proposals *p, const struct proposals_rules *r,
+		       size_t builtin, int64_t limit)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	text_header(&sb, p, r, builtin);
+	text_recommended(&sb, p);
+	text_candidates(&sb, p, limit);
+	text_escapes(&sb, p, r);
+	metrics_flush(&sb);
+}
+
+/* ---- markdown ---- */
+
+static void md_row(struct strbuf *sb, const struct proposals *p, const struct proposal *it)
+{
+	strbuf_addstr(sb, "| ");
+	md_escape(sb, it->glob);
+	strbuf_addf(sb, " | %zu | ", it->nr_closes);
+	fmt_closes(sb, p, it->closes, it->nr_closes);
+	strbuf_addf(sb, " | %" PRId64 " | ", it->extra_force_full);
+	fmt_minutes(sb, it->extra_minutes);
+	strbuf_addstr(sb, " | ");
+	metrics_fmt_pct(sb, it->force_full_rate_after, 1);
+	strbuf_addstr(sb, " | ");
+	metrics_fmt_secs(sb, it->p95_after);
+	strbuf_addstr(sb, " |\n");
+}
+
+static const char md_table_head[] =
+	"| glob | closes | escapes | extra force-full | extra min | force-full after | p95 after |\n"
+	"|---|---:|---|---:|---:|---:|---:|\n";
+
+static void print_md(const struct proposals *p, const struct proposals_rules *r,
+		     int64_t limit)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t shown = limit < 0 || (uint64_t)limit > p->nr ? p->nr : (size_t)limit;
+
+	strbuf_addstr(&sb, "# Force-full proposals\n\n");
+	fmt_window(&sb, p, true);
+	strbuf_addf(&sb, "\n\n- escapes: %" PRId64 " unexplained (%" PRId64
+		    " explained): %" PRId64 " closable, %" PRId64
+		    " closed by the current rules, %" PRId64 " unclosable\n",
+		    p->escapes, p->explained, p->closable, p->closed_by_rules,
+		    p->unclosable);
+	strbuf_addf(&sb, "- history: %" PRId64 " changes with a shadow run, "
+		    "force-full %" PRId64 " (", p->history_heads, p->force_full_before);
+	metrics_fmt_pct(&sb, p->force_full_rate_before, 1);
+	strbuf_addstr(&sb, "), shadow p95 ");
+	metrics_fmt_secs(&sb, p->p95_before);
+	strbuf_addstr(&sb, "\n\n## Recommended\n\n");
+	if (!p->nr_recommended) {
+		strbuf_addstr(&sb, "Nothing to close.\n");
+	} else {
+		strbuf_addf(&sb, "Together: closes %" PRId64 " of %" PRId64
+			    " closable escapes, %" PRId64 " extra force-full runs, ",
+			    p->rec_closes, p->closable, p->rec_extra_force_full);
+		fmt_minutes(&sb, p->rec_extra_minutes);
+		strbuf_addstr(&sb, " min, force-full ");
+		metrics_fmt_pct(&sb, p->rec_force_full_rate_after, 1);
+		strbuf_addstr(&sb, ", shadow p95 ");
+		metrics_fmt_secs(&sb, p->rec_p95_after);
+		strbuf_addstr(&sb, ".\n\n");
+		strbuf_addstr(&sb, md_table_head);
+		for (size_t i = 0; i < p->nr_recommended; i++)
+			md_row(&sb, p, &p->items[p->recommended[i]]);
+	}
+	strbuf_addf(&sb, "\n## Candidates (%zu of %zu)\n\n", shown, p->nr);
+	if (shown)
+		strbuf_addstr(&sb, md_table_head);
+	for (size_t i = 0; i < shown; i++)
+		md_row(&sb, p, &p->items[i]);
+	if (p->nr_escapes)
+		strbuf_addstr(&sb, "\n## Escapes\n");
+	for (size_t i = 0; i < p->nr_escapes; i++) {
+		const struct proposal_escape *e = &p->escapes_list[i];
+
+		strbuf_addstr(&sb, "\n### ");
+		fmt_escape_name(&sb, e);
+		strbuf_addf(&sb, " (%.12s, %s)\n\n- state: ", e->sha, pair_class_name(e->cls));
+		fmt_state(&sb, p, e, true);
+		strbuf_addch(&sb, '\n');
+		for (size_t j = 0; j < e->paths.nr; j++) {
+			strbuf_addstr(&sb, "- changed: ");
+			md_escape(&sb, e->paths.items[j]);
+			strbuf_addstr(&sb, " (");
+			fmt_path_rule(&sb, r, e->paths.items[j], true);
+			strbuf_addstr(&sb, ")\n");
+		}
+		for (size_t j = 0; j < e->nr_evidence; j++) {
+			strbuf_addstr(&sb, e->cls == CLASS_NON_HERMETIC ? "- failed: "
+									: "- missed: ");
+			md_escape(&sb, e->evidence[j].test);
+			strbuf_addstr(&sb, "; ");
+			fmt_evidence(&sb, &e->evidence[j], true);
+			strbuf_addch(&sb, '\n');
+		}
+	}
+	metrics_flush(&sb);
+}
+
+/* ---- JSON ---- */
+
+static cJSON *json_strlist(const struct strlist *l)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < l->nr; i++)
+		json_push_string(arr, l->items[i]);
+	return arr;
+}
+
+static void json_closes(cJSON *o, const struct proposals *p, const size_t *closes,
+			size_t nr)
+{
+	cJSON *prs = cJSON_CreateArray(), *heads = cJSON_CreateArray();
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+
+		if (e->has_pr)
+			cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)e->pr));
+		json_push_string(heads, e->sha);
+	}
+	cJSON_AddItemToObject(o, "closes", prs);
+	cJSON_AddItemToObject(o, "closes_heads", heads);
+}
+
+static cJSON *json_proposal(const struct proposals *p, const struct proposal *it)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	json_add_string(o, "glob", it->glob);
+	json_add_string(o, "form", proposal_form_name(it->form));
+	json_closes(o, p, it->closes, it->nr_closes);
+	json_add_int(o, "matched_changes", it->matched_heads);
+	json_add_int(o, "extra_force_full", it->extra_force_full);
+	json_add_int(o, "closes_other", it->closes_other);
+	json_add_number(o, "extra_minutes", it->extra_minutes);
+	json_add_number(o, "force_full_rate_after", it->force_full_rate_after);
+	json_add_number(o, "p95_after", it->p95_after);
+	json_add_bool(o, "recommended", it->recommended);
+	return o;
+}
+
+static cJSON *json_escape(const struct proposals_rules *r, const struct proposal_escape *e)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *changed = cJSON_CreateArray(), *tests = cJSON_CreateArray();
+
+	json_add_opt_int(o, "pr", e->has_pr, e->pr);
+	json_add_string(o, "head", e->sha);
+	json_add_time(o, "at", e->at);
+	json_add_string(o, "class", pair_class_name(e->cls));
+	json_add_string(o, "state", proposal_state_name(e->state));
+	json_add_string_or_null(o, "why", e->state == PROPOSAL_CLOSABLE ? NULL : e->why);
+	json_add_bool(o, "closed_by_recommended", e->closed_by_recommended);
+	json_add_bool(o, "diff_known", e->diff_known);
+	for (size_t i = 0; i < e->paths.nr; i++) {
+		cJSON *c = cJSON_CreateObject();
+		int rule = rules_match(&r->rules, e->paths.items[i]);
+
+		json_add_string(c, "path", e->paths.items[i]);
+		json_add_string_or_null(c, "rule", rule >= 0 ? r->rules.items[rule].name : NULL);
+		cJSON_AddItemToArray(changed, c);
+	}
+	cJSON_AddItemToObject(o, "changed", changed);
+	cJSON_AddItemToObject(o, "unmatched", json_strlist(&e->unmatched));
+	for (size_t i = 0; i < e->nr_evidence; i++) {
+		const struct proposal_evidence *ev = &e->evidence[i];
+		cJSON *t = cJSON_CreateObject();
+		struct strbuf sb = STRBUF_INIT;
+
+		json_add_string(t, "test", ev->test);
+		json_add_string_or_null(t, "source", ev->source);
+		json_add_string(t, "evidence", evidence_state_name(ev->state));
+		if (ev->state == EVIDENCE_READ)
+			cJSON_AddItemToObject(t, "mentions", json_strlist(&ev->mentions));
+		else
+			cJSON_AddNullToObject(t, "mentions");
+		fmt_evidence(&sb, ev, false);
+		json_add_string(t, "text", sb.buf);
+		strbuf_release(&sb);
+		cJSON_AddItemToArray(tests, t);
+	}
+	cJSON_AddItemToObject(o, e->cls == CLASS_NON_HERMETIC ? "failed" : "missed", tests);
+	return o;
+}
+
+static void print_json(const struct proposals *p, const struct proposals_rules *r)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *w = cJSON_CreateObject(), *h = cJSON_CreateObject();
+	cJSON *items = cJSON_CreateArray(), *rec = cJSON_CreateArray();
+	cJSON *rt = cJSON_CreateObject(), *unc = cJSON_CreateArray();
+	cJSON *cbr = cJSON_CreateArray(), *ev = cJSON_CreateArray();
+
+	json_add_time(w, "since", p->since);
+	json_add_time(w, "until", p->until);
+	json_add_string_or_null(w, "repo", *p->repo ? p->repo : NULL);
+	cJSON_AddItemToObject(root, "window", w);
+	json_add_int(root, "escapes", p->escapes);
+	json_add_int(root, "explained", p->explained);
+	json_add_int(root, "closable", p->closable);
+	json_add_string_or_null(root, "rules_file", r->target);
+	json_add_int(h, "changes", p->history_heads);
+	json_add_int(h, "force_full", p->force_full_before);
+	json_add_number(h, "force_full_rate", p->force_full_rate_before);
+	json_add_number(h, "p95", p->p95_before);
+	json_add_number(h, "median_shadow_s", p->median_shadow_s);
+	json_add_number(h, "median_full_s", p->median_full_s);
+	cJSON_AddItemToObject(root, "history", h);
+	for (size_t i = 0; i < p->nr; i++)
+		cJSON_AddItemToArray(items, json_proposal(p, &p->items[i]));
+	cJSON_AddItemToObject(root, "proposals", items);
+	for (size_t i = 0; i < p->nr_recommended; i++)
+		json_push_string(rec, p->items[p->recommended[i]].glob);
+	cJSON_AddItemToObject(root, "recommended", rec);
+	json_add_int(rt, "closes", p->rec_closes);
+	json_add_int(rt, "extra_force_full", p->rec_extra_force_full);
+	json_add_int(rt, "closes_other", p->rec_closes_other);
+	json_add_number(rt, "extra_minutes", p->rec_extra_minutes);
+	json_add_number(rt, "force_full_rate_after", p->rec_force_full_rate_after);
+	json_add_number(rt, "p95_after", p->rec_p95_after);
+	cJSON_AddItemToObject(root, "recommended_totals", rt);
+	for (size_t i = 0; i < p->nr_escapes; i++) {
+		const struct proposal_escape *e = &p->escapes_list[i];
+		cJSON *o;
+
+		cJSON_AddItemToArray(ev, json_escape(r, e));
+		if (e->state == PROPOSAL_CLOSABLE)
+			continue;
+		o = cJSON_CreateObject();
+		json_add_opt_int(o, "pr", e->has_pr, e->pr);
+		json_add_string(o, "head", e->sha);
+		json_add_string(o, e->state == PROPOSAL_UNCLOSABLE ? "why" : "rule", e->why);
+		cJSON_AddItemToArray(e->state == PROPOSAL_UNCLOSABLE ? unc : cbr, o);
+	}
+	cJSON_AddItemToObject(root, "unclosable", unc);
+	cJSON_AddItemToObject(root, "closed_by_rules", cbr);
+	cJSON_AddItemToObject(root, "evidence", ev);
+	json_print_free(root, stdout);
+}
+
+/* ---- --accept and --explain ---- */
+
+static int accept_glob(struct propose_args *a, struct proposals *p,
+		       const struct proposals_rules *r, int64_t now)
+{
+	struct proposal_preview pv = PROPOSAL_PREVIEW_INIT;
+	struct proposal_accept acc = PROPOSAL_ACCEPT_INIT;
+	struct strbuf why = STRBUF_INIT, sb = STRBUF_INIT;
+	int ret = -1;
+
+	if (!r->target) {
+		error("no rules file to append to: give --rules FILE, or run "
+		      "inside the repository (its .tiadash/rules)");
+		goto out;
+	}
+	if (proposals_preview(p, a->accept, &pv, &why) < 0) {
+		error("bad glob '%s': %s", a->accept, why.buf);
+		goto out;
+	}
+	if (proposals_accept(r->target, a->accept, p, pv.closes, pv.nr_closes, now, &acc) < 0)
+		goto out;
+	if (a->m.format == FORMAT_JSON) {
+		cJSON *o = cJSON_CreateObject();
+
+		json_add_string(o, "rules_file", acc.path);
+		json_add_string(o, acc.whole ? "written" : "appended", acc.text.buf);
+		json_add_bool(o, "created", acc.created);
+		json_add_bool(o, "whole", acc.whole);
+		json_add_string(o, "glob", a->accept);
+		json_closes(o, p, pv.closes, pv.nr_closes);
+		json_add_int(o, "matched_changes", (int64_t)pv.nr_changes);
+		json_add_int(o, "extra_force_full", pv.extra_force_full);
+		json_add_int(o, "closes_other", pv.closes_other);
+		json_add_number(o, "extra_minutes", pv.extra_minutes);
+		json_add_number(o, "force_full_rate_after", pv.force_full_rate_after);
+		json_add_number(o, "p95_after", pv.p95_after);
+		json_print_free(o, stdout);
+	} else {
+		struct strbuf diff = STRBUF_INIT;
+		const char *shown = acc.text.buf;
+
+		if (acc.whole) {
+			char *orig = xstrfmt("%s.orig", acc.path);
+
+			ruleconf_diff(&diff, acc.created ? "/dev/null" : orig, acc.before.buf,
+				      acc.before.len, acc.path, acc.text.buf, acc.text.len);
+			shown = diff.buf;
+			free(orig);
+		}
+		strbuf_addstr(&sb, acc.whole ? "wrote " : "appended to ");
+		sanitize_text(&sb, acc.path, strlen(acc.path));
+		strbuf_addstr(&sb, acc.created ? " (new file):\n" : ":\n");
+		for (const char *l = shown; *l;) {
+			size_t n = strcspn(l, "\n");
+
+			sanitize_text(&sb, l, n);
+			strbuf_addch(&sb, '\n');
+			l += n + (l[n] == '\n');
+		}
+		strbuf_release(&diff);
+		strbuf_addstr(&sb, "\nit closes ");
+		fmt_closes(&sb, p, pv.closes, pv.nr_closes);
+		strbuf_addf(&sb, "; matches %zu changes, %+" PRId64 " force-full runs, ",
+			    pv.nr_changes, pv.extra_force_full);
+		fmt_minutes(&sb, pv.extra_minutes);
+		strbuf_addstr(&sb, " min; force-full ");
+		metrics_fmt_pct(&sb, pv.force_full_rate_after, 1);
+		strbuf_addstr(&sb, ", shadow p95 ");
+		metrics_fmt_secs(&sb, pv.p95_after);
+		strbuf_addch(&sb, '\n');
+		metrics_flush(&sb);
+	}
+	ret = 0;
+out:
+	strbuf_release(&why);
+	strbuf_release(&sb);
+	proposal_preview_release(&pv);
+	proposal_accept_release(&acc);
+	return ret;
+}
+
+static int explain(struct cmd_context *ctx, const struct idmap *map,
+		   const char *what, const char *text, enum output_format format)
+{
+	struct pair_info pair;
+	struct pair_verdict v = { 0 };
+	int64_t note_id = 0;
+	int rc = query_pair_lookup(ctx->store, what, &pair);
+
+	if (rc == 1)
+		return error("no pair for '%s' in the store (give a PR number or "
+			     "a commit)", what);
+	if (rc < 0)
+		return -1;
+	rc = classify_pair(ctx->store, map, &pair, &v);
+	if (!rc && !pair_class_is_escape(v.cls))
+		rc = error("'%s' is not an escape (its class is %s): only escapes "
+			   "are explained", what, pair_class_name(v.cls));
+	if (!rc)
+		rc = notes_add(ctx->store, pair.head_id, text, ctx->now, &note_id);
+	if (!rc && format == FORMAT_JSON) {
+		cJSON *o = cJSON_CreateObject();
+
+		json_add_opt_int(o, "pr", pair.has_pr, pair.pr);
+		json_add_string(o, "head", pair.sha);
+		json_add_int(o, "note", note_id);
+		json_add_string(o, "text", text);
+		json_print_free(o, stdout);
+	} else if (!rc) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addstr(&sb, "explained ");
+		if (pair.has_pr)
+			strbuf_addf(&sb, "PR %" PRId64, pair.pr);
+		else
+			strbuf_addstr(&sb, "push");
+		strbuf_addf(&sb, " (head %.12s, note %" PRId64 "): ", pair.sha, note_id);
+		sanitize_text(&sb, text, strlen(text));
+		strbuf_addch(&sb, '\n');
+		metrics_flush(&sb);
+	}
+	pair_verdict_release(&v);
+	pair_info_release(&pair);
+	return rc;
+}
+
+/* --preview GLOB...: the what-if of each glob, the batch twin of the dashboard's preview. */
+static int preview_globs(struct propose_args *a, struct proposals *p)
+{
+	struct proposal_preview pv = PROPOSAL_PREVIEW_INIT;
+	struct strbuf why = STRBUF_INIT, sb = STRBUF_INIT;
+	cJSON *arr = cJSON_CreateArray();
+	int ret = 0;
+
+	for (size_t i = 0; i < a->previews.nr && !ret; i++) {
+		const char *glob = a->previews.items[i];
+
+		strbuf_reset(&why);
+		if (proposals_preview(p, glob, &pv, &why) < 0) {
+			ret = error("bad glob '%s': %s", glob, why.buf);
+			break;
+		}
+		if (a->m.format == FORMAT_JSON) {
+			cJSON *o = cJSON_CreateObject(), *ch = cJSON_CreateArray();
+
+			json_add_string(o, "glob", glob);
+			json_add_int(o, "matched_paths", pv.matched_paths);
+			cJSON_AddItemToObject(o, "sample_paths", json_strlist(&pv.sample));
+			for (size_t j = 0; j < pv.nr_changes; j++) {
+				cJSON *c = cJSON_CreateObject();
+
+				json_add_opt_int(c, "pr", pv.changes[j].has_pr, pv.changes[j].pr);
+				json_add_bool(c, "forced", pv.changes[j].forced);
+				json_add_bool(c, "closes", pv.changes[j].escape >= 0);
+				cJSON_AddItemToArray(ch, c);
+			}
+			cJSON_AddItemToObject(o, "changes", ch);
+			json_closes(o, p, pv.closes, pv.nr_closes);
+			json_add_int(o, "extra_force_full", pv.extra_force_full);
+			json_add_int(o, "closes_other", pv.closes_other);
+			json_add_number(o, "extra_minutes", pv.extra_minutes);
+			json_add_number(o, "force_full_rate_after", pv.force_full_rate_after);
+			json_add_number(o, "p95_after", pv.p95_after);
+			cJSON_AddItemToArray(arr, o);
+			continue;
+		}
+		strbuf_addstr(&sb, "preview  ");
+		add_safe(&sb, glob, a->m.format == FORMAT_MD);
+		strbuf_addf(&sb, "\n  matches  %" PRId64 " changed paths, %zu changes\n",
+			    pv.matched_paths, pv.nr_changes);
+		for (size_t j = 0; j < pv.sample.nr; j++) {
+			strbuf_addstr(&sb, "           ");
+			add_safe(&sb, pv.sample.items[j], a->m.format == FORMAT_MD);
+			strbuf_addch(&sb, '\n');
+		}
+		if ((int64_t)pv.sample.nr < pv.matched_paths)
+			strbuf_addf(&sb, "           ... (%" PRId64 " more)\n",
+				    pv.matched_paths - (int64_t)pv.sample.nr);
+		strbuf_addstr(&sb, "  closes   ");
+		fmt_closes(&sb, p, pv.closes, pv.nr_closes);
+		strbuf_addf(&sb, "\n  cost     %+" PRId64 " force-full runs, ", pv.extra_force_full);
+		fmt_minutes(&sb, pv.extra_minutes);
+		strbuf_addstr(&sb, " min; force-full ");
+		metrics_fmt_pct(&sb, pv.force_full_rate_after, 1);
+		strbuf_addstr(&sb, ", shadow p95 ");
+		metrics_fmt_secs(&sb, pv.p95_after);
+		strbuf_addch(&sb, '\n');
+	}
+	if (!ret && a->m.format == FORMAT_JSON)
+		json_print_free(arr, stdout);
+	else
+		cJSON_Delete(arr);
+	if (!ret)
+		metrics_flush(&sb);
+	strbuf_release(&sb);
+	strbuf_release(&why);
+	proposal_preview_release(&pv);
+	return ret;
+}
+
+/* ---- the command ---- */
+
+static int parse_args(struct propose_args *a, int argc, char **argv, int64_t now)
+{
+	int c, rc;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", propose_options, NULL)) != -1) {
+		rc = metrics_args_option(&a->m, c, optarg, now);
+		if (rc == 0)
+			continue;
+		if (rc != 1)
+			return rc;
+		switch (c) {
+		case OPT_RULES:
+			strlist_push(&a->rules, optarg);
+			break;
+		case OPT_NO_BUILTIN:
+			a->builtin = false;
+			break;
+		case OPT_ACCEPT:
+			a->accept = optarg;
+			break;
+		case OPT_EXPLAIN:
+			a->explain = optarg;
+			break;
+		case OPT_NOTE:
+			a->note = optarg;
+			break;
+		case OPT_PREVIEW:
+			strlist_push(&a->previews, optarg);
+			break;
+		case OPT_LIMIT:
+			if (!strcmp(optarg, "all"))
+				a->limit = -1;
+			else if (!parse_int64(optarg, &a->limit) || a->limit < 0)
+				return usage_error(&cmd_propose, "--limit '%s': expected "
+						   "a count or 'all'", optarg);
+			break;
+		default:
+			return usage_error(&cmd_propose, "unknown option");
+		}
+	}
+	if (optind != argc)
+		return usage_error(&cmd_propose, "unexpected argument '%s'", argv[optind]);
+	if (!a->explain != !a->note)
+		return usage_error(&cmd_propose, "--explain PR and --note TEXT go together");
+	if (!!a->explain + !!a->accept + !!a->previews.nr > 1)
+		return usage_error(&cmd_propose, "--accept, --explain and --preview "
+				   "are separate runs");
+	return metrics_args_check(&a->m);
+}
+
+static int run_propose(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct propose_args a = { .rules = STRLIST_INIT, .previews = STRLIST_INIT,
+				  .builtin = true, .limit = DEFAULT_LIMIT };
+	struct proposals_rules rules = PROPOSALS_RULES_INIT;
+	struct proposals p = PROPOSALS_INIT;
+	struct proposals_opts opts = PROPOSALS_OPTS_INIT;
+	struct config cfg = CONFIG_INIT;
+	int ret;
+
+	metrics_args_init(&a.m, &cmd_propose, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON);
+	ret = parse_args(&a, argc, argv, ctx->now);
+	if (ret)
+		goto out;
+	ret = EXIT_INPUT_ERROR;
+	if (config_load(&cfg, ctx->db_path) < 0)
+		goto out;
+	if (a.explain) {
+		if (a.m.format == FORMAT_MD) {
+			ret = usage_error(&cmd_propose, "--explain prints text or json");
+			goto out;
+		}
+		if (!explain(ctx, cfg.idmap, a.explain, a.note, a.m.format))
+			ret = EXIT_OKAY;
+		goto out;
+	}
+	if (proposals_rules_load(&rules, &a.rules, ctx->repo ? ctx->repo->root
+						    : ctx->repo_path, a.builtin,
+				 a.accept != NULL) < 0)
+		goto out;
+	opts.idmap = cfg.idmap;
+	if (proposals_compute(ctx->store, ctx->repo, &rules, &a.m.window, &opts, &p) < 0)
+		goto out;
+	if (a.previews.nr) {
+		if (preview_globs(&a, &p) < 0)
+			goto out;
+	} else if (a.accept) {
+		if (a.m.format == FORMAT_MD) {
+			ret = usage_error(&cmd_propose, "--accept prints text or json");
+			goto out;
+		}
+		if (accept_glob(&a, &p, &rules, ctx->now) < 0)
+			goto out;
+	} else if (a.m.format == FORMAT_JSON) {
+		print_json(&p, &rules);
+	} else if (a.m.format == FORMAT_MD) {
+		print_md(&p, &rules, a.limit);
+	} else {
+		print_text(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit);
+	}
+	ret = EXIT_OKAY;
+out:
+	proposals_release(&p);
+	proposals_rules_release(&rules);
+	config_release(&cfg);
+	strlist_release(&a.rules);
+	strlist_release(&a.previews);
+	return ret;
+}
+
+const struct cmd cmd_propose = {
+	.name = "propose",
+	.fn = run_propose,
+	.flags = NEED_DB_RO | WANT_REPO,
+	.usage = "tiadash propose [--since WHEN] [--until WHEN] [--repo NAME] "
+		 "[--rules FILE]... [--no-builtin-rules] [--format text|md|json] "
+		 "[--limit N|all] [--preview GLOB]... [--accept GLOB] "
+		 "[--explain PR --note TEXT]",
+	.summary = "Propose force-full globs that close the window's escapes, scored on history.",
+	.help =
+	"  --since WHEN          window start (7d, 24h, 2026-11-01, RFC 3339)\n"
+	"  --until WHEN          window end (exclusive)\n"
+	"  --repo NAME           only heads of this repo (the manifests' name)\n"
+	"  --rules FILE          a current rule file (repeatable; default\n"
+	"                        .tiadash/rules); an accepted glob goes to the first\n"
+	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
+	"  --format F            text (default), md or json\n"
+	"  --limit N|all         candidates listed in text and md (default 20)\n"
+	"  --preview GLOB        what GLOB would match, close and cost (repeatable)\n"
+	"  --accept GLOB         append GLOB to the rules file, with a comment\n"
+	"                        naming the escapes it closes and the date\n"
+	"  --explain PR          mark the escape of PR (or a commit) explained...\n"
+	"  --note TEXT           ...with this note (kept in the store)\n"
+	"\n"
+	"Candidates come from the changed paths of the window's unexplained\n"
+	"escapes; each is scored on every stored change: the escapes it closes,\n"
+	"the extra force-full runs and gate minutes it costs, and the force-full\n"
+	"rate and shadow p95 wall-clock after. The evidence of each escape reads\n"
+	"the missed tests' sources at the head commit (global --repo PATH).\n",
+	.options = propose_options,
+};

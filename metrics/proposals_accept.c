@@ -1,0 +1,294 @@
+/* Proposals: loading the current rules, and appending an accepted glob to the rules file (with undo). */
+#include "core/tiadash.h"
+#include "metrics/proposals.h"
+#include "core/glob.h"
+#include "core/ruleconf.h"
+#include "core/timeutil.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * Where a glob appended to the file whose rules start at `from` lands: at
+ * the end, except in a .codebase-memory.json, where it goes last in
+ * test_impact.rules (core/ruleconf.h), before codebase-memory-mcp's own
+ * rules that rules_parse_cbm adds after the file's ("builtin:", "cbm:").
+ */
+static size_t insert_point(const struct rules *r, size_t from)
+{
+	for (size_t i = from; i < r->nr; i++) {
+		const char *origin = r->items[i].origin, *id = r->items[i].id;
+
+		if (origin && strcmp(origin, "built-in") && (starts_with(id, "builtin:") ||
+							    starts_with(id, "cbm:")))
+			return i;
+	}
+	return r->nr;
+}
+
+int proposals_rules_load(struct proposals_rules *out, const struct strlist *files,
+			 const char *repo_path, bool builtin, bool new_target)
+{
+	memset(out, 0, sizeof(*out));
+	if (files && files->nr) {
+		for (size_t i = 0; i < files->nr; i++) {
+			bool skip = !i && new_target && access(files->items[0], F_OK) != 0;
+
+			if (!skip && rules_load_file(&out->rules, files->items[i]) < 0)
+				return -1;
+			if (!i) {
+				out->insert_at = insert_point(&out->rules, 0);
+				out->target = xstrdup(files->items[0]);
+			}
+		}
+	} else {
+		char *root = repo_discover_root(repo_path);
+
+		if (root) {
+			out->target = path_join(root, ".tiadash/rules");
+			free(root);
+			if (access(out->target, F_OK) == 0 &&
+			    rules_load_file(&out->rules, out->target) < 0)
+				return -1;
+			out->insert_at = out->rules.nr;
+		}
+	}
+	if (builtin)
+		rules_add_builtin(&out->rules);
+	return rules_compile(&out->rules);
+}
+
+void proposals_rules_release(struct proposals_rules *r)
+{
+	rules_release(&r->rules);
+	free(r->target);
+	memset(r, 0, sizeof(*r));
+}
+
+void proposal_accept_release(struct proposal_accept *a)
+{
+	free(a->path);
+	strbuf_release(&a->text);
+	strbuf_release(&a->before);
+	a->path = NULL;
+	a->created = a->whole = false;
+}
+
+/* A selector's own configuration: core/ruleconf.h plans and writes the edit. */
+static int accept_native(const char *path, const char *glob, int64_t now,
+			 struct proposal_accept *out)
+{
+	struct ruleconf_edit e = RULECONF_EDIT_INIT;
+	int ret = ruleconf_plan_add(path, glob, now, &e);
+
+	if (!ret && e.present)
+		ret = error("'%s' already forces a full run for '%s'", path, glob);
+	if (!ret && !e.writable)
+		ret = error("tiadash does not write %s configurations: 'tiadash rules "
+			    "--add %s --into %s' prints what to add by hand",
+			    ruleconf_format_name(e.format), glob, path);
+	for (size_t i = 0; !ret && i < e.notes.nr; i++)
+		note("%s: %s", path, e.notes.items[i]);
+	if (!ret)
+		ret = ruleconf_apply(&e, path);
+	if (!ret) {
+		out->path = xstrdup(path);
+		out->whole = true;
+		out->created = !e.exists;
+		strbuf_add(&out->before, e.old_text.buf, e.old_text.len);
+		strbuf_add(&out->text, e.new_text.buf, e.new_text.len);
+	}
+	ruleconf_edit_release(&e);
+	return ret;
+}
+
+/* "PR 434, 498, commit 0123456789ab" for the escapes closes[] names. */
+static void name_escapes(struct strbuf *sb, const struct proposals *p,
+			 const size_t *closes, size_t nr)
+{
+	bool prs = false;
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+
+		if (!e->has_pr)
+			continue;
+		strbuf_addstr(sb, prs ? ", " : "PR ");
+		strbuf_addf(sb, "%" PRId64, e->pr);
+		prs = true;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+
+		if (e->has_pr)
+			continue;
+		strbuf_addf(sb, "%scommit %.12s", prs || i ? ", " : "", e->sha);
+		prs = true;
+	}
+}
+
+/* Does the line read back as exactly one run_all rule with this glob? */
+static int check_line(const char *glob, const char *line)
+{
+	struct rules r = RULES_INIT;
+	struct strbuf why = STRBUF_INIT;
+	struct glob_set *gs = glob_set_new();
+	int ret = 0;
+
+	for (const char *s = glob; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			ret = error("cannot accept a glob with control characters");
+	if (!ret && !*glob)
+		ret = error("cannot accept an empty glob");
+	if (!ret && *glob == '!')
+		ret = error("'%s' would be a negation: write '\\!' for a literal '!'", glob);
+	if (!ret && glob_set_add(gs, glob, 0, &why) < 0)
+		ret = error("bad glob '%s': %s", glob, why.buf);
+	glob_set_free(gs);
+	if (!ret && (rules_parse_tiadash(&r, line, strlen(line), "(accepted glob)") < 0 ||
+		     r.nr != 1 || r.items[0].action != RULE_RUN_ALL ||
+		     strcmp(r.items[0].glob, glob)))
+		ret = error("'%s' would not read back from a rule file as that "
+			    "glob (escape blanks, a leading '#' or '!', and an "
+			    "action word with '\\')", glob);
+	rules_release(&r);
+	strbuf_release(&why);
+	return ret;
+}
+
+static int already_has(const char *path, const char *text, size_t len, const char *glob)
+{
+	struct rules r = RULES_INIT;
+	int ret = 0;
+
+	if (rules_parse_tiadash(&r, text, len, path) < 0) {
+		rules_release(&r);
+		return -1;
+	}
+	for (size_t i = 0; i < r.nr; i++)
+		if (r.items[i].action == RULE_RUN_ALL && !strcmp(r.items[i].glob, glob))
+			ret = error("'%s' already has '%s' (%s)", path, glob,
+				    r.items[i].origin);
+	rules_release(&r);
+	return ret;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int proposals_accept(const char *rules_path, const char *glob,
+		     const struct proposals *p, const size_t *closes,
+		     size_t nr_closes, int64_t now, struct proposal_accept *out)
+{
+	struct strbuf old = STRBUF_INIT, line = STRBUF_INIT;
+	bool exists = access(rules_path, F_OK) == 0;
+	int fd, ret = -1;
+
+	out->path = NULL;
+	strbuf_reset(&out->text);
+	strbuf_reset(&out->before);
+	out->created = !exists;
+	out->whole = false;
+	if (exists && read_file_limit(&old, rules_path, 0) < 0)
+		goto out;
+	if (ruleconf_detect(rules_path, old.buf, old.len) != RULECONF_TIADASH) {
+		ret = accept_native(rules_path, glob, now, out);
+		goto out;
+	}
+	strbuf_addf(&line, "%s\n", glob);
+	if (check_line(glob, line.buf) < 0 ||
+	    (exists && already_has(rules_path, old.buf, old.len, glob) < 0))
+		goto out;
+
+	if (old.len && old.buf[old.len - 1] != '\n')
+		strbuf_addch(&out->text, '\n');
+	strbuf_addstr(&out->text, "# accepted ");
+	time_format_date(&out->text, now);
+	if (nr_closes) {
+		strbuf_addstr(&out->text, nr_closes == 1 ? ": closes the escape of "
+							 : ": closes escapes of ");
+		name_escapes(&out->text, p, closes, nr_closes);
+	} else {
+		strbuf_addstr(&out->text, ": closes no escape of the window");
+	}
+	strbuf_addstr(&out->text, " (tiadash propose)\n");
+	strbuf_addstr(&out->text, line.buf);
+
+	if (!exists && mkdir_for_file(rules_path) < 0)
+		goto out;
+	fd = open(rules_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		error("cannot open '%s': %s", rules_path, strerror(errno));
+		goto out;
+	}
+	if (write_all(fd, out->text.buf, out->text.len) < 0) {
+		error("cannot write '%s': %s", rules_path, strerror(errno));
+		close(fd);
+		goto out;
+	}
+	if (close(fd) < 0) {
+		error("cannot write '%s': %s", rules_path, strerror(errno));
+		goto out;
+	}
+	out->path = xstrdup(rules_path);
+	ret = 0;
+out:
+	strbuf_release(&old);
+	strbuf_release(&line);
+	return ret;
+}
+
+int proposals_undo_accept(const struct proposal_accept *a)
+{
+	struct strbuf cur = STRBUF_INIT;
+	int ret = -1;
+
+	if (!a->path || !a->text.len)
+		return error("nothing to undo");
+	if (read_file_limit(&cur, a->path, 0) < 0)
+		goto out;
+	if (cur.len < a->text.len || (a->whole && cur.len != a->text.len) ||
+	    memcmp(cur.buf + cur.len - a->text.len, a->text.buf, a->text.len)) {
+		error("'%s' has changed since the glob was accepted: not undoing", a->path);
+		goto out;
+	}
+	if (a->whole && !a->created) {
+		int fd = open(a->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+		if (fd < 0 || write_all(fd, a->before.buf, a->before.len) < 0) {
+			error("cannot write '%s': %s", a->path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+		if (close(fd) < 0) {
+			error("cannot write '%s': %s", a->path, strerror(errno));
+			goto out;
+		}
+	} else if (a->created && cur.len == a->text.len) {
+		if (unlink(a->path) < 0) {
+			error("cannot remove '%s': %s", a->path, strerror(errno));
+			goto out;
+		}
+	} else if (truncate(a->path, (off_t)(cur.len - a->text.len)) < 0) {
+		error("cannot truncate '%s': %s", a->path, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&cur);
+	return ret;
+}
