@@ -8,11 +8,13 @@
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/classify.h"
+#include "metrics/proposals.h"
 
 #include <getopt.h>
 
 struct show {
 	struct store *store;
+	struct proposals_rules rules; /* the rules in effect, for each changed path */
 	struct pair_info pair;
 	struct pair_verdict v;
 	struct diff_info diff;
@@ -64,6 +66,16 @@ static cJSON *json_strings(const struct strlist *l)
 	return arr;
 }
 
+/* The name of the first rule matching path ("force-full:GLOB"), or NULL. */
+static const char *rule_for(const struct show *sh, const char *path)
+{
+	int i = rules_match(&sh->rules.rules, path);
+
+	if (i == RULES_MATCH_ERROR)
+		return "(rule matcher failed: run_all)";
+	return i >= 0 ? sh->rules.rules.items[i].name : NULL;
+}
+
 static cJSON *json_changed(const struct show *sh)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -75,7 +87,7 @@ static cJSON *json_changed(const struct show *sh)
 		json_add_string(o, "path", f->path);
 		json_add_string(o, "status", change_status_name(f->status));
 		json_add_string_or_null(o, "old_path", f->old_path);
-		json_add_string_or_null(o, "rule", NULL);
+		json_add_string_or_null(o, "rule", rule_for(sh, f->path));
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -254,6 +266,11 @@ static void text_changed(const struct show *sh)
 			fputs(" <- ", stdout);
 			put_safe(f->old_path);
 		}
+		if (rule_for(sh, f->path)) {
+			fputs("  [", stdout);
+			put_safe(rule_for(sh, f->path));
+			putchar(']');
+		}
 		putchar('\n');
 	}
 }
@@ -328,8 +345,10 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 	return 0;
 }
 
-static const struct option format_options[] = {
+static const struct option show_options[] = {
 	{ "format", required_argument, NULL, 'f' },
+	{ "rules", required_argument, NULL, 'r' },
+	{ "no-builtin-rules", no_argument, NULL, 'B' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -337,23 +356,36 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 {
 	enum output_format format = FORMAT_TEXT;
 	struct show sh = { .store = ctx->store };
+	struct strlist rule_files = STRLIST_INIT;
+	bool builtin = true;
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", format_options, NULL)) != -1) {
-		if (c != 'f')
-			return usage_error(&cmd_show, "unknown option");
-		if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format))
-			return usage_error(&cmd_show, "unknown format '%s'", optarg);
+	while ((c = getopt_long(argc, argv, "", show_options, NULL)) != -1) {
+		if (c == 'r') {
+			strlist_push(&rule_files, optarg);
+		} else if (c == 'B') {
+			builtin = false;
+		} else if (c != 'f' || !parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format)) {
+			strlist_release(&rule_files);
+			return c == 'f' ? usage_error(&cmd_show, "unknown format '%s'", optarg)
+					: usage_error(&cmd_show, "unknown option");
+		}
 	}
-	if (optind + 1 != argc)
+	if (optind + 1 != argc) {
+		strlist_release(&rule_files);
 		return usage_error(&cmd_show, "give one PR number or commit");
-	ret = load(&sh, ctx, argv[optind]);
+	}
+	ret = proposals_rules_load(&sh.rules, &rule_files, ctx->repo_path, builtin, false);
+	if (!ret)
+		ret = load(&sh, ctx, argv[optind]);
 	if (!ret)
 		ret = format == FORMAT_JSON ? print_json(&sh) : print_text(&sh);
 	pair_verdict_release(&sh.v);
 	pair_info_release(&sh.pair);
 	diff_info_release(&sh.diff);
+	proposals_rules_release(&sh.rules);
+	strlist_release(&rule_files);
 	return ret < 0 ? EXIT_INPUT_ERROR : EXIT_OKAY;
 }
 
@@ -361,9 +393,13 @@ const struct cmd cmd_show = {
 	.name = "show",
 	.fn = run_show,
 	.flags = NEED_DB_RO,
-	.usage = "tiadash show [--format text|json] PR|SHA",
+	.usage = "tiadash show [--format text|json] [--rules FILE]... [--no-builtin-rules] PR|SHA",
 	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
-	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n\n"
-		"  --format F   text (default) or json\n",
-	.options = format_options,
+	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n"
+		"Each changed file is shown with the first rule it matches.\n\n"
+		"  --format F           text (default) or json\n"
+		"  --rules FILE         a rule file (repeatable; default .tiadash/rules in the\n"
+		"                       repository root, when present)\n"
+		"  --no-builtin-rules   leave the built-in force-full defaults out\n",
+	.options = show_options,
 };

@@ -52,6 +52,17 @@ test_expect_success 'every head: class, missed, changed paths, coverage, selecti
 	EOF
 '
 
+test_expect_success 'show names the rule each changed file matches' '
+	tiadash --db s.db --repo "$SAMPLE/repo" show 434 --format json >434.json &&
+	test "$(json_get 434.json "json.dumps([(f[\"path\"], f[\"rule\"]) for f in d[\"changed\"]])")" = \
+		"[[\"tests/fixtures/fx_rates.json\", \"force-full:**/fixtures/**\"]]" &&
+	tiadash --db s.db --repo "$SAMPLE/repo" show 434 --no-builtin-rules --format json >none.json &&
+	test "$(json_get none.json "d[\"changed\"][0][\"rule\"]")" = None &&
+	printf "run_all tests/fixtures/*.json\n" >mine.rules &&
+	tiadash --db s.db --repo "$SAMPLE/repo" show 434 --rules mine.rules >434.txt &&
+	test_grep "^changed     M tests/fixtures/fx_rates.json  \[force-full:tests/fixtures/\*.json\]$" 434.txt
+'
+
 test_expect_success 'ingesting the week again changes nothing' '
 	store_dump s.db >before &&
 	tiadash --db s.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >out &&
