@@ -6,7 +6,6 @@
 #include "core/tiadash.h"
 #include "core/idmatch.h"
 #include "core/timeutil.h"
-#include "ingest/cbm.h"
 #include "ingest/coverage.h"
 #include "ingest/ingest.h"
 #include "ingest/junit.h"
@@ -324,24 +323,22 @@ static void push_unique(struct strlist *l, const char *s)
 }
 
 /*
- * A selector's own output (ingest/native.h) in the selected_file slot: its
- * decision is the run's unless the manifest gave one; its test count, when
- * it has one, counts like an engine's.
+ * A selector's own answer: a native output (ingest/native.h) in the
+ * selected_file slot, or a codebase-memory-mcp answer in engine_file. Its
+ * decision is the run's (a native output's only when the manifest gave
+ * none); its test count, when it has one, counts as the selected count.
  */
-static int parse_native(struct run_source *rs, struct run_data *d)
+static int parse_answer(struct run_source *rs, struct run_data *d, struct input *in,
+			enum native_format f, bool manifest_decides)
 {
 	const struct manifest_selection *sel = &rs->m.sel;
 	struct native_opts o = { sel->root, sel->lane, sel->has_total_packages,
 				 sel->total_packages };
 	struct native_answer a = NATIVE_ANSWER_INIT;
-	enum native_format f;
-	int ret;
+	int ret = native_parse(in, f, &o, &a);
 
-	if (!native_format_parse(sel->format, &f))
-		BUG("unknown native format '%s'", sel->format);
-	ret = native_parse(&rs->selected_file, f, &o, &a);
 	if (!ret) {
-		if (!sel->has_decision)
+		if (!manifest_decides)
 			d->decision = a.decision;
 		for (size_t i = 0; i < a.reasons.nr; i++)
 			push_unique(&d->reasons, a.reasons.items[i]);
@@ -357,6 +354,7 @@ static int parse_native(struct run_source *rs, struct run_data *d)
 static int parse_selection(struct run_source *rs, struct run_data *d)
 {
 	const struct manifest_selection *sel = &rs->m.sel;
+	enum native_format f;
 	int ret = 0;
 
 	if (!sel->present)
@@ -368,26 +366,15 @@ static int parse_selection(struct run_source *rs, struct run_data *d)
 	d->total_tests = sel->total_tests;
 	for (size_t i = 0; i < sel->selected.nr; i++)
 		strlist_push(&d->entries, sel->selected.items[i]);
-	if (rs->has_selected_file && sel->format)
-		ret = parse_native(rs, d);
-	else if (rs->has_selected_file)
+	if (rs->has_selected_file && sel->format) {
+		if (!native_format_parse(sel->format, &f))
+			BUG("unknown native format '%s'", sel->format);
+		ret = parse_answer(rs, d, &rs->selected_file, f, sel->has_decision);
+	} else if (rs->has_selected_file) {
 		ret = list_parse(&rs->selected_file, &d->entries);
-	if (!ret && rs->has_engine_file) {
-		struct cbm_answer a = CBM_ANSWER_INIT;
-
-		ret = cbm_parse(&rs->engine_file, sel->lane, &a);
-		if (!ret) {
-			/* The engine's answer is the run's decision. */
-			d->decision = a.decision;
-			for (size_t i = 0; i < a.reasons.nr; i++)
-				push_unique(&d->reasons, a.reasons.items[i]);
-			for (size_t i = 0; i < a.entries.nr; i++)
-				strlist_push(&d->entries, a.entries.items[i]);
-			d->has_engine_tests = a.has_tests;
-			d->engine_tests = a.tests;
-		}
-		cbm_answer_release(&a);
 	}
+	if (!ret && rs->has_engine_file)
+		ret = parse_answer(rs, d, &rs->engine_file, NATIVE_CBM, false);
 	return ret;
 }
 
