@@ -261,31 +261,17 @@ static void print_csv(const struct metrics *m)
 
 /* ---- text and markdown ---- */
 
-struct out {
-	struct strbuf sb;
-	bool md;
-};
-
-/* Untrusted text, escaped for the output's kind. */
-static void put_text(struct out *o, const char *s)
-{
-	if (o->md)
-		md_escape(&o->sb, s);
-	else
-		sanitize_text(&o->sb, s, strlen(s));
-}
-
 static const char *plural(int64_t n, const char *one, const char *many)
 {
 	return n == 1 ? one : many;
 }
 
-static void text_label(struct out *o, const char *label)
+static void text_label(struct metrics_out *o, const char *label)
 {
 	strbuf_addf(&o->sb, "%-13s", label);
 }
 
-static void dist_text(struct out *o, const struct metrics_dist *d, const char *unit)
+static void dist_text(struct metrics_out *o, const struct metrics_dist *d, const char *unit)
 {
 	strbuf_addstr(&o->sb, "p50 ");
 	metrics_fmt(&o->sb, "%.3f", d->p50);
@@ -296,7 +282,7 @@ static void dist_text(struct out *o, const struct metrics_dist *d, const char *u
 	strbuf_addf(&o->sb, "  (%zu %s)\n", d->n, unit);
 }
 
-static void text_overview(struct out *o, const struct metrics *m)
+static void text_overview(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
 
@@ -332,7 +318,7 @@ static void wall_cell(struct strbuf *sb, double v, bool pct)
 	strbuf_release(&cell);
 }
 
-static void text_wall(struct out *o, const struct metrics *m)
+static void text_wall(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
 
@@ -355,7 +341,7 @@ static void text_wall(struct out *o, const struct metrics *m)
 	strbuf_addch(sb, '\n');
 }
 
-static void text_force_full(struct out *o, const struct metrics *m)
+static void text_force_full(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
 
@@ -378,23 +364,23 @@ static void text_force_full(struct out *o, const struct metrics *m)
 		metrics_fmt(&mins, "%.1f", r->minutes);
 		text_label(o, "");
 		strbuf_addf(sb, "%6" PRId64 " %9s  ", r->runs, mins.buf);
-		put_text(o, r->reason);
+		metrics_put_text(o, r->reason);
 		strbuf_addch(sb, '\n');
 		strbuf_release(&mins);
 	}
 }
 
 /* Test ids on lines of their own, indented 4, so ids up to 76 columns fit. */
-static void text_test_list(struct out *o, const struct strlist *l)
+static void text_test_list(struct metrics_out *o, const struct strlist *l)
 {
 	for (size_t i = 0; i < l->nr; i++) {
 		strbuf_addstr(&o->sb, "    ");
-		put_text(o, l->items[i]);
+		metrics_put_text(o, l->items[i]);
 		strbuf_addch(&o->sb, '\n');
 	}
 }
 
-static void text_escapes(struct out *o, const struct metrics *m)
+static void text_escapes(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
 
@@ -412,7 +398,7 @@ static void text_escapes(struct out *o, const struct metrics *m)
 		strbuf_addf(sb, " %s", pair_class_name(r->cls));
 		if (*r->repo && !*m->repo) {
 			strbuf_addch(sb, ' ');
-			put_text(o, r->repo);
+			metrics_put_text(o, r->repo);
 		}
 		if (e->missed.nr)
 			strbuf_addf(sb, ", %zu missed", e->missed.nr);
@@ -425,13 +411,13 @@ static void text_escapes(struct out *o, const struct metrics *m)
 		text_test_list(o, &e->non_hermetic);
 		if (e->explained) {
 			strbuf_addstr(sb, "    explained: ");
-			put_text(o, e->note);
+			metrics_put_text(o, e->note);
 			strbuf_addch(sb, '\n');
 		}
 	}
 }
 
-static void text_rest(struct out *o, const struct metrics *m)
+static void text_rest(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
 
@@ -479,7 +465,7 @@ static void day_cells(struct strbuf *sb, const struct metrics_day *d, const char
 	strbuf_release(&c);
 }
 
-static void text_days(struct out *o, const struct metrics *m)
+static void text_days(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
 
@@ -496,7 +482,7 @@ static void text_days(struct out *o, const struct metrics *m)
 
 static void print_text(const struct metrics *m)
 {
-	struct out o = { STRBUF_INIT, false };
+	struct metrics_out o = { STRBUF_INIT, false };
 
 	text_overview(&o, m);
 	text_wall(&o, m);
@@ -507,12 +493,12 @@ static void print_text(const struct metrics *m)
 	metrics_flush(&o.sb);
 }
 
-static void md_row(struct out *o, const char *figure, const char *value)
+static void md_row(struct metrics_out *o, const char *figure, const char *value)
 {
 	strbuf_addf(&o->sb, "| %s | %s |\n", figure, value);
 }
 
-static void md_dist(struct out *o, const char *what, const struct metrics_dist *d)
+static void md_dist(struct metrics_out *o, const char *what, const struct metrics_dist *d)
 {
 	struct strbuf v = STRBUF_INIT;
 
@@ -526,7 +512,7 @@ static void md_dist(struct out *o, const char *what, const struct metrics_dist *
 	strbuf_release(&v);
 }
 
-static void md_overview(struct out *o, const struct metrics *m)
+static void md_overview(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf v = STRBUF_INIT;
 
@@ -591,7 +577,7 @@ static void md_overview(struct out *o, const struct metrics *m)
 	strbuf_release(&v);
 }
 
-static void md_force_full(struct out *o, const struct metrics *m)
+static void md_force_full(struct metrics_out *o, const struct metrics *m)
 {
 	if (!m->nr_reasons)
 		return;
@@ -601,23 +587,23 @@ static void md_force_full(struct out *o, const struct metrics *m)
 	strbuf_addstr(&o->sb, ").\n\n| reason | runs | minutes |\n|---|---:|---:|\n");
 	for (size_t i = 0; i < m->nr_reasons; i++) {
 		strbuf_addstr(&o->sb, "| ");
-		put_text(o, m->reasons[i].reason);
+		metrics_put_text(o, m->reasons[i].reason);
 		strbuf_addf(&o->sb, " | %" PRId64 " | ", m->reasons[i].runs);
 		metrics_fmt(&o->sb, "%.1f", m->reasons[i].minutes);
 		strbuf_addstr(&o->sb, " |\n");
 	}
 }
 
-static void md_list(struct out *o, const struct strlist *l)
+static void md_list(struct metrics_out *o, const struct strlist *l)
 {
 	for (size_t i = 0; i < l->nr; i++) {
 		if (i)
 			strbuf_addstr(&o->sb, "<br>");
-		put_text(o, l->items[i]);
+		metrics_put_text(o, l->items[i]);
 	}
 }
 
-static void md_escapes(struct out *o, const struct metrics *m)
+static void md_escapes(struct metrics_out *o, const struct metrics *m)
 {
 	if (!m->nr_escape_list)
 		return;
@@ -635,14 +621,14 @@ static void md_escapes(struct out *o, const struct metrics *m)
 		md_list(o, &e->non_hermetic);
 		strbuf_addstr(&o->sb, " | ");
 		if (e->explained)
-			put_text(o, e->note);
+			metrics_put_text(o, e->note);
 		else
 			strbuf_addstr(&o->sb, "no");
 		strbuf_addstr(&o->sb, " |\n");
 	}
 }
 
-static void md_days(struct out *o, const struct metrics *m)
+static void md_days(struct metrics_out *o, const struct metrics *m)
 {
 	if (!m->nr_days)
 		return;
@@ -659,7 +645,7 @@ static void md_days(struct out *o, const struct metrics *m)
 
 static void print_md(const struct metrics *m)
 {
-	struct out o = { STRBUF_INIT, true };
+	struct metrics_out o = { STRBUF_INIT, true };
 
 	md_overview(&o, m);
 	md_force_full(&o, m);

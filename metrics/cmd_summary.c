@@ -20,20 +20,7 @@ enum {
 #define SUMMARY_TESTS 10
 #define SUMMARY_REASONS 5
 
-struct out {
-	struct strbuf sb;
-	bool md;
-};
-
-static void put_text(struct out *o, const char *s)
-{
-	if (o->md)
-		md_escape(&o->sb, s);
-	else
-		sanitize_text(&o->sb, s, strlen(s));
-}
-
-static void bold(struct out *o, const char *s)
+static void bold(struct metrics_out *o, const char *s)
 {
 	strbuf_addstr(&o->sb, o->md ? "**" : "");
 	strbuf_addstr(&o->sb, s);
@@ -74,7 +61,7 @@ static void trend(struct strbuf *sb, double cur, double prev)
 		strbuf_addf(sb, "%s %.2f points", delta > 0 ? "up" : "down", fabs(delta));
 }
 
-static void head_line(struct out *o, const struct metrics *cur, const struct metrics *prev)
+static void head_line(struct metrics_out *o, const struct metrics *cur, const struct metrics *prev)
 {
 	struct strbuf *sb = &o->sb;
 	struct strbuf rate = STRBUF_INIT;
@@ -100,7 +87,7 @@ static void head_line(struct out *o, const struct metrics *cur, const struct met
 	strbuf_addstr(sb, "\n");
 }
 
-static void test_list(struct out *o, const char *what, const struct strlist *l)
+static void test_list(struct metrics_out *o, const char *what, const struct strlist *l)
 {
 	size_t n = l->nr < SUMMARY_TESTS ? l->nr : SUMMARY_TESTS;
 
@@ -110,13 +97,13 @@ static void test_list(struct out *o, const char *what, const struct strlist *l)
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			strbuf_addstr(&o->sb, ", ");
-		put_text(o, l->items[i]);
+		metrics_put_text(o, l->items[i]);
 	}
 	if (l->nr > n)
 		strbuf_addf(&o->sb, " (+%zu more)", l->nr - n);
 }
 
-static void escapes(struct out *o, const struct metrics *m)
+static void escapes(struct metrics_out *o, const struct metrics *m)
 {
 	size_t n = m->nr_escape_list < SUMMARY_ESCAPES ? m->nr_escape_list : SUMMARY_ESCAPES;
 
@@ -137,12 +124,12 @@ static void escapes(struct out *o, const struct metrics *m)
 		metrics_fmt_change(&o->sb, r);
 		if (*r->repo && !*m->repo) {
 			strbuf_addch(&o->sb, ' ');
-			put_text(o, r->repo);
+			metrics_put_text(o, r->repo);
 		}
 		strbuf_addf(&o->sb, " (%s", pair_class_name(r->cls));
 		if (e->explained) {
 			strbuf_addstr(&o->sb, ", explained: ");
-			put_text(o, e->note);
+			metrics_put_text(o, e->note);
 		}
 		strbuf_addch(&o->sb, ')');
 		test_list(o, "missed", &e->missed);
@@ -154,7 +141,7 @@ static void escapes(struct out *o, const struct metrics *m)
 			    m->nr_escape_list - n);
 }
 
-static void reasons(struct out *o, const struct metrics *m)
+static void reasons(struct metrics_out *o, const struct metrics *m)
 {
 	size_t n = m->nr_reasons < SUMMARY_REASONS ? m->nr_reasons : SUMMARY_REASONS;
 
@@ -173,7 +160,7 @@ static void reasons(struct out *o, const struct metrics *m)
 		strbuf_addch(&o->sb, '\n');
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(&o->sb, "%zu. ", i + 1);
-		put_text(o, m->reasons[i].reason);
+		metrics_put_text(o, m->reasons[i].reason);
 		strbuf_addf(&o->sb, ": %" PRId64 " run%s, ", m->reasons[i].runs,
 			    m->reasons[i].runs == 1 ? "" : "s");
 		metrics_fmt(&o->sb, "%.1f", m->reasons[i].minutes);
@@ -181,7 +168,7 @@ static void reasons(struct out *o, const struct metrics *m)
 	}
 }
 
-static void render(struct out *o, const struct metrics *cur, const struct metrics *prev)
+static void render(struct metrics_out *o, const struct metrics *cur, const struct metrics *prev)
 {
 	head_line(o, cur, prev);
 	escapes(o, cur);
@@ -190,7 +177,7 @@ static void render(struct out *o, const struct metrics *cur, const struct metric
 
 static int post(const char *url, const struct metrics *cur, const struct metrics *prev)
 {
-	struct out md = { STRBUF_INIT, true };
+	struct metrics_out md = { STRBUF_INIT, true };
 	cJSON *root = cJSON_CreateObject();
 	char *body;
 	int ret;
@@ -219,7 +206,7 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics_args a;
 	struct metrics cur, prev;
 	struct window before;
-	struct out o = { STRBUF_INIT, false };
+	struct metrics_out o = { STRBUF_INIT, false };
 	double max_rate = NAN;
 	const char *url = NULL;
 	int c, rc, status = EXIT_OKAY;

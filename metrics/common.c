@@ -145,3 +145,11 @@ void metrics_flush(struct strbuf *sb)
 	fwrite(sb->buf, 1, sb->len, stdout);
 	strbuf_release(sb);
 }
+
+void metrics_put_text(struct metrics_out *o, const char *s)
+{
+	if (o->md)
+		md_escape(&o->sb, s);
+	else
+		sanitize_text(&o->sb, s, strlen(s));
+}

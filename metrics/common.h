@@ -69,4 +69,12 @@ void metrics_fmt_change(struct strbuf *sb, const struct metrics_row *r);
 /* Write sb to stdout and release it. */
 void metrics_flush(struct strbuf *sb);
 
+/* Text or markdown being built, with untrusted strings escaped for it. */
+struct metrics_out {
+	struct strbuf sb;
+	bool md;
+};
+/* Append s: markdown-escaped (md) or sanitized (text). */
+void metrics_put_text(struct metrics_out *o, const char *s);
+
 #endif
