@@ -129,6 +129,31 @@ static const char *const migrations[] = {
 	"  etag TEXT,"
 	"  last_modified TEXT,"
 	"  PRIMARY KEY (doc_url, url)) WITHOUT ROWID;",
+
+	/*
+	 * 3 -> 4: what `ingest --github/--gitlab` pulled (ingest/ciapi.c): per
+	 * workflow (GitHub) or job name (GitLab) the newest run or job id
+	 * ingested, and per run or job its updated_at when it landed, so a
+	 * re-run fetches only what is new or changed.
+	 */
+	"CREATE TABLE ci_cursor ("
+	"  provider TEXT NOT NULL CHECK (provider IN ('github', 'gitlab')),"
+	"  api TEXT NOT NULL,"
+	"  project TEXT NOT NULL,"
+	"  pipeline TEXT NOT NULL,"
+	"  newest_id INTEGER NOT NULL,"
+	"  checked_at INTEGER NOT NULL,"
+	"  PRIMARY KEY (provider, api, project, pipeline)) WITHOUT ROWID;"
+	"CREATE TABLE ci_seen ("
+	"  provider TEXT NOT NULL,"
+	"  api TEXT NOT NULL,"
+	"  project TEXT NOT NULL,"
+	"  pipeline TEXT NOT NULL,"
+	"  run_id INTEGER NOT NULL,"
+	"  updated_at TEXT NOT NULL,"
+	"  runs INTEGER NOT NULL,"
+	"  seen_at INTEGER NOT NULL,"
+	"  PRIMARY KEY (provider, api, project, pipeline, run_id)) WITHOUT ROWID;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,

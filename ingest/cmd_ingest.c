@@ -4,6 +4,7 @@
 #include "core/commands.h"
 #include "core/timeutil.h"
 #include "ingest/cbm.h"
+#include "ingest/ciapi.h"
 #include "ingest/coverage.h"
 #include "ingest/http.h"
 #include "ingest/ingest.h"
@@ -12,6 +13,13 @@
 
 #include <getopt.h>
 #include <unistd.h>
+
+/* --github/--gitlab (ingest/ciapi.c): what to pull. */
+struct ci_cli {
+	const char *github, *gitlab, *since;
+	struct ci_pull pull;
+	struct strlist workflows, jobs;
+};
 
 /* What the flags say about a run of bare files. */
 struct bare_opts {
@@ -23,6 +31,7 @@ struct bare_opts {
 	int64_t pr, attempt, total, selected, packages;
 	double wall;
 	struct strlist reasons;
+	struct ci_cli ci;
 };
 
 enum {
@@ -31,6 +40,7 @@ enum {
 	OPT_REASON, OPT_TOTAL, OPT_SELECTED_COUNT, OPT_SELECTION, OPT_QUARANTINE,
 	OPT_FAILED, OPT_LANE, OPT_TIMEOUT, OPT_CONNECT_TIMEOUT, OPT_MAX_SIZE,
 	OPT_RETRIES, OPT_SELECTION_FORMAT, OPT_SELECTION_ROOT, OPT_TOTAL_PACKAGES,
+	OPT_GITHUB, OPT_GITLAB, OPT_WORKFLOW, OPT_JOB, OPT_SINCE, OPT_API_URL,
 };
 
 static const struct option options[] = {
@@ -59,6 +69,12 @@ static const struct option options[] = {
 	{ "selection-format", required_argument, NULL, OPT_SELECTION_FORMAT },
 	{ "selection-root", required_argument, NULL, OPT_SELECTION_ROOT },
 	{ "total-packages", required_argument, NULL, OPT_TOTAL_PACKAGES },
+	{ "github", required_argument, NULL, OPT_GITHUB },
+	{ "gitlab", required_argument, NULL, OPT_GITLAB },
+	{ "workflow", required_argument, NULL, OPT_WORKFLOW },
+	{ "job", required_argument, NULL, OPT_JOB },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "api-url", required_argument, NULL, OPT_API_URL },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -118,6 +134,12 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 			o->selection_root = optarg;
 			break;
 		case OPT_TOTAL_PACKAGES: o->has_packages = true; if (!parse_count(optarg, 1, &o->packages)) bad = "--total-packages"; break;
+		case OPT_GITHUB: o->ci.github = optarg; break;
+		case OPT_GITLAB: o->ci.gitlab = optarg; break;
+		case OPT_WORKFLOW: strlist_push(&o->ci.workflows, optarg); break;
+		case OPT_JOB: strlist_push(&o->ci.jobs, optarg); break;
+		case OPT_SINCE: o->ci.since = optarg; break;
+		case OPT_API_URL: o->ci.pull.api_url = optarg; break;
 		default: return usage_error(&cmd_ingest, "unknown option");
 		}
 		if (bad)
@@ -375,6 +397,39 @@ static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
 	return ret;
 }
 
+/* Check --github/--gitlab and their options; 0, or a usage error's status. */
+static int ci_options(struct ci_cli *c, const struct bare_opts *o, int nargs, int64_t now)
+{
+	struct ci_pull *p = &c->pull;
+	const char *since = c->since ? c->since : "7d";
+	bool any = c->github || c->gitlab;
+
+	if (c->github && c->gitlab)
+		return usage_error(&cmd_ingest, "give --github or --gitlab, not both");
+	if (!any && (c->workflows.nr || c->jobs.nr || c->since || p->api_url))
+		return usage_error(&cmd_ingest, "--workflow, --job, --since and --api-url "
+				   "go with --github or --gitlab");
+	if (!any)
+		return 0;
+	if (c->github ? c->jobs.nr : c->workflows.nr)
+		return usage_error(&cmd_ingest, c->github ? "--job is for --gitlab; "
+				   "--github takes --workflow" : "--workflow is for "
+				   "--github; --gitlab takes --job");
+	if (c->github ? !c->workflows.nr : !c->jobs.nr)
+		return usage_error(&cmd_ingest, c->github ? "--github needs one or more "
+				   "--workflow FILE" : "--gitlab needs one or more --job NAME");
+	if (nargs || o->bare || o->selection || o->failed || o->verdict)
+		return usage_error(&cmd_ingest, "--github and --gitlab pull runs: they "
+				   "take no SOURCE and no bare-file options");
+	if (!time_parse_when(since, now, &p->since))
+		return usage_error(&cmd_ingest, "--since '%s': expected 7d, 24h, a date "
+				   "or an RFC 3339 time", since);
+	p->provider = c->github ? CI_GITHUB : CI_GITLAB;
+	p->project = c->github ? c->github : c->gitlab;
+	p->pipelines = c->github ? c->workflows : c->jobs;
+	return 0;
+}
+
 static void print_summary(const struct ingest_stats *st)
 {
 	printf("%d new run%s, %d unchanged", st->added, st->added == 1 ? "" : "s",
@@ -398,19 +453,26 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 
 	if (http_options_init(&http) < 0)
 		return EXIT_INPUT_ERROR;
-	if (parse_options(argc, argv, &o, &replace, &http)) {
-		strlist_release(&o.reasons);
-		return EXIT_INPUT_ERROR;
+	if (parse_options(argc, argv, &o, &replace, &http) ||
+	    ci_options(&o.ci, &o, argc - optind, ctx->now)) {
+		ret = EXIT_INPUT_ERROR;
+	} else if (optind >= argc && !o.ci.pull.project &&
+		   !(o.bare && (o.selection || o.failed || o.verdict))) {
+		ret = usage_error(&cmd_ingest, "nothing to ingest");
 	}
-	if (optind >= argc && !(o.bare && (o.selection || o.failed || o.verdict))) {
+	if (ret) {
 		strlist_release(&o.reasons);
-		return usage_error(&cmd_ingest, "nothing to ingest");
+		strlist_release(&o.ci.workflows);
+		strlist_release(&o.ci.jobs);
+		return ret;
 	}
 	ingest_init(&ing, ctx->store, ctx->repo, ctx->now);
 	ing.replace = replace;
 	ing.progress = isatty(STDERR_FILENO);
 	ing.http_opts = &http;
-	if (o.bare)
+	if (o.ci.pull.project)
+		ret = ci_ingest(&ing, &o.ci.pull);
+	else if (o.bare)
 		ret = ingest_bare(&ing, ctx, &o, argc - optind, argv + optind);
 	else
 		for (int i = optind; i < argc; i++)
@@ -422,6 +484,8 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 	print_summary(&ing.stats);
 	ingest_release(&ing);
 	strlist_release(&o.reasons);
+	strlist_release(&o.ci.workflows);
+	strlist_release(&o.ci.jobs);
 	return ret || ing.stats.failed ? EXIT_INPUT_ERROR : EXIT_OKAY;
 }
 
@@ -430,7 +494,9 @@ const struct cmd cmd_ingest = {
 	.fn = run_ingest,
 	.flags = NEED_DB_RW | WANT_REPO,
 	.usage = "tiadash ingest [--replace] SOURCE...\n"
-		 "       tiadash ingest --kind shadow|full --head SHA [--base SHA] [--pr N] [OPTIONS] FILE...",
+		 "       tiadash ingest --kind shadow|full --head SHA [--base SHA] [--pr N] [OPTIONS] FILE...\n"
+		 "       tiadash ingest --github OWNER/REPO --workflow FILE... [--since WHEN] [--api-url URL]\n"
+		 "       tiadash ingest --gitlab PROJECT --job NAME... [--since WHEN] [--api-url URL]",
 	.summary = "Ingest run manifests, indexes, directories or URLs (or bare files as one run).",
 	.help =
 		"A SOURCE is a run manifest (tiadash.run.v1), an index (tiadash.index.v1),\n"
@@ -444,6 +510,12 @@ const struct cmd cmd_ingest = {
 		"  --retries N          retries on 5xx, 429 and broken transfers (default 3)\n"
 		"  TIADASH_TOKEN is sent as a bearer token to the origin of the URL given,\n"
 		"  never to another; see tiadash(1) for the TIADASH_HTTP_* variables.\n\n"
+		"Straight from CI (the artifacts of runs hold `tiadash record` folders):\n"
+		"  --github OWNER/REPO  GitHub Actions: the runs of each --workflow FILE\n"
+		"  --gitlab PROJECT     GitLab CI: the jobs named by each --job NAME\n"
+		"  --since WHEN         runs created since (default 7d)\n"
+		"  --api-url URL        the API (GitHub Enterprise, a GitLab instance)\n"
+		"  GITHUB_TOKEN / GITLAB_TOKEN (else TIADASH_TOKEN) goes to the API only.\n\n"
 		"Bare files (JUnit XML, lcov, Cobertura, selection lists or answers) as one run:\n"
 		"  --kind K             shadow or full (required)\n"
 		"  --head SHA           the tested commit (required)\n"

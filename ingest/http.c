@@ -4,6 +4,7 @@
  */
 #include "core/tiadash.h"
 #include "ingest/http.h"
+#include "core/timeutil.h"
 #include "ingest/run_data.h"
 
 #include <curl/curl.h>
@@ -436,6 +437,10 @@ struct http_client {
 	CURLM *multi;
 	struct http_options opt;
 	char *auth;          /* "Authorization: Bearer ...", or NULL */
+	char **api_headers;  /* more lines for the trusted origin (NULL-terminated) */
+	const char *token_name; /* where the token came from, for messages */
+	int64_t hold_until;  /* monotonic ms: a rate limit holds every get till then */
+	char *halted;        /* a rate limit lasts longer than max_wait: why */
 	/*
 	 * Not started yet, in two queues: [0] the files of queued runs, which
 	 * go first (the runs wait for them), [1] indexes and manifests.
@@ -484,6 +489,8 @@ struct http_get {
 	int attempts, redirects;
 	int64_t not_before;   /* monotonic ms before which a retry waits */
 	bool over_limit, token_withheld;
+	bool rate_limits;     /* answer 403/429 rate limits by waiting (CI APIs) */
+	struct strbuf answer; /* the header lines of the last answer */
 	char errbuf[CURL_ERROR_SIZE];
 };
 
@@ -496,6 +503,7 @@ static void http_get_init(struct http_get *g, const char *url, const char *trust
 	g->trusted = trusted ? xstrdup(trusted) : NULL;
 	g->limit = limit;
 	g->body = (struct strbuf)STRBUF_INIT;
+	g->answer = (struct strbuf)STRBUF_INIT;
 }
 
 static void http_get_release(struct http_get *g)
@@ -512,6 +520,7 @@ static void http_get_release(struct http_get *g)
 	free(g->message);
 	free(g->cur_url);
 	free(g->retry_after);
+	strbuf_release(&g->answer);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -560,8 +569,10 @@ static size_t on_header(char *buf, size_t size, size_t nitems, void *data)
 		FREE_NULL(g->etag);
 		FREE_NULL(g->last_modified);
 		FREE_NULL(g->retry_after);
+		strbuf_reset(&g->answer);
 		return len;
 	}
+	strbuf_add(&g->answer, buf, len);
 	grab_header(buf, len, "etag", &g->etag);
 	grab_header(buf, len, "last-modified", &g->last_modified);
 	grab_header(buf, len, "retry-after", &g->retry_after);
@@ -624,6 +635,7 @@ static void get_start(struct http_client *c, struct http_get *g)
 	FREE_NULL(g->etag);
 	FREE_NULL(g->last_modified);
 	FREE_NULL(g->retry_after);
+	strbuf_reset(&g->answer);
 	g->over_limit = false;
 	g->errbuf[0] = '\0';
 	g->easy = e;
@@ -634,6 +646,9 @@ static void get_start(struct http_client *c, struct http_get *g)
 		else
 			g->token_withheld = true;
 	}
+	for (char **h = c->api_headers; h && *h; h++)
+		if (same_origin(g->cur_url, g->trusted))
+			add_header(g, *h);
 	if (g->if_none_match)
 		add_headerf(g, "If-None-Match", g->if_none_match);
 	if (g->if_modified_since)
@@ -750,6 +765,163 @@ static bool get_retry_later(struct http_client *c, struct http_get *g, const cha
 	return true;
 }
 
+/* ---- rate limits (gets marked with http_get_honour_rate_limits) -------- */
+
+/* A header of the get's last answer (caller frees), or NULL. */
+static char *answer_header(const struct http_get *g, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = g->answer.buf;
+
+	while (*p) {
+		const char *eol = strchrnul(p, '\n');
+		size_t len = (size_t)(eol - p);
+
+		if (len > n && !strncasecmp(p, name, n) && p[n] == ':')
+			return xstrdup_trimmed(p + n + 1, len - n - 1);
+		p = *eol ? eol + 1 : eol;
+	}
+	return NULL;
+}
+
+/*
+ * Is the answer's quota used up (X-RateLimit-Remaining: 0 with an
+ * X-RateLimit-Reset time, as GitHub says it; RateLimit-* as GitLab does)?
+ * Then *until is the reset (Unix seconds) and *wait the seconds to it, one
+ * more than the difference since the reset second itself may still count.
+ */
+static bool quota_used_up(const struct http_get *g, double *wait, int64_t *until)
+{
+	static const char *const names[][2] = {
+		{ "x-ratelimit-remaining", "x-ratelimit-reset" },
+		{ "ratelimit-remaining", "ratelimit-reset" },
+	};
+	bool used_up = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names) && !used_up; i++) {
+		char *left = answer_header(g, names[i][0]);
+		char *reset = answer_header(g, names[i][1]);
+		int64_t n, t;
+
+		if (left && reset && parse_int64(left, &n) && n == 0 &&
+		    parse_int64(reset, &t) && t > 0) {
+			int64_t now = (int64_t)time(NULL);
+
+			*until = t;
+			*wait = t >= now ? (double)(t - now + 1) : 0;
+			used_up = true;
+		}
+		free(left);
+		free(reset);
+	}
+	return used_up;
+}
+
+static char *format_unix(int64_t secs)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	time_format(&sb, secs * 1000);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* Nothing more goes to any host for wait seconds (a rate limit's reset). */
+static void hold_all(struct http_client *c, double wait)
+{
+	int64_t until = mono_ms() + (int64_t)(wait * 1000);
+
+	if (until > c->hold_until)
+		c->hold_until = until;
+}
+
+/* A limit that lasts longer than max_wait: no rate-limited get starts again. */
+static void halt(struct http_client *c, const char *why)
+{
+	if (!c->halted)
+		c->halted = xstrdup(why);
+}
+
+/*
+ * Any answer of a rate-limited get: when it says the quota is used up,
+ * hold every transfer until the reset, or halt when that is too far away.
+ */
+static void rate_limit_watch(struct http_client *c, struct http_get *g)
+{
+	double wait;
+	int64_t until;
+	char *when, *origin;
+
+	if (g->status == 403 || g->status == 429 || !quota_used_up(g, &wait, &until) ||
+	    wait <= 0)
+		return;
+	when = format_unix(until);
+	origin = url_origin(g->cur_url);
+	if (wait > c->opt.max_wait) {
+		char *why = xstrfmt("the rate limit of %s is used up until %s, %g s "
+				    "from now: longer than TIADASH_HTTP_MAX_WAIT "
+				    "(%g s) lets tiadash wait", origin, when, wait,
+				    c->opt.max_wait);
+
+		halt(c, why);
+		free(why);
+	} else if (mono_ms() + (int64_t)(wait * 1000) > c->hold_until) {
+		note("%s: the rate limit is used up (remaining 0); waiting %g s "
+		     "for its reset at %s", origin, wait, when);
+		hold_all(c, wait);
+	}
+	free(when);
+	free(origin);
+}
+
+/*
+ * A 403 or 429 of a rate-limited get: a rate limit when it has Retry-After
+ * (GitHub's secondary limits, GitLab) or a used-up quota. Wait and try
+ * again, holding every other transfer meanwhile; when the wait is longer
+ * than max_wait, fail naming when the limit resets, and start nothing
+ * rate-limited again. False when the answer is not about a rate limit (or
+ * no attempt is left): the caller treats it as any other status.
+ */
+static bool rate_limited(struct http_client *c, struct http_get *g)
+{
+	double wait = g->retry_after ? retry_after_seconds(g->retry_after) : -1;
+	int64_t until = 0;
+	char *when, *what;
+
+	if (wait >= 0) {
+		until = (int64_t)time(NULL) + (int64_t)ceil(wait);
+		what = xstrfmt("Retry-After: %s", g->retry_after);
+	} else if (quota_used_up(g, &wait, &until)) {
+		what = xstrdup("rate limit remaining 0");
+	} else {
+		return false;
+	}
+	when = format_unix(until);
+	if (wait > c->opt.max_wait) {
+		char *why = xstrfmt("rate limited until %s (%s): longer than "
+				    "TIADASH_HTTP_MAX_WAIT (%g s) lets tiadash wait",
+				    when, what, c->opt.max_wait);
+
+		get_fail(g, "HTTP %ld: %s; try again then", g->status, why);
+		halt(c, why);
+		free(why);
+	} else if (g->attempts > c->opt.retries) {
+		free(when);
+		free(what);
+		return false;
+	} else {
+		note("%s: HTTP %ld, rate limited (%s); waiting %g s, until %s "
+		     "(attempt %d of %d)", g->name, g->status, what, wait, when,
+		     g->attempts + 1, c->opt.retries + 1);
+		g->attempts++;
+		g->not_before = mono_ms() + (int64_t)(wait * 1000);
+		g->state = GET_WAITING;
+		hold_all(c, wait);
+	}
+	free(when);
+	free(what);
+	return true;
+}
+
 static bool is_redirect(long status)
 {
 	return status == 301 || status == 302 || status == 303 || status == 307 ||
@@ -783,10 +955,9 @@ static void get_status_failed(struct http_client *c, struct http_get *g)
 	if (strcmp(where, g->name))
 		strbuf_addf(&why, " (redirected to %s)", where);
 	if ((g->status == 401 || g->status == 403) && g->token_withheld)
-		strbuf_addf(&why, " (TIADASH_TOKEN is only sent to %s)",
+		strbuf_addf(&why, " (%s is only sent to %s)", c->token_name,
 			    g->trusted ? g->trusted : "the origin of a URL given to "
 			    "'tiadash ingest' or of an index fetched by URL");
-	UNUSED(c);
 	get_fail(g, "%s", why.buf);
 	strbuf_release(&why);
 	free(where);
@@ -823,6 +994,8 @@ static void get_finish(struct http_client *c, struct http_get *g, CURLcode rc)
 		curl_easy_getinfo(g->easy, CURLINFO_RESPONSE_CODE, &g->status);
 		if (curl_easy_getinfo(g->easy, CURLINFO_REDIRECT_URL, &t) == CURLE_OK && t)
 			target = xstrdup(t);
+		if (g->rate_limits)
+			rate_limit_watch(c, g);
 	}
 	curl_multi_remove_handle(c->multi, g->easy);
 	curl_easy_reset(g->easy);
@@ -856,6 +1029,9 @@ static void get_finish(struct http_client *c, struct http_get *g, CURLcode rc)
 		g->state = GET_DONE;
 	} else if (is_redirect(g->status)) {
 		get_redirect(g, target);
+	} else if (g->rate_limits && (g->status == 403 || g->status == 429) &&
+		   rate_limited(c, g)) {
+		/* Waiting for the limit's reset, or failed naming it. */
 	} else if (retryable_status(g->status)) {
 		char *why = xstrfmt("HTTP %ld", g->status);
 
@@ -910,35 +1086,53 @@ static struct http_get *http_next(struct http_client *c)
 }
 
 /*
+ * A rate-limited get after a limit halted the client: done, failed, without
+ * a request (never hammer a limit that said when it ends).
+ */
+static bool get_refused(struct http_client *c, struct http_get *g)
+{
+	if (!g->rate_limits || !c->halted)
+		return false;
+	get_fail(g, "not requested: %s", c->halted);
+	c->done++;
+	return true;
+}
+
+/*
  * Start what may start, let curl move data, and settle finished transfers.
  * With block, wait (for sockets or a retry's time) when nothing happened.
+ * While a rate limit holds, nothing new starts.
  */
 static void http_step(struct http_client *c, bool block)
 {
 	int64_t now = mono_ms(), timeout = 1000;
 	size_t parallel = (size_t)c->opt.parallel;
-	bool moved = false;
+	bool moved = false, hold = c->hold_until > now;
 	CURLMsg *msg;
 	int still, left;
 
-	for (size_t i = 0; i < c->nr_waiting && c->running < parallel; ) {
+	for (size_t i = 0; !hold && i < c->nr_waiting && c->running < parallel; ) {
 		if (c->waiting[i]->not_before > now) {
 			i++;
 			continue;
 		}
-		get_start(c, c->waiting[i]);
-		c->running++;
+		if (!get_refused(c, c->waiting[i])) {
+			get_start(c, c->waiting[i]);
+			c->running++;
+		}
 		moved = true;
 		c->waiting[i] = c->waiting[--c->nr_waiting];
 	}
-	while (c->running < parallel) {
+	while (!hold && c->running < parallel) {
 		struct http_get *g = http_next(c);
 
 		if (!g)
 			break;
+		moved = true;
+		if (get_refused(c, g))
+			continue;
 		get_start(c, g);
 		c->running++;
-		moved = true;
 	}
 	curl_multi_perform(c->multi, &still);
 	while ((msg = curl_multi_info_read(c->multi, &left))) {
@@ -965,6 +1159,8 @@ static void http_step(struct http_client *c, bool block)
 	for (size_t i = 0; i < c->nr_waiting; i++)
 		if (c->waiting[i]->not_before - now < timeout)
 			timeout = c->waiting[i]->not_before - now;
+	if (hold && c->hold_until - now < timeout)
+		timeout = c->hold_until - now;
 	if (timeout < 0)
 		timeout = 0;
 	curl_multi_poll(c->multi, NULL, 0, (int)timeout, NULL);
@@ -986,11 +1182,34 @@ static void http_run(struct http_client *c, struct http_get **gets, size_t n)
 	http_wait(c, gets, n);
 }
 
-static struct http_client *client_get(struct ingest *ing)
+/* A client; auth (a whole header line) may be NULL. NULL when curl won't start. */
+static struct http_client *client_make(const struct http_options *opt,
+				       const char *token_name, const char *auth,
+				       bool progress)
 {
 	struct http_client *c;
+
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		error("cannot initialise libcurl");
+		return NULL;
+	}
+	c = xcalloc(1, sizeof(*c));
+	c->opt = *opt;
+	c->multi = curl_multi_init();
+	if (!c->multi)
+		die("out of memory");
+	curl_multi_setopt(c->multi, CURLMOPT_MAXCONNECTS, (long)opt->parallel * 2);
+	c->auth = auth ? xstrdup(auth) : NULL;
+	c->token_name = token_name;
+	c->progress = progress;
+	return c;
+}
+
+static struct http_client *client_get(struct ingest *ing)
+{
 	const char *token = getenv("TIADASH_TOKEN");
 	struct http_options opt;
+	char *auth;
 
 	if (ing->http)
 		return ing->http;
@@ -1002,24 +1221,13 @@ static struct http_client *client_get(struct ingest *ing)
 		error("TIADASH_TOKEN holds a line break: not sending it");
 		return NULL;
 	}
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-		error("cannot initialise libcurl");
-		return NULL;
-	}
-	c = xcalloc(1, sizeof(*c));
-	c->opt = opt;
-	c->multi = curl_multi_init();
-	if (!c->multi)
-		die("out of memory");
-	curl_multi_setopt(c->multi, CURLMOPT_MAXCONNECTS, (long)opt.parallel * 2);
-	if (token && *token)
-		c->auth = xstrfmt("Authorization: Bearer %s", token);
-	c->progress = ing->progress;
-	ing->http = c;
-	return c;
+	auth = token && *token ? xstrfmt("Authorization: Bearer %s", token) : NULL;
+	ing->http = client_make(&opt, "TIADASH_TOKEN", auth, ing->progress);
+	free(auth);
+	return ing->http;
 }
 
-static void http_client_free(struct http_client *c)
+void http_client_free(struct http_client *c)
 {
 	if (!c)
 		return;
@@ -1030,6 +1238,10 @@ static void http_client_free(struct http_client *c)
 	free(c->idle);
 	curl_multi_cleanup(c->multi);
 	free(c->auth);
+	for (char **h = c->api_headers; h && *h; h++)
+		free(*h);
+	free(c->api_headers);
+	free(c->halted);
 	free(c->queue[0].v);
 	free(c->queue[1].v);
 	free(c->waiting);
@@ -1872,4 +2084,86 @@ int http_fetch_inputs(struct ingest *ing, char *const *names, size_t n,
 		ing->http = NULL;
 	}
 	return ret;
+}
+
+/* ---- requests of a protocol over HTTP (ingest/ciapi.c) ------------------- */
+
+struct http_client *http_client_new(const struct http_options *o,
+				    const char *token_name, const char *auth,
+				    const char *const *headers, bool progress)
+{
+	struct http_client *c = client_make(o, token_name, auth, progress);
+	size_t n = 0;
+
+	if (!c)
+		return NULL;
+	while (headers && headers[n])
+		n++;
+	c->api_headers = xcalloc(n + 1, sizeof(*c->api_headers));
+	for (size_t i = 0; i < n; i++)
+		c->api_headers[i] = xstrdup(headers[i]);
+	return c;
+}
+
+const char *http_client_rate_limited(const struct http_client *c)
+{
+	return c->halted;
+}
+
+struct http_get *http_get_new(const char *url, const char *trusted_url, size_t limit)
+{
+	struct http_get *g = xmalloc(sizeof(*g));
+	char *origin = trusted_url ? url_origin(trusted_url) : NULL;
+
+	http_get_init(g, url, origin, limit);
+	free(origin);
+	return g;
+}
+
+void http_get_free(struct http_get *g)
+{
+	if (!g)
+		return;
+	http_get_release(g);
+	free(g);
+}
+
+void http_get_honour_rate_limits(struct http_get *g)
+{
+	g->rate_limits = true;
+}
+
+void http_get_all(struct http_client *c, struct http_get **gets, size_t n)
+{
+	http_run(c, gets, n);
+}
+
+bool http_get_ok(const struct http_get *g)
+{
+	return g->result == GET_OK;
+}
+
+long http_get_status(const struct http_get *g)
+{
+	return g->status;
+}
+
+const char *http_get_failure(const struct http_get *g)
+{
+	return g->result == GET_FAILED ? g->message : NULL;
+}
+
+const char *http_get_name(const struct http_get *g)
+{
+	return g->name;
+}
+
+char *http_get_body(struct http_get *g, size_t *len)
+{
+	return strbuf_detach(&g->body, len);
+}
+
+char *http_get_header(const struct http_get *g, const char *name)
+{
+	return answer_header(g, name);
 }

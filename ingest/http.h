@@ -60,4 +60,57 @@ bool http_is_url(const char *s);
 int http_fetch_inputs(struct ingest *ing, char *const *names, size_t n,
 		      struct input *ins);
 
+/*
+ * Requests for callers that speak a protocol over HTTP (ingest/ciapi.c):
+ * the same fetcher (TLS, retries, size cap, redirects by hand, transfers
+ * in parallel), with a token and header lines of their own.
+ *
+ * http_client_new: auth is a whole header line ("Authorization: Bearer T",
+ * "PRIVATE-TOKEN: T") or NULL, headers more lines (NULL-terminated, or
+ * NULL); both go only to a get's trusted origin, checked on every hop.
+ * token_name (a static string) names the token's variable in messages.
+ * Returns NULL after error(); free with http_client_free.
+ */
+struct http_client *http_client_new(const struct http_options *o,
+				    const char *token_name, const char *auth,
+				    const char *const *headers, bool progress);
+void http_client_free(struct http_client *c);
+/*
+ * Why rate-limited gets are no longer requested (a limit resets later than
+ * TIADASH_HTTP_MAX_WAIT), or NULL. Owned by the client.
+ */
+const char *http_client_rate_limited(const struct http_client *c);
+
+/*
+ * One GET of url, its body capped at limit bytes; the token and headers go
+ * to the origin of trusted_url (NULL: nowhere). Free with http_get_free.
+ */
+struct http_get;
+struct http_get *http_get_new(const char *url, const char *trusted_url, size_t limit);
+void http_get_free(struct http_get *g);
+/*
+ * Honour rate limits (GitHub's, GitLab's): an answer with
+ * X-RateLimit-Remaining (or RateLimit-Remaining) 0 holds every transfer of
+ * the client until X-RateLimit-Reset; a 403 or 429 with Retry-After or that
+ * header is waited out and tried again. A wait longer than max_wait fails
+ * the get with the time the limit resets, and every rate-limited get after
+ * it fails without a request (http_client_rate_limited says why).
+ */
+void http_get_honour_rate_limits(struct http_get *g);
+/* Run gets (fresh ones) concurrently until every one of them is done. */
+void http_get_all(struct http_client *c, struct http_get **gets, size_t n);
+
+/* Once done: a 2xx answer? */
+bool http_get_ok(const struct http_get *g);
+/* The last answer's status (after redirects), 0 when there was none. */
+long http_get_status(const struct http_get *g);
+/* Why it failed, naming the URL (owned by the get), or NULL when ok. */
+const char *http_get_failure(const struct http_get *g);
+/* Its URL without credentials (owned by the get). */
+const char *http_get_name(const struct http_get *g);
+/* The body of a 2xx answer, NUL-terminated; caller frees (once). */
+char *http_get_body(struct http_get *g, size_t *len);
+/* A header of the last answer, trimmed (caller frees), or NULL. */
+char *http_get_header(const struct http_get *g, const char *name);
+
 #endif

@@ -59,6 +59,7 @@ static void upgrade_from_v1(void **state)
 	store_close(s);
 	exec_raw(path, "INSERT INTO source (uri, digest, ingested_at) VALUES ('kept', 'd', 1);"
 		       "DROP TABLE note; DROP TABLE http_part; DROP TABLE http_cache;"
+		       "DROP TABLE ci_seen; DROP TABLE ci_cursor;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
