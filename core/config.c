@@ -68,6 +68,8 @@ int config_load(struct config *c, const char *db_path)
 	if (!ret)
 		ret = parse(c, text.buf);
 	strbuf_release(&text);
+	if (ret)
+		config_release(c);
 	return ret;
 }
 

@@ -15,7 +15,10 @@ struct config {
 };
 #define CONFIG_INIT { NULL, NULL }
 
-/* Load the config for the store at db_path; a missing file is fine. -1 after error(). */
+/*
+ * Load the config for the store at db_path; a missing file is fine. -1 after
+ * error(), with c released (nothing for the caller to free).
+ */
 int config_load(struct config *c, const char *db_path);
 void config_release(struct config *c);
 

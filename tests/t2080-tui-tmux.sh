@@ -61,15 +61,31 @@ test_expect_success 'the dashboard opens on the overview with the verdict' '
 	test_grep "^\[overview\] NO-GO" pane
 '
 
+# wait_for_width N: the status line is redrawn N columns wide. (The old
+# width's line also matches the pattern until the redraw lands.)
+wait_for_width() {
+	local n=0 limit=$((TEST_TIMEOUT * 10 / 4))
+	while :; do
+		screen pane
+		if grep -q "^\[overview\] NO-GO  *1/22   0%$" pane &&
+		   [ "$(grep "^\[overview\]" pane | wc -L)" = "$1" ]; then
+			return 0
+		fi
+		n=$((n + 1))
+		if [ $n -ge $limit ]; then
+			echo "the status line never became $1 columns wide:" >&2
+			cat pane >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
 test_expect_success 'resizing the terminal redraws at the new size' '
 	tmx resize-window -t t -x 120 -y 40 &&
-	wait_for "^\[overview\] NO-GO  *1/22   0%$" pane &&
-	grep "^\[overview\]" pane >line &&
-	test $(wc -L <line) = 120 &&
+	wait_for_width 120 &&
 	tmx resize-window -t t -x 80 -y 24 &&
-	wait_for "^\[overview\] NO-GO  *1/22   0%$" pane &&
-	grep "^\[overview\]" pane >line &&
-	test $(wc -L <line) = 80
+	wait_for_width 80
 '
 
 test_expect_success 'q quits cleanly: the pane shows the shell again' '
