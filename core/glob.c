@@ -661,8 +661,10 @@ int glob_set_add(struct glob_set *gs, const char *pattern, int tag,
 
 	if (gs->compiled)
 		BUG("glob_set_add after glob_set_compile");
-	if (glob_expand_braces(pattern, &alts, why) < 0)
+	if (glob_expand_braces(pattern, &alts, why) < 0) {
+		strlist_release(&alts);
 		return -1;
+	}
 	for (size_t i = 0; i < alts.nr && !ret; i++) {
 		struct strbuf re = STRBUF_INIT;
 		struct parsed pp;

@@ -85,6 +85,36 @@ void json_print_free(cJSON *obj, FILE *f)
 	cJSON_Delete(obj);
 }
 
+/*
+ * Hardening (issue 7): cJSON refuses arrays and objects nested deeper than
+ * CJSON_NESTING_LIMIT with the same NULL as any syntax error. Say so when
+ * that is what stopped it, instead of a bare "invalid JSON".
+ */
+static bool too_deep(const char *text, size_t off)
+{
+	size_t depth = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < off; i++) {
+		char c = text[i];
+
+		if (in_string) {
+			if (c == '\\' && i + 1 < off)
+				i++;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == '[' || c == '{') {
+			if (++depth >= CJSON_NESTING_LIMIT)
+				return true;
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return false;
+}
+
 cJSON *json_parse_source(const char *text, size_t len, const char *source)
 {
 	const char *end = NULL;
@@ -96,7 +126,12 @@ cJSON *json_parse_source(const char *text, size_t len, const char *source)
 		const char *what = off >= len ? "unexpected end of input"
 					      : "invalid JSON";
 
-		error("%s:%d: %s", source, line_of_offset(text, len, off), what);
+		if (too_deep(text, off < len ? off + 1 : len))
+			error("%s:%d: arrays or objects nested deeper than %d",
+			      source, line_of_offset(text, len, off),
+			      CJSON_NESTING_LIMIT);
+		else
+			error("%s:%d: %s", source, line_of_offset(text, len, off), what);
 	}
 	return root;
 }

@@ -82,9 +82,18 @@ static bool parse_u32(const char **p, uint32_t *out)
 	return true;
 }
 
+/*
+ * Hardening (issue 7, fuzz_lineset): a text that lineset_format did not
+ * write ("1-4294967295", or ranges out of order, each insert a memmove)
+ * cost minutes and gigabytes. Ranges must ascend without overlap, as
+ * lineset_format writes them, and one text holds at most this many lines.
+ */
+#define LINESET_PARSE_MAX (UINT32_C(1) << 24)
+
 bool lineset_parse(struct lineset *s, const char *text)
 {
 	const char *p = text;
+	uint64_t total = 0, next = 0; /* lowest line the next range may start at */
 
 	while (*p) {
 		uint32_t a, b;
@@ -97,6 +106,12 @@ bool lineset_parse(struct lineset *s, const char *text)
 			if (!parse_u32(&p, &b) || b < a)
 				return false;
 		}
+		if (a < next)
+			return false;
+		next = (uint64_t)b + 1;
+		total += (uint64_t)b - a + 1;
+		if (total > LINESET_PARSE_MAX)
+			return false;
 		for (uint64_t l = a; l <= b; l++)
 			lineset_add(s, (uint32_t)l);
 		if (*p == ',')

@@ -20,7 +20,10 @@ bool lineset_has(const struct lineset *s, uint32_t line);
 void lineset_release(struct lineset *s);
 /* Append the ranges form to sb. */
 void lineset_format(const struct lineset *s, struct strbuf *sb);
-/* Parse the ranges form; false on junk. */
+/*
+ * Parse the ranges form, ascending as lineset_format writes it; false on
+ * junk, on ranges out of order, and past 2^24 lines.
+ */
 bool lineset_parse(struct lineset *s, const char *text);
 
 #endif

@@ -108,7 +108,13 @@ bool time_parse_rfc3339(const char *s, int64_t *ms)
 	    !digits(p + 4, 2, &om) || p[6] || oh > 23 || om > 59)
 		return false;
 	*ms -= (int64_t)(*p == '+' ? 1 : -1) * (oh * 3600 + om * 60) * 1000;
-	return true;
+	/*
+	 * Hardening (issue 7, fuzz_time): an offset can move the instant out
+	 * of years 0000-9999, which tiadash then printed as "-001-12-31T..."
+	 * or "10000-01-01T...", not RFC 3339. Refuse those.
+	 */
+	return *ms >= days_from_civil(0, 1, 1) * MS_PER_DAY &&
+	       *ms < days_from_civil(10000, 1, 1) * MS_PER_DAY;
 }
 
 bool time_parse_when(const char *s, int64_t now, int64_t *ms)

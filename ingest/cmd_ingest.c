@@ -236,6 +236,10 @@ static int sniff_role(const struct input *in, enum run_kind kind, enum bare_role
 		if (!f)
 			return error("cannot open '%s': %s", path, strerror(errno));
 		n = fread(head, 1, sizeof(head), f);
+		if (ferror(f)) {
+			fclose(f);
+			return error("cannot read '%s': %s", path, strerror(errno));
+		}
 		fclose(f);
 	} else if (in->len) {
 		/* Downloaded (a URL). */

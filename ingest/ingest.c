@@ -273,6 +273,14 @@ static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
 		return error("cannot open '%s': %s", path, strerror(errno));
 	}
 	n = fread(head, 1, sizeof(head), f);
+	/* Hardening (issue 7): a read error is not "neither a manifest nor an index". */
+	if (n < sizeof(head) && ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		count_failure(ing);
+		return error("cannot read '%s': %s", path, strerror(e));
+	}
 	fclose(f);
 	kind = manifest_sniff(head, n);
 	/* The schema key may come after a long inline list: read it all then. */

@@ -122,6 +122,23 @@ static const char *skip_prolog(const char *p, const char *end)
 			if (!c)
 				return end;
 			p = c + 3;
+		} else if (end - p >= 9 && !memcmp(p, "<!DOCTYPE", 9)) {
+			/*
+			 * Hardening (issue 7): a DOCTYPE with an internal subset
+			 * ("[<!ENTITY ...>]") ends at the '>' after its ']', not
+			 * at the first '>'; bare reports with one were "not JUnit".
+			 */
+			const char *c = p + 9;
+
+			while (c < end && *c != '>' && *c != '[')
+				c++;
+			if (c < end && *c == '[')
+				c = memchr(c, ']', (size_t)(end - c));
+			if (c)
+				c = memchr(c, '>', (size_t)(end - c));
+			if (!c)
+				return end;
+			p = c + 1;
 		} else if (end - p >= 2 && (!memcmp(p, "<?", 2) || !memcmp(p, "<!", 2))) {
 			const char *c = memchr(p, '>', (size_t)(end - p));
 

@@ -1,0 +1,139 @@
+#!/bin/bash
+# Memory errors and leaks outside the sanitizers: every batch command on the
+# sample week under valgrind (definite and indirect leaks are errors). Ingest
+# takes a dozen PRs of the week (valgrind is slow); the readers take the
+# whole week, ingested natively.
+. "$(dirname "$0")/lib.sh"
+
+skip_all() {
+	echo "ok 1 # SKIP $1"
+	echo "1..1"
+	exit 0
+}
+command -v valgrind >/dev/null || skip_all "valgrind is not installed"
+test -f "$SAMPLE/expected.json" || skip_all "the sample week is not built (make sampledata)"
+# An ASan build (make SANITIZE=1 check) cannot run under valgrind.
+if grep -q __asan_init "$TIADASH_BIN" 2>/dev/null; then
+	skip_all "the binary is built with AddressSanitizer"
+fi
+
+# PCRE2's JIT code reads ahead of what it has written (it has no object
+# file, so valgrind names it ???): a known false positive, not tiadash's.
+cat >jit.supp <<-\SUPP
+	{
+	   pcre2-jit-code
+	   Memcheck:Cond
+	   obj:???
+	}
+	{
+	   pcre2-jit-code-value
+	   Memcheck:Value8
+	   obj:???
+	}
+SUPP
+
+# vg CMD...: tiadash under valgrind; exit 99 on any memory error or leak.
+vg() {
+	TEST_TIMEOUT=600 timeout -k 5 600 valgrind -q --leak-check=full \
+		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
+		--suppressions=jit.supp --log-file=vg.%p.log "$TIADASH_BIN" "$@"
+}
+
+# vg_clean: the logs of the last valgrind runs are empty (then removed).
+vg_clean() {
+	local f bad=0
+	for f in vg.*.log; do
+		[ -e "$f" ] || continue
+		if [ -s "$f" ]; then cat "$f" >&2; bad=1; fi
+		rm -f "$f"
+	done
+	return $bad
+}
+
+has_command() {
+	"$TIADASH_BIN" help | grep -q "^  $1 "
+}
+
+week="--since 2026-11-01 --until 2026-11-08"
+repo="$SAMPLE/repo"
+
+test_expect_success 'setup: a dozen PRs of the week, and the whole week natively' '
+	mkdir part &&
+	for d in $(cd "$SAMPLE/artifacts" && ls -d pr-* | head -12); do
+		cp -r "$SAMPLE/artifacts/$d" part/ || return 1
+	done &&
+	tiadash --db week.db --repo "$repo" ingest "$SAMPLE/artifacts" >out &&
+	test_grep "^602 new runs, 0 unchanged$" out
+'
+
+test_expect_success 'ingest under valgrind (parallel parsers, batched writes)' '
+	n=$(find part -name tiadash-run.json | wc -l) &&
+	vg --db part.db --repo "$repo" ingest part >out &&
+	echo "$n new runs, 0 unchanged" >expect && test_cmp expect out && vg_clean
+'
+
+test_expect_success 'ingest again: every source unchanged, under valgrind' '
+	n=$(find part -name tiadash-run.json | wc -l) &&
+	vg --db part.db --repo "$repo" ingest part >out &&
+	echo "0 new runs, $n unchanged" >expect && test_cmp expect out && vg_clean
+'
+
+test_expect_success 'a failing source under valgrind: exit 2, no leak' '
+	mkdir -p bad/x && cp part/$(ls part | head -1)/full-1/tiadash-run.json bad/x/ &&
+	test_expect_code 2 vg --db bad.db --repo "$repo" ingest bad >out 2>err &&
+	vg_clean && test_grep "cannot open .*bad/x/.*No such file" err
+'
+
+test_expect_success 'status and show under valgrind' '
+	vg --db week.db status --format json >status.json &&
+	vg --db week.db --repo "$repo" show 413 --format json >show.json &&
+	vg --db week.db --repo "$repo" show 413 >show.txt &&
+	vg_clean &&
+	json_get show.json "d[\"pr\"]" >pr && echo 413 >expect && test_cmp expect pr
+'
+
+test_expect_success 'report in every format under valgrind' '
+	for f in text md json csv; do
+		vg --db week.db report $week --format $f >report.$f || return 1
+	done &&
+	vg_clean &&
+	tiadash --db week.db report $week --format json >native.json &&
+	test_cmp native.json report.json
+'
+
+test_expect_success 'gate-check and summary under valgrind' '
+	test_expect_code 1 vg --db week.db gate-check $week >gate.txt &&
+	vg --db week.db summary $week --format md >summary.md &&
+	vg_clean &&
+	test_grep "^NO-GO" gate.txt
+'
+
+test_expect_success 'replay (rules, record, what-if) under valgrind' '
+	vg --db week.db --repo "$repo" replay $week --what-if "**/*.lock" --format json >replay.json &&
+	vg --db week.db --repo "$repo" replay $week --format text >replay.txt &&
+	vg_clean &&
+	tiadash --db week.db --repo "$repo" replay $week --what-if "**/*.lock" --format json >native.json &&
+	test_cmp native.json replay.json
+'
+
+test_expect_success 'replay with a selector under valgrind' '
+	printf "#!/bin/sh\nhead -1 >/dev/null; echo tests/a.py\n" >sel.sh && chmod +x sel.sh &&
+	vg --db week.db --repo "$repo" replay --since 2026-11-06 --until 2026-11-08 \
+		--selector ./sel.sh -j 2 --format json >sel.json &&
+	vg_clean
+'
+
+test_expect_success 'rules --test under valgrind' '
+	printf "package-lock.json\nsrc/a.c\ndocs/x.md\n" |
+		vg --repo "$repo" rules --test --format json >rules.json &&
+	vg_clean
+'
+
+if has_command propose; then
+	test_expect_success 'propose under valgrind' '
+		vg --db week.db --repo "$repo" propose $week --format json >propose.json &&
+		vg_clean
+	'
+fi
+
+test_done
