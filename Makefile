@@ -96,7 +96,8 @@ $(SAMPLE)/.built: sampledata/make-week.py
 sampledata: $(SAMPLE)/.built
 
 TEST_ENV = TIADASH_BIN='$(abspath $(BIN))' TT_BIN='$(abspath $(BUILD)/tests/helper/tt)' \
-	UNIT_DIR='$(abspath $(BUILD)/tests/unit)' SAMPLE='$(abspath $(SAMPLE))'
+	UNIT_DIR='$(abspath $(BUILD)/tests/unit)' SAMPLE='$(abspath $(SAMPLE))' \
+	TEST_RESULTS='$(BUILD)/test-results'
 
 check test: deps
 	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS) sampledata
