@@ -30,7 +30,7 @@ rm -f "$work/port"
 python3 "$top/tests/http/server.py" --root "$art" --port-file "$work/port" \
 	--fast &
 server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null' EXIT
+trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 200); do [ -s "$work/port" ] && break; sleep 0.05; done
 url=http://127.0.0.1:$(cat "$work/port")/index.json
 find "$art" -type f -exec cat {} + >/dev/null   # warm the page cache
