@@ -117,25 +117,6 @@ static double jspan(const cJSON *o, const char *from, const char *to)
 	return (double)(b - a) / 1000.0;
 }
 
-/* Percent-encode all but RFC 3986's unreserved bytes (a path segment). */
-static char *pct_encode(const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	struct strbuf sb = STRBUF_INIT;
-
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("-._~", *p)) {
-			strbuf_addch(&sb, *p);
-		} else {
-			strbuf_addch(&sb, '%');
-			strbuf_addch(&sb, hex[*p >> 4]);
-			strbuf_addch(&sb, hex[*p & 15]);
-		}
-	}
-	return strbuf_detach(&sb, NULL);
-}
-
 static char *format_ms(int64_t ms)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -1134,7 +1115,7 @@ static void pull_github(struct ci *ci)
 	for (size_t i = 0; i < wfs->nr && !ci->stopped; i++) {
 		struct run_list runs = { 0 };
 		struct github_list gl = { wfs->items[i], &runs };
-		char *wf = pct_encode(wfs->items[i]);
+		char *wf = http_pct_encode(wfs->items[i], NULL);
 		char *url = xstrfmt("%s/repos/%s/actions/workflows/%s/runs?created=%%3E%%3D%s"
 				    "&per_page=100", ci->api, ci->project, wf, since);
 
@@ -1195,7 +1176,7 @@ static char *project_segment(const struct ci_pull *p)
 		      p->project);
 		return NULL;
 	}
-	return pct_encode(p->project);
+	return http_pct_encode(p->project, NULL);
 }
 
 /* The token and its header line (NULL: none); -1 after error(). */

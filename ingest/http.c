@@ -257,18 +257,15 @@ static bool ref_is_contained(const char *ref)
 	return ok;
 }
 
-/*
- * A reference is a path, as on disk: encode every byte that is not
- * unreserved or '/' (so '%', '?', '#' and spaces name files, not URL parts).
- */
-static char *path_to_url_ref(const char *ref)
+char *http_pct_encode(const char *s, const char *keep)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	struct strbuf sb = STRBUF_INIT;
 
-	for (const unsigned char *p = (const unsigned char *)ref; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		    (*p >= '0' && *p <= '9') || strchr("-._~/", *p)) {
+		    (*p >= '0' && *p <= '9') || strchr("-._~", *p) ||
+		    (keep && strchr(keep, *p))) {
 			strbuf_addch(&sb, *p);
 		} else {
 			strbuf_addch(&sb, '%');
@@ -400,7 +397,11 @@ static char *url_base_resolve(const struct url_base *b, const char *ref)
 
 	if (!b->prefix || !ref_is_contained(ref))
 		return NULL;
-	enc = path_to_url_ref(ref);
+	/*
+	 * A reference is a path, as on disk: '%', '?', '#' and spaces name
+	 * files, not URL parts.
+	 */
+	enc = http_pct_encode(ref, "/");
 	for (seg = enc; *seg; ) {
 		const char *end = strchrnul(seg, '/');
 		size_t n = (size_t)(end - seg);

@@ -113,4 +113,10 @@ char *http_get_body(struct http_get *g, size_t *len);
 /* A header of the last answer, trimmed (caller frees), or NULL. */
 char *http_get_header(const struct http_get *g, const char *name);
 
+/*
+ * Percent-encode every byte of s but RFC 3986's unreserved ones and those in
+ * keep (NULL: none; "/" for a path); caller frees.
+ */
+char *http_pct_encode(const char *s, const char *keep);
+
 #endif

@@ -76,33 +76,6 @@ static void fmt_escape_name(struct strbuf *sb, const struct proposal_escape *e)
 		strbuf_addf(sb, "commit %.12s", e->sha);
 }
 
-/* "PR 434, 498, commit 0123456789ab" */
-static void fmt_closes(struct strbuf *sb, const struct proposals *p,
-		       const size_t *closes, size_t nr)
-{
-	bool prs = false;
-
-	for (size_t i = 0; i < nr; i++) {
-		const struct proposal_escape *e = &p->escapes_list[closes[i]];
-
-		if (!e->has_pr)
-			continue;
-		strbuf_addstr(sb, prs ? ", " : "PR ");
-		strbuf_addf(sb, "%" PRId64, e->pr);
-		prs = true;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		const struct proposal_escape *e = &p->escapes_list[closes[i]];
-
-		if (e->has_pr)
-			continue;
-		strbuf_addf(sb, "%scommit %.12s", prs ? ", " : "", e->sha);
-		prs = true;
-	}
-	if (!prs)
-		strbuf_addstr(sb, "-");
-}
-
 static void fmt_minutes(struct strbuf *sb, double v)
 {
 	if (isnan(v))
@@ -230,7 +203,7 @@ static void text_row(struct strbuf *sb, const struct proposals *p,
 		    it->extra_force_full, mins.buf, rate.buf, p95.buf);
 	sanitize_text(sb, it->glob, strlen(it->glob));
 	strbuf_addstr(sb, "  (");
-	fmt_closes(sb, p, it->closes, it->nr_closes);
+	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
 	strbuf_addstr(sb, ")\n");
 	strbuf_release(&mins);
 	strbuf_release(&rate);
@@ -345,7 +318,7 @@ static void md_row(struct strbuf *sb, const struct proposals *p, const struct pr
 	strbuf_addstr(sb, "| ");
 	md_escape(sb, it->glob);
 	strbuf_addf(sb, " | %zu | ", it->nr_closes);
-	fmt_closes(sb, p, it->closes, it->nr_closes);
+	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
 	strbuf_addf(sb, " | %" PRId64 " | ", it->extra_force_full);
 	fmt_minutes(sb, it->extra_minutes);
 	strbuf_addstr(sb, " | ");
@@ -632,7 +605,7 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		}
 		strbuf_release(&diff);
 		strbuf_addstr(&sb, "\nit closes ");
-		fmt_closes(&sb, p, pv.closes, pv.nr_closes);
+		proposals_name_escapes(&sb, p, pv.closes, pv.nr_closes);
 		strbuf_addf(&sb, "; matches %zu changes, %+" PRId64 " force-full runs, ",
 			    pv.nr_changes, pv.extra_force_full);
 		fmt_minutes(&sb, pv.extra_minutes);
@@ -750,7 +723,7 @@ static int preview_globs(struct propose_args *a, struct proposals *p)
 			strbuf_addf(&sb, "           ... (%" PRId64 " more)\n",
 				    pv.matched_paths - (int64_t)pv.sample.nr);
 		strbuf_addstr(&sb, "  closes   ");
-		fmt_closes(&sb, p, pv.closes, pv.nr_closes);
+		proposals_name_escapes(&sb, p, pv.closes, pv.nr_closes);
 		strbuf_addf(&sb, "\n  cost     %+" PRId64 " force-full runs, ", pv.extra_force_full);
 		fmt_minutes(&sb, pv.extra_minutes);
 		strbuf_addstr(&sb, " min; force-full ");

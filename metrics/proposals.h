@@ -364,4 +364,11 @@ struct proposals_cover_item {
 size_t proposals_cover(const struct proposals_cover_item *items, size_t nr_items,
 		       size_t nr_elements, size_t *chosen);
 
+/*
+ * Append "PR 434, 498, commit 0123456789ab": the escapes closes[] names
+ * (indexes into escapes_list); "-" when none.
+ */
+void proposals_name_escapes(struct strbuf *sb, const struct proposals *p,
+			    const size_t *closes, size_t nr);
+
 #endif

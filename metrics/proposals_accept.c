@@ -103,9 +103,8 @@ static int accept_native(const char *path, const char *glob, int64_t now,
 	return ret;
 }
 
-/* "PR 434, 498, commit 0123456789ab" for the escapes closes[] names. */
-static void name_escapes(struct strbuf *sb, const struct proposals *p,
-			 const size_t *closes, size_t nr)
+void proposals_name_escapes(struct strbuf *sb, const struct proposals *p,
+			    const size_t *closes, size_t nr)
 {
 	bool prs = false;
 
@@ -123,9 +122,11 @@ static void name_escapes(struct strbuf *sb, const struct proposals *p,
 
 		if (e->has_pr)
 			continue;
-		strbuf_addf(sb, "%scommit %.12s", prs || i ? ", " : "", e->sha);
+		strbuf_addf(sb, "%scommit %.12s", prs ? ", " : "", e->sha);
 		prs = true;
 	}
+	if (!prs)
+		strbuf_addstr(sb, "-");
 }
 
 /* Does the line read back as exactly one run_all rule with this glob? */
@@ -220,7 +221,7 @@ int proposals_accept(const char *rules_path, const char *glob,
 	if (nr_closes) {
 		strbuf_addstr(&out->text, nr_closes == 1 ? ": closes the escape of "
 							 : ": closes escapes of ");
-		name_escapes(&out->text, p, closes, nr_closes);
+		proposals_name_escapes(&out->text, p, closes, nr_closes);
 	} else {
 		strbuf_addstr(&out->text, ": closes no escape of the window");
 	}
