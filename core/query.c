@@ -1,6 +1,7 @@
 /* Read-side queries over the store: runs, pairs, results, selections, diffs. */
 #include "core/tiadash.h"
 #include "core/query.h"
+#include "core/idmatch.h"
 #include "core/repo.h"
 #include "core/util.h"
 
@@ -337,13 +338,11 @@ int query_pairs_by_ids(struct store *s, const int64_t *ids, size_t nr,
 	return ret;
 }
 
-static int take_first(const struct pair_info *p, void *data)
+void pair_info_copy(struct pair_info *out, const struct pair_info *p)
 {
-	struct pair_info *out = data;
-
 	*out = *p;
-	out->repo = xstrdup(p->repo);
-	out->runs = xmalloc(p->nr * sizeof(*p->runs));
+	out->repo = xstrdup(p->repo ? p->repo : "");
+	out->runs = xmalloc((p->nr ? p->nr : 1) * sizeof(*p->runs));
 	out->alloc = p->nr;
 	for (size_t i = 0; i < p->nr; i++) {
 		out->runs[i] = p->runs[i];
@@ -351,6 +350,11 @@ static int take_first(const struct pair_info *p, void *data)
 		for (size_t j = 0; j < p->runs[i].reasons.nr; j++)
 			strlist_push(&out->runs[i].reasons, p->runs[i].reasons.items[j]);
 	}
+}
+
+int pair_info_take_first(const struct pair_info *p, void *data)
+{
+	pair_info_copy(data, p);
 	return 1;
 }
 
@@ -373,7 +377,7 @@ static int lookup(struct store *s, sqlite3_stmt *count_st, sqlite3_stmt *st,
 	if (n > 1)
 		return error("'%s' names %" PRId64 " heads; give a longer "
 			     "commit id (or the full sha)", what, n);
-	rc = stream_pairs(s, st, take_first, out);
+	rc = stream_pairs(s, st, pair_info_take_first, out);
 	return rc == 1 ? 0 : rc < 0 ? -1 : 1;
 }
 
@@ -449,6 +453,25 @@ int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
 	if (!ret && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read test results");
 	sqlite3_reset(st);
+	return ret;
+}
+
+static int collect_failed(const struct test_result *r, void *data)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	if (r->outcome != OUTCOME_FLAKY) {
+		test_id_format(&id, r->suite, r->name);
+		strlist_push_owned(data, strbuf_detach(&id, NULL));
+	}
+	return 0;
+}
+
+int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out)
+{
+	int ret = query_run_results(s, run_id, collect_failed, out);
+
+	strlist_sort(out);
 	return ret;
 }
 

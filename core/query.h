@@ -63,6 +63,10 @@ struct pair_info {
 	size_t nr, alloc;
 };
 void pair_info_release(struct pair_info *p);
+/* A deep copy of p into out (release with pair_info_release). */
+void pair_info_copy(struct pair_info *out, const struct pair_info *p);
+/* A pair_fn that copies the first pair into data (a struct pair_info) and stops. */
+int pair_info_take_first(const struct pair_info *p, void *data);
 /* The latest attempt of a kind, or NULL. */
 const struct run_info *pair_latest(const struct pair_info *p, enum run_kind k);
 /* How many attempts of a kind. */
@@ -118,6 +122,9 @@ struct test_result {
 typedef int (*result_fn)(const struct test_result *r, void *data);
 /* Results of a run ordered by suite then case name. */
 int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data);
+
+/* The failing (failed or errored) tests of a run as SUITE::CASE ids, sorted. */
+int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
 
 /* Add every entry of a run's selection (or quarantine list) to set. */
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);

@@ -22,24 +22,10 @@ struct show {
 	const struct run_info *sel_run; /* latest shadow attempt */
 };
 
-static int collect_failed(const struct test_result *r, void *data)
-{
-	struct strlist *out = data;
-	struct strbuf id = STRBUF_INIT;
-
-	if (r->outcome != OUTCOME_FLAKY) {
-		test_id_format(&id, r->suite, r->name);
-		strlist_push_owned(out, strbuf_detach(&id, NULL));
-	}
-	return 0;
-}
 
 static int run_failed(struct show *sh, const struct run_info *r, struct strlist *out)
 {
-	int ret = query_run_results(sh->store, r->id, collect_failed, out);
-
-	strlist_sort(out);
-	return ret;
+	return query_run_failed_ids(sh->store, r->id, out);
 }
 
 /* The run whose diff the pair shows: the latest shadow attempt, else the latest full. */

@@ -178,17 +178,6 @@ static int changed(struct tui *t, struct detail *d, const struct run_info *dr,
 	return 0;
 }
 
-static int collect_failed(const struct test_result *r, void *data)
-{
-	struct strlist *out = data;
-	struct strbuf id = STRBUF_INIT;
-
-	if (r->outcome != OUTCOME_FLAKY) {
-		test_id_format(&id, r->suite, r->name);
-		strlist_push_owned(out, strbuf_detach(&id, NULL));
-	}
-	return 0;
-}
 
 static int runs(struct tui *t, struct detail *d, const struct pair_info *p)
 {
@@ -198,7 +187,7 @@ static int runs(struct tui *t, struct detail *d, const struct pair_info *p)
 		struct strbuf sb = STRBUF_INIT;
 		struct row_data *row;
 
-		if (query_run_results(t->store, r->id, collect_failed, &failed) < 0)
+		if (query_run_failed_ids(t->store, r->id, &failed) < 0)
 			return -1;
 		row = line(d, i ? "" : "runs");
 		row_add(row, 9, ROLE_DEFAULT, "%s #%d", run_kind_name(r->kind), r->attempt);

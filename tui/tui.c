@@ -78,29 +78,13 @@ enum reaction tui_open_detail(struct tui *t, int64_t head_id)
 	return tui_push(t, VIEW_DETAIL);
 }
 
-static int copy_pair(const struct pair_info *p, void *data)
-{
-	struct pair_info *out = data;
-
-	*out = *p;
-	out->repo = xstrdup(p->repo ? p->repo : "");
-	out->runs = xmalloc((p->nr ? p->nr : 1) * sizeof(*p->runs));
-	out->alloc = p->nr;
-	for (size_t i = 0; i < p->nr; i++) {
-		out->runs[i] = p->runs[i];
-		memset(&out->runs[i].reasons, 0, sizeof(out->runs[i].reasons));
-		for (size_t j = 0; j < p->runs[i].reasons.nr; j++)
-			strlist_push(&out->runs[i].reasons, p->runs[i].reasons.items[j]);
-	}
-	return 1;
-}
 
 int tui_load_pair(struct tui *t, int64_t head_id, struct pair_info *out)
 {
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = query_pairs_by_ids(t->store, &head_id, 1, copy_pair, out);
+	rc = query_pairs_by_ids(t->store, &head_id, 1, pair_info_take_first, out);
 	return rc == 1 ? 0 : rc < 0 ? -1 : 1;
 }
 
