@@ -15,15 +15,6 @@ enum {
 	OPT_STRICT,
 };
 
-static void fmt_value(struct strbuf *sb, const struct metrics_criterion *c, double v)
-{
-	if (isnan(v))
-		strbuf_addstr(sb, "n/a");
-	else if (c->integer)
-		strbuf_addf(sb, "%.0f", v);
-	else
-		strbuf_addf(sb, "%.3f", v);
-}
 
 static void print_text(const struct metrics *m, const struct metrics_gate *g)
 {
@@ -38,8 +29,8 @@ static void print_text(const struct metrics *m, const struct metrics_gate *g)
 		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT, label = STRBUF_INIT;
 
 		strbuf_addf(&thr, "%s ", metrics_op_name(c->op));
-		fmt_value(&thr, c, c->threshold);
-		fmt_value(&val, c, c->value);
+		metrics_fmt_criterion(&thr, c, c->threshold);
+		metrics_fmt_criterion(&val, c, c->value);
 		strbuf_addstr(&label, c->label);
 		if (c->advisory)
 			strbuf_addstr(&label, " (advisory)");

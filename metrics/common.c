@@ -153,3 +153,13 @@ void metrics_put_text(struct metrics_out *o, const char *s)
 	else
 		sanitize_text(&o->sb, s, strlen(s));
 }
+
+void metrics_fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "n/a");
+	else if (c->integer)
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.3f", v);
+}

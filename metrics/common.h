@@ -66,6 +66,9 @@ void metrics_fmt_window(struct strbuf *sb, const struct metrics *m, bool markdow
 /* Append "PR #N" or "push" for a row, and its short head. */
 void metrics_fmt_change(struct strbuf *sb, const struct metrics_row *r);
 
+/* Append a gate-check threshold or value v of criterion c ("n/a" for NaN). */
+void metrics_fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c, double v);
+
 /* Write sb to stdout and release it. */
 void metrics_flush(struct strbuf *sb);
 

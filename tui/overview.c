@@ -62,15 +62,6 @@ static void value(struct row_data *r, enum tui_role role, const struct strbuf *s
 	row_add_str(r, 0, role, sb->buf);
 }
 
-static void fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c, double v)
-{
-	if (isnan(v))
-		strbuf_addstr(sb, "n/a");
-	else if (c->integer)
-		strbuf_addf(sb, "%.0f", v);
-	else
-		strbuf_addf(sb, "%.3f", v);
-}
 
 static void build_pending(struct tui *t, struct overview *o)
 {
@@ -125,8 +116,8 @@ static void build_gate(struct overview *o, const struct metrics_gate *g)
 		if (c->advisory)
 			strbuf_addstr(&label, " (advisory)");
 		strbuf_addf(&thr, "%s ", metrics_op_name(c->op));
-		fmt_criterion(&thr, c, c->threshold);
-		fmt_criterion(&val, c, c->value);
+		metrics_fmt_criterion(&thr, c, c->threshold);
+		metrics_fmt_criterion(&val, c, c->value);
 		row_add_str(r, 34, ROLE_DEFAULT, label.buf);
 		row_add_str(r, -9, ROLE_DEFAULT, thr.buf);
 		row_add_str(r, -9, ROLE_DEFAULT, val.buf);
