@@ -1,9 +1,12 @@
 /* Force-full rules: rule files, codebase-memory-mcp rules, built-ins, matching. */
 #include "core/tiadash.h"
 #include "core/rules.h"
+#include "core/repo.h"
 #include "core/glob.h"
 #include "core/json.h"
 #include "core/ruleconf.h"
+
+#include <unistd.h>
 
 /*
  * tiadash's built-in force-full defaults: the triggers of seed 000 ("every
@@ -594,4 +597,40 @@ int rules_match(const struct rules *r, const char *path)
 		BUG("rules_match before rules_compile");
 	tag = glob_set_match(r->set, path);
 	return tag == GLOB_MATCH_ERROR ? RULES_MATCH_ERROR : tag;
+}
+
+char *rules_default_file(const char *repo_path)
+{
+	char *root = repo_discover_root(repo_path);
+	char *path;
+
+	if (!root)
+		return NULL;
+	path = path_join(root, ".tiadash/rules");
+	free(root);
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+int rules_load_set(struct rules *r, const struct strlist *files,
+		   const char *repo_path, bool builtin)
+{
+	int ret = 0;
+
+	if (files && files->nr) {
+		for (size_t i = 0; i < files->nr && !ret; i++)
+			ret = rules_load_file(r, files->items[i]);
+	} else {
+		char *def = rules_default_file(repo_path);
+
+		if (def)
+			ret = rules_load_file(r, def);
+		free(def);
+	}
+	if (!ret && builtin)
+		rules_add_builtin(r);
+	return ret;
 }

@@ -102,6 +102,21 @@ int rules_parse_cbm(struct rules *r, const char *text, size_t len,
  */
 int rules_load_file(struct rules *r, const char *path);
 
+/*
+ * The team's rule file: .tiadash/rules in the root of the repository around
+ * repo_path (NULL: the current directory), when it exists; else NULL.
+ * Caller frees.
+ */
+char *rules_default_file(const char *repo_path);
+
+/*
+ * The rules in effect: every file of `files` in order (none given: the
+ * default file, when there is one), then the built-ins unless !builtin.
+ * Not compiled. -1 after error().
+ */
+int rules_load_set(struct rules *r, const struct strlist *files,
+		   const char *repo_path, bool builtin);
+
 /* Build the matcher; call after the last add. -1 after error(). */
 int rules_compile(struct rules *r);
 

@@ -3,18 +3,18 @@
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/config.h"
+#include "core/rules.h"
 #include "core/json.h"
 #include "core/repo.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/classify.h"
-#include "metrics/proposals.h"
 
 #include <getopt.h>
 
 struct show {
 	struct store *store;
-	struct proposals_rules rules; /* the rules in effect, for each changed path */
+	struct rules rules; /* the rules in effect, for each changed path */
 	struct pair_info pair;
 	struct pair_verdict v;
 	struct diff_info diff;
@@ -55,11 +55,11 @@ static cJSON *json_strings(const struct strlist *l)
 /* The name of the first rule matching path ("force-full:GLOB"), or NULL. */
 static const char *rule_for(const struct show *sh, const char *path)
 {
-	int i = rules_match(&sh->rules.rules, path);
+	int i = rules_match(&sh->rules, path);
 
 	if (i == RULES_MATCH_ERROR)
 		return "(rule matcher failed: run_all)";
-	return i >= 0 ? sh->rules.rules.items[i].name : NULL;
+	return i >= 0 ? sh->rules.items[i].name : NULL;
 }
 
 static cJSON *json_changed(const struct show *sh)
@@ -341,7 +341,7 @@ static const struct option show_options[] = {
 static int run_show(int argc, char **argv, struct cmd_context *ctx)
 {
 	enum output_format format = FORMAT_TEXT;
-	struct show sh = { .store = ctx->store };
+	struct show sh = { .store = ctx->store, .rules = RULES_INIT };
 	struct strlist rule_files = STRLIST_INIT;
 	bool builtin = true;
 	int c, ret;
@@ -362,7 +362,9 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 		strlist_release(&rule_files);
 		return usage_error(&cmd_show, "give one PR number or commit");
 	}
-	ret = proposals_rules_load(&sh.rules, &rule_files, ctx->repo_path, builtin, false);
+	ret = rules_load_set(&sh.rules, &rule_files, ctx->repo_path, builtin);
+	if (!ret)
+		ret = rules_compile(&sh.rules);
 	if (!ret)
 		ret = load(&sh, ctx, argv[optind]);
 	if (!ret)
@@ -370,7 +372,7 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 	pair_verdict_release(&sh.v);
 	pair_info_release(&sh.pair);
 	diff_info_release(&sh.diff);
-	proposals_rules_release(&sh.rules);
+	rules_release(&sh.rules);
 	strlist_release(&rule_files);
 	return ret < 0 ? EXIT_INPUT_ERROR : EXIT_OKAY;
 }

@@ -134,7 +134,7 @@ static int parse_opts(int argc, char **argv, struct replay_opts *o)
  */
 static int load_rules(struct replay_run *run, const struct replay_opts *o)
 {
-	char *def = o->rules.nr ? NULL : replay_default_rules_file(o->repo_path);
+	char *def = o->rules.nr ? NULL : rules_default_file(o->repo_path);
 	const char *base_file = o->rules.nr ? o->rules.items[0] : def;
 	int ret = 0;
 

@@ -11,22 +11,6 @@
 #include <getopt.h>
 #include <unistd.h>
 
-char *replay_default_rules_file(const char *repo_path)
-{
-	char *root = repo_discover_root(repo_path);
-	char *path;
-
-	if (!root)
-		return NULL;
-	path = path_join(root, ".tiadash/rules");
-	free(root);
-	if (access(path, F_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
 enum rules_mode { MODE_NONE, MODE_BUILTIN, MODE_TEST, MODE_LIST, MODE_ADD };
 
 static cJSON *rule_json(const struct rule *x)
@@ -278,21 +262,9 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 
 	if (mode == MODE_BUILTIN) {
 		rules_add_builtin(&r);
-	} else {
-		if (!files.nr) {
-			char *def = replay_default_rules_file(repo_path);
-
-			if (def)
-				strlist_push_owned(&files, def);
-		}
-		for (size_t i = 0; i < files.nr; i++) {
-			if (rules_load_file(&r, files.items[i]) < 0) {
-				ret = EXIT_INPUT_ERROR;
-				goto out;
-			}
-		}
-		if (builtin)
-			rules_add_builtin(&r);
+	} else if (rules_load_set(&r, &files, repo_path, builtin) < 0) {
+		ret = EXIT_INPUT_ERROR;
+		goto out;
 	}
 	if (mode == MODE_TEST) {
 		if (!paths.nr && read_paths(stdin, &paths) < 0) {

@@ -293,14 +293,6 @@ void replay_print_md(const struct replay_run *run, FILE *f);
 void replay_print_json(const struct replay_run *run, FILE *f);
 void replay_print_csv(const struct replay_run *run, FILE *f);
 
-/* ---- cmd_rules.c ---- */
-
-/*
- * `.tiadash/rules` at the root of the repository around repo_path (NULL:
- * the current directory's), if that file exists; else NULL. Caller frees.
- */
-char *replay_default_rules_file(const char *repo_path);
-
 /* ---- cmd_replay.c ---- */
 
 /*
