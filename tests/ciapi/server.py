@@ -103,16 +103,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.early = False
         self.extra = []
         if self.server.role == "storage":
-            status = self.storage(world)
+            self.storage(world)
         else:
-            status = self.api(world)
-        st.record({"server": self.server.role, "method": "GET", "path": self.path,
-                   "headers": {k.lower(): v for k, v in self.headers.items()},
-                   "status": status, "early": self.early})
+            self.api(world)
 
     # ---- answers ----------------------------------------------------------
 
     def send(self, status, body=b"", headers=()):
+        # Logged before the answer leaves, so a redirect's request is always
+        # logged before the request that follows it (the two servers run on
+        # threads of their own).
+        self.server.state.record({
+            "server": self.server.role, "method": "GET", "path": self.path,
+            "headers": {k.lower(): v for k, v in self.headers.items()},
+            "status": status, "early": self.early})
         self.send_response(status)
         for name, value in list(headers) + self.extra:
             self.send_header(name, value)
