@@ -57,6 +57,24 @@ static void pop_suite(struct junit_state *st)
 	free(f->name);
 }
 
+/*
+ * googletest marks a disabled case status="notrun" (result="suppressed"),
+ * ctest and Boost.Test status="disabled", Pester status="Skipped", some of
+ * them without a <skipped> child.
+ */
+static bool skipped_by_attribute(const char **atts)
+{
+	static const char *const words[] = { "notrun", "disabled", "skipped", "suppressed" };
+	const char *status = attr(atts, "status");
+	const char *result = attr(atts, "result");
+
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if ((status && !strcasecmp(status, words[i])) ||
+		    (result && !strcasecmp(result, words[i])))
+			return true;
+	return false;
+}
+
 static void open_case(struct junit_state *st, const char **atts)
 {
 	const char *key = nonempty(attr(atts, "file"));
@@ -74,7 +92,8 @@ static void open_case(struct junit_state *st, const char **atts)
 	strbuf_reset(&st->name);
 	strbuf_addstr(&st->name, name ? name : "");
 	st->case_depth = st->depth;
-	st->failed = st->errored = st->flaky = st->skipped = false;
+	st->failed = st->errored = st->flaky = false;
+	st->skipped = skipped_by_attribute(atts);
 }
 
 static void case_child(struct junit_state *st, const char *el)

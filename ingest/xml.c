@@ -2,6 +2,8 @@
 #include "core/tiadash.h"
 #include "ingest/xml.h"
 
+#include <iconv.h>
+
 static void start_cb(void *data, const XML_Char *el, const XML_Char **atts)
 {
 	struct xml_reader *xr = data;
@@ -90,6 +92,43 @@ static int feed(const char *buf, size_t len, bool last, void *data)
 		     XML_ErrorString(code));
 }
 
+/*
+ * expat reads UTF-8, UTF-16, ISO-8859-1 and US-ASCII itself. Reports written
+ * on Windows often declare a single-byte code page (windows-1252, cp850);
+ * glibc's iconv gives expat the table for any such charset. Multi-byte
+ * charsets stay refused ("unknown encoding").
+ */
+static int single_byte_encoding(void *data, const XML_Char *name, XML_Encoding *info)
+{
+	iconv_t cd = iconv_open("UTF-32LE", name);
+
+	UNUSED(data);
+	if (cd == (iconv_t)-1)
+		return XML_STATUS_ERROR;
+	for (int i = 0; i < 256; i++) {
+		char in = (char)i, *ip = &in;
+		unsigned char out[8], *op = out;
+		size_t il = 1, ol = sizeof(out);
+
+		iconv(cd, NULL, NULL, NULL, NULL);
+		if (iconv(cd, &ip, &il, (char **)&op, &ol) == (size_t)-1 || ol != 4) {
+			/* EINVAL: the start of a multi-byte sequence. */
+			if (i < 0x80 || errno == EINVAL) {
+				iconv_close(cd);
+				return XML_STATUS_ERROR;
+			}
+			info->map[i] = -1;  /* undefined in this charset */
+			continue;
+		}
+		info->map[i] = out[0] | out[1] << 8 | out[2] << 16 | (int)out[3] << 24;
+	}
+	iconv_close(cd);
+	info->data = NULL;
+	info->convert = NULL;
+	info->release = NULL;
+	return XML_STATUS_OK;
+}
+
 int xml_reader_run(struct xml_reader *xr)
 {
 	int ret;
@@ -98,6 +137,7 @@ int xml_reader_run(struct xml_reader *xr)
 	if (!xr->parser)
 		die("out of memory creating an XML parser");
 	XML_SetUserData(xr->parser, xr);
+	XML_SetUnknownEncodingHandler(xr->parser, single_byte_encoding, NULL);
 	XML_SetElementHandler(xr->parser, start_cb, end_cb);
 	if (xr->text)
 		XML_SetCharacterDataHandler(xr->parser, text_cb);
@@ -152,11 +192,43 @@ static const char *skip_prolog(const char *p, const char *end)
 	return p;
 }
 
+/*
+ * A UTF-16 head (with its BOM) narrowed to one byte per unit, non-ASCII
+ * units as 0x80: enough to see the markup. Returns the length, 0 if the
+ * head is not UTF-16.
+ */
+static size_t narrow_utf16(const char *head, size_t len, char *out)
+{
+	const unsigned char *u = (const unsigned char *)head;
+	bool le = len >= 2 && u[0] == 0xff && u[1] == 0xfe;
+	bool be = len >= 2 && u[0] == 0xfe && u[1] == 0xff;
+	size_t n = 0;
+
+	if (!le && !be)
+		return 0;
+	for (size_t i = 2; i + 1 < len; i += 2) {
+		unsigned lo = le ? u[i] : u[i + 1], hi = le ? u[i + 1] : u[i];
+
+		out[n++] = (char)(hi || lo >= 0x80 ? 0x80 : lo);
+	}
+	return n;
+}
+
 bool xml_root_is(const char *head, size_t len, const char *name)
 {
-	const char *end = head + len;
-	const char *p = skip_prolog(head, end);
-	size_t n = strlen(name);
+	char narrow[XML_SNIFF_MAX / 2];
+	size_t n = strlen(name), narrowed;
+	const char *end, *p;
+
+	if (len > XML_SNIFF_MAX)
+		len = XML_SNIFF_MAX;
+	narrowed = narrow_utf16(head, len, narrow);
+	if (narrowed) {
+		len = narrowed;
+		head = narrow;
+	}
+	end = head + len;
+	p = skip_prolog(head, end);
 
 	if (p >= end || *p != '<' || (size_t)(end - p) < n + 2)
 		return false;

@@ -42,10 +42,12 @@ void xml_stop(struct xml_reader *xr, int status);
 unsigned long xml_line(const struct xml_reader *xr);
 
 /*
- * Is `name` the root element of the XML document starting with head?
- * Skips a BOM, the declaration, comments, processing instructions and a
- * DOCTYPE. For sniffing a bare file's format.
+ * Is `name` the root element of the XML document starting with head (its
+ * first XML_SNIFF_MAX bytes are looked at)? Skips a BOM, the declaration,
+ * comments, processing instructions and a DOCTYPE; reads UTF-16 with a BOM.
+ * For sniffing a bare file's format.
  */
+#define XML_SNIFF_MAX 8192
 bool xml_root_is(const char *head, size_t len, const char *name);
 
 #endif

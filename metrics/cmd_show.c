@@ -19,6 +19,7 @@ struct show {
 	struct pair_verdict v;
 	struct diff_info diff;
 	bool has_diff;
+	bool diff_unknown;  /* a diff was attempted but a commit was missing */
 	const struct run_info *sel_run; /* latest shadow attempt */
 };
 
@@ -236,7 +237,8 @@ static void text_changed(const struct show *sh)
 {
 	put_label("changed");
 	if (!sh->has_diff) {
-		puts("unknown (no diff: the commits are not in the repository)");
+		puts(sh->diff_unknown ? "unknown (the commits are not in the repository)"
+				      : "unknown (no diff recorded: no base, or no repository at ingest)");
 		return;
 	}
 	if (!sh->diff.nr)
@@ -327,6 +329,7 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 		if (rc < 0)
 			return -1;
 		sh->has_diff = rc == 0 && !sh->diff.unknown;
+		sh->diff_unknown = rc == 0 && sh->diff.unknown;
 	}
 	return 0;
 }

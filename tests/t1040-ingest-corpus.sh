@@ -57,7 +57,7 @@ swift_xunit.xml 3 1 0
 testmo_conventions.xml 1 0 0
 testmo_junit-complete.xml 8 2 1
 testmo_testcase-properties.xml 1 0 0
-tst_testDisabled.xml 22 6 0
+tst_testDisabled.xml 22 6 10
 xunit-c_report.xml 4 1 0
 EOF_LIST
 

@@ -43,7 +43,7 @@ static const struct expect {
 	{ "testmo_conventions.xml", 1, 0, 0, 0, 0 },
 	{ "testmo_junit-complete.xml", 8, 1, 1, 0, 1 },
 	{ "testmo_testcase-properties.xml", 1, 0, 0, 0, 0 },
-	{ "tst_testDisabled.xml", 22, 4, 2, 0, 0 },
+	{ "tst_testDisabled.xml", 22, 4, 2, 0, 10 },
 	{ "xunit-c_report.xml", 4, 1, 0, 0, 0 },
 };
 
@@ -82,17 +82,44 @@ static int record(const struct junit_case *c, void *data)
 	return 0;
 }
 
-static char *cases_of(const char *xml)
+static char *cases_of_bytes(const char *xml, size_t len)
 {
 	struct seen s = { STRBUF_INIT };
 	struct junit_stats st = { 0 };
 	struct input in;
 
-	input_from_memory(&in, "mem.xml", xstrdup(xml), strlen(xml));
+	input_from_memory(&in, "mem.xml", xmemdup(xml, len), len);
 	if (junit_parse(&in, record, &s, &st) != 0)
 		strbuf_addstr(&s.ids, "ERROR");
 	input_release(&in);
 	return strbuf_detach(&s.ids, NULL);
+}
+
+static char *cases_of(const char *xml)
+{
+	return cases_of_bytes(xml, strlen(xml));
+}
+
+/* Reports from Windows tools: UTF-16 with a BOM, single-byte code pages. */
+static void encodings(void **state)
+{
+	static const char utf16le[] =
+		"\xff\xfe<\0t\0e\0s\0t\0s\0u\0i\0t\0e\0>\0<\0t\0e\0s\0t\0c\0a\0s\0e\0"
+		" \0n\0a\0m\0e\0=\0'\0\xe9\0'\0/\0>\0<\0/\0t\0e\0s\0t\0s\0u\0i\0t\0e\0>\0";
+	char *got;
+
+	UNUSED(state);
+	assert_true(junit_sniff(utf16le, sizeof(utf16le) - 1));
+	got = cases_of_bytes(utf16le, sizeof(utf16le) - 1);
+	assert_string_equal(got, "P ::\xc3\xa9\n");
+	free(got);
+	got = cases_of("<?xml version='1.0' encoding='windows-1252'?>"
+		       "<testsuite><testcase classname='Caf\xe9' name='\x80'><failure/></testcase></testsuite>");
+	assert_string_equal(got, "F Caf\xc3\xa9::\xe2\x82\xac\n");
+	free(got);
+	got = cases_of("<?xml version='1.0' encoding='shift_jis'?><testsuite/>");
+	assert_string_equal(got, "ERROR");
+	free(got);
 }
 
 /* file, then classname, then the enclosing suite's file, then its name. */
@@ -125,6 +152,23 @@ static void outcomes(void **state)
 		       "<testcase classname='c' name='p'><system-out><failure/></system-out></testcase>"
 		       "</testsuite>");
 	assert_string_equal(got, "F c::f\nE c::e\nK c::k\nS c::s\nP c::p\n");
+	free(got);
+}
+
+/* googletest and ctest say "not run" in attributes, sometimes with no child. */
+static void skipped_by_status(void **state)
+{
+	char *got;
+
+	UNUSED(state);
+	got = cases_of("<testsuite name='s'>"
+		       "<testcase classname='g' name='d' status='notrun' result='suppressed'/>"
+		       "<testcase classname='g' name='k' status='run' result='skipped'><skipped/></testcase>"
+		       "<testcase classname='c' name='off' status='disabled'/>"
+		       "<testcase classname='c' name='bad' status='fail'><failure/></testcase>"
+		       "<testcase classname='g' name='ok' status='run' result='completed'/>"
+		       "</testsuite>");
+	assert_string_equal(got, "S g::d\nS g::k\nS c::off\nF c::bad\nP g::ok\n");
 	free(got);
 }
 
@@ -182,6 +226,8 @@ int main(void)
 		cmocka_unit_test(corpus_counts),
 		cmocka_unit_test(suite_keys),
 		cmocka_unit_test(outcomes),
+		cmocka_unit_test(skipped_by_status),
+		cmocka_unit_test(encodings),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(deep_nesting),
 	};
