@@ -79,7 +79,7 @@ void json_print_free(cJSON *obj, FILE *f)
 
 	if (!text)
 		die("out of memory printing JSON");
-	fputs(text, f);
+	json_text_write(f, text, strlen(text));
 	fputc('\n', f);
 	cJSON_free(text);
 	cJSON_Delete(obj);

@@ -70,6 +70,34 @@ void sanitize_text(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
+void json_text_write(FILE *f, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, plain = 0;  /* p[plain..i) is written as it is */
+
+	while (i < len) {
+		int n = utf8_seq_len(p + i, len - i);
+		unsigned cp;
+
+		if (n == 1 && p[i] == 0x7f)
+			cp = 0x7f;
+		else if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)
+			cp = p[i + 1];
+		else if (is_bidi_control(p + i, n))
+			cp = 0x2000 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
+		else
+			cp = 0;
+		if (cp) {
+			fwrite(p + plain, 1, i - plain, f);
+			fprintf(f, "\\u%04x", cp);
+		}
+		i += n ? (size_t)n : 1;
+		if (cp)
+			plain = i;
+	}
+	fwrite(p + plain, 1, len - plain, f);
+}
+
 char *sanitized(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;

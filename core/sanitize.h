@@ -34,6 +34,14 @@ void csv_field(struct strbuf *sb, const char *s);
  */
 void utf8_repair(struct strbuf *sb, const char *s, size_t len);
 
+/*
+ * Write JSON text s (as cJSON prints it: C0 controls already escaped)
+ * with DEL, the C1 controls and the bidi controls written as \\uXXXX too,
+ * so JSON shown on a terminal cannot drive it. Only valid inside strings,
+ * where cJSON puts every non-ASCII byte.
+ */
+void json_text_write(FILE *f, const char *s, size_t len);
+
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
 int utf8_seq_len(const unsigned char *s, size_t avail);
 

@@ -7,7 +7,7 @@
 # csv carry no byte < 0x20 but newline and tab, no DEL, no raw C1, no raw
 # bidi control, and are valid UTF-8; markdown escapes what it would
 # interpret; JSON is strict UTF-8 with the exact strings, invalid bytes as
-# U+FFFD.
+# U+FFFD, every control character as a \uXXXX escape.
 . "$(dirname "$0")/lib.sh"
 
 has_command() {
@@ -64,9 +64,11 @@ has_line() {
 	fi
 }
 
-# json_utf8 FILE: strict UTF-8, valid JSON.
+# json_utf8 FILE: strict UTF-8, valid JSON, safe on a terminal (DEL, C1 and
+# bidi controls as \uXXXX escapes, as cJSON writes C0).
 json_utf8() {
-	python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8","strict"))' "$1"
+	python3 -c 'import json,sys; json.loads(open(sys.argv[1],"rb").read().decode("utf-8","strict"))' "$1" &&
+	clean "$1"
 }
 
 # What the data holds: H in a file name, a test id and a selection entry.
