@@ -602,32 +602,52 @@ static int github_jobs_page(struct ci_run *r, const cJSON *page)
 }
 
 /*
- * The jobs of a run (its first hundred: a manifest of a bigger run may get
- * the run's wall-clock). Not having them is no failure of the run (the
- * wall-clock is then the run's): a warning.
+ * One page of a run's jobs; the next page's URL (caller frees) or NULL.
+ * A page that cannot be had is a warning: the wall-clock is then the run's.
  */
-static void github_load_jobs(struct ci *ci, struct ci_run *r)
+static char *github_jobs_load_page(struct ci *ci, struct ci_run *r, const char *url)
 {
-	char *url = xstrfmt("%s/repos/%s/actions/runs/%" PRId64 "/jobs?per_page=100",
-			    ci->api, ci->project, r->id);
 	struct http_get *g = api_get(ci, url, CI_DOC_LIMIT);
 	cJSON *page = NULL;
-	char *body;
+	char *body, *link, *next = NULL;
 	size_t len;
 
-	r->jobs_loaded = true;
 	run_gets(ci, &g, 1);
 	if (http_get_ok(g)) {
 		body = http_get_body(g, &len);
 		page = cJSON_ParseWithLength(body, len);
 		free(body);
 	}
-	if (!page || github_jobs_page(r, page) < 0)
+	if (!page || github_jobs_page(r, page) < 0) {
 		warning("%s: %s; its wall-clock is the run's", r->label,
 			http_get_ok(g) ? "the jobs are not a JSON \"jobs\" array"
 				       : http_get_failure(g));
+	} else if ((link = http_get_header(g, "link"))) {
+		next = link_next(link);
+		free(link);
+		if (next && (!http_is_url(next) || !strcmp(next, url))) {
+			free(next);
+			next = NULL;
+		}
+	}
 	cJSON_Delete(page);
 	http_get_free(g);
+	return next;
+}
+
+/* The jobs of a run, every page (a run with a matrix may have hundreds). */
+static void github_load_jobs(struct ci *ci, struct ci_run *r)
+{
+	char *url = xstrfmt("%s/repos/%s/actions/runs/%" PRId64 "/jobs?per_page=100",
+			    ci->api, ci->project, r->id);
+
+	r->jobs_loaded = true;
+	for (int pages = 0; url && pages < CI_MAX_PAGES && !ci->stopped; pages++) {
+		char *next = github_jobs_load_page(ci, r, url);
+
+		free(url);
+		url = next;
+	}
 	free(url);
 }
 

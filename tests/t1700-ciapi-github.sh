@@ -33,8 +33,8 @@ run() {
 	local id=$1 wf=$2 pr=$3 day=$4 arts="" a
 	shift 4
 	for a in "$@"; do arts="$arts${arts:+, }$a"; done
-	printf '{"id": %s, "workflow": "%s", "head_sha": "%s", "created_at": "2026-11-%sT10:00:00Z", "run_started_at": "2026-11-%sT10:00:05Z", "updated_at": "2026-11-%sT10:20:05Z", "artifacts": [%s], "jobs": [{"id": %s1, "name": "%s", "started_at": "2026-11-%sT10:00:10Z", "completed_at": "2026-11-%sT10:12:44Z"}, {"id": %s2, "name": "lint", "started_at": "2026-11-%sT10:00:10Z", "completed_at": "2026-11-%sT10:01:10Z"}]}' \
-		"$id" "$wf" "$(cat heads/$pr)" "$day" "$day" "$day" "$arts" "$id" "${wf%.yml}" "$day" "$day" "$id" "$day" "$day"
+	printf '{"id": %s, "workflow": "%s", "head_sha": "%s", "created_at": "2026-11-%sT10:00:00Z", "run_started_at": "2026-11-%sT10:00:05Z", "updated_at": "2026-11-%sT10:20:05Z", "artifacts": [%s], "jobs": [{"id": %s1, "name": "lint", "started_at": "2026-11-%sT10:00:10Z", "completed_at": "2026-11-%sT10:01:10Z"}, {"id": %s2, "name": "docs", "started_at": "2026-11-%sT10:00:10Z", "completed_at": "2026-11-%sT10:02:10Z"}, {"id": %s3, "name": "%s", "started_at": "2026-11-%sT10:00:10Z", "completed_at": "2026-11-%sT10:12:44Z"}]}' \
+		"$id" "$wf" "$(cat heads/$pr)" "$day" "$day" "$day" "$arts" "$id" "$day" "$day" "$id" "$day" "$day" "$id" "${wf%.yml}" "$day" "$day"
 }
 art() {
 	printf '{"id": %s, "name": "%s", "dir": "rec/%s"}' "$1" "$2" "$1"
@@ -104,9 +104,12 @@ test_expect_success 'the token and the API headers go to the API only, never to 
 	! grep -q ghs_t0ken s.db out err
 '
 
-test_expect_success 'the jobs API is asked only for the run whose manifest lacks wall_clock_s' '
+test_expect_success 'the jobs API is asked only for the run whose manifest lacks wall_clock_s, page by page' '
 	ci_log | grep "/jobs" | cut -d" " -f3 >actual &&
-	echo "/repos/acme/ledger/actions/runs/1006/jobs?per_page=100" >expect &&
+	cat >expect <<-EOF &&
+	/repos/acme/ledger/actions/runs/1006/jobs?per_page=100
+	/repos/acme/ledger/actions/runs/1006/jobs?per_page=100&page=2
+	EOF
 	test_cmp expect actual &&
 	tiadash --db s.db show 13 --format json >show.json &&
 	json_get show.json "sorted((r[\"kind\"], r[\"wall_clock_s\"]) for r in d[\"runs\"])" >actual &&
