@@ -408,6 +408,20 @@ static char *link_next(const char *link)
 	return NULL;
 }
 
+/* The URL of the page after g's (from url), or NULL; caller frees. */
+static char *github_next_page(struct http_get *g, const char *url)
+{
+	char *h = http_get_header(g, "link");
+	char *next = h ? link_next(h) : NULL;
+
+	free(h);
+	if (next && (!http_is_url(next) || !strcmp(next, url))) {
+		free(next);
+		next = NULL;
+	}
+	return next;
+}
+
 /* A page's callback: 0 go on, 1 stop (no later page matters), -1 error. */
 typedef int (*page_fn)(struct ci *ci, const cJSON *page, const char *url, void *data);
 
@@ -432,13 +446,7 @@ static int list_pages(struct ci *ci, const char *base, page_fn fn, void *data)
 		page = api_json(ci, g);
 		ret = page ? fn(ci, page, http_get_name(g), data) : -1;
 		if (!ret && github) {
-			h = http_get_header(g, "link");
-			next = h ? link_next(h) : NULL;
-			free(h);
-			if (next && (!http_is_url(next) || !strcmp(next, url))) {
-				free(next);
-				next = NULL;
-			}
+			next = github_next_page(g, url);
 		} else if (!ret) {
 			h = http_get_header(g, "x-next-page");
 			if (h && parse_int64(h, &n) && n > pages && n < INT_MAX)
@@ -609,7 +617,7 @@ static char *github_jobs_load_page(struct ci *ci, struct ci_run *r, const char *
 {
 	struct http_get *g = api_get(ci, url, CI_DOC_LIMIT);
 	cJSON *page = NULL;
-	char *body, *link, *next = NULL;
+	char *body, *next = NULL;
 	size_t len;
 
 	run_gets(ci, &g, 1);
@@ -622,13 +630,8 @@ static char *github_jobs_load_page(struct ci *ci, struct ci_run *r, const char *
 		warning("%s: %s; its wall-clock is the run's", r->label,
 			http_get_ok(g) ? "the jobs are not a JSON \"jobs\" array"
 				       : http_get_failure(g));
-	} else if ((link = http_get_header(g, "link"))) {
-		next = link_next(link);
-		free(link);
-		if (next && (!http_is_url(next) || !strcmp(next, url))) {
-			free(next);
-			next = NULL;
-		}
+	} else {
+		next = github_next_page(g, url);
 	}
 	cJSON_Delete(page);
 	http_get_free(g);
