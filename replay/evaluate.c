@@ -445,7 +445,7 @@ int replay_finish(struct replay_run *run)
 		size_t nr_fails = 0;
 		int ret;
 
-		ch->head = replay_record_find(&run->record, c->sha, c->has_pr, c->pr);
+		ch->head = replay_record_find(&run->record, c);
 		ret = replay_record_failures(&run->record, ch->head, &fails, &nr_fails);
 		if (!ret)
 			ret = decide(run, ch, &ch->base, fails, nr_fails, &rec);

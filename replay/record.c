@@ -168,8 +168,7 @@ void replay_record_release(struct replay_record *rec)
 }
 
 const struct replay_head *replay_record_find(const struct replay_record *rec,
-					     const char *sha, bool has_pr,
-					     int64_t pr)
+					     const struct replay_commit *c)
 {
 	char key[64 + 24];
 	int64_t idx;
@@ -177,13 +176,15 @@ const struct replay_head *replay_record_find(const struct replay_record *rec,
 
 	if (!rec->nr)
 		return NULL;
-	if (strmap_get(&rec->by_sha, sha, &idx))
+	if (strmap_get(&rec->by_sha, c->sha, &idx))
 		return &rec->heads[idx];
-	if (!has_pr)
-		return NULL;
-	n = snprintf(key, sizeof(key), "%s\n%" PRId64, rec->repo ? rec->repo : "", pr);
-	if (n > 0 && (size_t)n < sizeof(key) && strmap_get(&rec->by_pr, key, &idx))
+	if (c->has_pr) {
+		n = snprintf(key, sizeof(key), "%s\n%" PRId64, rec->repo ? rec->repo : "", c->pr);
+		if (n > 0 && (size_t)n < sizeof(key) && strmap_get(&rec->by_pr, key, &idx))
+			return &rec->heads[idx];
+	} else if (*c->merged && strmap_get(&rec->by_sha, c->merged, &idx)) {
 		return &rec->heads[idx];
+	}
 	return NULL;
 }
 

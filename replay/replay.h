@@ -40,9 +40,10 @@ const char *replay_fail_name(enum replay_fail f);
 struct replay_commit {
 	char sha[41];
 	char parent[41];   /* first parent; "" for a root commit */
+	char merged[41];   /* a merge's second parent (the branch merged); "" */
 	int64_t date;      /* committer date, ms */
 	bool has_pr;
-	int64_t pr;        /* from the subject */
+	int64_t pr;        /* from the message (replay_message_pr) */
 	char *subject;     /* first line of the message */
 	struct strlist paths; /* changed paths, in git's order */
 	enum replay_fail fail; /* not REPLAY_OK: decision run_all */
@@ -83,6 +84,8 @@ void replay_diff_commits(struct repo *r, struct replay_history *h,
 
 /* PR number from a subject: "Merge pull request #N ..." or "... (#N)". */
 bool replay_subject_pr(const char *subject, int64_t *pr);
+/* ...or, failing that, from GitLab's "See merge request path!N" body line. */
+bool replay_message_pr(const char *subject, const char *message, int64_t *pr);
 
 /* ---- selector.c ---- */
 
@@ -169,10 +172,12 @@ int replay_record_load(struct replay_record *rec, struct store *s,
 		       const char *repo_slug);
 void replay_record_release(struct replay_record *rec);
 
-/* The head recorded for a change: its commit, else its PR's latest head. */
+/*
+ * The head recorded for a change: its commit, else its PR's latest head,
+ * else (a merge with no PR number) the head of the branch it merged.
+ */
 const struct replay_head *replay_record_find(const struct replay_record *rec,
-					     const char *sha, bool has_pr,
-					     int64_t pr);
+					     const struct replay_commit *c);
 
 /* A failing test the gate should have run. */
 struct replay_failure {

@@ -76,6 +76,37 @@ bool replay_subject_pr(const char *subject, int64_t *pr)
 	return parse_digits(open + 1, (size_t)(subject + n - 1 - (open + 1)), pr);
 }
 
+/*
+ * GitLab's merge commit names its merge request in the body, not the
+ * subject: a line "See merge request group/project!N".
+ */
+static bool gitlab_trailer_pr(const char *message, int64_t *pr)
+{
+	static const char see[] = "See merge request ";
+	const char *line = message;
+
+	while (line && *line) {
+		size_t n = strcspn(line, "\r\n"), digits = 0;
+
+		if (starts_with(line, see)) {
+			while (digits < n && line[n - 1 - digits] >= '0' &&
+			       line[n - 1 - digits] <= '9')
+				digits++;
+			if (digits && digits < n && line[n - 1 - digits] == '!')
+				return parse_digits(line + n - digits, digits, pr);
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return false;
+}
+
+bool replay_message_pr(const char *subject, const char *message, int64_t *pr)
+{
+	return replay_subject_pr(subject, pr) || gitlab_trailer_pr(message, pr);
+}
+
 static char *first_line(const char *msg)
 {
 	size_t n;
@@ -124,10 +155,13 @@ static struct replay_commit *add_commit(struct replay_history *h, git_commit *c)
 	if (git_commit_parentcount(c) > 0)
 		git_oid_tostr(rc->parent, sizeof(rc->parent),
 			      git_commit_parent_id(c, 0));
+	if (git_commit_parentcount(c) > 1)
+		git_oid_tostr(rc->merged, sizeof(rc->merged),
+			      git_commit_parent_id(c, 1));
 	git_oid_cpy(&rc->tree, git_commit_tree_id(c));
 	rc->date = (int64_t)git_commit_time(c) * 1000;
 	rc->subject = first_line(git_commit_message(c));
-	rc->has_pr = replay_subject_pr(rc->subject, &rc->pr);
+	rc->has_pr = replay_message_pr(rc->subject, git_commit_message(c), &rc->pr);
 	return rc;
 }
 
