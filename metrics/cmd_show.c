@@ -21,6 +21,8 @@ struct show {
 	bool has_diff;
 	bool diff_unknown;  /* a diff was attempted but a commit was missing */
 	const struct run_info *sel_run; /* latest shadow attempt */
+	struct note_info *notes; /* explained notes of the head, oldest first */
+	size_t nr_notes;
 };
 
 
@@ -156,6 +158,9 @@ static int print_json(struct show *sh)
 	cJSON_AddItemToObject(root, "flaky", json_strings(&sh->v.flaky));
 	cJSON_AddItemToObject(root, "quarantined", json_strings(&sh->v.quarantined));
 	json_add_number(root, "diff_coverage", run_diff_coverage(sh->sel_run));
+	json_add_bool(root, "explained", sh->nr_notes > 0);
+	json_add_string_or_null(root, "note",
+				sh->nr_notes ? sh->notes[sh->nr_notes - 1].text : NULL);
 	json_print_free(root, stdout);
 	return 0;
 }
@@ -201,6 +206,19 @@ static void text_header(const struct show *sh)
 	if (sh->v.why)
 		printf(" (%s)", sh->v.why);
 	putchar('\n');
+}
+
+static void text_notes(const struct show *sh)
+{
+	for (size_t i = 0; i < sh->nr_notes; i++) {
+		struct strbuf when = STRBUF_INIT;
+
+		time_format_date(&when, sh->notes[i].created_at);
+		put_label(i ? "" : "explained");
+		put_safe(sh->notes[i].text);
+		printf(" (%s)\n", when.buf);
+		strbuf_release(&when);
+	}
 }
 
 static void text_selection(const struct run_info *r)
@@ -297,6 +315,7 @@ static int text_runs(struct show *sh)
 static int print_text(struct show *sh)
 {
 	text_header(sh);
+	text_notes(sh);
 	put_list("missed", &sh->v.missed);
 	put_list("selected", &sh->v.non_hermetic);
 	put_list("flaky", &sh->v.flaky);
@@ -331,7 +350,7 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 		sh->has_diff = rc == 0 && !sh->diff.unknown;
 		sh->diff_unknown = rc == 0 && sh->diff.unknown;
 	}
-	return 0;
+	return query_notes(ctx->store, sh->pair.head_id, &sh->notes, &sh->nr_notes);
 }
 
 static const struct option show_options[] = {
@@ -374,6 +393,7 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 		ret = format == FORMAT_JSON ? print_json(&sh) : print_text(&sh);
 	pair_verdict_release(&sh.v);
 	pair_info_release(&sh.pair);
+	notes_release(sh.notes, sh.nr_notes);
 	diff_info_release(&sh.diff);
 	rules_release(&sh.rules);
 	strlist_release(&rule_files);

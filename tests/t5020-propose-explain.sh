@@ -36,9 +36,25 @@ test_expect_success 'report counts it explained, with its note' '
 		"[[1, false, null], [2, true, \"registry reloaded by hand; fixed in PR 3\"], [3, false, null], [4, false, null]]"
 '
 
+test_expect_success 'show says why, with the date (hostile text escaped)' '
+	tiadash --db s.db --repo repo show 2 >show.txt &&
+	sed -n 3p show.txt >actual &&
+	echo "explained   registry reloaded by hand; fixed in PR 3 (2026-11-08)" >expect &&
+	test_cmp expect actual &&
+	tiadash --db s.db --repo repo show 2 --format json >show.json &&
+	json_close show.json "[d[\"explained\"], d[\"note\"]]" "[true, \"registry reloaded by hand; fixed in PR 3\"]" &&
+	tiadash --db s.db --repo repo show 1 --format json >show1.json &&
+	json_close show1.json "[d[\"explained\"], d[\"note\"]]" "[false, null]" &&
+	tiadash --db s.db propose --explain 4 --note "$(printf "DNS\033[2J flake")" >/dev/null &&
+	tiadash --db s.db --repo repo show 4 >show4.txt &&
+	sed -n 3p show4.txt >actual &&
+	echo "explained   DNS\\x1b[2J flake (2026-11-08)" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'json output of explain' '
 	tiadash --db s.db propose --explain 3 --note "fixture regenerated" --format json >e.json &&
-	json_close e.json "d" "{\"pr\": 3, \"head\": \"$(head_of 3)\", \"note\": 2, \"text\": \"fixture regenerated\"}"
+	json_close e.json "d" "{\"pr\": 3, \"head\": \"$(head_of 3)\", \"note\": 3, \"text\": \"fixture regenerated\"}"
 '
 
 test_expect_success 'only escapes are explained' '
@@ -49,7 +65,7 @@ test_expect_success 'only escapes are explained' '
 	test_expect_code 2 tiadash --db s.db propose --explain 1 --note "  " 2>err &&
 	test_grep "needs some text" err &&
 	sqlite3 s.db "SELECT count(*) FROM note" >actual &&
-	echo 2 >expect && test_cmp expect actual
+	echo 3 >expect && test_cmp expect actual
 '
 
 test_done
