@@ -92,6 +92,22 @@ test_expect_success 'status and show under valgrind' '
 	json_get show.json "d[\"pr\"]" >pr && echo 413 >expect && test_cmp expect pr
 '
 
+test_expect_success 'reports in UTF-16 and a code page (iconv) under valgrind' '
+	head=$(git -C "$repo" rev-parse HEAD) &&
+	printf "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<testsuite><testcase classname=\"a\" name=\"b\"><failure/></testcase></testsuite>\n" |
+		iconv -f UTF-8 -t UTF-16 >u16.xml &&
+	printf "<?xml version=\"1.0\" encoding=\"windows-1252\"?>\n<testsuite><testcase classname=\"caf\351\" name=\"b\" status=\"notrun\"/></testsuite>\n" >cp.xml &&
+	vg --db enc.db ingest --kind full --head $head --pr 1 u16.xml cp.xml >out &&
+	vg_clean && test_grep "^1 new run, 0 unchanged$" out
+'
+
+test_expect_success 'show of an explained escape under valgrind' '
+	cp week.db explained.db &&
+	tiadash --db explained.db propose --explain 434 --note "fixture drift" >/dev/null &&
+	vg --db explained.db --repo "$repo" show 434 >show434.txt &&
+	vg_clean && test_grep "^explained   fixture drift (" show434.txt
+'
+
 test_expect_success 'report in every format under valgrind' '
 	for f in text md json csv; do
 		vg --db week.db report $week --format $f >report.$f || return 1
