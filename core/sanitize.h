@@ -36,9 +36,10 @@ void utf8_repair(struct strbuf *sb, const char *s, size_t len);
 
 /*
  * Write JSON text s (as cJSON prints it: C0 controls already escaped)
- * with DEL, the C1 controls and the bidi controls written as \\uXXXX too,
- * so JSON shown on a terminal cannot drive it. Only valid inside strings,
- * where cJSON puts every non-ASCII byte.
+ * with DEL, the C1 controls and the bidi controls written as JSON's
+ * backslash-u escapes too, so JSON shown on a terminal cannot drive it.
+ * Sound because they only occur inside strings (cJSON writes every byte
+ * of the structure in ASCII).
  */
 void json_text_write(FILE *f, const char *s, size_t len);
 
