@@ -224,13 +224,17 @@ async def fast_serve(root, port_file):
     missing = b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n"
 
     async def handle(reader, writer):
+        transport = writer.transport
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
-                target = head.split(b"\r\n", 1)[0].split(b" ")[1].decode("latin-1")
-                path = urllib.parse.unquote(urllib.parse.urlsplit(target).path)
+                target = head.split(b" ", 2)[1].split(b"?", 1)[0].decode("latin-1")
+                path = urllib.parse.unquote(target) if "%" in target else target
                 writer.write(files.get(path, missing))
-                await writer.drain()
+                # Drain only when the client is behind: a wait per answer
+                # costs more CPU than the answer itself.
+                if transport.get_write_buffer_size() > 1 << 20:
+                    await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError, IndexError):
             pass
         finally:
