@@ -68,6 +68,22 @@ static void add_candidate(struct proposal_candidates *out, enum proposal_form fo
 	c->key = strbuf_detach(key, NULL);
 }
 
+/* path[0..len) as a glob: each component escaped, the slashes kept. */
+static void glob_escape_path(struct strbuf *glob, const char *path, size_t len)
+{
+	const char *end = path + len;
+
+	for (const char *q = path; q < end;) {
+		const char *slash = memchr(q, '/', (size_t)(end - q));
+		size_t n = slash ? (size_t)(slash - q) : (size_t)(end - q);
+
+		glob_escape(glob, q, n);
+		q += n;
+		if (q < end)
+			strbuf_addch(glob, *q++);
+	}
+}
+
 void proposals_path_candidates(const char *path, struct proposal_candidates *out)
 {
 	struct strbuf glob = STRBUF_INIT, key = STRBUF_INIT;
@@ -83,14 +99,7 @@ void proposals_path_candidates(const char *path, struct proposal_candidates *out
 	/* The file itself: anchored (a root file as "/name"). */
 	if (base == path)
 		strbuf_addch(&glob, '/');
-	for (const char *p = path; *p;) {
-		size_t n = strcspn(p, "/");
-
-		glob_escape(&glob, p, n);
-		p += n;
-		if (*p)
-			strbuf_addch(&glob, *p++);
-	}
+	glob_escape_path(&glob, path, strlen(path));
 	strbuf_addf(&key, "L:%s", path);
 	add_candidate(out, FORM_FILE, &glob, &key);
 
@@ -98,14 +107,7 @@ void proposals_path_candidates(const char *path, struct proposal_candidates *out
 	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/')) {
 		size_t dlen = (size_t)(p - path);
 
-		for (const char *q = path; q < p;) {
-			size_t n = strcspn(q, "/");
-
-			glob_escape(&glob, q, n);
-			q += n;
-			if (q < p)
-				strbuf_addch(&glob, *q++);
-		}
+		glob_escape_path(&glob, path, dlen);
 		strbuf_addstr(&glob, "/**");
 		strbuf_addf(&key, "D:%.*s", (int)dlen, path);
 		add_candidate(out, FORM_DIR, &glob, &key);
@@ -126,14 +128,7 @@ void proposals_path_candidates(const char *path, struct proposal_candidates *out
 	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/')) {
 		size_t dlen = (size_t)(p - path);
 
-		for (const char *q = path; q < p;) {
-			size_t n = strcspn(q, "/");
-
-			glob_escape(&glob, q, n);
-			q += n;
-			if (q < p)
-				strbuf_addch(&glob, *q++);
-		}
+		glob_escape_path(&glob, path, dlen);
 		strbuf_addstr(&glob, "/**/*.");
 		glob_escape(&glob, base + dot + 1, blen - dot - 1);
 		strbuf_addf(&key, "X:%.*s/%s", (int)dlen, path, base + dot + 1);
