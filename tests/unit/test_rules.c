@@ -1,40 +1,11 @@
 /* Rules: tiadash rule files, .codebase-memory.json, built-ins, first match. */
 #include "core/tiadash.h"
 #include "core/rules.h"
+#include "tests/unit/capture.h"
 
 #include <setjmp.h>
 #include <cmocka.h>
 #include <unistd.h>
-
-/* stderr into a temporary file, to assert error messages exactly. */
-static int saved_stderr = -1;
-static FILE *captured;
-
-static void capture_begin(void)
-{
-	fflush(stderr);
-	captured = tmpfile();
-	assert_non_null(captured);
-	saved_stderr = dup(2);
-	dup2(fileno(captured), 2);
-}
-
-/* The captured text; caller frees. */
-static char *capture_end(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_stderr, 2);
-	close(saved_stderr);
-	rewind(captured);
-	while ((n = fread(buf, 1, sizeof(buf), captured)) > 0)
-		strbuf_add(&sb, buf, n);
-	fclose(captured);
-	return strbuf_detach(&sb, NULL);
-}
 
 static int parse(struct rules *r, const char *text)
 {
