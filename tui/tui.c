@@ -547,18 +547,16 @@ static int main_loop(struct tui *t)
 /* Options. */
 
 enum {
-	OPT_SINCE = 1000,
-	OPT_UNTIL,
-	OPT_REPO,
-	OPT_RULES,
+	OPT_RULES = MOPT_FIRST_PRIVATE,
 	OPT_MAX_FRAMES,
 	OPT_PRINT_KEYS,
 };
 
+/* The window options of report (no --format: the dashboard is the format). */
 static const struct option tui_options[] = {
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "until", required_argument, NULL, OPT_UNTIL },
-	{ "repo", required_argument, NULL, OPT_REPO },
+	{ "since", required_argument, NULL, MOPT_SINCE },
+	{ "until", required_argument, NULL, MOPT_UNTIL },
+	{ "repo", required_argument, NULL, MOPT_REPO },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
 	{ "print-keys", optional_argument, NULL, OPT_PRINT_KEYS },
@@ -569,26 +567,20 @@ static const struct option tui_options[] = {
 static int parse_options(int argc, char **argv, struct cmd_context *ctx,
 			 struct tui_opts *o)
 {
-	int c;
+	struct metrics_args a;
+	int c, rc;
 
+	metrics_args_init(&a, &cmd_tui, 0);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "", tui_options, NULL)) != -1) {
 		int64_t n;
 
+		if ((rc = metrics_args_option(&a, c, optarg, ctx->now)) != 1) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		switch (c) {
-		case OPT_SINCE:
-			if (!parse_window_bound("--since", optarg, ctx->now, &o->window.since))
-				return usage_error(&cmd_tui, "bad --since");
-			o->since_given = true;
-			break;
-		case OPT_UNTIL:
-			if (!parse_window_bound("--until", optarg, ctx->now, &o->window.until))
-				return usage_error(&cmd_tui, "bad --until");
-			o->until_given = true;
-			break;
-		case OPT_REPO:
-			o->window.repo = optarg;
-			break;
 		case OPT_RULES:
 			strlist_push(&o->rules_files, optarg);
 			break;
@@ -611,10 +603,8 @@ static int parse_options(int argc, char **argv, struct cmd_context *ctx,
 	}
 	if (optind < argc)
 		return usage_error(&cmd_tui, "unexpected argument '%s'", argv[optind]);
-	if (o->window.since >= o->window.until)
-		return usage_error(&cmd_tui, "the window is empty: --since must be "
-				   "before --until");
-	return 0;
+	o->window = a.window;
+	return metrics_args_check(&a);
 }
 
 static void tui_release(struct tui *t)
@@ -640,7 +630,6 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 	struct tui t = { .ctx = ctx, .store = ctx->store };
 	int ret, sig;
 
-	t.opts.window = (struct window)WINDOW_ALL;
 	ret = parse_options(argc, argv, ctx, &t.opts);
 	if (ret) {
 		strlist_release(&t.opts.rules_files);

@@ -276,7 +276,6 @@ struct tui_figures {
 
 struct tui_opts {
 	struct window window;
-	bool since_given, until_given;
 	struct strlist rules_files; /* --rules, in order */
 	long max_frames;            /* --max-frames N: quit after N frames (0: no limit) */
 };
