@@ -265,6 +265,14 @@ static int stream_pairs(struct store *s, sqlite3_stmt *st, pair_fn fn, void *dat
 	return ret;
 }
 
+/* A window as ?1 since, ?2 until and ?3 repo ('' for every repo). */
+static void bind_window(sqlite3_stmt *st, const struct window *w)
+{
+	sqlite3_bind_int64(st, 1, w->since);
+	sqlite3_bind_int64(st, 2, w->until);
+	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+}
+
 int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 {
 	static const char sql[] = PAIR_COLUMNS
@@ -272,9 +280,7 @@ int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 		" ORDER BY h.at, h.id";
 	sqlite3_stmt *st = store_stmt(s, sql);
 
-	sqlite3_bind_int64(st, 1, w->since);
-	sqlite3_bind_int64(st, 2, w->until);
-	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	bind_window(st, w);
 	return stream_pairs(s, st, fn, data);
 }
 
@@ -286,9 +292,7 @@ int query_window_count(struct store *s, const struct window *w, int64_t *heads)
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc;
 
-	sqlite3_bind_int64(st, 1, w->since);
-	sqlite3_bind_int64(st, 2, w->until);
-	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	bind_window(st, w);
 	rc = sqlite3_step(st);
 	*heads = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_reset(st);
@@ -306,9 +310,7 @@ int query_pairs_page(struct store *s, const struct window *w, int64_t offset,
 		" ORDER BY h.at, h.id, r.kind DESC, r.attempt";
 	sqlite3_stmt *st = store_stmt(s, sql);
 
-	sqlite3_bind_int64(st, 1, w->since);
-	sqlite3_bind_int64(st, 2, w->until);
-	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	bind_window(st, w);
 	sqlite3_bind_int64(st, 4, limit);
 	sqlite3_bind_int64(st, 5, offset);
 	return stream_pairs(s, st, fn, data);
