@@ -43,7 +43,7 @@ struct replay_commit {
 	char merged[41];   /* a merge's second parent (the branch merged); "" */
 	int64_t date;      /* committer date, ms */
 	bool has_pr;
-	int64_t pr;        /* from the message (replay_message_pr) */
+	int64_t pr;        /* from the subject, else GitLab's body line */
 	char *subject;     /* first line of the message */
 	struct strlist paths; /* changed paths, in git's order */
 	enum replay_fail fail; /* not REPLAY_OK: decision run_all */
@@ -81,11 +81,6 @@ int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
 void replay_diff_commits(struct repo *r, struct replay_history *h,
 			 void (*progress)(size_t done, size_t total, void *data),
 			 void *data);
-
-/* PR number from a subject: "Merge pull request #N ..." or "... (#N)". */
-bool replay_subject_pr(const char *subject, int64_t *pr);
-/* ...or, failing that, from GitLab's "See merge request path!N" body line. */
-bool replay_message_pr(const char *subject, const char *message, int64_t *pr);
 
 /* ---- selector.c ---- */
 

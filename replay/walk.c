@@ -53,7 +53,8 @@ static bool parse_digits(const char *s, size_t n, int64_t *out)
 	return true;
 }
 
-bool replay_subject_pr(const char *subject, int64_t *pr)
+/* PR number from a subject: "Merge pull request #N ..." or "... (#N)". */
+static bool subject_pr(const char *subject, int64_t *pr)
 {
 	static const char merge[] = "Merge pull request #";
 	size_t n = strlen(subject);
@@ -102,9 +103,9 @@ static bool gitlab_trailer_pr(const char *message, int64_t *pr)
 	return false;
 }
 
-bool replay_message_pr(const char *subject, const char *message, int64_t *pr)
+static bool message_pr(const char *subject, const char *message, int64_t *pr)
 {
-	return replay_subject_pr(subject, pr) || gitlab_trailer_pr(message, pr);
+	return subject_pr(subject, pr) || gitlab_trailer_pr(message, pr);
 }
 
 static char *first_line(const char *msg)
@@ -161,7 +162,7 @@ static struct replay_commit *add_commit(struct replay_history *h, git_commit *c)
 	git_oid_cpy(&rc->tree, git_commit_tree_id(c));
 	rc->date = (int64_t)git_commit_time(c) * 1000;
 	rc->subject = first_line(git_commit_message(c));
-	rc->has_pr = replay_message_pr(rc->subject, git_commit_message(c), &rc->pr);
+	rc->has_pr = message_pr(rc->subject, git_commit_message(c), &rc->pr);
 	return rc;
 }
 
