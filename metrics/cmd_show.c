@@ -19,7 +19,6 @@ struct show {
 	struct pair_verdict v;
 	struct diff_info diff;
 	bool has_diff;
-	bool diff_unknown;  /* a diff was attempted but a commit was missing */
 	const struct run_info *sel_run; /* latest shadow attempt */
 	struct note_info *notes; /* explained notes of the head, oldest first */
 	size_t nr_notes;
@@ -255,7 +254,7 @@ static void text_changed(const struct show *sh)
 {
 	put_label("changed");
 	if (!sh->has_diff) {
-		puts(sh->diff_unknown ? "unknown (the commits are not in the repository)"
+		puts(sh->diff.unknown ? "unknown (the commits are not in the repository)"
 				      : "unknown (no diff recorded: no base, or no repository at ingest)");
 		return;
 	}
@@ -348,7 +347,6 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 		if (rc < 0)
 			return -1;
 		sh->has_diff = rc == 0 && !sh->diff.unknown;
-		sh->diff_unknown = rc == 0 && sh->diff.unknown;
 	}
 	return query_notes(ctx->store, sh->pair.head_id, &sh->notes, &sh->nr_notes);
 }

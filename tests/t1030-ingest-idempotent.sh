@@ -77,7 +77,9 @@ test_expect_success 'a git-unknown pair is unclassifiable (incomplete)' '
 	tiadash --db s.db show 6 --format json >g.json &&
 	test "$(json_get g.json "d[\"class\"]")" = incomplete &&
 	test "$(json_get g.json "d[\"why\"]")" = "a commit is not in the repository (git-unknown)" &&
-	test "$(json_get g.json "d[\"diff_coverage\"]")" = None
+	test "$(json_get g.json "d[\"diff_coverage\"]")" = None &&
+	tiadash --db s.db show 6 >g.txt &&
+	test_grep "^changed     unknown (the commits are not in the repository)$" g.txt
 '
 
 test_expect_success 'without a repository the run is stored without changed files' '
@@ -86,7 +88,9 @@ test_expect_success 'without a repository the run is stored without changed file
 	test_grep "warning: no git repository" err &&
 	test_grep "^2 new runs" out &&
 	tiadash --db n.db show 5 --format json >s.json &&
-	test "$(json_get s.json "d[\"changed\"]")" = "[]"
+	test "$(json_get s.json "d[\"changed\"]")" = "[]" &&
+	tiadash --db n.db show 5 >s.txt &&
+	test_grep "^changed     unknown (no diff recorded: no base, or no repository at ingest)$" s.txt
 '
 
 test_done
