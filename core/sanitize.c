@@ -1,4 +1,4 @@
-/* Escaping of untrusted strings for terminals, markdown, CSV and JSON. */
+/* Escaping of untrusted strings for terminals, markdown, CSV, JSON and HTML. */
 #include "core/tiadash.h"
 #include "core/sanitize.h"
 
@@ -106,6 +106,19 @@ char *sanitized(const char *s)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The character reference HTML needs for c (quotes too: in attributes), or NULL. */
+static const char *html_entity(char c, bool quotes)
+{
+	switch (c) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return quotes ? "&quot;" : NULL;
+	case '\'': return quotes ? "&#39;" : NULL;
+	}
+	return NULL;
+}
+
 void md_escape(struct strbuf *sb, const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
@@ -113,17 +126,13 @@ void md_escape(struct strbuf *sb, const char *s)
 	sanitize_text(&clean, s, strlen(s));
 	for (size_t i = 0; i < clean.len; i++) {
 		char c = clean.buf[i];
+		const char *entity = html_entity(c, false);
 
+		if (entity) {
+			strbuf_addstr(sb, entity);
+			continue;
+		}
 		switch (c) {
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
 		case '\\': case '`': case '*': case '_': case '|': case '[':
 		case ']': case '#': case '~': case '!': case '(': case ')':
 			strbuf_addch(sb, '\\');
@@ -132,6 +141,22 @@ void md_escape(struct strbuf *sb, const char *s)
 		default:
 			strbuf_addch(sb, c);
 		}
+	}
+	strbuf_release(&clean);
+}
+
+void html_escape(struct strbuf *sb, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize_text(&clean, s, strlen(s));
+	for (size_t i = 0; i < clean.len; i++) {
+		const char *entity = html_entity(clean.buf[i], true);
+
+		if (entity)
+			strbuf_addstr(sb, entity);
+		else
+			strbuf_addch(sb, clean.buf[i]);
 	}
 	strbuf_release(&clean);
 }

@@ -1,6 +1,7 @@
 /*
  * Untrusted strings (test names, paths, commit subjects, reasons) pass through
- * here before they reach a terminal, a markdown document, a CSV cell or JSON.
+ * here before they reach a terminal, a markdown document, a CSV cell, JSON
+ * or an HTML page.
  */
 #ifndef TIADASH_CORE_SANITIZE_H
 #define TIADASH_CORE_SANITIZE_H
@@ -24,6 +25,15 @@ char *sanitized(const char *s);
  * can never open a table cell, a link or a code span.
  */
 void md_escape(struct strbuf *sb, const char *s);
+
+/*
+ * Append s as HTML text, safe in element content and in a quoted attribute
+ * value alike: sanitized as for a terminal (controls and bidi overrides
+ * shown as `\xNN`, as the text output shows them), then & < > " and '
+ * written as character references, so a test name can never open a tag,
+ * end an attribute or start an entity.
+ */
+void html_escape(struct strbuf *sb, const char *s);
 
 /* Append s as one CSV field (RFC 4180 quoting), sanitized. */
 void csv_field(struct strbuf *sb, const char *s);
