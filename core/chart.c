@@ -493,17 +493,18 @@ static void line_series(struct strbuf *sb, const struct chart_line *c, size_t k,
 static void line_x_labels(struct strbuf *sb, const struct chart_line *c, const struct frame *f)
 {
 	size_t widest = 1, every;
-	double slot = (f->right - f->left) / (double)c->nr;
+	double slot = (f->right - f->left) / (double)c->nr, widest_w;
 
 	for (size_t i = 0; i < c->nr; i++) {
 		size_t n = text_len(c->labels[i]);
 
-		if (c->notes && text_len(c->notes[i]) > n)
-			n = text_len(c->notes[i]);
+		if (c->notes && text_len(c->notes[i]) * 10 > n * 11) /* notes are smaller */
+			n = (text_len(c->notes[i]) * 10 + 10) / 11;
 		if (n > widest)
 			widest = n;
 	}
-	every = (size_t)ceil((CHAR_W * (double)widest + 6) / slot);
+	widest_w = CHAR_W * (double)widest;
+	every = (size_t)ceil((widest_w + 4) / slot);
 	if (every < 1)
 		every = 1;
 	for (size_t i = 0; i < c->nr; i += every) {

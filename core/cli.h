@@ -71,9 +71,18 @@ enum output_format {
 	FORMAT_MD = 1 << 1,
 	FORMAT_JSON = 1 << 2,
 	FORMAT_CSV = 1 << 3,
+	FORMAT_HTML = 1 << 4,
 };
 /* Parse a --format value among `allowed` (a mask); false if not allowed. */
 bool parse_format(const char *s, unsigned allowed, enum output_format *out);
+
+/*
+ * -o FILE / --output FILE, beside every --format: the dispatcher writes
+ * the command's standard output to FILE atomically (core/output.h). A
+ * command lists this in its options, "o:" in its short options, and skips
+ * 'o' in its option loop.
+ */
+#define OUTPUT_OPTION { "output", required_argument, NULL, 'o' }
 
 /*
  * The window of SPEC 4: since inclusive, until exclusive; INT64_MIN /

@@ -73,6 +73,7 @@ static void print_status_json(const struct store_status *st)
 
 static const struct option format_options[] = {
 	{ "format", required_argument, NULL, 'f' },
+	OUTPUT_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -83,8 +84,9 @@ static int run_status(int argc, char **argv, struct cmd_context *ctx)
 	int c;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", format_options, NULL)) != -1) {
-		if (c == 'f' && parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format))
+	while ((c = getopt_long(argc, argv, "o:", format_options, NULL)) != -1) {
+		if (c == 'o' || (c == 'f' && parse_format(optarg, FORMAT_TEXT | FORMAT_JSON,
+							     &format)))
 			continue;
 		if (c == 'f')
 			return usage_error(&cmd_status, "unknown format '%s'", optarg);
@@ -105,8 +107,10 @@ const struct cmd cmd_status = {
 	.name = "status",
 	.fn = run_status,
 	.flags = NEED_DB_RO,
-	.usage = "tiadash status [--format text|json]",
+	.usage = "tiadash status [--format text|json] [-o FILE]",
 	.summary = "Say what the store holds: runs, pairs, tests, sources, time span.",
-	.help = "  --format F   text (default) or json\n",
+	.help = "  --format F   text (default) or json\n"
+		"  -o FILE      write to FILE (atomically) instead of standard output\n",
 	.options = format_options,
+	.shortopts = "o:",
 };

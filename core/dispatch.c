@@ -5,6 +5,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/commands.h"
+#include "core/output.h"
 #include "core/repo.h"
 #include "core/store.h"
 #include "core/timeutil.h"
@@ -91,6 +92,7 @@ bool parse_format(const char *s, unsigned allowed, enum output_format *out)
 	static const struct { const char *name; enum output_format f; } names[] = {
 		{ "text", FORMAT_TEXT }, { "md", FORMAT_MD },
 		{ "json", FORMAT_JSON }, { "csv", FORMAT_CSV },
+		{ "html", FORMAT_HTML },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
@@ -190,16 +192,25 @@ static int open_context(const struct cmd *c, struct cmd_context *ctx,
 /* A write error on stdout (a full disk, a closed pipe) is an error too. */
 static int finish_stdout(int status)
 {
-	if (fflush(stdout) || ferror(stdout)) {
-		if (errno != EPIPE)
-			error("cannot write output: %s", strerror(errno));
+	bool failed = fflush(stdout) || ferror(stdout);
+	int err = failed ? (errno ? errno : EIO) : 0;
+
+	if (output_active())
+		return output_end(status, err);
+	if (failed) {
+		if (err != EPIPE)
+			error("cannot write output: %s", strerror(err));
 		return EXIT_INPUT_ERROR;
 	}
 	return status;
 }
 
-/* Check argv against the command's option table without acting on it. */
-static int check_options(const struct cmd *c, int argc, char **argv)
+/*
+ * Check argv against the command's option table without acting on it;
+ * *output is the value of its last -o (OUTPUT_OPTION), or NULL.
+ */
+static int check_options(const struct cmd *c, int argc, char **argv,
+			 const char **output)
 {
 	const char *shortopts = c->shortopts ? c->shortopts : "";
 	bool in_order = *shortopts == '+';
@@ -212,7 +223,10 @@ static int check_options(const struct cmd *c, int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 0;
+	*output = NULL;
 	while ((ch = getopt_long(argc, argv, optstring, c->options, NULL)) != -1) {
+		if (ch == 'o')
+			*output = optarg;
 		if (ch == '?' || ch == ':') {
 			ret = usage_error(c, "%s option '%s'",
 					  ch == ':' ? "missing value for" : "unknown",
@@ -230,6 +244,7 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 		       struct cmd_context *ctx)
 {
 	char *owned_db = NULL;
+	const char *output = NULL;
 	int status;
 
 	for (int i = 1; i < argc; i++) {
@@ -240,7 +255,9 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 			return finish_stdout(EXIT_OKAY);
 		}
 	}
-	if (check_options(c, argc, argv))
+	if (check_options(c, argc, argv, &output))
+		return EXIT_INPUT_ERROR;
+	if (output && output_begin(output) < 0)
 		return EXIT_INPUT_ERROR;
 	ctx->now = time_now_ms();
 	if (open_context(c, ctx, &owned_db) < 0)

@@ -3,6 +3,7 @@
 #include "core/commands.h"
 #include "core/json.h"
 #include "metrics/common.h"
+#include "metrics/html.h"
 
 enum {
 	OPT_MIN_DAYS = MOPT_FIRST_PRIVATE,
@@ -121,9 +122,9 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics m;
 	int c, rc;
 
-	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_JSON);
+	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_JSON | FORMAT_HTML);
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", gate_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, gate_options, NULL)) != -1) {
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
 		if (rc == 1)
 			rc = criterion_option(&cr, c, optarg);
@@ -141,6 +142,8 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	metrics_gate_check(&m, &cr, &g);
 	if (a.format == FORMAT_JSON)
 		print_json(&m, &g);
+	else if (a.format == FORMAT_HTML)
+		metrics_html_gate(&m, &g, ctx->now, stdout);
 	else
 		print_text(&m, &g);
 	metrics_release(&m);
@@ -152,7 +155,7 @@ const struct cmd cmd_gate_check = {
 	.fn = run_gate_check,
 	.flags = NEED_DB_RO,
 	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--repo NAME] "
-		 "[CRITERIA...] [--format text|json]",
+		 "[CRITERIA...] [--format text|json|html] [-o FILE]",
 	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
 	.help = "Window:\n"
 		"  --since WHEN            window start, inclusive: 7d, 24h, a date or\n"
@@ -160,7 +163,10 @@ const struct cmd cmd_gate_check = {
 		"  --until WHEN            window end, exclusive (default: unbounded)\n"
 		"  --repo NAME             only heads of this repository name (the\n"
 		"                          manifests' \"repo\"; not the global --repo PATH)\n"
-		"  --format F              text (default) or json\n"
+		"  --format F              text (default), json, or html (one page with\n"
+		"                          charts, for a projector or A4)\n"
+		"  -o FILE                 write to FILE (atomically) instead of standard\n"
+		"                          output\n"
 		"Criteria (a value that cannot be computed fails):\n"
 		"  --min-days N            UTC days with a shadow run (default 7)\n"
 		"  --min-pairs N           pairs (default 50)\n"
@@ -173,4 +179,5 @@ const struct cmd cmd_gate_check = {
 		"  --strict                the diff-coverage criterion counts too\n"
 		"\nExit status: 0 GO, 1 NO-GO, 2 usage or input error.\n",
 	.options = gate_options,
+	.shortopts = METRICS_SHORTOPTS,
 };

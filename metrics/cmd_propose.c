@@ -8,6 +8,7 @@
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
+#include "metrics/html.h"
 #include "metrics/proposals.h"
 
 enum {
@@ -751,7 +752,7 @@ static int parse_args(struct propose_args *a, int argc, char **argv, int64_t now
 	int c, rc;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", propose_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, propose_options, NULL)) != -1) {
 		rc = metrics_args_option(&a->m, c, optarg, now);
 		if (rc == 0)
 			continue;
@@ -807,7 +808,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	struct config cfg = CONFIG_INIT;
 	int ret;
 
-	metrics_args_init(&a.m, &cmd_propose, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON);
+	metrics_args_init(&a.m, &cmd_propose, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_HTML);
 	ret = parse_args(&a, argc, argv, ctx->now);
 	if (ret)
 		goto out;
@@ -815,7 +816,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	if (config_load(&cfg, ctx->db_path) < 0)
 		goto out;
 	if (a.explain) {
-		if (a.m.format == FORMAT_MD) {
+		if (a.m.format == FORMAT_MD || a.m.format == FORMAT_HTML) {
 			ret = usage_error(&cmd_propose, "--explain prints text or json");
 			goto out;
 		}
@@ -831,10 +832,14 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	if (proposals_compute(ctx->store, ctx->repo, &rules, &a.m.window, &opts, &p) < 0)
 		goto out;
 	if (a.previews.nr) {
+		if (a.m.format == FORMAT_HTML) {
+			ret = usage_error(&cmd_propose, "--preview prints text, md or json");
+			goto out;
+		}
 		if (preview_globs(&a, &p) < 0)
 			goto out;
 	} else if (a.accept) {
-		if (a.m.format == FORMAT_MD) {
+		if (a.m.format == FORMAT_MD || a.m.format == FORMAT_HTML) {
 			ret = usage_error(&cmd_propose, "--accept prints text or json");
 			goto out;
 		}
@@ -844,6 +849,9 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 		print_json(&p, &rules);
 	} else if (a.m.format == FORMAT_MD) {
 		print_md(&p, &rules, a.limit);
+	} else if (a.m.format == FORMAT_HTML) {
+		propose_print_html(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit,
+				   ctx->now, stdout);
 	} else {
 		print_text(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit);
 	}
@@ -862,7 +870,7 @@ const struct cmd cmd_propose = {
 	.fn = run_propose,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash propose [--since WHEN] [--until WHEN] [--repo NAME] "
-		 "[--rules FILE]... [--no-builtin-rules] [--format text|md|json] "
+		 "[--rules FILE]... [--no-builtin-rules] [--format text|md|json|html] [-o FILE] "
 		 "[--limit N|all] [--preview GLOB]... [--accept GLOB] "
 		 "[--explain PR --note TEXT]",
 	.summary = "Propose force-full globs that close the window's escapes, scored on history.",
@@ -873,8 +881,9 @@ const struct cmd cmd_propose = {
 	"  --rules FILE          a current rule file (repeatable; default\n"
 	"                        .tiadash/rules); an accepted glob goes to the first\n"
 	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
-	"  --format F            text (default), md or json\n"
-	"  --limit N|all         candidates listed in text and md (default 20)\n"
+	"  --format F            text (default), md, json or html (one page with charts)\n"
+	"  -o FILE               write to FILE (atomically) instead of standard output\n"
+	"  --limit N|all         candidates listed in text, md and html (default 20)\n"
 	"  --preview GLOB        what GLOB would match, close and cost (repeatable)\n"
 	"  --accept GLOB         append GLOB to the rules file, with a comment\n"
 	"                        naming the escapes it closes and the date\n"
@@ -887,4 +896,39 @@ const struct cmd cmd_propose = {
 	"rate and shadow p95 wall-clock after. The evidence of each escape reads\n"
 	"the missed tests' sources at the head commit (global --repo PATH).\n",
 	.options = propose_options,
+	.shortopts = METRICS_SHORTOPTS,
 };
+
+/* ---- the text forms the HTML page shows (metrics/html.h) ---- */
+
+void propose_text_window(struct strbuf *sb, const struct proposals *p)
+{
+	fmt_window(sb, p, false);
+}
+
+void propose_text_escape_name(struct strbuf *sb, const struct proposal_escape *e)
+{
+	fmt_escape_name(sb, e);
+}
+
+void propose_text_state(struct strbuf *sb, const struct proposals *p,
+			const struct proposal_escape *e)
+{
+	fmt_state(sb, p, e, false);
+}
+
+void propose_text_evidence(struct strbuf *sb, const struct proposal_evidence *ev)
+{
+	fmt_evidence(sb, ev, false);
+}
+
+void propose_text_path_rule(struct strbuf *sb, const struct proposals_rules *r,
+			    const char *path)
+{
+	fmt_path_rule(sb, r, path, false);
+}
+
+void propose_text_minutes(struct strbuf *sb, double v)
+{
+	fmt_minutes(sb, v);
+}

@@ -5,6 +5,7 @@
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
+#include "metrics/html.h"
 
 /* ---- JSON ---- */
 
@@ -177,6 +178,7 @@ static void json_days(cJSON *root, const struct metrics *m)
 		json_add_int(o, "heads", d->heads);
 		json_add_int(o, "pairs", d->pairs);
 		json_add_int(o, "escapes", d->escapes);
+		json_add_number(o, "escape_rate", d->escape_rate);
 		json_add_int(o, "shadow_runs", d->shadow_runs);
 		json_add_int(o, "force_full", d->force_full);
 		json_add_number(o, "force_full_rate", d->force_full_rate);
@@ -666,9 +668,10 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics m;
 	int c, rc;
 
-	metrics_args_init(&a, &cmd_report, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV);
+	metrics_args_init(&a, &cmd_report, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV |
+			  FORMAT_HTML);
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", report_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, report_options, NULL)) != -1) {
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
 		if (rc == 1)
 			return usage_error(&cmd_report, "unknown option");
@@ -687,6 +690,7 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 	case FORMAT_JSON: print_json(&m); break;
 	case FORMAT_CSV: print_csv(&m); break;
 	case FORMAT_MD: print_md(&m); break;
+	case FORMAT_HTML: metrics_html_report(&m, ctx->now, stdout); break;
 	default: print_text(&m); break;
 	}
 	metrics_release(&m);
@@ -698,7 +702,7 @@ const struct cmd cmd_report = {
 	.fn = run_report,
 	.flags = NEED_DB_RO,
 	.usage = "tiadash report [--since WHEN] [--until WHEN] [--repo NAME] "
-		 "[--threshold X] [--format text|md|json|csv]",
+		 "[--threshold X] [--format text|md|json|csv|html] [-o FILE]",
 	.summary = "The calibration figures of a window (text, md, json, csv).",
 	.help = "  --since WHEN     window start, inclusive: 7d, 24h, a date (00:00 UTC)\n"
 		"                   or an RFC 3339 time (default: unbounded)\n"
@@ -707,6 +711,9 @@ const struct cmd cmd_report = {
 		"                   \"repo\", e.g. acme/ledger; the global --repo PATH\n"
 		"                   before the command is the git checkout)\n"
 		"  --threshold X    diff-coverage threshold (default 0.7)\n"
-		"  --format F       text (default), md, json, or csv (one row per head)\n",
+		"  --format F       text (default), md, json, csv (one row per head), or\n"
+		"                   html (one self-contained page with charts)\n"
+		"  -o FILE          write to FILE (atomically) instead of standard output\n",
 	.options = report_options,
+	.shortopts = METRICS_SHORTOPTS,
 };

@@ -355,6 +355,7 @@ static const struct option show_options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "rules", required_argument, NULL, 'r' },
 	{ "no-builtin-rules", no_argument, NULL, 'B' },
+	OUTPUT_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -367,8 +368,10 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 	int c, ret;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", show_options, NULL)) != -1) {
-		if (c == 'r') {
+	while ((c = getopt_long(argc, argv, "o:", show_options, NULL)) != -1) {
+		if (c == 'o') {
+			continue; /* core/dispatch.c writes the output to the file */
+		} else if (c == 'r') {
 			strlist_push(&rule_files, optarg);
 		} else if (c == 'B') {
 			builtin = false;
@@ -402,13 +405,16 @@ const struct cmd cmd_show = {
 	.name = "show",
 	.fn = run_show,
 	.flags = NEED_DB_RO,
-	.usage = "tiadash show [--format text|json] [--rules FILE]... [--no-builtin-rules] PR|SHA",
+	.usage = "tiadash show [--format text|json] [-o FILE] [--rules FILE]... "
+		 "[--no-builtin-rules] PR|SHA",
 	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
 	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n"
 		"Each changed file is shown with the first rule it matches.\n\n"
 		"  --format F           text (default) or json\n"
+		"  -o FILE              write to FILE (atomically) instead of standard output\n"
 		"  --rules FILE         a rule file (repeatable; default .tiadash/rules in the\n"
 		"                       repository root, when present)\n"
 		"  --no-builtin-rules   leave the built-in force-full defaults out\n",
 	.options = show_options,
+	.shortopts = "o:",
 };

@@ -8,6 +8,7 @@
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
+#include "metrics/html.h"
 #include "metrics/post.h"
 
 enum {
@@ -175,6 +176,18 @@ static void render(struct metrics_out *o, const struct metrics *cur, const struc
 	reasons(o, cur);
 }
 
+static void print_html(const struct metrics *cur, const struct metrics *prev, int64_t now)
+{
+	struct strbuf t = STRBUF_INIT;
+	struct metrics_summary_page page = { cur, prev, NULL, SUMMARY_ESCAPES, SUMMARY_TESTS,
+					     SUMMARY_REASONS };
+
+	trend(&t, cur->escape_rate, prev->escape_rate);
+	page.trend = t.buf;
+	metrics_html_summary(&page, now, stdout);
+	strbuf_release(&t);
+}
+
 static int post(const char *url, const struct metrics *cur, const struct metrics *prev)
 {
 	struct metrics_out md = { STRBUF_INIT, true };
@@ -211,9 +224,9 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 	const char *url = NULL;
 	int c, rc, status = EXIT_OKAY;
 
-	metrics_args_init(&a, &cmd_summary, FORMAT_TEXT | FORMAT_MD);
+	metrics_args_init(&a, &cmd_summary, FORMAT_TEXT | FORMAT_MD | FORMAT_HTML);
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "", summary_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, summary_options, NULL)) != -1) {
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
 		if (rc == 0)
 			continue;
@@ -246,9 +259,13 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 		metrics_release(&cur);
 		return EXIT_INPUT_ERROR;
 	}
-	o.md = a.format == FORMAT_MD;
-	render(&o, &cur, &prev);
-	metrics_flush(&o.sb);
+	if (a.format == FORMAT_HTML) {
+		print_html(&cur, &prev, ctx->now);
+	} else {
+		o.md = a.format == FORMAT_MD;
+		render(&o, &cur, &prev);
+		metrics_flush(&o.sb);
+	}
 	if (!isnan(max_rate) && !isnan(cur.escape_rate) && cur.escape_rate > max_rate)
 		status = EXIT_CHECK_FAILED;
 	if (url) {
@@ -266,18 +283,20 @@ const struct cmd cmd_summary = {
 	.fn = run_summary,
 	.flags = NEED_DB_RO,
 	.usage = "tiadash summary [--since WHEN] [--until WHEN] [--repo NAME] "
-		 "[--format text|md] [--max-escape-rate X] [--post URL]",
+		 "[--format text|md|html] [-o FILE] [--max-escape-rate X] [--post URL]",
 	.summary = "Escape rate and its trend, escapes, costliest force-full reasons.",
 	.help = "  --since WHEN          window start, inclusive (default: 7 days "
 		"before --until)\n"
 		"  --until WHEN          window end, exclusive (default: now)\n"
 		"  --repo NAME           only heads of this repository name (the\n"
 		"                        manifests' \"repo\"; not the global --repo PATH)\n"
-		"  --format F            text (default) or md\n"
+		"  --format F            text (default), md, or html (one page with charts)\n"
+		"  -o FILE               write to FILE (atomically) instead of standard output\n"
 		"  --max-escape-rate X   exit 1 when the window's escape rate exceeds X\n"
 		"  --post URL            also POST {\"text\": <the markdown summary>} to a\n"
 		"                        webhook (HTTP(S), TLS verified); a failed post\n"
 		"                        exits 2\n"
 		"\nThe trend compares with the window of the same length just before.\n",
 	.options = summary_options,
+	.shortopts = METRICS_SHORTOPTS,
 };

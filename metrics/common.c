@@ -38,6 +38,8 @@ int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_
 	case MOPT_REPO:
 		a->window.repo = arg;
 		return 0;
+	case 'o': /* core/dispatch.c writes the output to the file */
+		return 0;
 	case MOPT_FORMAT:
 		if (!parse_format(arg, a->formats, &a->format))
 			return usage_error(a->cmd, "unknown format '%s'", arg);

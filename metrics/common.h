@@ -26,7 +26,10 @@ enum {
 	{ "since", required_argument, NULL, MOPT_SINCE },            \
 	{ "until", required_argument, NULL, MOPT_UNTIL },            \
 	{ "repo", required_argument, NULL, MOPT_REPO },              \
-	{ "format", required_argument, NULL, MOPT_FORMAT }
+	{ "format", required_argument, NULL, MOPT_FORMAT },          \
+	OUTPUT_OPTION
+/* The short options of a command with METRICS_WINDOW_OPTIONS (-o FILE). */
+#define METRICS_SHORTOPTS "o:"
 #define METRICS_THRESHOLD_OPTION                                     \
 	{ "threshold", required_argument, NULL, MOPT_THRESHOLD }
 

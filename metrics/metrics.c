@@ -474,6 +474,7 @@ static void fill_day(const struct metrics *m, size_t from, size_t to,
 	metrics_sort(aff->v, aff->nr);
 	metrics_sort(wall->v, wall->nr);
 	d->force_full_rate = d->shadow_runs ? (double)d->force_full / (double)d->shadow_runs : NAN;
+	d->escape_rate = d->pairs ? (double)d->escapes / (double)d->pairs : NAN;
 	d->affected_p50 = metrics_percentile(aff->v, aff->nr, 0.5);
 	d->shadow_wall_p95 = metrics_percentile(wall->v, wall->nr, 0.95);
 	d->diff_coverage_mean = dc_n ? dc_sum / (double)dc_n : NAN;

@@ -115,6 +115,7 @@ struct metrics_day {
 	int64_t shadow_runs;    /* heads with a shadow run */
 	int64_t force_full;
 	double force_full_rate; /* NAN without shadow runs */
+	double escape_rate;     /* escapes / pairs; NAN without pairs */
 	double affected_p50, shadow_wall_p95, diff_coverage_mean;
 };
 

@@ -73,6 +73,7 @@ static const struct option replay_options[] = {
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "no-builtin-rules", no_argument, NULL, 'B' },
 	{ "format", required_argument, NULL, 'f' },
+	OUTPUT_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -83,7 +84,7 @@ static int parse_opts(int argc, char **argv, struct replay_opts *o)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:j:", replay_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:j:o:", replay_options, NULL)) != -1) {
 		switch (c) {
 		case 's': o->since = optarg; break;
 		case 'u': o->until = optarg; break;
@@ -108,8 +109,10 @@ static int parse_opts(int argc, char **argv, struct replay_opts *o)
 			break;
 		case 'f':
 			if (!parse_format(optarg, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
-					  FORMAT_CSV, &o->format))
+					  FORMAT_CSV | FORMAT_HTML, &o->format))
 				return usage_error(&cmd_replay, "unknown format '%s'", optarg);
+			break;
+		case 'o': /* core/dispatch.c writes the output to the file */
 			break;
 		case ':':
 			return usage_error(&cmd_replay, "missing value for option '%s'",
@@ -251,6 +254,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	case FORMAT_JSON: replay_print_json(&run, stdout); break;
 	case FORMAT_MD: replay_print_md(&run, stdout); break;
 	case FORMAT_CSV: replay_print_csv(&run, stdout); break;
+	case FORMAT_HTML: replay_print_html(&run, ctx->now, stdout); break;
 	default: replay_print_text(&run, stdout); break;
 	}
 	ret = EXIT_OKAY;
@@ -271,7 +275,7 @@ const struct cmd cmd_replay = {
 	.usage = "tiadash replay --since DATE [--until DATE] [--branch REF] "
 		 "[--repo PATH] [--rules FILE]... [--what-if GLOB]... "
 		 "[--selector CMD] [--selector-timeout SECS] [-j N] "
-		 "[--no-builtin-rules] [--format text|md|json|csv]",
+		 "[--no-builtin-rules] [--format text|md|json|csv|html] [-o FILE]",
 	.summary = "Replay merged first-parent history through the rules, "
 		   "the selector and the record.",
 	.help =
@@ -290,7 +294,9 @@ const struct cmd cmd_replay = {
 	"  --selector-timeout S  seconds per selector call (default 60)\n"
 	"  -j, --jobs N          selector calls in parallel (default 1)\n"
 	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
-	"  --format F            text (default), md, json or csv\n",
+	"  --format F            text (default), md, json, csv or html (one\n"
+	"                        self-contained page with charts)\n"
+	"  -o FILE               write to FILE (atomically) instead of standard output\n",
 	.options = replay_options,
-	.shortopts = "+j:",
+	.shortopts = "+j:o:",
 };

@@ -164,6 +164,7 @@ static const struct option rules_options[] = {
 	{ "add", required_argument, NULL, 'a' },
 	{ "into", required_argument, NULL, 'i' },
 	{ "dry-run", no_argument, NULL, 'n' },
+	OUTPUT_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -180,7 +181,7 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:", rules_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:", rules_options, NULL)) != -1) {
 		enum rules_mode m = MODE_NONE;
 
 		switch (c) {
@@ -217,6 +218,8 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 			break;
 		case 'n':
 			dry_run = true;
+			break;
+		case 'o': /* core/dispatch.c writes the output to the file */
 			break;
 		case ':':
 			ret = usage_error(&cmd_rules, "missing value for option '%s'",
@@ -289,7 +292,7 @@ const struct cmd cmd_rules = {
 	.name = "rules",
 	.fn = run_rules,
 	.usage = "tiadash rules [--rules FILE]... [--no-builtin-rules] "
-		 "(--builtin | --list | --test [PATH...]) [--format text|json]\n"
+		 "(--builtin | --list | --test [PATH...]) [--format text|json] [-o FILE]\n"
 		 "       tiadash rules --add GLOB --into FILE [--dry-run]",
 	.summary = "Show the force-full rules, or which rule each path matches.",
 	.help =
@@ -306,10 +309,11 @@ const struct cmd cmd_rules = {
 	"  --no-builtin-rules  leave the built-in force-full defaults out\n"
 	"  --repo PATH         the repository whose .tiadash/rules is the default\n"
 	"  --format F          text (default) or json\n"
+	"  -o FILE             write to FILE (atomically) instead of standard output\n"
 	"  --add GLOB --into FILE  add GLOB as a force-full trigger to FILE (any\n"
 	"                      --rules format): the diff first, FILE.orig kept;\n"
 	"                      for a vitest or moon config, the snippet to paste\n"
 	"  --dry-run           with --add: show the diff, write nothing\n",
 	.options = rules_options,
-	.shortopts = "+",
+	.shortopts = "+o:",
 };

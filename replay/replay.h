@@ -9,6 +9,7 @@
  *               failures, measured wall-clock
  *   evaluate.c  the decision of each change and the totals
  *   output.c    text, md, json and csv
+ *   output_html.c  the HTML page
  *   cmd_replay.c, cmd_rules.c  the two commands (and progress output)
  *
  * Ownership: every struct here owns its strings and arrays and is freed by
@@ -292,6 +293,29 @@ void replay_print_text(const struct replay_run *run, FILE *f);
 void replay_print_md(const struct replay_run *run, FILE *f);
 void replay_print_json(const struct replay_run *run, FILE *f);
 void replay_print_csv(const struct replay_run *run, FILE *f);
+
+/* The text forms the formats share (fresh strings; caller frees). */
+char *replay_text_pr(const struct replay_commit *c);       /* "#12" or "-" */
+char *replay_text_date(int64_t ms);                        /* "2026-11-03" */
+char *replay_text_changed(const struct replay_commit *c);  /* "3" or "?" */
+char *replay_text_selected(const struct replay_outcome *o); /* "12" or "-" */
+char *replay_text_minutes(double m);                       /* "12.5" or "n/a" */
+/* n / of, NAN when of is 0: the JSON's force_full_rate. */
+double replay_rate(size_t n, size_t of);
+/* Indexes of t's reasons by how often they fired (ties: first seen); caller frees. */
+size_t *replay_reason_order(const struct replay_totals *t);
+/* How often the reason `name` fired in t (0: never). */
+size_t replay_reason_count(const struct replay_totals *t, const char *name);
+
+/* ---- output_html.c ---- */
+
+/*
+ * --format html: one self-contained page (core/html.h): the header, the
+ * force-full rate and misses of the baseline (and the what-if beside it)
+ * as charts, the totals in the text's order, the first changes. now: when
+ * the page was made.
+ */
+void replay_print_html(const struct replay_run *run, int64_t now, FILE *f);
 
 /* ---- cmd_replay.c ---- */
 

@@ -26,7 +26,7 @@ test_expect_success 'empty store: nulls, zero counts, no days' '
 
 test_expect_success 'empty bounded window: one empty entry per day' '
 	tiadash --db empty.db report --since 2026-11-01 --until 2026-11-03 --format json >eb.json &&
-	json_close eb.json "d[\"days\"]" "[{\"date\": \"2026-11-01\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null}, {\"date\": \"2026-11-02\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null}]"
+	json_close eb.json "d[\"days\"]" "[{\"date\": \"2026-11-01\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"escape_rate\": null, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null}, {\"date\": \"2026-11-02\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"escape_rate\": null, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null}]"
 '
 
 test_expect_success 'empty store: text says n/a' '

@@ -2,9 +2,11 @@
 # Untrusted strings in report, summary and gate-check: test ids, reasons,
 # repo names and notes with terminal escapes (ESC [ 31 m, BEL, OSC, C1 CSI)
 # and markdown syntax. Text never carries a control byte; markdown escapes
-# what it would interpret; JSON keeps the exact string, validly encoded.
+# what it would interpret; JSON keeps the exact string, validly encoded;
+# HTML shows them as the text does, as text (Chromium builds no element).
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-metrics.sh"
+. "$TEST_SRC/lib-html.sh"
 
 test_expect_success 'setup: hostile ids through a bare JUnit file, a failed list and manifests' '
 	mrepo 3 &&
@@ -85,5 +87,37 @@ test_expect_success 'summary text and md, gate-check: no control bytes' '
 	no_control g.txt &&
 	test_grep "^gate-check: all time, x\\\\x1b\[31m$" g.txt
 '
+
+test_expect_success 'html: no control bytes, no tag from the data, strings as the text shows them' '
+	tiadash --db s.db report --format html -o r.html &&
+	tiadash --db s.db summary --since 2026-11-01 --until 2026-11-08 --format html -o s.html &&
+	test_expect_code 1 tiadash --db s.db gate-check --repo "$(printf "x\033[31m<b>")" \
+		--format html -o g.html &&
+	for f in r.html s.html g.html; do
+		no_control $f && ! grep -n "<b>" $f || return 1
+	done &&
+	grep -qF "tests/e.py::x\\x1b[31mred\\x07bell" r.html &&
+	grep -qF "tests/p.py::t|&lt;b&gt;\`x\`_[y](z)" r.html &&
+	grep -qF "force-full:\\x1b]0;pwned\\x07**/*.lock" r.html &&
+	grep -qF "| *bold* [link](x) &lt;b&gt;" r.html &&
+	grep -qF "tests/c1.py::x\\xc2\\x9b31mred\\xc2\\x85\\xe2\\x80\\xae" r.html &&
+	grep -qF "ESC \\x1b[31m in a note\\x07" r.html &&
+	grep -qF "x\\x1b[31m&lt;b&gt;" g.html
+'
+
+if [ -n "$CHROMIUM" ]; then
+	test_expect_success 'Chromium shows the hostile strings as text, and builds no element of them' '
+		for p in r s g; do
+			html_dom $p.html $p.dom && html_no_element $p.dom b a script &&
+			html_text $p.dom >$p.seen || return 1
+		done &&
+		grep -qF "tests/p.py::t|<b>\`x\`_[y](z)" r.seen &&
+		grep -qF "| *bold* [link](x) <b>" r.seen &&
+		grep -qF "tests/e.py::x\\x1b[31mred\\x07bell" s.seen &&
+		grep -qF "x\\x1b[31m<b>" g.seen
+	'
+else
+	test_skip "chromium is not installed"
+fi
 
 test_done

@@ -91,6 +91,19 @@ test_expect_success 'escapes: missed and non-hermetic tests as the ground truth 
 	PY
 '
 
+test_expect_success 'the escape rate of each day is its escapes over its pairs' '
+	python3 - r.json <<-\PY
+	import json, math, sys
+	days = json.load(open(sys.argv[1]))["days"]
+	def ok(d):
+	    if not d["pairs"]:
+	        return d["escape_rate"] is None
+	    return math.isclose(d["escape_rate"], d["escapes"] / d["pairs"], rel_tol=0, abs_tol=1e-9)
+	bad = [d for d in days if not ok(d)]
+	assert days and not bad, bad
+	PY
+'
+
 test_expect_success 'every format of the week parses back' '
 	python3 -m json.tool r.json >/dev/null &&
 	python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1], newline=\"\"))); assert len(r) > 1 and all(len(x) == len(r[0]) for x in r)" r.csv &&

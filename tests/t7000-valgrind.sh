@@ -112,14 +112,19 @@ test_expect_success 'report in every format under valgrind' '
 	for f in text md json csv; do
 		vg --db week.db report $week --format $f >report.$f || return 1
 	done &&
+	vg --db week.db report $week --format html -o report.html &&
 	vg_clean &&
 	tiadash --db week.db report $week --format json >native.json &&
-	test_cmp native.json report.json
+	test_cmp native.json report.json &&
+	tiadash --db week.db report $week --format html >native.html &&
+	test_cmp native.html report.html
 '
 
 test_expect_success 'gate-check and summary under valgrind' '
 	test_expect_code 1 vg --db week.db gate-check $week >gate.txt &&
+	test_expect_code 1 vg --db week.db gate-check $week --format html >gate.html &&
 	vg --db week.db summary $week --format md >summary.md &&
+	vg --db week.db summary $week --format html >summary.html &&
 	vg_clean &&
 	test_grep "^NO-GO" gate.txt
 '
@@ -127,6 +132,7 @@ test_expect_success 'gate-check and summary under valgrind' '
 test_expect_success 'replay (rules, record, what-if) under valgrind' '
 	vg --db week.db --repo "$repo" replay $week --what-if "**/*.lock" --format json >replay.json &&
 	vg --db week.db --repo "$repo" replay $week --format text >replay.txt &&
+	vg --db week.db --repo "$repo" replay $week --what-if "**/*.lock" --format html >replay.html &&
 	vg_clean &&
 	tiadash --db week.db --repo "$repo" replay $week --what-if "**/*.lock" --format json >native.json &&
 	test_cmp native.json replay.json
@@ -148,6 +154,7 @@ test_expect_success 'rules --test under valgrind' '
 if has_command propose; then
 	test_expect_success 'propose under valgrind' '
 		vg --db week.db --repo "$repo" propose $week --format json >propose.json &&
+		vg --db week.db --repo "$repo" propose $week --format html >propose.html &&
 		vg_clean
 	'
 fi

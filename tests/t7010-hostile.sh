@@ -7,8 +7,10 @@
 # csv carry no byte < 0x20 but newline and tab, no DEL, no raw C1, no raw
 # bidi control, and are valid UTF-8; markdown escapes what it would
 # interpret; JSON is strict UTF-8 with the exact strings, invalid bytes as
-# U+FFFD, every control character as a \uXXXX escape.
+# U+FFFD, every control character as a \uXXXX escape; HTML shows them as
+# the text does, as text: Chromium builds no element from them.
 . "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-html.sh"
 
 has_command() {
 	"$TIADASH_BIN" help | grep -q "^  $1 "
@@ -261,6 +263,39 @@ if has_command propose; then
 		clean prop.text prop.md && md_safe prop.md && json_utf8 prop.json &&
 		grep -F "src/$H_SHOWN\\xff|*_\`x\`<b>.py" prop.text
 	'
+fi
+
+test_expect_success 'html pages: clean, no tag of the data, strings as the text shows them' '
+	tiadash --db s.db report $week --format html -o report.html &&
+	test_expect_code 1 tiadash --db s.db gate-check $week --format html -o gate.html &&
+	tiadash --db s.db summary $week --format html -o sum.html &&
+	tiadash --db s.db --repo repo replay $week --rules hostile.rules \
+		--what-if "$(printf "**/*\033\\\\[1m*")" --format html -o replay.html &&
+	pages="report.html gate.html sum.html replay.html" &&
+	if has_command propose; then
+		tiadash --db s.db --repo repo propose $week --format html -o prop.html &&
+		pages="$pages prop.html"
+	fi &&
+	clean $pages && ! grep -n "<b>" $pages &&
+	grep -qF "tests/$H_SHOWN.py::t\\x1b[31m" report.html &&
+	grep -qF "# heading\\x07::|*_\`x\`&lt;b&gt;" report.html &&
+	grep -qF "| *bold* [l](x) &lt;b&gt; \\xc2\\x9b" report.html &&
+	grep -qF "force-full:src/e\\x1b\\[31m*" replay.html &&
+	{ ! has_command propose || grep -qF "src/$H_SHOWN\\xff|*_\`x\`&lt;b&gt;.py" prop.html; }
+'
+
+if [ -n "$CHROMIUM" ]; then
+	test_expect_success 'Chromium shows them as text, and builds no element of them' '
+		for p in report replay; do
+			html_dom $p.html $p.dom && html_no_element $p.dom b a script &&
+			html_text $p.dom >$p.seen || return 1
+		done &&
+		grep -qF "# heading\\x07::|*_\`x\`<b>" report.seen &&
+		grep -qF "tests/$H_SHOWN.py::t\\x1b[31m" report.seen &&
+		grep -qF "force-full:src/e\\x1b\\[31m*" replay.seen
+	'
+else
+	test_skip "chromium is not installed"
 fi
 
 test_done

@@ -1,0 +1,318 @@
+/* propose's HTML page: each candidate's closes and cost, the recommended set, the escapes' evidence. */
+#include "core/tiadash.h"
+#include "core/chart.h"
+#include "core/html.h"
+#include "core/sanitize.h"
+#include "metrics/common.h"
+#include "metrics/html.h"
+
+/* Candidates drawn in the chart (the tables list --limit of them). */
+#define CHART_CANDIDATES 15
+
+static void header(struct strbuf *sb, const struct proposals *p,
+		   const struct proposals_rules *r, size_t builtin, int64_t now)
+{
+	struct strbuf w = STRBUF_INIT, title = STRBUF_INIT;
+
+	propose_text_window(&w, p);
+	strbuf_addf(&title, "tiadash propose: %s", w.buf);
+	html_begin(sb, "propose", title.buf);
+	strbuf_addstr(sb, "<header><h1>Force-full proposals</h1><span class=\"window\">Window ");
+	html_escape(sb, w.buf);
+	strbuf_addstr(sb, "</span>");
+	html_header_end(sb, now);
+	strbuf_addstr(sb, "<p class=\"note\">");
+	strbuf_addf(sb, "Escapes: <span data-key=\"escapes\" data-value=\"%" PRId64 "\">%" PRId64
+		    "</span> unexplained (<span data-key=\"explained\" data-value=\"%" PRId64 "\">%"
+		    PRId64 "</span> explained): <span data-key=\"closable\" data-value=\"%" PRId64
+		    "\">%" PRId64 "</span> closable, %" PRId64 " closed by the current rules, %"
+		    PRId64 " unclosable.<br>History: ", p->escapes, p->escapes, p->explained,
+		    p->explained, p->closable, p->closable, p->closed_by_rules, p->unclosable);
+	strbuf_addf(sb, "<span data-key=\"history.changes\" data-value=\"%" PRId64 "\">%" PRId64
+		    "</span> changes with a shadow run; force-full %" PRId64 " (",
+		    p->history_heads, p->history_heads, p->force_full_before);
+	strbuf_addstr(sb, "<span");
+	html_data(sb, "history.force_full_rate", p->force_full_rate_before);
+	strbuf_addch(sb, '>');
+	metrics_fmt_pct(sb, p->force_full_rate_before, 1);
+	strbuf_addstr(sb, "</span>); shadow p95 <span");
+	html_data(sb, "history.p95", p->p95_before);
+	strbuf_addch(sb, '>');
+	metrics_fmt_secs(sb, p->p95_before);
+	strbuf_addf(sb, "</span>.<br>Rules: %zu from files, %zu built-in; accepted globs go to ",
+		    r->rules.nr - builtin, builtin);
+	if (r->target)
+		html_code(sb, r->target);
+	else
+		strbuf_addstr(sb, "no file (give --rules FILE)");
+	strbuf_addstr(sb, ".</p>\n");
+	strbuf_release(&w);
+	strbuf_release(&title);
+}
+
+static void tiles(struct strbuf *sb, const struct proposals *p)
+{
+	struct strbuf s = STRBUF_INIT;
+	char *n;
+
+	strbuf_addstr(sb, "<div class=\"tiles\">\n");
+	n = xstrfmt("%" PRId64, p->escapes);
+	html_tile(sb, "escapes", (double)p->escapes, n, "unexplained escapes");
+	free(n);
+	n = xstrfmt("%" PRId64, p->closable);
+	html_tile(sb, "closable", (double)p->closable, n, "closable by a glob");
+	free(n);
+	n = xstrfmt("%" PRId64, p->rec_closes);
+	html_tile(sb, "recommended_totals.closes", (double)p->rec_closes, n,
+	     "closed by the recommended set");
+	free(n);
+	propose_text_minutes(&s, p->rec_extra_minutes);
+	html_tile(sb, "recommended_totals.extra_minutes", p->rec_extra_minutes, s.buf,
+	     "its extra gate minutes");
+	strbuf_reset(&s);
+	metrics_fmt_pct(&s, p->force_full_rate_before, 1);
+	html_tile(sb, "history.force_full_rate", p->force_full_rate_before, s.buf,
+	     "force-full rate now");
+	strbuf_reset(&s);
+	metrics_fmt_pct(&s, p->rec_force_full_rate_after, 1);
+	html_tile(sb, "recommended_totals.force_full_rate_after", p->rec_force_full_rate_after, s.buf,
+	     "force-full rate after it");
+	strbuf_release(&s);
+	strbuf_addstr(sb, "</div>\n");
+}
+
+static size_t shown_of(const struct proposals *p, int64_t limit)
+{
+	return limit < 0 || (uint64_t)limit > p->nr ? p->nr : (size_t)limit;
+}
+
+/*
+ * The candidates of the chart: the recommended set (in the order the cover
+ * took them), then the ranked others, at most `max` (indexes into items).
+ */
+static size_t chart_order(const struct proposals *p, size_t max, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nr_recommended && n < max; i++)
+		out[n++] = p->recommended[i];
+	for (size_t i = 0; i < p->nr && n < max; i++)
+		if (!p->items[i].recommended)
+			out[n++] = i;
+	return n;
+}
+
+/* Each candidate with the escapes it closes and what it costs. */
+static void chart_candidates(struct strbuf *sb, const struct proposals *p, int64_t limit)
+{
+	size_t max = shown_of(p, limit) < CHART_CANDIDATES ? shown_of(p, limit) : CHART_CANDIDATES;
+	size_t *order = xcalloc(max + 1, sizeof(*order));
+	size_t n = chart_order(p, max, order);
+	const char **rows = xcalloc(n + 1, sizeof(*rows));
+	bool *marked = xcalloc(n + 1, sizeof(*marked));
+	double *closes = xcalloc(n + 1, sizeof(*closes)), *cost = xcalloc(n + 1, sizeof(*cost));
+	char **close_notes = xcalloc(n + 1, sizeof(*close_notes));
+	char **cost_notes = xcalloc(n + 1, sizeof(*cost_notes));
+	char *more = p->nr > n ? xstrfmt("and %zu more candidates", p->nr - n) : NULL;
+	struct strbuf title = STRBUF_INIT;
+	struct chart_hbar_col cols[2] = {
+		{ "escapes closed", closes, (const char *const *)close_notes, CHART_COUNT,
+		  CHART_BLUE },
+		{ "extra gate minutes", cost, (const char *const *)cost_notes, CHART_MINUTES,
+		  CHART_ORANGE },
+	};
+	struct chart_hbar c = { { "chart-candidates", NULL, 760, 0 }, n, rows, marked,
+				"recommended", cols, 2, more };
+
+	strbuf_addstr(&title, "Each candidate's closes and cost (the recommended set first), ");
+	propose_text_window(&title, p);
+	c.c.title = title.buf;
+	for (size_t i = 0; i < n; i++) {
+		const struct proposal *it = &p->items[order[i]];
+		struct strbuf note = STRBUF_INIT;
+
+		rows[i] = it->glob;
+		marked[i] = it->recommended;
+		closes[i] = (double)it->nr_closes;
+		cost[i] = it->extra_minutes;
+		strbuf_addf(&note, "%zu: ", it->nr_closes);
+		proposals_name_escapes(&note, p, it->closes, it->nr_closes);
+		close_notes[i] = strbuf_detach(&note, NULL);
+		propose_text_minutes(&note, it->extra_minutes);
+		strbuf_addf(&note, " min, %+" PRId64 " runs", it->extra_force_full);
+		cost_notes[i] = strbuf_detach(&note, NULL);
+	}
+	chart_hbar_svg(sb, &c);
+	for (size_t i = 0; i < n; i++) {
+		free(close_notes[i]);
+		free(cost_notes[i]);
+	}
+	free(close_notes);
+	free(cost_notes);
+	free(order);
+	free(rows);
+	free(marked);
+	free(closes);
+	free(cost);
+	free(more);
+	strbuf_release(&title);
+}
+
+/* A cell of candidate `index`: proposals.INDEX.FIELD of the JSON. */
+static void candidate_cell(struct strbuf *sb, size_t index, const char *field, double v,
+			   struct strbuf *shown)
+{
+	char *key = xstrfmt("proposals.%zu.%s", index, field);
+
+	html_cell(sb, key, v, shown->buf);
+	strbuf_reset(shown);
+	free(key);
+}
+
+/* One row of the text's table: closes, +runs, +min, FF after, p95 after, glob, escapes. */
+static void candidate_row(struct strbuf *sb, const struct proposals *p, size_t index)
+{
+	const struct proposal *it = &p->items[index];
+	struct strbuf s = STRBUF_INIT;
+
+	strbuf_addf(sb, "<tr><td class=\"num\">%zu</td>", it->nr_closes);
+	strbuf_addf(&s, "%" PRId64, it->extra_force_full);
+	candidate_cell(sb, index, "extra_force_full", (double)it->extra_force_full, &s);
+	propose_text_minutes(&s, it->extra_minutes);
+	candidate_cell(sb, index, "extra_minutes", it->extra_minutes, &s);
+	metrics_fmt_pct(&s, it->force_full_rate_after, 1);
+	candidate_cell(sb, index, "force_full_rate_after", it->force_full_rate_after, &s);
+	metrics_fmt_secs(&s, it->p95_after);
+	candidate_cell(sb, index, "p95_after", it->p95_after, &s);
+	strbuf_addf(sb, "<td>%s", it->recommended ? "\xe2\x98\x85 " : "");
+	html_code(sb, it->glob);
+	strbuf_addstr(sb, "</td><td>");
+	proposals_name_escapes(&s, p, it->closes, it->nr_closes);
+	html_escape(sb, s.buf);
+	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_release(&s);
+}
+
+static const char table_head[] =
+	"<table class=\"candidates\">\n<tr><th class=\"num\">closes</th><th class=\"num\">+runs"
+	"</th><th class=\"num\">+min</th><th class=\"num\">FF after</th><th class=\"num\">p95 "
+	"after</th><th>glob</th><th>escapes</th></tr>\n";
+
+static void recommended(struct strbuf *sb, const struct proposals *p)
+{
+	struct strbuf s = STRBUF_INIT;
+
+	strbuf_addstr(sb, "<h2>Recommended</h2>\n");
+	if (!p->closable) {
+		strbuf_addstr(sb, "<p>Nothing to close.</p>\n");
+		return;
+	}
+	strbuf_addf(sb, "<p>%zu glob%s closing %" PRId64 " of %" PRId64 " closable escapes: %+"
+		    PRId64 " force-full runs, ", p->nr_recommended,
+		    p->nr_recommended == 1 ? "" : "s", p->rec_closes, p->closable,
+		    p->rec_extra_force_full);
+	propose_text_minutes(&s, p->rec_extra_minutes);
+	strbuf_addf(sb, "%s min; force-full ", s.buf);
+	strbuf_reset(&s);
+	metrics_fmt_pct(&s, p->rec_force_full_rate_after, 1);
+	strbuf_addf(sb, "%s, shadow p95 ", s.buf);
+	strbuf_reset(&s);
+	metrics_fmt_secs(&s, p->rec_p95_after);
+	strbuf_addf(sb, "%s.</p>\n%s", s.buf, table_head);
+	for (size_t i = 0; i < p->nr_recommended; i++)
+		candidate_row(sb, p, p->recommended[i]);
+	strbuf_addstr(sb, "</table>\n");
+	strbuf_release(&s);
+}
+
+static void candidates(struct strbuf *sb, const struct proposals *p, int64_t limit)
+{
+	size_t shown = shown_of(p, limit);
+
+	strbuf_addf(sb, "<h2>Candidates: %zu, ranked</h2>\n", p->nr);
+	if (!p->nr)
+		return;
+	strbuf_addstr(sb, table_head);
+	for (size_t i = 0; i < shown; i++)
+		candidate_row(sb, p, i);
+	strbuf_addstr(sb, "</table>\n");
+	html_more(sb, shown, p->nr, "candidates", "--limit N or --limit all lists more");
+}
+
+static void escape_block(struct strbuf *sb, const struct proposals *p,
+			 const struct proposals_rules *r, size_t i)
+{
+	const struct proposal_escape *e = &p->escapes_list[i];
+	struct strbuf s = STRBUF_INIT;
+
+	strbuf_addstr(sb, "<tr><td");
+	if (e->has_pr) {
+		char *k = xstrfmt("evidence.%zu.pr", i);
+
+		html_data_int(sb, k, e->pr);
+		free(k);
+	}
+	strbuf_addch(sb, '>');
+	propose_text_escape_name(&s, e);
+	html_escape(sb, s.buf);
+	strbuf_addf(sb, "<br><code>%.12s</code> %s</td><td>", e->sha, pair_class_name(e->cls));
+	strbuf_reset(&s);
+	propose_text_state(&s, p, e);
+	html_escape(sb, s.buf);
+	strbuf_addstr(sb, "</td><td>");
+	if (!e->diff_known)
+		strbuf_addstr(sb, "unknown");
+	for (size_t j = 0; j < e->paths.nr; j++) {
+		strbuf_addstr(sb, j ? "<br>" : "");
+		html_code(sb, e->paths.items[j]);
+		strbuf_reset(&s);
+		propose_text_path_rule(&s, r, e->paths.items[j]);
+		strbuf_addstr(sb, " <span class=\"more\">");
+		html_escape(sb, s.buf);
+		strbuf_addstr(sb, "</span>");
+	}
+	strbuf_addstr(sb, "</td><td>");
+	for (size_t j = 0; j < e->nr_evidence; j++) {
+		strbuf_addstr(sb, j ? "<br>" : "");
+		html_code(sb, e->evidence[j].test);
+		strbuf_reset(&s);
+		propose_text_evidence(&s, &e->evidence[j]);
+		strbuf_addstr(sb, "<br><span class=\"more\">");
+		html_escape(sb, s.buf);
+		strbuf_addstr(sb, "</span>");
+	}
+	strbuf_addstr(sb, "</td></tr>\n");
+	strbuf_release(&s);
+}
+
+static void escapes(struct strbuf *sb, const struct proposals *p, const struct proposals_rules *r)
+{
+	if (!p->nr_escapes)
+		return;
+	strbuf_addstr(sb, "<h2>Escapes and their evidence</h2>\n<table class=\"escapes\">\n"
+		      "<tr><th>escape</th><th>state</th><th>changed (first rule)</th>"
+		      "<th>missed or failed test, and its source</th></tr>\n");
+	for (size_t i = 0; i < p->nr_escapes; i++)
+		escape_block(sb, p, r, i);
+	strbuf_addstr(sb, "</table>\n");
+}
+
+void propose_print_html(const struct proposals *p, const struct proposals_rules *r,
+			size_t builtin, int64_t limit, int64_t now, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	header(&sb, p, r, builtin, now);
+	strbuf_addstr(&sb, "<section class=\"sheet\">\n");
+	tiles(&sb, p);
+	strbuf_addstr(&sb, "<div class=\"charts\">\n");
+	chart_candidates(&sb, p, limit);
+	strbuf_addstr(&sb, "</div>\n");
+	recommended(&sb, p);
+	candidates(&sb, p, limit);
+	strbuf_addstr(&sb, "</section>\n<section class=\"sheet\">\n");
+	escapes(&sb, p, r);
+	strbuf_addstr(&sb, "</section>\n");
+	html_end(&sb);
+	html_write(&sb, f);
+}

@@ -1,0 +1,315 @@
+# Helpers for the HTML page tests: headless Chromium (Debian's chromium)
+# renders the page, and python3 (stdlib only) reads what it rendered.
+# Source after lib.sh.
+
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+
+# html_need_browser: without Chromium the whole file is one skipped test.
+html_need_browser() {
+	if [ -z "$CHROMIUM" ]; then
+		echo "ok 1 # skip chromium is not installed (scripts/install-deps --tests)"
+		echo "1..1"
+		exit 0
+	fi
+}
+
+# test_skip WHY: one skipped test.
+test_skip() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count # skip $1"
+}
+
+# chromium_run ARGS... URL: headless, as root (no sandbox), with nothing of
+# its own on the network, in a fresh profile; its chatter goes to a log.
+chromium_run() {
+	local profile rc
+	profile=$(mktemp -d "$TRASH/chromium.XXXXXX") || return 1
+	timeout -k 5 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$profile" "$@" 2>>"$TRASH/chromium.log"
+	rc=$?
+	rm -rf "$profile"
+	return $rc
+}
+
+file_url() {
+	echo "file://$(realpath "$1")"
+}
+
+# html_dom PAGE OUT: the DOM Chromium built from PAGE.
+html_dom() {
+	chromium_run --dump-dom "$(file_url "$1")" >"$2" && test -s "$2"
+}
+
+# html_shot PAGE PNG: a 1280x800 screenshot (a projector's screen).
+html_shot() {
+	chromium_run --hide-scrollbars --window-size=1280,800 --screenshot="$2" \
+		"$(file_url "$1")" >/dev/null && test -s "$2"
+}
+
+# html_pdf PAGE PDF: the page printed (its print CSS asks for A4).
+html_pdf() {
+	chromium_run --no-pdf-header-footer --print-to-pdf="$2" "$(file_url "$1")" >/dev/null &&
+	test -s "$2"
+}
+
+# pdf_pages PDF: how many pages it has.
+pdf_pages() {
+	python3 -c 'import re,sys; print(len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", open(sys.argv[1],"rb").read())))' "$1"
+}
+
+# png_not_blank PNG...: each is 1280x800 and shows text (dark pixels) and
+# the charts' blue (#0072B2). A PNG decoder in the standard library's terms
+# (zlib, and the five row filters of the PNG specification).
+png_not_blank() {
+	python3 - "$@" <<-\PY
+	import itertools, struct, sys, zlib
+	def rows_of(path):
+	    data = open(path, "rb").read()
+	    assert data[:8] == b"\x89PNG\r\n\x1a\n", "%s: not a PNG" % path
+	    pos, idat, ihdr = 8, [], None
+	    while pos < len(data):
+	        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+	        if kind == b"IHDR":
+	            ihdr = struct.unpack(">IIBBBBB", data[pos + 8:pos + 8 + n])
+	        elif kind == b"IDAT":
+	            idat.append(data[pos + 8:pos + 8 + n])
+	        pos += 12 + n
+	    w, h, depth, ctype, _, _, interlace = ihdr
+	    assert depth == 8 and ctype in (2, 6) and not interlace, "%s: PNG type %r" % (path, ihdr)
+	    bpp = 3 if ctype == 2 else 4
+	    raw, stride = zlib.decompress(b"".join(idat)), w * bpp
+	    prev, rows = bytes(stride), []
+	    lo7 = int.from_bytes(b"\x7f" * stride, "big")
+	    hi1 = int.from_bytes(b"\x80" * stride, "big")
+	    for y in range(h):
+	        f, line = raw[y * (stride + 1)], raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)]
+	        if f == 1:     # Sub: a running sum per channel
+	            out = bytearray(stride)
+	            for c in range(bpp):
+	                out[c::bpp] = bytes(map((255).__and__, itertools.accumulate(line[c::bpp])))
+	            line = bytes(out)
+	        elif f == 2:   # Up: bytewise sum with the row above, no carries (SWAR)
+	            a, b = int.from_bytes(line, "big"), int.from_bytes(prev, "big")
+	            line = (((a & lo7) + (b & lo7)) ^ ((a ^ b) & hi1)).to_bytes(stride, "big")
+	        elif f in (3, 4):
+	            out = bytearray(line)
+	            for x in range(stride):
+	                a = out[x - bpp] if x >= bpp else 0
+	                b = prev[x]
+	                if f == 3:
+	                    out[x] = (out[x] + (a + b) // 2) & 255
+	                else:
+	                    c = prev[x - bpp] if x >= bpp else 0
+	                    p = a + b - c
+	                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+	                    out[x] = (out[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+	            line = bytes(out)
+	        rows.append(line)
+	        prev = line
+	    return w, h, bpp, rows
+	bad = []
+	for path in sys.argv[1:]:
+	    w, h, bpp, rows = rows_of(path)
+	    if (w, h) != (1280, 800):
+	        bad.append("%s: %dx%d" % (path, w, h)); continue
+	    ink = blue = seen = 0
+	    for line in rows[::2]:          # every other row and pixel is plenty
+	        for x in range(0, len(line), 2 * bpp):
+	            r, g, b = line[x], line[x + 1], line[x + 2]
+	            seen += 1
+	            ink += r < 128 and g < 128 and b < 128
+	            blue += abs(r - 0x00) < 24 and abs(g - 0x72) < 24 and abs(b - 0xB2) < 24
+	    print("%s: dark pixels %.2f%%, chart blue %.2f%%" % (path, 100.0 * ink / seen, 100.0 * blue / seen))
+	    if ink < seen * 0.005:
+	        bad.append("%s: next to no text" % path)
+	    if blue < seen * 0.002:
+	        bad.append("%s: no chart colour on the first screen" % path)
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
+}
+
+# html_self_contained FILE: nothing refers outside the file. No script,
+# no element that loads anything, no URL in src/href/... other than a
+# fragment (#id), no @import, no url() but url(#id).
+html_self_contained() {
+	python3 - "$1" <<-\PY
+	import html.parser, re, sys
+	bad = []
+	LOADERS = {"script", "link", "img", "iframe", "frame", "object", "embed", "audio",
+	           "video", "source", "track", "image", "use", "base", "form", "picture", "portal"}
+	URL_ATTRS = {"src", "href", "xlink:href", "action", "formaction", "poster", "srcset",
+	             "data", "background", "cite", "longdesc", "manifest", "ping", "codebase"}
+	def css(text, where):
+	    if re.search(r"@import", text, re.I):
+	        bad.append("%s: @import" % where)
+	    for u in re.findall(r"url\(\s*([^)]*)\)", text, re.I):
+	        if not u.strip("'\" ").startswith("#"):
+	            bad.append("%s: url(%s)" % (where, u))
+	class P(html.parser.HTMLParser):
+	    style = False
+	    def handle_starttag(self, tag, attrs):
+	        if tag in LOADERS:
+	            bad.append("<%s> element" % tag)
+	        self.style = tag == "style"
+	        for k, v in attrs:
+	            v = v or ""
+	            if k in URL_ATTRS and not v.startswith("#"):
+	                bad.append("<%s %s=%r>" % (tag, k, v))
+	            if k.startswith("on"):
+	                bad.append("<%s %s=...> (script)" % (tag, k))
+	            if k == "style":
+	                css(v, "style attribute")
+	            if re.match(r"\s*(javascript|data|https?|ftp|file):|\s*//", v, re.I) and k != "content":
+	                bad.append("<%s %s=%r>: a URL" % (tag, k, v))
+	    def handle_data(self, d):
+	        if self.style:
+	            css(d, "<style>")
+	    def handle_endtag(self, tag):
+	        self.style = False
+	P().feed(open(sys.argv[1], encoding="utf-8").read())
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
+}
+
+# html_figures DOM JSON [NAME=JSON...] [--require KEY...]: every element of
+# the DOM with a data-key holds the figure of that key in JSON (NAME:KEY
+# in the JSON given as NAME=FILE): its data-value is the JSON's exact value
+# ("null" for null, shown as n/a), and the text shown is that value as
+# the text output formats it. Each --require KEY must be on the page.
+html_figures() {
+	python3 - "$@" <<-\PY
+	import html.parser, json, math, re, sys
+	args = sys.argv[1:]
+	dom, sources, required = args[0], {"": json.load(open(args[1]))}, []
+	rest = args[2:]
+	while rest and rest[0] != "--require":
+	    name, path = rest.pop(0).split("=", 1)
+	    sources[name] = json.load(open(path))
+	if rest:
+	    required = rest[1:]
+	VOID = {"br", "meta", "hr", "img", "input", "link", "wbr", "col", "area", "source"}
+	class P(html.parser.HTMLParser):
+	    def __init__(self):
+	        super().__init__()
+	        self.stack, self.figs = [], []
+	    def handle_starttag(self, tag, attrs):
+	        if tag in VOID:
+	            self.handle_data("\n")
+	            return
+	        a = dict(attrs)
+	        self.stack.append([tag, a.get("data-key"), a.get("data-value"), []])
+	    def handle_endtag(self, tag):
+	        while self.stack:
+	            t, key, value, text = self.stack.pop()
+	            s = "".join(text)
+	            if key is not None:
+	                self.figs.append((key, value, s))
+	            if self.stack:
+	                self.stack[-1][3].append(s)
+	            if t == tag:
+	                break
+	    def handle_data(self, d):
+	        if self.stack:
+	            self.stack[-1][3].append(d)
+	p = P()
+	p.feed(open(dom, encoding="utf-8").read())
+	def resolve(doc, path):
+	    parts, cur = path.split("."), doc
+	    i = 0
+	    while i < len(parts):
+	        for j in range(len(parts), i, -1):   # keys may hold dots
+	            k = ".".join(parts[i:j])
+	            if isinstance(cur, list) and k.isdigit() and int(k) < len(cur):
+	                cur, i = cur[int(k)], j
+	                break
+	            if isinstance(cur, dict) and k in cur:
+	                cur, i = cur[k], j
+	                break
+	        else:
+	            raise KeyError(path)
+	    return cur
+	def shown_ok(text, v):
+	    """text shows v as the text output would (to its printed precision)."""
+	    m = re.search(r"([-+]?\d+(?:\.\d+)?)\s*(%|s\b|min\b)?", text)
+	    if not m:
+	        return False
+	    num, unit = m.group(1), m.group(2)
+	    decimals = len(num.split(".")[1]) if "." in num else 0
+	    want = v * 100 if unit == "%" else v
+	    return abs(float(num) - want) <= 0.5 * 10 ** -decimals + 1e-9
+	bad, seen = [], set()
+	for key, value, text in p.figs:
+	    src, _, path = key.rpartition(":")
+	    if src not in sources:
+	        bad.append("%s: no JSON given for %r" % (key, src)); continue
+	    try:
+	        want = resolve(sources[src], path)
+	    except KeyError:
+	        bad.append("%s: not in the JSON" % key); continue
+	    seen.add(key)
+	    if want is None:
+	        if value != "null" or "n/a" not in text:
+	            bad.append("%s: JSON null, page %r %r" % (key, value, text))
+	    elif isinstance(want, bool):
+	        if value != ("true" if want else "false"):
+	            bad.append("%s: JSON %r, page %r" % (key, want, value))
+	    elif isinstance(want, (int, float)):
+	        try:
+	            got = float(value)
+	        except (TypeError, ValueError):
+	            bad.append("%s: data-value %r" % (key, value)); continue
+	        if got != want:
+	            bad.append("%s: JSON %r, data-value %r" % (key, want, value))
+	        elif not shown_ok(text, want):
+	            bad.append("%s: JSON %r, shown %r" % (key, want, text))
+	    elif isinstance(want, str):
+	        if value != want:
+	            bad.append("%s: JSON %r, page %r" % (key, want, value))
+	    else:
+	        bad.append("%s: JSON %r is not a figure" % (key, want))
+	for key in required:
+	    if key not in seen:
+	        bad.append("%s: not on the page" % key)
+	print("%d figures checked" % len(p.figs))
+	print("\n".join(bad))
+	sys.exit(1 if bad else 0)
+	PY
+}
+
+# html_text DOM: the text a reader sees (tags dropped, entities decoded).
+html_text() {
+	python3 -c '
+import html.parser, sys
+class P(html.parser.HTMLParser):
+    out, skip = [], 0
+    def handle_starttag(self, t, a):
+        self.skip += t in ("style", "title", "head")
+        if t == "br": self.out.append("\n")
+    def handle_endtag(self, t):
+        self.skip -= t in ("style", "title", "head")
+        if t in ("p", "div", "tr", "li", "h1", "h2", "header", "text"): self.out.append("\n")
+        elif t in ("td", "th", "dt", "dd", "span", "code"): self.out.append(" ")
+    def handle_data(self, d):
+        if not self.skip: self.out.append(d)
+p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); print("".join(p.out))' "$1"
+}
+
+# html_no_element DOM TAG...: no element named TAG and no on* handler: a
+# tag from the data would have become one, had it not been escaped.
+html_no_element() {
+	python3 - "$@" <<-\PY
+	import html.parser, sys
+	tags, found = set(sys.argv[2:]), []
+	class P(html.parser.HTMLParser):
+	    def handle_starttag(self, t, a):
+	        if t in tags:
+	            found.append("<%s>" % t)
+	        found.extend("<%s %s=...>" % (t, k) for k, _ in a if k.startswith("on"))
+	P().feed(open(sys.argv[1], encoding="utf-8").read())
+	print("\n".join(found))
+	sys.exit(1 if found else 0)
+	PY
+}

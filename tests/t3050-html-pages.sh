@@ -1,0 +1,135 @@
+#!/bin/bash
+# --format html of report, gate-check, summary, propose and replay on the
+# sample week, rendered by headless Chromium: the DOM holds the figures of
+# --format json (PRs, counts, rates; n/a where JSON has null), a 1280x800
+# screenshot shows text and charts, nothing refers outside the file, and
+# printed to A4 the gate-check page is one sheet and the report two.
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-metrics.sh"
+. "$TEST_SRC/lib-html.sh"
+
+if ! test -f "$SAMPLE/expected.json"; then
+	echo "ok 1 # skip the sample week is not built (make sampledata)"
+	echo "1..1"
+	exit 0
+fi
+
+# keys JSON EXPR: "--require"-able keys, one per line, from a Python
+# expression over the JSON d (a list of key strings).
+keys() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("\n".join(eval(sys.argv[2])))' "$1" "$2"
+}
+
+test_expect_success 'setup: the week, its JSON and its pages' '
+	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null &&
+	w="--since 2026-11-01 --until 2026-11-08" &&
+	tiadash --db week.db report $w --format json >report.json &&
+	tiadash --db week.db report $w --format html -o report.html &&
+	tiadash --db week.db report --since 2026-10-25 --until 2026-11-01 --format json >previous.json &&
+	{ tiadash --db week.db gate-check $w --format json >gate.json; test $? = 1; } &&
+	{ tiadash --db week.db gate-check $w --format html -o gate.html; test $? = 1; } &&
+	tiadash --db week.db summary $w --format html -o summary.html &&
+	tiadash --db week.db --repo "$SAMPLE/repo" propose $w --format json >propose.json &&
+	tiadash --db week.db --repo "$SAMPLE/repo" propose $w --format html -o propose.html &&
+	tiadash --db week.db --repo "$SAMPLE/repo" replay $w --what-if "tests/fixtures/**" \
+		--format json >replay.json &&
+	tiadash --db week.db --repo "$SAMPLE/repo" replay $w --what-if "tests/fixtures/**" \
+		--format html -o replay.html
+'
+
+pages="report gate summary propose replay"
+
+test_expect_success 'each page is one self-contained HTML5 file, a week under 300 KB' '
+	for p in $pages; do
+		head -1 $p.html | grep -qx "<!DOCTYPE html>" &&
+		html_self_contained $p.html &&
+		test "$(wc -c <$p.html)" -lt 307200 ||
+			{ echo "$p.html: $(wc -c <$p.html) bytes"; return 1; }
+	done
+'
+
+test_expect_success 'the pages carry no control character, and no script' '
+	for p in $pages; do
+		no_control $p.html && ! grep -qi "<script" $p.html || { echo "$p.html"; return 1; }
+	done
+'
+
+test_expect_success 'an empty window: n/a where JSON has null, 0 where it has 0, no chart drawn' '
+	tiadash --db week.db report --since 2030-01-01 --format json >empty.json &&
+	tiadash --db week.db report --since 2030-01-01 --format html -o empty.html &&
+	html_figures empty.html empty.json --require pairs escapes.rate affected_fraction.p50 \
+		wall_clock_s.saving.p95 diff_coverage.p50 force_full.rate &&
+	test "$(grep -c "no values in this window" empty.html)" = 5 &&
+	html_self_contained empty.html
+'
+
+html_need_browser
+
+test_expect_success 'Chromium renders each page, and its DOM refers to nothing outside it' '
+	for p in $pages; do
+		html_dom $p.html $p.dom && html_shot $p.html $p.png &&
+		html_self_contained $p.dom || { echo "$p"; return 1; }
+	done
+'
+
+test_expect_success 'report: the DOM holds the figures of report --format json' '
+	html_figures report.dom report.json --require pairs heads shadow_runs full_runs \
+		escapes.count escapes.rate escapes.explained force_full.count force_full.rate \
+		affected_fraction.p50 affected_fraction.narrowed_p50 wall_clock_s.shadow.p95 \
+		wall_clock_s.full.p95 wall_clock_s.saving.p95 diff_coverage.p50 \
+		diff_coverage.below_threshold shadow_days \
+		$(keys report.json "[\"escapes.list.%d.pr\" % i for i, e in enumerate(d[\"escapes\"][\"list\"])]") \
+		$(keys report.json "[\"force_full.ranked.%d.minutes\" % i for i in range(len(d[\"force_full\"][\"ranked\"]))]") \
+		$(keys report.json "[\"days.%d.%s\" % (i, k) for i in range(len(d[\"days\"])) for k in (\"pairs\", \"escape_rate\")]")
+'
+
+test_expect_success 'report: every escaping PR and every reason is on the page, as text' '
+	html_text report.dom >report.txt &&
+	for pr in $(json_get report.json "\" \".join(str(p) for p in d[\"escapes\"][\"prs\"])"); do
+		grep -q "PR #$pr " report.txt || { echo "PR $pr missing"; return 1; }
+	done &&
+	json_get report.json "\"\\n\".join(r[\"reason\"] for r in d[\"force_full\"][\"ranked\"])" >reasons &&
+	while read -r r; do grep -qF -- "$r" report.txt || { echo "no $r"; return 1; }; done <reasons
+'
+
+test_expect_success 'gate-check: the verdict and every criterion as --format json has them' '
+	html_figures gate.dom gate.json report=report.json --require verdict \
+		$(keys gate.json "[\"criteria.%d.%s\" % (i, k) for i in range(len(d[\"criteria\"])) for k in (\"threshold\", \"value\", \"pass\")]") \
+		report:escapes.rate &&
+	html_text gate.dom >gate.txt &&
+	test_grep "NO-GO" gate.txt && test_grep "unexplained escapes is 13, needs <= 0" gate.txt
+'
+
+test_expect_success 'summary: this window and the one before, as report has them' '
+	html_figures summary.dom report.json report=report.json previous=previous.json \
+		--require report:escapes.rate report:escapes.count report:pairs previous:escapes.rate \
+		$(keys report.json "[\"report:escapes.list.%d.pr\" % i for i in range(min(20, len(d[\"escapes\"][\"list\"])))]")
+'
+
+test_expect_success 'propose: the candidates, the recommended set and the history as json has them' '
+	html_figures propose.dom propose.json --require escapes closable history.force_full_rate \
+		recommended_totals.closes recommended_totals.extra_minutes \
+		$(keys propose.json "[\"proposals.%d.extra_minutes\" % i for i in range(min(20, len(d[\"proposals\"])))]") &&
+	html_text propose.dom >propose.txt &&
+	for g in $(json_get propose.json "\" \".join(d[\"recommended\"])"); do
+		grep -qF -- "$g" propose.txt || { echo "no $g"; return 1; }
+	done
+'
+
+test_expect_success 'replay: baseline against the what-if, and the changes, as json has them' '
+	html_figures replay.dom replay.json --require totals.changes comparison.force_full_rate_before \
+		comparison.force_full_rate_after baseline.misses proposal.misses comparison.escapes_closed \
+		$(keys replay.json "[\"changes.%d.pr\" % i for i, c in enumerate(d[\"changes\"][:300]) if c[\"pr\"] is not None]")
+'
+
+test_expect_success 'the first screen of each page shows text and charts (1280x800)' '
+	png_not_blank $(for p in $pages; do echo $p.png; done)
+'
+
+test_expect_success 'printed to A4: gate-check one sheet, the report two' '
+	html_pdf gate.html gate.pdf && html_pdf report.html report.pdf &&
+	test "$(pdf_pages gate.pdf)" = 1 && test "$(pdf_pages report.pdf)" = 2 &&
+	grep -aq "/MediaBox \[0 0 59[45]" gate.pdf
+'
+
+test_done
