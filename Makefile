@@ -60,8 +60,8 @@ QUIET_CC = @echo '   ' CC $@;
 QUIET_LINK = @echo '   ' LINK $@;
 endif
 
-.PHONY: all check test unit e2e bench demo deps install uninstall clean \
-	sampledata fuzz FORCE
+.PHONY: all check test unit e2e bench demo deps test-deps install uninstall clean \
+	sampledata fuzz pages FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -99,7 +99,7 @@ TEST_ENV = TIADASH_BIN='$(abspath $(BIN))' TT_BIN='$(abspath $(BUILD)/tests/help
 	UNIT_DIR='$(abspath $(BUILD)/tests/unit)' SAMPLE='$(abspath $(SAMPLE))' \
 	TEST_RESULTS='$(BUILD)/test-results'
 
-check test: deps
+check test: test-deps
 	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS) sampledata
 	@$(TEST_ENV) tests/run $(TESTS)
 
@@ -114,6 +114,12 @@ bench: $(BIN) $(HELPER_BINS) sampledata
 demo: deps
 	@$(MAKE) --no-print-directory $(BIN) sampledata
 	@sampledata/demo
+
+# The README's pictures of the sample week's HTML pages (committed; run
+# this whenever the pages change).
+pages: test-deps
+	@$(MAKE) --no-print-directory $(BIN) sampledata
+	@scripts/render-pages '$(abspath $(BIN))' '$(abspath $(SAMPLE))' doc
 
 # Fuzzing (STYLE 10, SPEC 9): `make fuzz` builds every tests/fuzz/fuzz_*.c
 # as a libFuzzer binary in build/fuzz, linked with the library objects built
@@ -150,6 +156,9 @@ $(FAILIO): tests/fuzz/failio.c
 
 deps:
 	@scripts/install-deps
+
+test-deps:
+	@scripts/install-deps --tests
 
 install: $(BIN)
 	install -Dm755 $(BIN) '$(DESTDIR)$(BINDIR)/tiadash'

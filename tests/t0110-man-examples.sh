@@ -50,6 +50,7 @@ while IFS= read -r cmd; do
 		cd w &&
 		eval "$cmd" >"../out.$n" 2>"../err.$n"; rc=$?; cd .. &&
 		case "$cmd" in
+		"tiadash gate-check "*" -o "*) test $rc = 1 && test_grep "NO-GO" w/${cmd##* } ;;
 		"tiadash gate-check "*) test $rc = 1 && test_grep "^NO-GO" out.$n ;;
 		*) test $rc = 0 ;;
 		esac &&
@@ -57,8 +58,9 @@ while IFS= read -r cmd; do
 	'
 done <examples 2>/dev/null
 
-test_expect_success 'the examples left what they say: a csv, an accepted glob, a note' '
+test_expect_success 'the examples left what they say: a csv, pages, an accepted glob, a note' '
 	test "$(head -c 15 w/week.csv)" = "pr,repo,head,at" &&
+	head -1 w/week.html | grep -qx "<!DOCTYPE html>" && grep -q "Escape rate per day" w/week.html &&
 	grep -x "config/registry.toml" w/.tiadash/rules &&
 	tiadash --db w/.tiadash/tiadash.db show 612 >show.txt &&
 	test_grep "flaky DNS in CI, fixed by #640" show.txt
