@@ -161,17 +161,32 @@ void html_escape(struct strbuf *sb, const char *s)
 	strbuf_release(&clean);
 }
 
+/*
+ * A spreadsheet reads a cell that starts with = + - @ (or a TAB or CR,
+ * which sanitize_text already escapes) as a formula: `=HYPERLINK(...)`
+ * from a hostile repo name or test id would be live. OWASP's remedy: a
+ * leading ' inside the quoted field, which the spreadsheet shows as text.
+ */
+static bool csv_formula_start(const struct strbuf *cell)
+{
+	return cell->len && strchr("=+-@\t\r", cell->buf[0]);
+}
+
 void csv_field(struct strbuf *sb, const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
-	bool quote;
+	bool formula, quote;
 
 	sanitize_text(&clean, s, strlen(s));
-	quote = strpbrk(clean.buf, ",\"") != NULL;
+	formula = csv_formula_start(&clean);
+	/* ';' too: a spreadsheet in a locale that splits cells on it. */
+	quote = formula || strpbrk(clean.buf, ",\";") != NULL;
 	if (!quote) {
 		strbuf_add(sb, clean.buf, clean.len);
 	} else {
 		strbuf_addch(sb, '"');
+		if (formula)
+			strbuf_addch(sb, '\'');
 		for (size_t i = 0; i < clean.len; i++) {
 			if (clean.buf[i] == '"')
 				strbuf_addch(sb, '"');

@@ -35,7 +35,11 @@ void md_escape(struct strbuf *sb, const char *s);
  */
 void html_escape(struct strbuf *sb, const char *s);
 
-/* Append s as one CSV field (RFC 4180 quoting), sanitized. */
+/*
+ * Append s as one CSV field (RFC 4180 quoting), sanitized; a text that a
+ * spreadsheet would read as a formula (leading = + - @) is quoted with a
+ * leading ', so it shows as text. Numbers are written by the callers.
+ */
 void csv_field(struct strbuf *sb, const char *s);
 
 /*
