@@ -3,6 +3,7 @@
 #include "core/util.h"
 #include "core/sanitize.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -281,28 +282,98 @@ void strlist_sort(struct strlist *l)
 		qsort(l->items, l->nr, sizeof(*l->items), cmp_str);
 }
 
+static const char *file_type_name(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int open_regular(const char *path, const char *name, int flags)
+{
+	/*
+	 * O_NONBLOCK: opening a FIFO for reading blocks until a writer comes,
+	 * and a device may block too; a regular file ignores the flag.
+	 */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | flags);
+	struct stat st;
+
+	if (fd < 0 && errno == ELOOP && (flags & O_NOFOLLOW))
+		return error("cannot open '%s': it became a symbolic link", name);
+	if (fd < 0) {
+		int e = errno;
+
+		/* A socket cannot be opened at all: say what it is all the same. */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			return error("'%s' is %s, not a regular file: refused", name,
+				     file_type_name(st.st_mode));
+		return error("cannot open '%s': %s", name, strerror(e));
+	}
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+
+		close(fd);
+		return error("cannot open '%s': %s", name, strerror(e));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (S_ISDIR(st.st_mode))
+			return error("'%s' is a directory, not a file", name);
+		return error("'%s' is %s, not a regular file: refused, as reading "
+			     "it could block or never end", name,
+			     file_type_name(st.st_mode));
+	}
+	return fd;
+}
+
+static int read_fd_limit(struct strbuf *sb, int fd, const char *name, size_t limit)
+{
+	char chunk[65536];
+	size_t total = 0;
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("cannot read '%s': %s", name, strerror(errno));
+		if (!n)
+			return 0;
+		total += (size_t)n;
+		if (limit && total > limit)
+			return error("'%s' is larger than the %zu-byte limit", name, limit);
+		strbuf_add(sb, chunk, (size_t)n);
+	}
+}
+
 int read_file_limit(struct strbuf *sb, const char *path, size_t limit)
 {
-	FILE *f = fopen(path, "rb");
-	char chunk[65536];
-	size_t n, total = 0;
-	int ret = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret;
 
-	if (!f)
+	if (fd < 0)
 		return error("cannot open '%s': %s", path, strerror(errno));
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		total += n;
-		if (limit && total > limit) {
-			ret = error("'%s' is larger than the %zu-byte limit",
-				    path, limit);
-			break;
-		}
-		strbuf_add(sb, chunk, n);
-	}
-	if (!ret && ferror(f))
-		ret = error("cannot read '%s': %s", path, strerror(errno));
-	if (fclose(f) && !ret)
-		ret = error("cannot read '%s': %s", path, strerror(errno));
+	ret = read_fd_limit(sb, fd, path, limit);
+	close(fd);
+	return ret;
+}
+
+int read_regular_file(struct strbuf *sb, const char *path, size_t limit)
+{
+	int fd = open_regular(path, path, 0);
+	int ret;
+
+	if (fd < 0)
+		return -1;
+	ret = read_fd_limit(sb, fd, path, limit);
+	close(fd);
 	return ret;
 }
 
@@ -432,6 +503,19 @@ bool path_is_contained(const char *rel)
 		seg = end ? end + 1 : NULL;
 	}
 	return true;
+}
+
+int path_resolve_inside(const char *path, const char *root, char **real)
+{
+	size_t n = strlen(root);
+
+	*real = realpath(path, NULL);
+	if (!*real)
+		return -1;
+	/* root "/" holds everything; otherwise root itself or below "root/". */
+	if (n == 1 || (!strncmp(*real, root, n) && ((*real)[n] == '/' || !(*real)[n])))
+		return 0;
+	return 1;
 }
 
 int mkdir_for_file(const char *file)

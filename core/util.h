@@ -86,6 +86,15 @@ void strlist_sort(struct strlist *l);
  * Returns 0, or -1 after error() naming the path and the reason.
  */
 int read_file_limit(struct strbuf *sb, const char *path, size_t limit);
+/* The same for an untrusted file: a regular file only (open_regular). */
+int read_regular_file(struct strbuf *sb, const char *path, size_t limit);
+/*
+ * Open an untrusted file for reading without ever blocking (a FIFO, a
+ * device): anything but a regular file is refused with a message saying
+ * what it is. `name` is the path for messages; flags adds open(2) flags
+ * (O_NOFOLLOW). Returns the descriptor, or -1 after error().
+ */
+int open_regular(const char *path, const char *name, int flags);
 
 /* Line number (1-based) of byte offset `off` in buf. */
 int line_of_offset(const char *buf, size_t len, size_t off);
@@ -113,6 +122,13 @@ char *path_dirname(const char *path);
  * no URL scheme, no NUL)? Manifests may only name files below themselves.
  */
 bool path_is_contained(const char *rel);
+/*
+ * Resolve path (every symbolic link, realpath(3)) into *real (caller
+ * frees) and check it is `root` (a real path) or below it. Returns 0 when
+ * inside, 1 when outside (*real says where), -1 when it does not resolve
+ * (errno; *real is NULL).
+ */
+int path_resolve_inside(const char *path, const char *root, char **real);
 /* mkdir -p for the directory that will hold `file`. */
 int mkdir_for_file(const char *file);
 

@@ -223,29 +223,15 @@ enum bare_role { ROLE_RESULTS, ROLE_COVERAGE, ROLE_ENGINE, ROLE_LIST, ROLE_FAILE
 		 ROLE_QUARANTINE };
 
 /* What a bare file is, from its first bytes (and its name for plain lists). */
-static int sniff_role(const struct input *in, enum run_kind kind, enum bare_role *role)
+static int sniff_role(struct input *in, enum run_kind kind, enum bare_role *role)
 {
 	char head[4096];
 	const char *path = in->name;
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	size_t n = 0;
 
-	if (in->path) {
-		FILE *f = fopen(in->path, "rb");
-
-		if (!f)
-			return error("cannot open '%s': %s", path, strerror(errno));
-		n = fread(head, 1, sizeof(head), f);
-		if (ferror(f)) {
-			fclose(f);
-			return error("cannot read '%s': %s", path, strerror(errno));
-		}
-		fclose(f);
-	} else if (in->len) {
-		/* Downloaded (a URL). */
-		n = in->len < sizeof(head) ? in->len : sizeof(head);
-		memcpy(head, in->data, n);
-	}
+	if (input_peek(in, head, sizeof(head), &n) < 0)
+		return -1;
 	if (junit_sniff(head, n))
 		*role = ROLE_RESULTS;
 	else if (cobertura_sniff(head, n) || lcov_sniff(head, n))

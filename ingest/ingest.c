@@ -99,15 +99,15 @@ static int prepare_job(struct ingest_env *env, struct job *j)
 	char *dir;
 	int ret = PREPARE_FAILED;
 
-	if (read_file_limit(&text, j->path, MANIFEST_LIMIT) < 0)
+	if (read_regular_file(&text, j->path, MANIFEST_LIMIT) < 0)
 		goto out;
 	run_source_set_head(&j->rs, text.buf, text.len);
 	if (manifest_parse(text.buf, text.len, j->path, &j->rs.m) < 0)
 		goto out;
 	dir = path_dirname(j->path);
-	run_source_open_refs(&j->rs, dir);
+	ret = run_source_open_refs(&j->rs, dir);
 	free(dir);
-	ret = ingest_prepare(env, &j->rs, &j->d);
+	ret = ret < 0 ? PREPARE_FAILED : ingest_prepare(env, &j->rs, &j->d);
 out:
 	strbuf_release(&text);
 	return ret;
@@ -220,13 +220,34 @@ static void count_failure(struct ingest *ing)
 	ing->stats.failed++;
 }
 
-static int collect(struct ingest *ing, const char *path, struct jobs *jobs);
+/*
+ * What a walk finds and what an index names must stay inside the directory
+ * walked or the index's folder: a symbolic link out of it (to a token file,
+ * say) is refused by name. One that does not resolve is left to the open,
+ * which says why. -1 after error() when it leads outside.
+ */
+static int check_inside(struct ingest *ing, const char *path, const char *root)
+{
+	char *real;
+	int rc = path_resolve_inside(path, root, &real);
+
+	if (rc == 1) {
+		count_failure(ing);
+		error("'%s' leads to '%s', outside '%s' (a symbolic link?): refused",
+		      path, real, root);
+	}
+	free(real);
+	return rc == 1 ? -1 : 0;
+}
+
+static int collect(struct ingest *ing, const char *path, const char *root,
+		   struct jobs *jobs);
 
 static int collect_index(struct ingest *ing, const char *path, const struct strbuf *text,
 			 struct jobs *jobs)
 {
 	struct strlist runs = STRLIST_INIT;
-	char *dir;
+	char *dir, *root;
 	int ret = 0;
 
 	if (index_parse(text->buf, text->len, path, &runs) < 0) {
@@ -234,6 +255,7 @@ static int collect_index(struct ingest *ing, const char *path, const struct strb
 		return -1;
 	}
 	dir = path_dirname(path);
+	root = canonical(dir);
 	for (size_t i = 0; i < runs.nr; i++) {
 		const char *ref = runs.items[i];
 		char *target;
@@ -250,10 +272,11 @@ static int collect_index(struct ingest *ing, const char *path, const struct strb
 			continue;
 		}
 		target = path_join(dir, ref);
-		ret |= collect(ing, target, jobs);
+		ret |= collect(ing, target, root, jobs);
 		free(target);
 	}
 	free(dir);
+	free(root);
 	strlist_release(&runs);
 	return ret ? -1 : 0;
 }
@@ -263,29 +286,22 @@ static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
 {
 	char head[4096];
 	struct strbuf text = STRBUF_INIT;
-	FILE *f = fopen(path, "rb");
 	enum json_kind kind;
+	struct input in;
 	size_t n;
 	int ret = 0;
 
-	if (!f) {
+	input_from_file(&in, path);
+	ret = input_peek(&in, head, sizeof(head), &n);
+	input_release(&in);
+	if (ret < 0) {
 		count_failure(ing);
-		return error("cannot open '%s': %s", path, strerror(errno));
+		return -1;
 	}
-	n = fread(head, 1, sizeof(head), f);
-	/* Hardening (issue 7): a read error is not "neither a manifest nor an index". */
-	if (n < sizeof(head) && ferror(f)) {
-		int e = errno;
-
-		fclose(f);
-		count_failure(ing);
-		return error("cannot read '%s': %s", path, strerror(e));
-	}
-	fclose(f);
 	kind = manifest_sniff(head, n);
 	/* The schema key may come after a long inline list: read it all then. */
 	if (kind == JSON_OTHER && n == sizeof(head) &&
-	    read_file_limit(&text, path, MANIFEST_LIMIT) == 0)
+	    read_regular_file(&text, path, MANIFEST_LIMIT) == 0)
 		kind = manifest_sniff(text.buf, text.len);
 	strbuf_reset(&text);
 	switch (kind) {
@@ -293,7 +309,7 @@ static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
 		add_job(ing, jobs, path);
 		break;
 	case JSON_INDEX:
-		if (read_file_limit(&text, path, MANIFEST_LIMIT) < 0) {
+		if (read_regular_file(&text, path, MANIFEST_LIMIT) < 0) {
 			count_failure(ing);
 			ret = -1;
 		} else {
@@ -315,8 +331,12 @@ static bool is_manifest_name(const char *name)
 	return !strcmp(name, "tiadash-run.json") || ends_with(name, ".tiadash.json");
 }
 
-/* Manifests below dir, depth first, in name order (so runs ingest in a fixed order). */
-static int walk(struct ingest *ing, const char *dir, struct jobs *jobs, int *found)
+/*
+ * Manifests below dir, depth first, in name order (so runs ingest in a
+ * fixed order); what is found must resolve inside root.
+ */
+static int walk(struct ingest *ing, const char *dir, const char *root, struct jobs *jobs,
+		int *found)
 {
 	struct strlist names = STRLIST_INIT;
 	DIR *d = opendir(dir);
@@ -337,10 +357,13 @@ static int walk(struct ingest *ing, const char *dir, struct jobs *jobs, int *fou
 
 		/* lstat: never follow a symlinked directory (no loops). */
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			ret |= walk(ing, path, jobs, found);
+			ret |= walk(ing, path, root, jobs, found);
 		} else if (is_manifest_name(names.items[i])) {
 			(*found)++;
-			ret |= collect_json(ing, path, jobs);
+			if (check_inside(ing, path, root) < 0)
+				ret = -1;
+			else
+				ret |= collect_json(ing, path, jobs);
 		}
 		free(path);
 	}
@@ -348,18 +371,28 @@ static int walk(struct ingest *ing, const char *dir, struct jobs *jobs, int *fou
 	return ret ? -1 : 0;
 }
 
-static int collect(struct ingest *ing, const char *path, struct jobs *jobs)
+/*
+ * A path given on the command line (root NULL: followed wherever it leads)
+ * or named by an index (root: the index's folder, which it must not leave).
+ */
+static int collect(struct ingest *ing, const char *path, const char *root,
+		   struct jobs *jobs)
 {
 	struct stat st;
+	char *top;
 	int found = 0, ret;
 
+	if (root && check_inside(ing, path, root) < 0)
+		return -1;
 	if (stat(path, &st) < 0) {
 		count_failure(ing);
 		return error("cannot open '%s': %s", path, strerror(errno));
 	}
 	if (!S_ISDIR(st.st_mode))
 		return collect_json(ing, path, jobs);
-	ret = walk(ing, path, jobs, &found);
+	top = canonical(path);
+	ret = walk(ing, path, top, jobs, &found);
+	free(top);
 	if (!found)
 		warning("no run manifests (*.tiadash.json, tiadash-run.json) "
 			"below '%s'", path);
@@ -373,7 +406,7 @@ int ingest_path(struct ingest *ing, const char *path)
 
 	if (is_url(path))
 		return ingest_url(ing, path);
-	ret = collect(ing, path, &jobs);
+	ret = collect(ing, path, NULL, &jobs);
 	ret |= run_jobs(ing, &jobs);
 	return ret ? -1 : 0;
 }

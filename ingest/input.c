@@ -1,6 +1,9 @@
-/* Chunked reading of ingest inputs (files or in-memory bodies). */
+/* Reading ingest inputs (files, bodies in memory or spilled to disk, streams). */
 #include "core/tiadash.h"
 #include "ingest/input.h"
+
+#include <fcntl.h>
+#include <unistd.h>
 
 void input_from_file(struct input *in, const char *path)
 {
@@ -17,50 +20,134 @@ void input_from_memory(struct input *in, const char *name, char *data, size_t le
 	in->len = len;
 }
 
+void input_from_stream(struct input *in, const char *name, const struct input_ops *ops,
+		       void *ctx)
+{
+	memset(in, 0, sizeof(*in));
+	in->name = xstrdup(name);
+	in->ops = ops;
+	in->ctx = ctx;
+}
+
 void input_release(struct input *in)
 {
 	free(in->name);
 	free(in->path);
 	free(in->data);
+	if (in->ops)
+		in->ops->free(in->ctx);
 	memset(in, 0, sizeof(*in));
 }
 
-static int memory_chunks(struct input *in, chunk_fn fn, void *data)
+int input_open(struct input *in, struct input_reader *r)
 {
-	return fn(in->data, in->len, true, data);
+	r->in = in;
+	r->fd = -1;
+	r->pos = 0;
+	digest_init(&in->digest);
+	if (in->ops)
+		return in->ops->open(in->ctx, in->name);
+	if (!in->path)
+		return 0;
+	r->fd = open_regular(in->path, in->name, in->no_follow ? O_NOFOLLOW : 0);
+	return r->fd < 0 ? -1 : 0;
+}
+
+static ssize_t read_full(int fd, char *buf, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = read(fd, buf + got, n - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (!k)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+ssize_t input_read(struct input_reader *r, char *buf, size_t n)
+{
+	struct input *in = r->in;
+	ssize_t got;
+
+	if (in->ops) {
+		got = in->ops->read(in->ctx, buf, n, in->name);
+	} else if (in->path) {
+		got = read_full(r->fd, buf, n);
+		if (got < 0)
+			return error("cannot read '%s': %s", in->name, strerror(errno));
+	} else {
+		got = (ssize_t)(n < in->len - r->pos ? n : in->len - r->pos);
+		memcpy(buf, in->data + r->pos, (size_t)got);
+		r->pos += (size_t)got;
+	}
+	if (got > 0)
+		digest_add(&in->digest, buf, (size_t)got);
+	return got;
+}
+
+void input_close(struct input_reader *r)
+{
+	if (r->in->ops)
+		r->in->ops->close(r->in->ctx);
+	if (r->fd >= 0)
+		close(r->fd);
+	r->fd = -1;
+}
+
+int input_peek(struct input *in, char *head, size_t size, size_t *n)
+{
+	struct input_reader r;
+	struct digest keep = in->digest;
+	ssize_t got = -1;
+
+	*n = 0;
+	if (input_open(in, &r) == 0) {
+		got = input_read(&r, head, size);
+		input_close(&r);
+	}
+	in->digest = keep; /* a peek is not a read */
+	if (got < 0)
+		return -1;
+	*n = (size_t)got;
+	return 0;
 }
 
 int input_read_chunks(struct input *in, chunk_fn fn, void *data)
 {
 	enum { CHUNK = 1 << 16 };
+	struct input_reader r;
 	char *buf;
-	FILE *f;
 	int ret = 0;
 
-	digest_init(&in->digest);
-	if (!in->path) {
+	if (!in->path && !in->ops) {
+		/* In memory already: one chunk, no copy. */
+		digest_init(&in->digest);
 		digest_add(&in->digest, in->data, in->len);
-		return memory_chunks(in, fn, data);
+		return fn(in->data, in->len, true, data);
 	}
-	f = fopen(in->path, "rb");
-	if (!f)
-		return error("cannot open '%s': %s", in->name, strerror(errno));
+	if (input_open(in, &r) < 0)
+		return -1;
 	buf = xmalloc(CHUNK);
 	for (;;) {
-		size_t n = fread(buf, 1, CHUNK, f);
-		bool last = n < CHUNK;
+		ssize_t n = input_read(&r, buf, CHUNK);
 
-		if (last && ferror(f)) {
-			ret = error("cannot read '%s': %s", in->name, strerror(errno));
+		if (n < 0) {
+			ret = -1;
 			break;
 		}
-		digest_add(&in->digest, buf, n);
-		ret = fn(buf, n, last, data);
-		if (ret || last)
+		ret = fn(buf, (size_t)n, n < CHUNK, data);
+		if (ret || n < CHUNK)
 			break;
 	}
 	free(buf);
-	fclose(f);
+	input_close(&r);
 	return ret;
 }
 
@@ -145,4 +232,199 @@ int input_read_lines(struct input *in, line_fn fn, void *data)
 
 	strbuf_release(&ls.line);
 	return ret;
+}
+
+/* ---- spills --------------------------------------------------------------- */
+
+struct spill {
+	int fd;        /* -1 until the first byte */
+	uint64_t end;  /* bytes written */
+	int refs;
+};
+
+struct spill *spill_new(void)
+{
+	struct spill *sp = xcalloc(1, sizeof(*sp));
+
+	sp->fd = -1;
+	sp->refs = 1;
+	return sp;
+}
+
+struct spill *spill_ref(struct spill *sp)
+{
+	__atomic_add_fetch(&sp->refs, 1, __ATOMIC_RELAXED);
+	return sp;
+}
+
+/* Parsers on worker threads drop the last reference of a run's spill too. */
+void spill_unref(struct spill *sp)
+{
+	if (!sp || __atomic_sub_fetch(&sp->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	if (sp->fd >= 0)
+		close(sp->fd);
+	free(sp);
+}
+
+/* An unlinked file in $TMPDIR (else /tmp), readable by this user only. */
+static int spill_create(struct spill *sp)
+{
+	const char *dir = getenv("TMPDIR");
+	char *tmpl;
+	int fd;
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	tmpl = xstrfmt("%s/tiadash-spill-XXXXXX", dir);
+	fd = mkostemp(tmpl, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(tmpl);
+	free(tmpl);
+	if (fd < 0)
+		return -1;
+	sp->fd = fd;
+	return 0;
+}
+
+int spill_body_add(struct spill_body *b, struct spill *sp, const char *buf, size_t len)
+{
+	uint64_t off = sp->end;
+	size_t done = 0;
+
+	if (!len)
+		return 0;
+	if (sp->fd < 0 && spill_create(sp) < 0)
+		return -1;
+	while (done < len) {
+		ssize_t n = pwrite(sp->fd, buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		done += (size_t)n;
+	}
+	sp->end += len;
+	if (!b->sp)
+		b->sp = spill_ref(sp);
+	else if (b->sp != sp)
+		BUG("one body in two spills");
+	if (b->nr && b->ranges[b->nr - 1].off + b->ranges[b->nr - 1].len == off) {
+		b->ranges[b->nr - 1].len += len;
+	} else {
+		ALLOC_GROW(b->ranges, b->nr + 1, b->alloc);
+		b->ranges[b->nr].off = off;
+		b->ranges[b->nr++].len = len;
+	}
+	b->len += len;
+	return 0;
+}
+
+void spill_body_release(struct spill_body *b)
+{
+	spill_unref(b->sp);
+	free(b->ranges);
+	memset(b, 0, sizeof(*b));
+}
+
+FILE *spill_body_stream(const struct spill_body *b, uint64_t *off)
+{
+	int fd;
+	FILE *f;
+
+	if (b->nr != 1) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = dup(b->sp->fd);
+	f = fd < 0 ? NULL : fdopen(fd, "rb");
+	if (!f && fd >= 0)
+		close(fd);
+	*off = b->ranges[0].off;
+	return f;
+}
+
+/* A spilled input: the body and where the read is in it. */
+struct spill_reader {
+	struct spill_body body;
+	size_t range;
+	uint64_t at; /* offset within the range */
+};
+
+static int spill_open(void *ctx, const char *name)
+{
+	struct spill_reader *sr = ctx;
+
+	UNUSED(name);
+	sr->range = 0;
+	sr->at = 0;
+	return 0;
+}
+
+static ssize_t spill_read(void *ctx, char *buf, size_t n, const char *name)
+{
+	struct spill_reader *sr = ctx;
+	size_t got = 0;
+
+	while (got < n && sr->range < sr->body.nr) {
+		const struct spill_range *r = &sr->body.ranges[sr->range];
+		uint64_t left = r->len - sr->at;
+		size_t want = n - got < left ? n - got : (size_t)left;
+		ssize_t k = pread(sr->body.sp->fd, buf + got, want, (off_t)(r->off + sr->at));
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return error("cannot read the download of '%s' back from its "
+				     "temporary file: %s", name,
+				     k < 0 ? strerror(errno) : "it is shorter");
+		got += (size_t)k;
+		sr->at += (uint64_t)k;
+		if (sr->at == r->len) {
+			sr->range++;
+			sr->at = 0;
+		}
+	}
+	return (ssize_t)got;
+}
+
+static void spill_close(void *ctx)
+{
+	UNUSED(ctx);
+}
+
+static void spill_free(void *ctx)
+{
+	struct spill_reader *sr = ctx;
+
+	spill_body_release(&sr->body);
+	free(sr);
+}
+
+static const struct input_ops spill_ops = { spill_open, spill_read, spill_close, spill_free };
+
+void input_from_spill(struct input *in, const char *name, struct spill_body *b)
+{
+	struct spill_reader *sr = xcalloc(1, sizeof(*sr));
+
+	sr->body = *b;
+	memset(b, 0, sizeof(*b));
+	input_from_stream(in, name, &spill_ops, sr);
+}
+
+void input_share_spill(struct input *in, const char *name, const struct input *from)
+{
+	const struct spill_reader *src = from->ctx;
+	struct spill_body copy = SPILL_BODY_INIT;
+
+	if (from->ops != &spill_ops)
+		BUG("sharing an input that is not spilled");
+	if (src->body.sp) {
+		copy = src->body;
+		copy.sp = spill_ref(src->body.sp);
+		copy.ranges = xmemdup(src->body.ranges, src->body.nr * sizeof(*copy.ranges));
+		copy.alloc = copy.nr;
+	}
+	input_from_spill(in, name, &copy);
 }

@@ -67,30 +67,101 @@ void run_source_add_coverage(struct run_source *rs, struct input *in)
 	push_input(&rs->coverage, &rs->nr_coverage, in);
 }
 
-static int open_ref(struct input *in, const char *ref, void *base)
-{
-	char *path = path_join(base, ref);
+/* What a manifest's references are resolved against on disk. */
+struct disk_refs {
+	const char *uri;  /* the manifest, for messages */
+	const char *dir;  /* its folder, as named */
+	char *root;       /* the same, resolved: no reference may leave it */
+};
 
+/*
+ * A reference on disk: `..` and absolute paths are refused by the manifest
+ * parser; a symbolic link anywhere along the way that leads out of the
+ * manifest's folder is refused here. The input reads the resolved path
+ * without following links, so the check cannot be raced at the last step.
+ */
+static int open_ref(struct input *in, const char *ref, void *data)
+{
+	struct disk_refs *dr = data;
+	char *path = path_join(dr->dir, ref), *real;
+	int rc = dr->root ? path_resolve_inside(path, dr->root, &real) : -1;
+
+	if (rc == 1) {
+		error("%s: '%s' leads to '%s', outside the manifest's folder '%s' "
+		      "(a symbolic link?): refused", dr->uri, ref, real, dr->root);
+		free(real);
+		free(path);
+		return -1;
+	}
 	input_from_file(in, path);
+	if (rc == 0) {
+		free(in->path);
+		in->path = real;
+		in->no_follow = true;
+	}
 	free(path);
 	return 0;
+}
+
+/* The same file named again in one list: what identifies it. */
+static const char *input_key(const struct input *in)
+{
+	return in->path ? in->path : in->name;
+}
+
+/*
+ * Open a list's references; a file named more than once (five `results`
+ * naming one report, or `a.xml` and `./a.xml`) is read and counted once,
+ * with one warning for it.
+ */
+static int open_list(struct run_source *rs, const struct strlist *refs, const char *key,
+		     run_ref_fn fn, void *data, struct input **arr, size_t *nr)
+{
+	struct strmap seen = { 0 };
+	size_t *times = xcalloc(refs->nr + 1, sizeof(*times));
+	size_t *first = xcalloc(refs->nr + 1, sizeof(*first));
+	size_t start = *nr;
+	int ret = 0;
+
+	for (size_t i = 0; i < refs->nr && !ret; i++) {
+		struct input in;
+		struct strmap_entry *e;
+		bool added;
+
+		if (fn(&in, refs->items[i], data) < 0) {
+			ret = -1;
+			break;
+		}
+		e = strmap_intern(&seen, input_key(&in), strlen(input_key(&in)),
+				  (int64_t)(*nr - start), &added);
+		if (added) {
+			first[*nr - start] = i;
+			times[*nr - start] = 1;
+			push_input(arr, nr, &in);
+		} else {
+			times[e->value]++;
+			input_release(&in);
+		}
+	}
+	for (size_t k = 0; !ret && k < *nr - start; k++)
+		if (times[k] > 1)
+			warning("%s: '%s' names '%s' %zu times: read once", rs->uri, key,
+				refs->items[first[k]], times[k]);
+	strmap_clear(&seen);
+	free(times);
+	free(first);
+	return ret;
 }
 
 int run_source_open_refs_with(struct run_source *rs, run_ref_fn fn, void *data)
 {
 	struct manifest *m = &rs->m;
-	struct input in;
 
-	for (size_t i = 0; i < m->results.nr; i++) {
-		if (fn(&in, m->results.items[i], data) < 0)
-			return -1;
-		run_source_add_result(rs, &in);
-	}
-	for (size_t i = 0; i < m->coverage.nr; i++) {
-		if (fn(&in, m->coverage.items[i], data) < 0)
-			return -1;
-		run_source_add_coverage(rs, &in);
-	}
+	if (open_list(rs, &m->results, "results", fn, data, &rs->results,
+		      &rs->nr_results) < 0 ||
+	    open_list(rs, &m->coverage, "coverage", fn, data, &rs->coverage,
+		      &rs->nr_coverage) < 0)
+		return -1;
 	if (m->sel.selected_file) {
 		if (fn(&rs->selected_file, m->sel.selected_file, data) < 0)
 			return -1;
@@ -111,7 +182,11 @@ int run_source_open_refs_with(struct run_source *rs, run_ref_fn fn, void *data)
 
 int run_source_open_refs(struct run_source *rs, const char *base)
 {
-	return run_source_open_refs_with(rs, open_ref, (void *)base);
+	struct disk_refs dr = { rs->uri, base, realpath(base, NULL) };
+	int ret = run_source_open_refs_with(rs, open_ref, &dr);
+
+	free(dr.root);
+	return ret;
 }
 
 /* Every input of a source, in a fixed order (the digest depends on it). */
@@ -546,24 +621,8 @@ static int parse_one_coverage(struct input *in, struct cov_state *cs)
 	size_t n;
 
 	/* Sniff the first bytes to tell lcov from Cobertura. */
-	if (in->path) {
-		FILE *f = fopen(in->path, "rb");
-
-		if (!f)
-			return error("cannot open '%s': %s", in->name, strerror(errno));
-		n = fread(head, 1, sizeof(head), f);
-		/* Hardening (issue 7): a read error is not an "empty coverage file". */
-		if (n < sizeof(head) && ferror(f)) {
-			int e = errno;
-
-			fclose(f);
-			return error("cannot read '%s': %s", in->name, strerror(e));
-		}
-		fclose(f);
-	} else {
-		n = in->len < sizeof(head) ? in->len : sizeof(head);
-		memcpy(head, in->data, n);
-	}
+	if (input_peek(in, head, sizeof(head), &n) < 0)
+		return -1;
 	if (cobertura_sniff(head, n))
 		return cobertura_parse(in, on_cov_line, cs);
 	if (lcov_sniff(head, n))
