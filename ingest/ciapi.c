@@ -1085,6 +1085,39 @@ static void settle_run(struct ci *ci, const char *pipeline, struct ci_run *r)
 }
 
 /*
+ * A listing read page by page repeats a run when new runs push it onto the
+ * next page while it is read: each run is pulled once (the first listed),
+ * with one warning for the listing.
+ */
+static void drop_repeated_runs(struct ci *ci, const char *pipeline, struct run_list *l)
+{
+	struct strmap ids = { 0 };
+	size_t kept = 0, dropped = 0;
+	int64_t first = 0;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		bool added;
+
+		strmap_intern(&ids, (const char *)&l->v[i].id, sizeof(l->v[i].id), 0, &added);
+		if (added) {
+			l->v[kept++] = l->v[i];
+			continue;
+		}
+		if (!dropped++)
+			first = l->v[i].id;
+		run_release(&l->v[i]);
+	}
+	l->nr = kept;
+	strmap_clear(&ids);
+	if (dropped)
+		warning("%s %s %s: the listing names %zu %s more than once (%s %" PRId64
+			"%s): each is pulled once", ci->provider, ci->p->project, pipeline,
+			dropped, dropped == 1 ? "entry" : "entries",
+			ci->p->provider == CI_GITHUB ? "run" : "job", first,
+			dropped > 1 ? " and others" : "");
+}
+
+/*
  * The runs of one pipeline in the window (newest first, as listed): pull
  * those not pulled before, or changed since, oldest first, a chunk of runs
  * at a time (their artifacts download together).
@@ -1098,6 +1131,7 @@ static void pull_runs(struct ci *ci, const char *pipeline, struct run_list *l)
 	char *since = format_ms(ci->p->since);
 	struct strbuf sb = STRBUF_INIT;
 
+	drop_repeated_runs(ci, pipeline, l);
 	for (size_t i = l->nr; i-- > 0; ) {
 		if (seen_before(ci, pipeline, &l->v[i]))
 			before++;
