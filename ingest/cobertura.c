@@ -125,6 +125,9 @@ static void on_text(void *data, const XML_Char *s, int len)
 		strbuf_add(&st->text, s, (size_t)len);
 }
 
+/* A class's file name is stored (mapped onto the repository): capped. */
+static const char *const cobertura_identity[] = { "filename", NULL };
+
 int cobertura_parse(struct input *in, cov_line_fn fn, void *data)
 {
 	struct cob_state st = { .fn = fn, .data = data, .sources = STRLIST_INIT,
@@ -133,6 +136,7 @@ int cobertura_parse(struct input *in, cov_line_fn fn, void *data)
 
 	xml_reader_init(&st.xr, in, &st, on_start, on_end);
 	st.xr.text = on_text;
+	st.xr.capped = cobertura_identity;
 	ret = xml_reader_run(&st.xr);
 	strlist_release(&st.sources);
 	strlist_release(&st.paths);

@@ -4,11 +4,31 @@
 
 #include <iconv.h>
 
+/* An identity string (a test or file name) longer than this is refused. */
+static bool too_long_value(struct xml_reader *xr, const XML_Char *el, const XML_Char **atts)
+{
+	for (const XML_Char **a = atts; xr->capped && *a; a += 2) {
+		size_t len;
+
+		for (const char *const *c = xr->capped; *c; c++) {
+			if (strcmp(a[0], *c))
+				continue;
+			len = strlen(a[1]);
+			if (len <= XML_VALUE_MAX)
+				break;
+			xml_fail(xr, "the %s attribute of <%.64s> is %zu bytes, longer "
+				 "than the %u-byte limit", a[0], el, len, XML_VALUE_MAX);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void start_cb(void *data, const XML_Char *el, const XML_Char **atts)
 {
 	struct xml_reader *xr = data;
 
-	if (!xr->stopped)
+	if (!xr->stopped && !too_long_value(xr, el, atts))
 		xr->start(xr->data, el, atts);
 }
 
@@ -67,15 +87,12 @@ void xml_fail(struct xml_reader *xr, const char *fmt, ...)
 	xml_stop(xr, -1);
 }
 
-static int feed(const char *buf, size_t len, bool last, void *data)
+/* What XML_ParseBuffer's status means: 0 to go on, or the error reported. */
+static int parse_result(struct xml_reader *xr, enum XML_Status status, bool last)
 {
-	struct xml_reader *xr = data;
 	enum XML_Error code;
 
-	xr->bytes += len;
-	if (len > INT_MAX)
-		BUG("chunk too large");
-	if (XML_Parse(xr->parser, buf, (int)len, last) != XML_STATUS_ERROR)
+	if (status != XML_STATUS_ERROR)
 		return xr->stopped ? xr->status : 0;
 	if (xr->stopped)
 		return xr->status;
@@ -90,6 +107,54 @@ static int feed(const char *buf, size_t len, bool last, void *data)
 			     xr->in->name, xml_line(xr), XML_ErrorString(code));
 	return error("%s:%lu: malformed XML: %s", xr->in->name, xml_line(xr),
 		     XML_ErrorString(code));
+}
+
+/*
+ * Read the input straight into expat's buffer. expat 2.5 (Debian 12's; no
+ * reparse deferral, which came in 2.6) rescans an unfinished token from
+ * its start on every call, so a token spanning many fixed chunks (a 40 MB
+ * attribute) cost quadratic time. Asking for at least as many new bytes as
+ * the token already has doubles what each rescan covers: linear. A token
+ * longer than XML_TOKEN_MAX is refused before it fills memory.
+ */
+static int feed(struct xml_reader *xr)
+{
+	struct input_reader r;
+	size_t want = XML_CHUNK;
+	int ret = 0;
+
+	if (input_open(xr->in, &r) < 0)
+		return -1;
+	for (;;) {
+		void *buf = XML_GetBuffer(xr->parser, (int)want);
+		ssize_t n;
+		bool last;
+		uint64_t pending;
+
+		if (!buf)
+			die("out of memory reading '%s'", xr->in->name);
+		n = input_read(&r, buf, want);
+		if (n < 0) {
+			ret = -1;
+			break;
+		}
+		last = (size_t)n < want;
+		xr->bytes += (uint64_t)n;
+		ret = parse_result(xr, XML_ParseBuffer(xr->parser, (int)n, last), last);
+		if (ret || last)
+			break;
+		/* Outside a handler, the byte index is where the unfinished token starts. */
+		pending = xr->bytes - (uint64_t)XML_GetCurrentByteIndex(xr->parser);
+		if (pending > XML_TOKEN_MAX) {
+			ret = error("%s:%lu: one XML token (a tag with its attributes, a "
+				    "comment) is longer than %u bytes", xr->in->name,
+				    xml_line(xr), XML_TOKEN_MAX);
+			break;
+		}
+		want = pending > XML_CHUNK ? (size_t)pending : XML_CHUNK;
+	}
+	input_close(&r);
+	return ret;
 }
 
 /*
@@ -143,7 +208,7 @@ int xml_reader_run(struct xml_reader *xr)
 		XML_SetCharacterDataHandler(xr->parser, text_cb);
 	/* Never fetch external entities or DTDs named by an artifact. */
 	XML_SetParamEntityParsing(xr->parser, XML_PARAM_ENTITY_PARSING_NEVER);
-	ret = input_read_chunks(xr->in, feed, xr);
+	ret = feed(xr);
 	XML_ParserFree(xr->parser);
 	xr->parser = NULL;
 	return ret;

@@ -13,6 +13,12 @@
 
 /* Deeper nesting than this is refused (no report needs it). */
 #define XML_MAX_DEPTH 10000
+/* Bytes asked of the input at a time (more while a long token is open). */
+#define XML_CHUNK (1u << 16)
+/* One token (a start tag with its attributes, a comment) longer is refused. */
+#define XML_TOKEN_MAX (16u << 20)
+/* An attribute named in xml_reader.capped longer than this is refused. */
+#define XML_VALUE_MAX (64u << 10)
 
 typedef void (*xml_start_fn)(void *data, const char *el, const char **atts);
 typedef void (*xml_end_fn)(void *data, const char *el);
@@ -25,6 +31,12 @@ struct xml_reader {
 	xml_start_fn start;
 	xml_end_fn end;
 	xml_text_fn text; /* optional character-data handler */
+	/*
+	 * Attributes whose values are identities (test and file names), NULL-
+	 * terminated: a value over XML_VALUE_MAX is refused with file:line
+	 * before the start handler sees the element. NULL: none.
+	 */
+	const char *const *capped;
 	int status;      /* 0, -1 after xml_fail, or a callback's value */
 	bool stopped;
 	uint64_t bytes;
