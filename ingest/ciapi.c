@@ -68,6 +68,7 @@ struct ci {
 	const char *token_name; /* where the token came from (or would have) */
 	bool has_token;
 	size_t max_size;
+	uint64_t max_source;   /* decoded bytes of one manifest's files */
 	size_t chunk;          /* runs whose artifacts download together */
 	bool stopped;          /* a rate limit lasts too long: nothing more is asked */
 	int not_pulled;
@@ -770,7 +771,7 @@ static int gitlab_jobs_page(struct ci *ci, const cJSON *page, const char *url, v
 	return any_recent || !cJSON_GetArraySize(page) ? 0 : 1;
 }
 
-/* ---- artifacts: zip archives read in memory -------------------------------- */
+/* ---- artifacts: zip archives, spilled to disk, entries streamed ------------- */
 
 /* An entry name that stays in its folder: no '..', no absolute path, no '\'. */
 static bool entry_name_safe(const char *name)
@@ -791,36 +792,103 @@ static bool entry_is_manifest(const char *name)
 	       (ends_with(base, ".tiadash.json") && strlen(base) > 13);
 }
 
-/* Read entry i (at most limit bytes) into sb; -1 after an error naming it. */
-static int read_entry(zip_t *za, zip_int64_t i, size_t limit, struct strbuf *sb,
-		      const char *label, const char *name)
+/* Entry i's size as the archive declares it, refused over limit; -1 after error(). */
+static int entry_size(zip_t *za, zip_int64_t i, size_t limit, const char *label,
+		      const char *name, uint64_t *size)
 {
-	char buf[1 << 16];
 	zip_stat_t st;
-	zip_file_t *zf;
-	zip_int64_t n;
-	int ret = 0;
 
 	zip_stat_init(&st);
-	if (!zip_stat_index(za, (zip_uint64_t)i, 0, &st) && (st.valid & ZIP_STAT_SIZE) &&
-	    st.size > limit)
+	if (zip_stat_index(za, (zip_uint64_t)i, 0, &st) || !(st.valid & ZIP_STAT_SIZE))
+		return error("%s: cannot read '%s': %s", label, name, zip_strerror(za));
+	if (st.size > limit)
 		return error("%s: '%s' is %" PRIu64 " bytes, larger than the %zu-byte "
 			     "limit (--max-size, TIADASH_HTTP_MAX_SIZE)", label, name,
 			     (uint64_t)st.size, limit);
-	zf = zip_fopen_index(za, (zip_uint64_t)i, 0);
-	if (!zf)
-		return error("%s: cannot read '%s': %s", label, name, zip_strerror(za));
-	while ((n = zip_fread(zf, buf, sizeof(buf))) > 0) {
-		if ((size_t)n > limit - sb->len) {
-			ret = error("%s: '%s' is larger than the %zu-byte limit "
-				    "(--max-size, TIADASH_HTTP_MAX_SIZE)", label, name, limit);
+	*size = st.size;
+	return 0;
+}
+
+/*
+ * An archive entry as an input: inflated as the parser reads it, so what
+ * an archive holds never has to fit in memory, and refused past the size
+ * its entry declares (which the caps were checked against).
+ */
+struct zip_stream {
+	zip_t *za;
+	zip_uint64_t index;
+	uint64_t size, done;
+	zip_file_t *zf;
+};
+
+static int zip_stream_open(void *ctx, const char *name)
+{
+	struct zip_stream *zs = ctx;
+
+	zs->done = 0;
+	zs->zf = zip_fopen_index(zs->za, zs->index, 0);
+	if (!zs->zf)
+		return error("cannot read '%s': %s", name, zip_strerror(zs->za));
+	return 0;
+}
+
+static ssize_t zip_stream_read(void *ctx, char *buf, size_t n, const char *name)
+{
+	struct zip_stream *zs = ctx;
+	size_t got = 0;
+
+	while (got < n) {
+		zip_int64_t k = zip_fread(zs->zf, buf + got, n - got);
+
+		if (k < 0)
+			return error("cannot read '%s': %s", name, zip_file_strerror(zs->zf));
+		if (!k)
 			break;
-		}
-		strbuf_add(sb, buf, (size_t)n);
+		got += (size_t)k;
 	}
-	if (n < 0)
-		ret = error("%s: cannot read '%s': %s", label, name, zip_file_strerror(zf));
-	zip_fclose(zf);
+	zs->done += got;
+	if (zs->done > zs->size)
+		return error("'%s' inflates to more than the %" PRIu64 " bytes its "
+			     "archive entry declares", name, zs->size);
+	return (ssize_t)got;
+}
+
+static void zip_stream_close(void *ctx)
+{
+	struct zip_stream *zs = ctx;
+
+	if (zs->zf)
+		zip_fclose(zs->zf);
+	zs->zf = NULL;
+}
+
+static void zip_stream_free(void *ctx)
+{
+	zip_stream_close(ctx);
+	free(ctx);
+}
+
+static const struct input_ops zip_stream_ops = {
+	zip_stream_open, zip_stream_read, zip_stream_close, zip_stream_free
+};
+
+/* Read entry i (a manifest, at most limit bytes) into sb; -1 after an error naming it. */
+static int read_entry(zip_t *za, zip_int64_t i, size_t limit, struct strbuf *sb,
+		      const char *label, const char *name)
+{
+	struct zip_stream *zs = xcalloc(1, sizeof(*zs));
+	char *what = xstrfmt("%s: %s", label, name);
+	struct input in;
+	int ret;
+
+	zs->za = za;
+	zs->index = (zip_uint64_t)i;
+	input_from_stream(&in, what, &zip_stream_ops, zs);
+	ret = entry_size(za, i, limit, label, name, &zs->size);
+	if (!ret)
+		ret = input_read_all(&in, sb, limit);
+	input_release(&in);
+	free(what);
 	return ret;
 }
 
@@ -831,14 +899,18 @@ struct zip_refs {
 	const char *what;  /* the manifest's name, for messages */
 	struct strbuf dir; /* its folder in the archive: "" or "a/b/" */
 	size_t limit;
+	uint64_t source_limit, declared; /* what its files may inflate to, and do */
 };
 
 /* Open a manifest's reference from the archive, below the manifest's folder. */
 static int zip_ref(struct input *in, const char *ref, void *data)
 {
 	struct zip_refs *zr = data;
-	struct strbuf path = STRBUF_INIT, body = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	struct zip_stream *zs;
+	uint64_t size;
 	zip_int64_t i;
+	char *name;
 	int ret = -1;
 
 	if (!entry_name_safe(ref)) {
@@ -861,18 +933,25 @@ static int zip_ref(struct input *in, const char *ref, void *data)
 		error("%s: '%s' is not in the archive", zr->what, path.buf);
 		goto out;
 	}
-	if (!read_entry(zr->za, i, zr->limit, &body, zr->label, path.buf)) {
-		char *name = xstrfmt("%s: %s", zr->label, path.buf);
-		size_t len;
-		char *bytes = strbuf_detach(&body, &len);
-
-		input_from_memory(in, name, bytes, len);
-		free(name);
-		ret = 0;
+	if (entry_size(zr->za, i, zr->limit, zr->label, path.buf, &size) < 0)
+		goto out;
+	if (size > zr->source_limit - zr->declared) {
+		error("%s: its files inflate to more than the %" PRIu64 "-byte limit "
+		      "(--max-source-size, TIADASH_HTTP_MAX_SOURCE_SIZE)", zr->what,
+		      zr->source_limit);
+		goto out;
 	}
+	zr->declared += size;
+	zs = xcalloc(1, sizeof(*zs));
+	zs->za = zr->za;
+	zs->index = (zip_uint64_t)i;
+	zs->size = size;
+	name = xstrfmt("%s: %s", zr->label, path.buf);
+	input_from_stream(in, name, &zip_stream_ops, zs);
+	free(name);
+	ret = 0;
 out:
 	strbuf_release(&path);
-	strbuf_release(&body);
 	return ret;
 }
 
@@ -888,7 +967,8 @@ static int zip_manifest(struct ci *ci, struct ci_run *r, struct ci_artifact *a,
 	struct run_source rs;
 	struct strbuf text = STRBUF_INIT;
 	char *what = xstrfmt("%s: %s", a->label, entry);
-	struct zip_refs zr = { za, a->label, what, STRBUF_INIT, ci->max_size };
+	struct zip_refs zr = { za, a->label, what, STRBUF_INIT, ci->max_size,
+			       ci->max_source, 0 };
 	const char *slash = strrchr(entry, '/');
 	int ret;
 
@@ -932,17 +1012,26 @@ static int zip_manifest(struct ci *ci, struct ci_run *r, struct ci_artifact *a,
  * which makes nothing in it trustworthy.
  */
 static int zip_ingest(struct ci *ci, struct ci_run *r, struct ci_artifact *a,
-		      const char *data, size_t len)
+		      const struct spill_body *body)
 {
 	struct strlist manifests = STRLIST_INIT;
 	zip_error_t zerr;
-	zip_source_t *src;
-	zip_t *za;
+	zip_source_t *src = NULL;
+	zip_t *za = NULL;
 	zip_int64_t n;
+	uint64_t off = 0;
+	FILE *f = body->len ? spill_body_stream(body, &off) : NULL;
 	int found = 0;
 
 	zip_error_init(&zerr);
-	src = zip_source_buffer_create(data, len, 0, &zerr);
+	if (!body->len)
+		zip_error_set(&zerr, ZIP_ER_NOZIP, 0);
+	else if (!f)
+		zip_error_set(&zerr, ZIP_ER_READ, errno);
+	else
+		src = zip_source_filep_create(f, off, (zip_int64_t)body->len, &zerr);
+	if (f && !src)
+		fclose(f);
 	za = src ? zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &zerr) : NULL;
 	if (!za) {
 		artifact_error(ci, r, a, "not a readable zip archive: %s",
@@ -990,10 +1079,15 @@ static void download(struct ci *ci, struct ci_run **runs, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < runs[i]->nr_arts; k++) {
 			struct ci_artifact *a = &runs[i]->arts[k];
+			struct spill *sp;
 
 			if (a->expired || (a->size >= 0 && (uint64_t)a->size > ci->max_size))
 				continue;
+			/* A spill of its own: the archive is one range in it. */
+			sp = spill_new();
 			a->get = api_get(ci, a->url, ci->max_size);
+			http_get_spill(a->get, sp);
+			spill_unref(sp);
 			ALLOC_GROW(gets, nr + 1, alloc);
 			gets[nr++] = a->get;
 		}
@@ -1005,8 +1099,6 @@ static void download(struct ci *ci, struct ci_run **runs, size_t n)
 /* What became of one artifact; returns the manifests it held (-1: a problem). */
 static int settle_artifact(struct ci *ci, struct ci_run *r, struct ci_artifact *a)
 {
-	char *body;
-	size_t len;
 	long status;
 	int found;
 
@@ -1039,9 +1131,7 @@ static int settle_artifact(struct ci *ci, struct ci_run *r, struct ci_artifact *
 		}
 		return -1;
 	}
-	body = http_get_body(a->get, &len);
-	found = zip_ingest(ci, r, a, body, len);
-	free(body);
+	found = zip_ingest(ci, r, a, http_get_spilled(a->get));
 	http_get_free(a->get);
 	a->get = NULL;
 	return found;
@@ -1305,6 +1395,7 @@ int ci_ingest(struct ingest *ing, const struct ci_pull *p)
 	else if (http_options_init(&opt) < 0)
 		return -1;
 	ci.max_size = opt.max_size;
+	ci.max_source = opt.max_source;
 	ci.chunk = (size_t)opt.parallel;
 	ci.api = api_base(p);
 	ci.project = ci.api ? project_segment(p) : NULL;

@@ -41,6 +41,7 @@ enum {
 	OPT_FAILED, OPT_LANE, OPT_TIMEOUT, OPT_CONNECT_TIMEOUT, OPT_MAX_SIZE,
 	OPT_RETRIES, OPT_SELECTION_FORMAT, OPT_SELECTION_ROOT, OPT_TOTAL_PACKAGES,
 	OPT_GITHUB, OPT_GITLAB, OPT_WORKFLOW, OPT_JOB, OPT_SINCE, OPT_API_URL,
+	OPT_MAX_SOURCE_SIZE,
 };
 
 static const struct option options[] = {
@@ -65,6 +66,7 @@ static const struct option options[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
 	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "max-source-size", required_argument, NULL, OPT_MAX_SOURCE_SIZE },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
 	{ "selection-format", required_argument, NULL, OPT_SELECTION_FORMAT },
 	{ "selection-root", required_argument, NULL, OPT_SELECTION_ROOT },
@@ -116,6 +118,15 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 		case OPT_TIMEOUT: if (!http_parse_seconds(optarg, &http->timeout)) bad = "--timeout"; break;
 		case OPT_CONNECT_TIMEOUT: if (!http_parse_seconds(optarg, &http->connect_timeout)) bad = "--connect-timeout"; break;
 		case OPT_MAX_SIZE: if (!http_parse_size(optarg, &http->max_size)) bad = "--max-size"; break;
+		case OPT_MAX_SOURCE_SIZE: {
+			size_t n;
+
+			if (!http_parse_size(optarg, &n))
+				bad = "--max-source-size";
+			else
+				http->max_source = n;
+			break;
+		}
 		case OPT_RETRIES: if (!parse_count(optarg, 0, &retries) || retries > 20) bad = "--retries"; else http->retries = (int)retries; break;
 		case OPT_SELECTION_FORMAT: {
 			enum native_format f;
@@ -497,6 +508,8 @@ const struct cmd cmd_ingest = {
 		"  --timeout SECS       give up on one attempt after this long (default 300)\n"
 		"  --connect-timeout SECS  give up connecting after this long (default 10)\n"
 		"  --max-size SIZE      refuse a file larger than this (default 512M)\n"
+		"  --max-source-size SIZE  refuse a run whose files, decoded, add up to\n"
+		"                       more (gzip bodies, archive entries; default 2G)\n"
 		"  --retries N          retries on 5xx, 429 and broken transfers (default 3)\n"
 		"  TIADASH_TOKEN is sent as a bearer token to the origin of the URL given,\n"
 		"  never to another; see tiadash(1) for the TIADASH_HTTP_* variables.\n\n"

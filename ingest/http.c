@@ -90,10 +90,13 @@ static int env_count(const char *name, int min, int max, int *out)
 int http_options_init(struct http_options *o)
 {
 	const char *size = getenv("TIADASH_HTTP_MAX_SIZE");
+	const char *source = getenv("TIADASH_HTTP_MAX_SOURCE_SIZE");
+	size_t max_source;
 
 	o->connect_timeout = 10;
 	o->timeout = 300;
 	o->max_size = (size_t)512 << 20;
+	o->max_source = (uint64_t)2 << 30;
 	o->retries = 3;
 	o->backoff = 1;
 	o->max_wait = 60;
@@ -104,6 +107,11 @@ int http_options_init(struct http_options *o)
 	if (size && *size && !http_parse_size(size, &o->max_size))
 		return error("TIADASH_HTTP_MAX_SIZE='%s' is not a size (bytes, or "
 			     "a number with K, M or G)", size);
+	if (source && *source && !http_parse_size(source, &max_source))
+		return error("TIADASH_HTTP_MAX_SOURCE_SIZE='%s' is not a size (bytes, "
+			     "or a number with K, M or G)", source);
+	if (source && *source)
+		o->max_source = max_source;
 	if (env_seconds("TIADASH_HTTP_CONNECT_TIMEOUT", &o->connect_timeout) < 0 ||
 	    env_seconds("TIADASH_HTTP_TIMEOUT", &o->timeout) < 0 ||
 	    env_seconds("TIADASH_HTTP_BACKOFF", &o->backoff) < 0 ||
@@ -472,11 +480,14 @@ struct http_get {
 	char *if_none_match;  /* validators to send, or NULL */
 	char *if_modified_since;
 	size_t limit;         /* bytes of body at most */
+	struct spill *spill;  /* the body goes there (a reference), or NULL: memory */
+	struct http_budget *budget; /* shared by the files of one source, or NULL */
 
 	/* The outcome, once state is GET_DONE. */
 	enum get_result result;
 	long status;
-	struct strbuf body;   /* 2xx only */
+	struct strbuf body;   /* 2xx only, when not spilled */
+	struct spill_body spilled; /* the same, spilled */
 	char *final_url;      /* after redirects */
 	char *etag, *last_modified; /* the answer's validators, or NULL */
 	char *message;        /* why it failed */
@@ -489,7 +500,9 @@ struct http_get {
 	char *retry_after;
 	int attempts, redirects;
 	int64_t not_before;   /* monotonic ms before which a retry waits */
-	bool over_limit, token_withheld;
+	bool over_limit, over_budget, token_withheld;
+	int spill_errno;      /* writing the spill failed */
+	uint64_t counted;     /* bytes of this attempt counted in the budget */
 	bool rate_limits;     /* answer 403/429 rate limits by waiting (CI APIs) */
 	struct strbuf answer; /* the header lines of the last answer */
 	char errbuf[CURL_ERROR_SIZE];
@@ -522,12 +535,25 @@ static void http_get_release(struct http_get *g)
 	free(g->cur_url);
 	free(g->retry_after);
 	strbuf_release(&g->answer);
+	spill_body_release(&g->spilled);
+	spill_unref(g->spill);
 	memset(g, 0, sizeof(*g));
+}
+
+/* Drop what an attempt received, so the next starts from nothing. */
+static void body_reset(struct http_get *g)
+{
+	strbuf_reset(&g->body);
+	spill_body_release(&g->spilled);
+	if (g->budget)
+		g->budget->used -= g->counted;
+	g->counted = 0;
 }
 
 /* Forget the outcome, so the get can run again (unconditionally or not). */
 static void http_get_rearm(struct http_get *g)
 {
+	body_reset(g);
 	strbuf_release(&g->body);
 	FREE_NULL(g->final_url);
 	FREE_NULL(g->etag);
@@ -584,23 +610,39 @@ static size_t on_body(char *buf, size_t size, size_t nmemb, void *data)
 {
 	struct http_get *g = data;
 	size_t len = size * nmemb;
+	size_t have = g->spill ? (size_t)g->spilled.len : g->body.len;
 	long code = 0;
 
 	curl_easy_getinfo(g->easy, CURLINFO_RESPONSE_CODE, &code);
 	if (code < 200 || code > 299)
 		return len; /* the body of a redirect or an error page */
-	if (len > g->limit - g->body.len) {
+	if (len > g->limit - have) {
 		g->over_limit = true;
 		return CURL_WRITEFUNC_ERROR;
 	}
-	if (!g->body.alloc) {
-		curl_off_t cl = -1;
-
-		curl_easy_getinfo(g->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
-		if (cl > 0 && (uint64_t)cl <= g->limit)
-			strbuf_grow(&g->body, (size_t)cl);
+	if (g->budget && len > g->budget->limit - g->budget->used) {
+		g->over_budget = true;
+		return CURL_WRITEFUNC_ERROR;
 	}
-	strbuf_add(&g->body, buf, len);
+	if (g->spill) {
+		if (spill_body_add(&g->spilled, g->spill, buf, len) < 0) {
+			g->spill_errno = errno;
+			return CURL_WRITEFUNC_ERROR;
+		}
+	} else {
+		if (!g->body.alloc) {
+			curl_off_t cl = -1;
+
+			curl_easy_getinfo(g->easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &cl);
+			if (cl > 0 && (uint64_t)cl <= g->limit)
+				strbuf_grow(&g->body, (size_t)cl);
+		}
+		strbuf_add(&g->body, buf, len);
+	}
+	if (g->budget) {
+		g->budget->used += len;
+		g->counted += len;
+	}
 	return len;
 }
 
@@ -632,12 +674,13 @@ static void get_start(struct http_client *c, struct http_get *g)
 		g->cur_url = xstrdup(g->url);
 		g->attempts = 1;
 	}
-	strbuf_reset(&g->body);
+	body_reset(g);
 	FREE_NULL(g->etag);
 	FREE_NULL(g->last_modified);
 	FREE_NULL(g->retry_after);
 	strbuf_reset(&g->answer);
-	g->over_limit = false;
+	g->over_limit = g->over_budget = false;
+	g->spill_errno = 0;
 	g->errbuf[0] = '\0';
 	g->easy = e;
 	/* The token goes to the trusted origin only: checked on every hop. */
@@ -1006,7 +1049,14 @@ static void get_finish(struct http_client *c, struct http_get *g, CURLcode rc)
 	curl_slist_free_all(g->headers);
 	g->headers = NULL;
 
-	if (g->over_limit || rc == CURLE_FILESIZE_EXCEEDED) {
+	if (g->over_budget) {
+		get_fail(g, "the files of its run add up to more than the %" PRIu64
+			 "-byte limit (--max-source-size, TIADASH_HTTP_MAX_SOURCE_SIZE)",
+			 g->budget->limit);
+	} else if (g->spill_errno) {
+		get_fail(g, "cannot write the download to a temporary file in "
+			 "$TMPDIR: %s", strerror(g->spill_errno));
+	} else if (g->over_limit || rc == CURLE_FILESIZE_EXCEEDED) {
 		if (g->limit == c->opt.max_size)
 			get_fail(g, "larger than the %zu-byte limit (--max-size, "
 				 "TIADASH_HTTP_MAX_SIZE)", g->limit);
@@ -1379,6 +1429,8 @@ struct url_run {
 	struct strlist urls;       /* distinct file URLs, in reference order */
 	struct strmap index;       /* file URL -> position in urls */
 	struct http_get *files;    /* one per urls entry */
+	struct spill *spill;       /* where their bodies go */
+	struct http_budget budget; /* what they may add up to */
 	enum run_state state;
 	struct run_data d;         /* what ingest_prepare made of it */
 	int prepared;              /* PREPARE_*, once state is RUN_PREPARED */
@@ -1424,6 +1476,7 @@ static void url_run_free(struct url_run *r)
 	for (size_t i = 0; r->files && i < r->urls.nr; i++)
 		http_get_release(&r->files[i]);
 	free(r->files);
+	spill_unref(r->spill);
 	strlist_release(&r->urls);
 	strmap_clear(&r->index);
 	run_data_release(&r->d);
@@ -1462,34 +1515,29 @@ static int resolve_ref(struct input *in, const char *ref, void *data)
 	return 0;
 }
 
-/* Give each input its downloaded body (a file named twice gets a copy). */
+/* Give each input its downloaded body (a file named twice shares it). */
 static void attach_bodies(struct url_run *r)
 {
 	size_t n;
 	struct input **ins = run_source_list_inputs(&r->rs, &n);
-	bool *taken = xcalloc(r->urls.nr + 1, sizeof(*taken));
+	struct input **first = xcalloc(r->urls.nr + 1, sizeof(*first));
 
 	for (size_t i = 0; i < n; i++) {
+		char *name = xstrdup(ins[i]->name);
 		int64_t k;
 
-		if (!strmap_get(&r->index, ins[i]->name, &k))
-			BUG("no download for '%s'", ins[i]->name);
-		free(ins[i]->data);
-		if (!taken[k]) {
-			ins[i]->data = strbuf_detach(&r->files[k].body, &ins[i]->len);
-			taken[k] = true;
+		if (!strmap_get(&r->index, name, &k))
+			BUG("no download for '%s'", name);
+		input_release(ins[i]);
+		if (!first[k]) {
+			input_from_spill(ins[i], name, &r->files[k].spilled);
+			first[k] = ins[i];
 		} else {
-			const struct input *first = NULL;
-
-			for (size_t j = 0; j < i && !first; j++)
-				if (!strcmp(ins[j]->name, ins[i]->name))
-					first = ins[j];
-			ins[i]->data = xmalloc(first->len + 1);
-			memcpy(ins[i]->data, first->data, first->len + 1);
-			ins[i]->len = first->len;
+			input_share_spill(ins[i], name, first[k]);
 		}
+		free(name);
 	}
-	free(taken);
+	free(first);
 	free(ins);
 }
 
@@ -1512,8 +1560,13 @@ static void prepare_files(struct ingest *ing, struct url_run *r)
 	size_t limit = ing->http->opt.max_size;
 
 	r->files = xcalloc(r->urls.nr + 1, sizeof(*r->files));
-	for (size_t i = 0; i < r->urls.nr; i++)
+	r->spill = spill_new();
+	r->budget.limit = ing->http->opt.max_source;
+	for (size_t i = 0; i < r->urls.nr; i++) {
 		http_get_init(&r->files[i], r->urls.items[i], r->trusted, limit);
+		http_get_spill(&r->files[i], r->spill);
+		r->files[i].budget = &r->budget;
+	}
 	/*
 	 * A manifest that answered 304 and whose run was stored from it: ask
 	 * each file whether it changed since. Any file without validators
@@ -1531,13 +1584,17 @@ static void prepare_files(struct ingest *ing, struct url_run *r)
 /* Report the run's failed downloads; true when there was one. */
 static bool report_failures(struct ingest *ing, struct url_run *r)
 {
-	bool failed = false;
+	bool failed = false, over_budget = false;
 
 	for (size_t i = 0; i < r->urls.nr; i++) {
 		if (r->files[i].result != GET_FAILED)
 			continue;
-		error("%s", r->files[i].message);
 		failed = true;
+		/* The run's budget runs out for every file still coming: say it once. */
+		if (r->files[i].over_budget && over_budget)
+			continue;
+		over_budget |= r->files[i].over_budget;
+		error("%s", r->files[i].message);
 	}
 	if (failed) {
 		ing->stats.sources++;
@@ -2031,6 +2088,8 @@ int http_fetch_inputs(struct ingest *ing, char *const *names, size_t n,
 	struct http_get **run = xcalloc(n + 1, sizeof(*run));
 	bool *is_url = xcalloc(n + 1, sizeof(*is_url));
 	bool own = !ing->http;
+	struct spill *sp = spill_new();
+	struct http_budget budget = { 0, 0 };
 	size_t nr = 0;
 	int ret = 0;
 
@@ -2052,6 +2111,9 @@ int http_fetch_inputs(struct ingest *ing, char *const *names, size_t n,
 		}
 		origin = url_origin(url);
 		http_get_init(&gets[i], url, origin, ing->http->opt.max_size);
+		http_get_spill(&gets[i], sp);
+		budget.limit = ing->http->opt.max_source;
+		gets[i].budget = &budget;
 		run[nr++] = &gets[i];
 		free(url);
 		free(origin);
@@ -2069,14 +2131,11 @@ int http_fetch_inputs(struct ingest *ing, char *const *names, size_t n,
 			continue;
 		if (gets[i].result == GET_FAILED && gets[i].message)
 			error("%s", gets[i].message);
-		else if (!ret) {
-			size_t len;
-			char *data = strbuf_detach(&gets[i].body, &len);
-
-			input_from_memory(&ins[i], gets[i].name, data, len);
-		}
+		else if (!ret)
+			input_from_spill(&ins[i], gets[i].name, &gets[i].spilled);
 		http_get_release(&gets[i]);
 	}
+	spill_unref(sp);
 	free(gets);
 	free(run);
 	free(is_url);
@@ -2162,6 +2221,17 @@ const char *http_get_name(const struct http_get *g)
 char *http_get_body(struct http_get *g, size_t *len)
 {
 	return strbuf_detach(&g->body, len);
+}
+
+void http_get_spill(struct http_get *g, struct spill *sp)
+{
+	spill_unref(g->spill);
+	g->spill = spill_ref(sp);
+}
+
+const struct spill_body *http_get_spilled(const struct http_get *g)
+{
+	return &g->spilled;
 }
 
 char *http_get_header(const struct http_get *g, const char *name)

@@ -22,12 +22,22 @@ struct http_options {
 	double connect_timeout; /* TIADASH_HTTP_CONNECT_TIMEOUT, --connect-timeout (10) */
 	double timeout;         /* TIADASH_HTTP_TIMEOUT, --timeout: one attempt (300) */
 	size_t max_size;        /* TIADASH_HTTP_MAX_SIZE, --max-size: per file (512 MiB) */
+	uint64_t max_source;    /* TIADASH_HTTP_MAX_SOURCE_SIZE, --max-source-size: the
+				   decoded bytes of one source's files (2 GiB) */
 	int retries;            /* TIADASH_HTTP_RETRIES, --retries: after the first try (3) */
 	double backoff;         /* TIADASH_HTTP_BACKOFF: first retry wait, doubled (1) */
 	double max_wait;        /* TIADASH_HTTP_MAX_WAIT: cap on one wait (60) */
 	int parallel;           /* TIADASH_HTTP_PARALLEL: transfers at once (8) */
 	const char *ca_bundle;  /* TIADASH_HTTP_CA_BUNDLE: CAs to trust instead of
 				   the system's (a PEM file), or NULL */
+};
+
+/*
+ * The decoded bytes the files of one source may add up to (gzip bodies and
+ * archive entries inflate): each get of the source counts what it receives.
+ */
+struct http_budget {
+	uint64_t used, limit;
 };
 
 /* Redirects followed per request, and only to http or https. */
@@ -52,7 +62,8 @@ bool http_is_url(const char *s);
 
 /*
  * Bare files by URL: fetch every names[i] that is a URL into ins[i] as an
- * in-memory input named by its URL (concurrently; each URL's own origin is
+ * input named by its URL, spilled to a temporary file (concurrently, within
+ * one --max-source-size budget; each URL's own origin is
  * the one TIADASH_TOKEN may go to). Other entries are left untouched.
  * Returns 0, or -1 after error() for each URL that failed; on -1 every
  * input filled here has been released again.
@@ -110,6 +121,13 @@ const char *http_get_failure(const struct http_get *g);
 const char *http_get_name(const struct http_get *g);
 /* The body of a 2xx answer, NUL-terminated; caller frees (once). */
 char *http_get_body(struct http_get *g, size_t *len);
+/*
+ * Before it runs: write the body into sp (a reference is taken) instead of
+ * memory, so a download of any size costs no memory; once done, the body
+ * (owned by the get).
+ */
+void http_get_spill(struct http_get *g, struct spill *sp);
+const struct spill_body *http_get_spilled(const struct http_get *g);
 /* A header of the last answer, trimmed (caller frees), or NULL. */
 char *http_get_header(const struct http_get *g, const char *name);
 

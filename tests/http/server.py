@@ -11,7 +11,9 @@ file (JSON, re-read on every request) says:
    "/r.json":  {"redirect": "http://127.0.0.1:P/x", "code": 302},
    "/big":     {"oversize": 2000000, "chunked": true},
    "/cut.xml": {"truncate": 100},                     Content-Length + 100, close
-   "/n.json":  {"no_validators": true}}               no ETag, no Last-Modified
+   "/n.json":  {"no_validators": true},              no ETag, no Last-Modified
+   "/j.xml":   {"gzip": "j.xml.gz"}}                 that file's bytes, sent with
+                                                     Content-Encoding: gzip
 
 "times": N limits any rule to the first N requests of that path since the
 rules last changed. Every
@@ -139,7 +141,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return rule["status"], self.reply(rule["status"], b"not now\n", headers)
         if "oversize" in rule:
             return 200, self.send_oversize(rule["oversize"], rule.get("chunked", False))
-        file = os.path.realpath(os.path.join(st.root, urllib.parse.unquote(path).lstrip("/")))
+        name = rule.get("gzip", urllib.parse.unquote(path).lstrip("/"))
+        file = os.path.realpath(os.path.join(st.root, name))
         if not file.startswith(st.root + os.sep) or not os.path.isfile(file):
             return 404, self.reply(404, b"not found\n")
         with open(file, "rb") as f:
@@ -149,6 +152,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         etag = st.etag(file, stat, body)
         validators = [] if rule.get("no_validators") else [
             ("ETag", etag), ("Last-Modified", email.utils.formatdate(mtime, usegmt=True))]
+        if "gzip" in rule:
+            validators.append(("Content-Encoding", "gzip"))
         if not rule.get("no_validators") and self.not_modified(etag, mtime):
             return 304, self.reply(304, headers=validators)
         if "truncate" in rule:
