@@ -115,12 +115,36 @@ static bool too_deep(const char *text, size_t off)
 	return false;
 }
 
+int json_refuse_nul(const char *text, size_t len, const char *source)
+{
+	const char *raw = memchr(text, '\0', len);
+	const char *p = text, *end = raw ? raw : text + len;
+
+	/* Outside strings a backslash is a syntax error anyway: no need to track them. */
+	while ((p = memchr(p, '\\', (size_t)(end - p)))) {
+		if (end - p >= 6 && !memcmp(p + 1, "u0000", 5))
+			return error("%s:%d: a string holds a NUL character (\\u0000), "
+				     "which would cut it short: refused", source,
+				     line_of_offset(text, len, (size_t)(p - text)));
+		p += 2; /* the escaped character is never the start of an escape */
+		if (p >= end)
+			break;
+	}
+	if (raw)
+		return error("%s:%d: binary data (a NUL byte), not JSON", source,
+			     line_of_offset(text, len, (size_t)(raw - text)));
+	return 0;
+}
+
 cJSON *json_parse_source(const char *text, size_t len, const char *source)
 {
 	const char *end = NULL;
 	/* len + 1: cJSON's trailing-garbage check wants to see the NUL. */
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	cJSON *root;
 
+	if (json_refuse_nul(text, len, source) < 0)
+		return NULL;
+	root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
 	if (!root) {
 		size_t off = end && end >= text ? (size_t)(end - text) : 0;
 		const char *what = off >= len ? "unexpected end of input"

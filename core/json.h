@@ -29,9 +29,17 @@ void json_push_string(cJSON *arr, const char *s);
 void json_print_free(cJSON *obj, FILE *f);
 
 /*
- * Parse text (NUL-terminated at len) with cJSON, refusing trailing garbage; on failure returns NULL after error() naming
- * `source:line` and what was found there.
+ * Parse text (NUL-terminated at len) with cJSON, refusing trailing garbage
+ * and NUL characters (json_refuse_nul); on failure returns NULL after
+ * error() naming `source:line` and what was found there.
  */
 cJSON *json_parse_source(const char *text, size_t len, const char *source);
+
+/*
+ * cJSON's strings end at a NUL, so "a\u0000b" would come back as "a" and
+ * two distinct ids as one: refuse JSON text holding a NUL, escaped or raw.
+ * Returns 0, or -1 after error() naming `source:line`.
+ */
+int json_refuse_nul(const char *text, size_t len, const char *source);
 
 #endif

@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/ruleconf.h"
 #include "core/glob.h"
+#include "core/json.h"
 #include "core/timeutil.h"
 
 #include <fcntl.h>
@@ -107,10 +108,12 @@ static cJSON *json_quiet(const char *text, size_t len, bool allow_comments,
 cJSON *ruleconf_json_parse(const char *text, size_t len, const char *name,
 			   const char *what, bool allow_comments)
 {
-	size_t off = 0;
-	cJSON *root = json_quiet(text, len, allow_comments, &off);
+	size_t off = 0, last = len;
+	cJSON *root;
 
-	size_t last = len;
+	if (json_refuse_nul(text, len, name) < 0)
+		return NULL;
+	root = json_quiet(text, len, allow_comments, &off);
 
 	while (last > 0 && strchr(" \t\r\n", text[last - 1]))
 		last--;
