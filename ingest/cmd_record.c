@@ -251,7 +251,6 @@ static void run_command(char **argv, struct record_outcome *out)
 	fflush(stderr);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		fds[0] = fds[1] = -1;
-	out->started_real_s = (int64_t)time(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* Blocked until command_pid is set, so no signal falls between. */
 	sigprocmask(SIG_BLOCK, &block, &saved);

@@ -424,6 +424,44 @@ static bool merge_first_parent(struct repo *repo, const char *head, char out[41]
 	return parents >= 2;
 }
 
+/* The failing tests a job writes, when --failed names no other list (seed 000). */
+#define DEFAULT_FAILED_LIST ".mq-failed-tests.txt"
+
+static int64_t timespec_ns(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+static void mark_file(const char *path, struct record_mark *m)
+{
+	struct stat st;
+
+	memset(m, 0, sizeof(*m));
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return;
+	m->exists = true;
+	m->dev = (uint64_t)st.st_dev;
+	m->ino = (uint64_t)st.st_ino;
+	m->size = (uint64_t)st.st_size;
+	m->mtime_ns = timespec_ns(&st.st_mtim);
+	m->ctime_ns = timespec_ns(&st.st_ctim);
+}
+
+/*
+ * Did the command write path? It is there now, and was not before, or is
+ * another file, or changed since (any write or rename moves its ctime).
+ */
+static bool written_since(const char *path, const struct record_mark *before)
+{
+	struct record_mark now;
+
+	mark_file(path, &now);
+	return now.exists && (!before->exists || now.dev != before->dev ||
+			      now.ino != before->ino || now.size != before->size ||
+			      now.mtime_ns != before->mtime_ns ||
+			      now.ctime_ns != before->ctime_ns);
+}
+
 /*
  * The base: --base must resolve. MQ_AFFECTED_BASE (default origin/main) is
  * resolved as well; when it cannot be (a shallow CI clone without the
@@ -476,6 +514,9 @@ void record_prepare(struct record *r, const struct record_opts *o,
 	r->pr = o->has_pr ? o->pr : r->ci.pr;
 	r->has_attempt = o->has_attempt || r->ci.has_attempt;
 	r->attempt = o->has_attempt ? o->attempt : r->ci.attempt;
+	/* Before the command: a list it did not write is not this run's. */
+	if (!o->failed)
+		mark_file(DEFAULT_FAILED_LIST, &r->failed_before);
 
 	if ((!sha_given(head, sha) || !sha_given(base, sha)) &&
 	    repo_open(&repo, ctx->repo_path) < 0)
@@ -660,15 +701,6 @@ static void plan_globs(struct plan *p, const struct strlist *patterns, const cha
 	}
 }
 
-/* A file written since the job started (allowing for a coarse file system clock)? */
-static bool is_fresh(const char *path, int64_t since_s)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	       (int64_t)st.st_mtime + 2 >= since_s;
-}
-
 static int read_list(const char *path, struct strlist *out)
 {
 	struct input in;
@@ -680,12 +712,11 @@ static int read_list(const char *path, struct strlist *out)
 	return ret;
 }
 
-static int plan_lists(struct plan *p, const struct record *r,
-		      const struct record_outcome *out)
+static int plan_lists(struct plan *p, const struct record *r)
 {
 	const struct record_opts *o = r->opts;
 	const char *quarantine = o->quarantine ? o->quarantine : ".mq/quarantine.txt";
-	const char *failed = o->failed ? o->failed : ".mq-failed-tests.txt";
+	const char *failed = o->failed ? o->failed : DEFAULT_FAILED_LIST;
 
 	p->selection = p->quarantine = -1;
 	if (o->selection && !is_regular(o->selection)) {
@@ -705,7 +736,7 @@ static int plan_lists(struct plan *p, const struct record *r,
 	else if (o->quarantine)
 		warning("record: the quarantine list '%s' is missing", quarantine);
 	/* The default list counts only when this job wrote it (seed 000). */
-	if (o->failed ? is_regular(failed) : is_fresh(failed, out->started_real_s)) {
+	if (o->failed ? is_regular(failed) : written_since(failed, &r->failed_before)) {
 		if (read_list(failed, &p->failed) < 0)
 			return -1;
 		p->has_failed = true;
@@ -1031,7 +1062,7 @@ int record_finish(struct record *r, const struct record_outcome *out)
 	/* Top-level names must not shadow the two folders. */
 	strmap_put(&p.names, "results", 7, 1);
 	strmap_put(&p.names, "coverage", 8, 1);
-	ret = plan_lists(&p, r, out);
+	ret = plan_lists(&p, r);
 	if (!ret)
 		ret = claim_dir(r, &u, &attempt);
 	for (size_t i = 0; !ret && i < p.nr; i++) {

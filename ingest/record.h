@@ -51,7 +51,18 @@ struct record_outcome {
 	int signal;       /* the signal that killed it, or 0 */
 	bool not_run;     /* it could not be started */
 	double wall_clock_s;
-	int64_t started_real_s; /* the real clock at the start (never TIADASH_NOW) */
+};
+
+/*
+ * A file as it was before the command ran: whether it existed, its inode
+ * and its last change to the nanosecond, so a file the command writes is
+ * told from one an earlier attempt left (on any file system, whatever its
+ * timestamp granularity, and without moving the job's files).
+ */
+struct record_mark {
+	bool exists;
+	uint64_t dev, ino, size;
+	int64_t mtime_ns, ctime_ns;
 };
 
 /* One recording: what is known before the command runs, then the folder. */
@@ -65,6 +76,7 @@ struct record {
 	int64_t pr, attempt;
 	int64_t started_at;
 	struct record_ci ci;
+	struct record_mark failed_before; /* the default failed list, before the command */
 	char *dir;   /* after record_finish: the folder written */
 };
 
