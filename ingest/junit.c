@@ -60,14 +60,17 @@ static void pop_suite(struct junit_state *st)
 /*
  * googletest marks a disabled case status="notrun" (result="suppressed"),
  * ctest and Boost.Test status="disabled", Pester status="Skipped", some of
- * them without a <skipped> child.
+ * them without a <skipped> child; Eclipse's <testrun> export ignored="true".
  */
 static bool skipped_by_attribute(const char **atts)
 {
 	static const char *const words[] = { "notrun", "disabled", "skipped", "suppressed" };
 	const char *status = attr(atts, "status");
 	const char *result = attr(atts, "result");
+	const char *ignored = attr(atts, "ignored");
 
+	if (ignored && !strcmp(ignored, "true"))
+		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if ((status && !strcasecmp(status, words[i])) ||
 		    (result && !strcasecmp(result, words[i])))
@@ -138,9 +141,11 @@ static void on_start(void *data, const char *el, const char **atts)
 	st->depth++;
 	if (!st->seen_root) {
 		st->seen_root = true;
-		if (strcmp(el, "testsuites") && strcmp(el, "testsuite")) {
+		/* <testrun>: what Eclipse's JUnit view exports. */
+		if (strcmp(el, "testsuites") && strcmp(el, "testsuite") &&
+		    strcmp(el, "testrun")) {
 			xml_fail(&st->xr, "not a JUnit report: the root element is "
-					  "<%s>, not <testsuites> or <testsuite>", el);
+					  "<%s>, not <testsuites>, <testsuite> or <testrun>", el);
 			return;
 		}
 	}
@@ -198,5 +203,6 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 
 bool junit_sniff(const char *head, size_t len)
 {
-	return xml_root_is(head, len, "testsuites") || xml_root_is(head, len, "testsuite");
+	return xml_root_is(head, len, "testsuites") || xml_root_is(head, len, "testsuite") ||
+	       xml_root_is(head, len, "testrun");
 }

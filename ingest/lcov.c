@@ -65,6 +65,9 @@ static int lcov_line(char *line, size_t len, int lineno, void *data)
 
 	while (len && (*s == ' ' || *s == '\t'))
 		s++, len--;
+	/* Trailing blanks too: "end_of_record " is in real files (diff_cover's). */
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		s[--len] = '\0';
 	if (!len || *s == '#')
 		return 0;
 	if (starts_with(s, "SF:")) {

@@ -9,7 +9,13 @@
 #include "core/tiadash.h"
 #include "ingest/input.h"
 
-/* Append every entry to out; -1 after error() naming `input:line`. */
+/*
+ * Append every entry to out; -1 after error() naming `input:line`. A JSON
+ * document (a selector's own output given as a list) is refused at its
+ * first line, not read as entries `[`, `{`, `"name": ...`.
+ */
 int list_parse(struct input *in, struct strlist *out);
+/* The same for a selection list: the message says how to give a selector's output. */
+int list_parse_selection(struct input *in, struct strlist *out);
 
 #endif

@@ -701,13 +701,14 @@ static void plan_globs(struct plan *p, const struct strlist *patterns, const cha
 	}
 }
 
-static int read_list(const char *path, struct strlist *out)
+static int read_list(const char *path, struct strlist *out,
+		     int (*parse)(struct input *, struct strlist *))
 {
 	struct input in;
 	int ret;
 
 	input_from_file(&in, path);
-	ret = list_parse(&in, out);
+	ret = parse(&in, out);
 	input_release(&in);
 	return ret;
 }
@@ -725,7 +726,8 @@ static int plan_lists(struct plan *p, const struct record *r)
 	} else if (o->selection) {
 		struct strlist entries = STRLIST_INIT;
 
-		if (!o->selection_cbm && read_list(o->selection, &entries) < 0)
+		if (!o->selection_cbm &&
+		    read_list(o->selection, &entries, list_parse_selection) < 0)
 			return -1;
 		p->selection_entries = entries.nr;
 		strlist_release(&entries);
@@ -737,7 +739,7 @@ static int plan_lists(struct plan *p, const struct record *r)
 		warning("record: the quarantine list '%s' is missing", quarantine);
 	/* The default list counts only when this job wrote it (seed 000). */
 	if (o->failed ? is_regular(failed) : written_since(failed, &r->failed_before)) {
-		if (read_list(failed, &p->failed) < 0)
+		if (read_list(failed, &p->failed, list_parse) < 0)
 			return -1;
 		p->has_failed = true;
 	} else if (o->failed) {

@@ -446,7 +446,7 @@ static int parse_selection(struct run_source *rs, struct run_data *d)
 			BUG("unknown native format '%s'", sel->format);
 		ret = parse_answer(rs, d, &rs->selected_file, f, sel->has_decision);
 	} else if (rs->has_selected_file) {
-		ret = list_parse(&rs->selected_file, &d->entries);
+		ret = list_parse_selection(&rs->selected_file, &d->entries);
 	}
 	if (!ret && rs->has_engine_file)
 		ret = parse_answer(rs, d, &rs->engine_file, NATIVE_CBM, false);

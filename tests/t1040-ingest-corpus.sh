@@ -28,6 +28,7 @@ done <<'EOF_LIST'
 catch2_report.xml 1 1 0
 container-structure-test.xml 3 0 0
 cunit_testFailure.xml 4 1 0
+eclipse-jdt_JUnit4Tests_Failures.xml 7 5 1
 eslint-junit-formatter.xml 1 0 0
 go-junit-report_012-subtests.xml 11 4 1
 go-junit-report_030-stdout.xml 17 9 0
