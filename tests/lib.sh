@@ -96,6 +96,30 @@ test_must_be_empty() {
 	fi
 }
 
+# Peak memory, asserted on plain builds only: ASan keeps freed memory in
+# quarantine and maps shadow memory, so its RSS says nothing about tiadash.
+if grep -q __asan_init "$TIADASH_BIN" 2>/dev/null; then TEST_ASAN=1; else TEST_ASAN=; fi
+
+# peak FILE CMD...: run CMD, write its peak RSS in KiB to FILE, exit as CMD did.
+peak() {
+	local out=$1; shift
+	python3 - "$out" "$@" <<-\PY
+	import resource, subprocess, sys
+	rc = subprocess.call(sys.argv[2:])
+	open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+	sys.exit(rc)
+	PY
+}
+
+# below FILE MB: the peak in FILE is under MB megabytes (plain builds only).
+below() {
+	[ -n "$TEST_ASAN" ] && return 0
+	if [ "$(cat "$1")" -ge $(($2 * 1024)) ]; then
+		echo "peak RSS $(cat "$1") KiB is over $2 MB" >&2
+		return 1
+	fi
+}
+
 # A JSON value: json_get FILE 'expr over d' (python3, stdlib only).
 json_get() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"

@@ -5,17 +5,6 @@
 # 0000-9999 (printed back as no RFC 3339 time).
 . "$(dirname "$0")/lib.sh"
 
-# peak FILE CMD...: run CMD, write its peak RSS in KiB to FILE, exit as CMD did.
-peak() {
-	local out=$1; shift
-	python3 - "$out" "$@" <<-\PY
-	import resource, subprocess, sys
-	rc = subprocess.call(sys.argv[2:])
-	open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-	sys.exit(rc)
-	PY
-}
-
 test_expect_success 'setup: a PR adding a file, its shadow run with coverage' '
 	git init -q repo && echo a >repo/a.py && (cd repo && commit_at 2026-11-02T00:00:00Z base) &&
 	git -C repo rev-parse HEAD >base &&

@@ -10,29 +10,7 @@
 . "$TEST_SRC/http/lib-http.sh"
 . "$TEST_SRC/ciapi/lib-ciapi.sh"
 
-# Peak memory is asserted on plain builds only (ASan keeps freed memory).
-if grep -q __asan_init "$TIADASH_BIN" 2>/dev/null; then asan=1; else asan=; fi
 mb=32 n=4
-
-# peak FILE CMD...: run CMD, write its peak RSS in KiB to FILE, exit as CMD did.
-peak() {
-	local out=$1; shift
-	python3 - "$out" "$@" <<-\PY
-	import resource, subprocess, sys
-	rc = subprocess.call(sys.argv[2:])
-	open(sys.argv[1], "w").write("%d\n" % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-	sys.exit(rc)
-	PY
-}
-
-# below FILE MB: the peak in FILE is under MB megabytes (plain builds only).
-below() {
-	[ -n "$asan" ] && return 0
-	if [ "$(cat "$1")" -ge $(($2 * 1024)) ]; then
-		echo "peak RSS $(cat "$1") KiB is over $2 MB" >&2
-		return 1
-	fi
-}
 
 head=$(printf "%040d" 1)
 results=$(seq 1 $n | sed 's/.*/"r&.xml"/' | paste -sd, -)
@@ -47,7 +25,7 @@ test_expect_success "setup: a $mb MB JUnit report, gzipped; a manifest naming it
 http_start web "$TRASH/www" || exit 2
 U=http://127.0.0.1:$web_port
 
-test_expect_success "$n gzip-encoded bodies of $mb MB: ingested in under 64 MB${asan:+ (not measured under ASan)}" '
+test_expect_success "$n gzip-encoded bodies of $mb MB: ingested in under 64 MB${TEST_ASAN:+ (not measured under ASan)}" '
 	http_rules web "{$(seq 1 $n | sed "s|.*|\"/r&.xml\": {\"gzip\": \"j.xml.gz\"}|" | paste -sd, -)}" &&
 	peak gz.kb "$TIADASH_BIN" --db g.db ingest "$U/m.json" >out 2>err &&
 	echo "1 new run, 0 unchanged" >expect && test_cmp expect out &&
@@ -79,7 +57,7 @@ test_expect_success "setup: a CI artifact zip of $n entries of $mb MB" '
 '
 ci_start || exit 2
 
-test_expect_success "the archive's entries inflate as they are parsed: under 64 MB${asan:+ (not measured under ASan)}" '
+test_expect_success "the archive's entries inflate as they are parsed: under 64 MB${TEST_ASAN:+ (not measured under ASan)}" '
 	peak zip.kb "$TIADASH_BIN" --db z.db ingest --github acme/ledger --workflow full.yml \
 		--api-url "$API" >out 2>err &&
 	echo "1 new run, 0 unchanged" >expect && test_cmp expect out &&
