@@ -123,7 +123,7 @@ static int open_list(struct run_source *rs, const struct strlist *refs, const ch
 	size_t start = *nr;
 	int ret = 0;
 
-	for (size_t i = 0; i < refs->nr && !ret; i++) {
+	for (size_t i = 0; i < refs->nr; i++) {
 		struct input in;
 		struct strmap_entry *e;
 		bool added;
