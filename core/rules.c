@@ -3,8 +3,7 @@
 #include "core/rules.h"
 #include "core/repo.h"
 #include "core/glob.h"
-#include "core/json.h"
-#include "core/ruleconf.h"
+#include "adapters/adapter.h"
 
 #include <unistd.h>
 
@@ -95,30 +94,6 @@ const struct rule_builtin rules_builtin[] = {
 	{ "builtin:generated", "**/templates/**" },
 };
 const size_t rules_builtin_nr = ARRAY_SIZE(rules_builtin);
-
-/* codebase-memory-mcp's built-in rules (seed 004), applied after the file's. */
-static const struct cbm_builtin {
-	const char *id;
-	enum rule_action action;
-	const char *globs[16];
-} cbm_builtin[] = {
-	{ "builtin:test-impact-config", RULE_RUN_ALL, { ".codebase-memory.json" } },
-	{ "builtin:build", RULE_RUN_ALL,
-	  { "Makefile*", "CMakeLists.txt", "*.cmake", "meson.build", "BUILD*",
-	    "WORKSPACE", "package*.json", "go.mod", "go.sum", "Cargo.*",
-	    "pom.xml", "build.gradle*", "pyproject.toml", "setup.*",
-	    "requirements*.txt" } },
-	{ "builtin:ci", RULE_RUN_ALL,
-	  { ".github/**", ".gitlab-ci.yml", ".circleci/**", "Jenkinsfile*",
-	    ".buildkite/**", "azure-pipelines*.yml" } },
-	{ "builtin:vendor", RULE_RUN_ALL, { "vendor*/**", "third_party/**" } },
-	{ "builtin:conftest", RULE_RUN_ALL, { "conftest.py" } },
-	{ "builtin:documentation", RULE_IGNORE, { "docs/**", "**/*.md", "LICENSE*" } },
-};
-
-/* What codebase-memory-mcp narrows by itself; everything else unmapped runs all. */
-static const char cbm_c_family[] =
-	"*.{c,h,cc,cp,cpp,cxx,c++,hh,hpp,hxx,h++,inc,inl,ipp,tcc,m,mm}";
 
 static const char *const action_names[] = { "run_all", "ignore", "select" };
 
@@ -333,238 +308,17 @@ int rules_parse_tiadash(struct rules *r, const char *text, size_t len,
 	return 0;
 }
 
-/* ---- .codebase-memory.json ---- */
-
-/* Line of the rule whose "id" is id (for error messages), or 0. */
-static int line_of_id(const char *text, size_t len, const char *id)
-{
-	char *needle = xstrfmt("\"%s\"", id);
-	const char *p = text;
-	int line = 0;
-
-	while ((p = strstr(p, "\"id\"")) != NULL) {
-		const char *q = p + 4;
-
-		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-			q++;
-		if (*q == ':') {
-			q++;
-			while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
-				q++;
-			if (starts_with(q, needle)) {
-				line = line_of_offset(text, len, (size_t)(q - text));
-				break;
-			}
-		}
-		p += 4;
-	}
-	free(needle);
-	return line;
-}
-
-static char *cbm_where(const char *text, size_t len, const char *path,
-		       size_t i, const char *id)
-{
-	int line = id ? line_of_id(text, len, id) : 0;
-
-	if (line)
-		return xstrfmt("%s:%d: rule '%s'", path, line, id);
-	if (id)
-		return xstrfmt("%s: test_impact.rules[%zu] ('%s')", path, i, id);
-	return xstrfmt("%s: test_impact.rules[%zu]", path, i);
-}
-
-/* Append the strings of a JSON array to out; false if it is not one. */
-static bool string_array(const cJSON *arr, struct strlist *out)
-{
-	const cJSON *it;
-
-	if (!cJSON_IsArray(arr))
-		return false;
-	cJSON_ArrayForEach(it, arr) {
-		if (!cJSON_IsString(it))
-			return false;
-		strlist_push(out, it->valuestring);
-	}
-	return true;
-}
-
-/* The suites of the named lanes, where test_impact.lanes names them. */
-static void lane_suites(const cJSON *ti, const struct strlist *names,
-			struct strlist *out)
-{
-	const cJSON *lanes = cJSON_GetObjectItemCaseSensitive(ti, "lanes");
-	const cJSON *lane;
-
-	cJSON_ArrayForEach(lane, lanes) {
-		const cJSON *name = cJSON_GetObjectItemCaseSensitive(lane, "name");
-		const cJSON *suites = cJSON_GetObjectItemCaseSensitive(lane, "suites");
-		const cJSON *s;
-
-		if (!cJSON_IsString(name))
-			continue;
-		for (size_t i = 0; i < names->nr; i++) {
-			if (strcmp(names->items[i], name->valuestring))
-				continue;
-			cJSON_ArrayForEach(s, suites)
-				if (cJSON_IsString(s) && s->valuestring[0] != '@' &&
-				    strcmp(s->valuestring, "*"))
-					strlist_push(out, s->valuestring);
-		}
-	}
-}
-
-static int cbm_rule(struct rules *r, const cJSON *ti, const cJSON *rule,
-		    const char *text, size_t len, const char *path, size_t i)
-{
-	const cJSON *id = cJSON_GetObjectItemCaseSensitive(rule, "id");
-	const cJSON *paths = cJSON_GetObjectItemCaseSensitive(rule, "paths");
-	const cJSON *action = cJSON_GetObjectItemCaseSensitive(rule, "action");
-	struct strlist globs = STRLIST_INIT, tests = STRLIST_INIT;
-	enum rule_action act;
-	char *where = cbm_where(text, len, path, i,
-				cJSON_IsString(id) ? id->valuestring : NULL);
-	const char *a;
-	int ret = 0;
-
-	if (!cJSON_IsObject(rule)) {
-		ret = error("%s: not an object", where);
-		goto out;
-	}
-	if (!cJSON_IsString(id) || !*id->valuestring) {
-		ret = error("%s: \"id\" must be a non-empty string", where);
-		goto out;
-	}
-	if (!string_array(paths, &globs) || !globs.nr) {
-		ret = error("%s: \"paths\" must be a non-empty list of globs", where);
-		goto out;
-	}
-	if (!cJSON_IsString(action)) {
-		ret = error("%s: \"action\" must be a string", where);
-		goto out;
-	}
-	a = action->valuestring;
-	if (!strcmp(a, "run_all")) {
-		act = RULE_RUN_ALL;
-	} else if (!strcmp(a, "ignore")) {
-		act = RULE_IGNORE;
-	} else if (!strcmp(a, "referencing_tests")) {
-		act = RULE_SELECT;
-	} else if (!strcmp(a, "suites")) {
-		act = RULE_SELECT;
-		if (!string_array(cJSON_GetObjectItemCaseSensitive(rule, "suites"),
-				  &tests) || !tests.nr) {
-			ret = error("%s: action \"suites\" needs a non-empty "
-				    "\"suites\" list", where);
-			goto out;
-		}
-	} else if (!strcmp(a, "lanes")) {
-		struct strlist names = STRLIST_INIT;
-
-		act = RULE_SELECT;
-		if (!string_array(cJSON_GetObjectItemCaseSensitive(rule, "lanes"),
-				  &names) || !names.nr) {
-			strlist_release(&names);
-			ret = error("%s: action \"lanes\" needs a non-empty "
-				    "\"lanes\" list", where);
-			goto out;
-		}
-		lane_suites(ti, &names, &tests);
-		strlist_release(&names);
-	} else {
-		ret = error("%s: unknown action '%s' (expected run_all, ignore, "
-			    "suites, referencing_tests or lanes)", where, a);
-		goto out;
-	}
-	for (size_t g = 0; g < globs.nr && !ret; g++)
-		ret = rules_add(r, act, id->valuestring, globs.items[g], where,
-				NULL, &tests);
-out:
-	strlist_release(&globs);
-	strlist_release(&tests);
-	free(where);
-	return ret;
-}
-
-static void cbm_builtins(struct rules *r, const char *path)
-{
-	char *origin = xstrfmt("%s (codebase-memory-mcp built-in)", path);
-
-	for (size_t i = 0; i < ARRAY_SIZE(cbm_builtin); i++)
-		for (size_t g = 0; g < ARRAY_SIZE(cbm_builtin[i].globs) &&
-				   cbm_builtin[i].globs[g]; g++)
-			if (rules_add(r, cbm_builtin[i].action, cbm_builtin[i].id,
-				      cbm_builtin[i].globs[g], origin, NULL, NULL) < 0)
-				BUG("bad codebase-memory-mcp glob");
-	free(origin);
-	origin = xstrfmt("%s (codebase-memory-mcp unmapped_files)", path);
-	if (rules_add(r, RULE_SELECT, "cbm:c-family", cbm_c_family, origin,
-		      NULL, NULL) < 0 ||
-	    rules_add(r, RULE_RUN_ALL, "cbm:unmapped", "*", origin,
-		      "UNMAPPED_FILE", NULL) < 0)
-		BUG("bad codebase-memory-mcp glob");
-	free(origin);
-}
-
-int rules_parse_cbm(struct rules *r, const char *text, size_t len, const char *path)
-{
-	cJSON *root = json_parse_source(text, len, path);
-	const cJSON *ti, *list, *version, *unmapped, *rule;
-	size_t i = 0;
-	int ret = 0;
-
-	if (!root)
-		return -1;
-	ti = cJSON_GetObjectItemCaseSensitive(root, "test_impact");
-	if (!cJSON_IsObject(ti)) {
-		ret = error("%s: no \"test_impact\" object", path);
-		goto out;
-	}
-	version = cJSON_GetObjectItemCaseSensitive(ti, "version");
-	if (version && (!cJSON_IsNumber(version) || version->valuedouble != 1)) {
-		ret = error("%s: test_impact.version must be 1", path);
-		goto out;
-	}
-	unmapped = cJSON_GetObjectItemCaseSensitive(ti, "unmapped_files");
-	if (unmapped && (!cJSON_IsString(unmapped) ||
-			 strcmp(unmapped->valuestring, "run_all"))) {
-		ret = error("%s: test_impact.unmapped_files must be \"run_all\"", path);
-		goto out;
-	}
-	list = cJSON_GetObjectItemCaseSensitive(ti, "rules");
-	if (list && !cJSON_IsArray(list)) {
-		ret = error("%s: test_impact.rules must be a list", path);
-		goto out;
-	}
-	cJSON_ArrayForEach(rule, list) {
-		ret = cbm_rule(r, ti, rule, text, len, path, i++);
-		if (ret)
-			goto out;
-	}
-	cbm_builtins(r, path);
-out:
-	cJSON_Delete(root);
-	return ret;
-}
-
 int rules_load_file(struct rules *r, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *s;
 	int ret;
 
 	if (read_file_limit(&sb, path, 16 << 20) < 0) {
 		strbuf_release(&sb);
 		return -1;
 	}
-	for (s = sb.buf; *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r'; s++)
-		;
-	/* A selector's own configuration (vitest, turbo, moon, ...): core/ruleconf.h. */
-	ret = ruleconf_parse(r, sb.buf, sb.len, path);
-	if (ret == RULECONF_NOT_NATIVE && (ends_with(path, ".json") || *s == '{'))
-		ret = rules_parse_cbm(r, sb.buf, sb.len, path);
-	else if (ret == RULECONF_NOT_NATIVE)
-		ret = rules_parse_tiadash(r, sb.buf, sb.len, path);
+	/* Whose file it is decides how it reads (adapters/adapter.h). */
+	ret = adapter_read_rules(r, sb.buf, sb.len, path);
 	strbuf_release(&sb);
 	return ret;
 }

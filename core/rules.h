@@ -10,8 +10,8 @@
  * Sources, in the order a caller adds them:
  *   - tiadash rule files: one glob per line (= run_all), or
  *     "ACTION GLOB [TEST...]" lines; '#' comments and blank lines;
- *   - a .codebase-memory.json's test_impact.rules, followed by
- *     codebase-memory-mcp's own built-in rules (see rules_parse_cbm);
+ *   - a selector's own configuration, read by its adapter
+ *     (adapters/adapter.h: vitest, turbo, moon, harness, gstack, cbm);
  *   - tiadash's built-in force-full defaults (rules_add_builtin).
  *
  * Every rule holds exactly one glob (a rule-file line or one entry of a cbm
@@ -75,30 +75,9 @@ int rules_parse_tiadash(struct rules *r, const char *text, size_t len,
 			const char *path);
 
 /*
- * Parse a .codebase-memory.json and append its test_impact.rules, then
- * codebase-memory-mcp's built-in rules (builtin:test-impact-config,
- * builtin:build, builtin:ci, builtin:vendor, builtin:conftest,
- * builtin:documentation), then its treatment of unmapped files. Actions:
- *   run_all            -> run_all
- *   ignore             -> ignore
- *   suites             -> select the rule's "suites"
- *   lanes              -> select the suites of the named lanes, when the
- *                         file's test_impact.lanes lists them by name
- *   referencing_tests  -> select, naming no tests: which tests mention the
- *                         path is the selector's (or the record's) answer
- * "unmapped_files": "run_all" (the only value, and the default): a path no
- * rule matches runs everything unless it is C-family source, which the
- * engine narrows (rules cbm:c-family, select, and cbm:unmapped, run_all
- * with reason UNMAPPED_FILE).
- */
-int rules_parse_cbm(struct rules *r, const char *text, size_t len,
-		    const char *path);
-
-/*
  * Read a rule file: a selector's own configuration (vitest.config.*,
- * turbo.json, moon, harness YAML, .gstack/always-run.json; core/ruleconf.h),
- * else a .codebase-memory.json when the name ends in ".json" or the text
- * starts with '{', else a tiadash rule file.
+ * turbo.json, moon, harness YAML, .gstack/always-run.json,
+ * .codebase-memory.json; adapters/adapter.h), else a tiadash rule file.
  */
 int rules_load_file(struct rules *r, const char *path);
 

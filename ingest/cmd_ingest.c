@@ -3,13 +3,12 @@
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/timeutil.h"
-#include "ingest/cbm.h"
 #include "ingest/ciapi.h"
 #include "ingest/coverage.h"
 #include "ingest/http.h"
 #include "ingest/ingest.h"
 #include "ingest/junit.h"
-#include "ingest/native.h"
+#include "adapters/adapter.h"
 
 #include <getopt.h>
 #include <unistd.h>
@@ -26,7 +25,7 @@ struct bare_opts {
 	bool bare;
 	const char *kind, *head, *base, *verdict, *started_at, *repo_name;
 	const char *decision, *lane, *selection, *quarantine, *failed;
-	const char *selection_format, *selection_root; /* ingest/native.h */
+	const char *selection_format, *selection_root; /* adapters/adapter.h */
 	bool has_pr, has_attempt, has_wall, has_total, has_selected, has_packages;
 	int64_t pr, attempt, total, selected, packages;
 	double wall;
@@ -129,12 +128,10 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 		}
 		case OPT_RETRIES: if (!parse_count(optarg, 0, &retries) || retries > 20) bad = "--retries"; else http->retries = (int)retries; break;
 		case OPT_SELECTION_FORMAT: {
-			enum native_format f;
-
-			if (!native_format_parse(optarg, &f))
+			if (!adapter_find_answer(optarg))
 				return usage_error(&cmd_ingest, "--selection-format '%s': "
 						   "expected one of %s", optarg,
-						   native_format_list);
+						   adapter_answer_names);
 			o->selection_format = optarg;
 			break;
 		}
@@ -219,10 +216,7 @@ static void bare_selection(const struct bare_opts *o, struct manifest *m, bool h
 	else if (has_list)
 		s->selected_file = xstrdup("(bare)");
 	if (has_list && !has_engine && o->selection_format) {
-		enum native_format f;
-
-		native_format_parse(o->selection_format, &f);
-		s->format = xstrdup(native_format_name(f));
+		s->format = xstrdup(adapter_find_answer(o->selection_format)->name);
 		s->root = o->selection_root ? xstrdup(o->selection_root) : NULL;
 		s->has_decision = o->decision != NULL;
 		s->has_total_packages = o->has_packages;
@@ -249,7 +243,7 @@ static int sniff_role(struct input *in, enum run_kind kind, enum bare_role *role
 		*role = ROLE_COVERAGE;
 	else if (manifest_sniff(head, n) != JSON_OTHER)
 		return error("%s: a manifest or index: ingest it without --kind/--head", path);
-	else if (cbm_sniff(head, n))
+	else if (adapter_cbm_sniff(head, n))
 		*role = ROLE_ENGINE;
 	else if (memchr(head, '\0', n))
 		return error("%s: binary data; expected JUnit XML, lcov, Cobertura, a "

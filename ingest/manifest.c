@@ -3,7 +3,7 @@
 #include "core/json.h"
 #include "core/timeutil.h"
 #include "ingest/manifest.h"
-#include "ingest/native.h"
+#include "adapters/adapter.h"
 
 struct mparse {
 	const char *text;
@@ -152,12 +152,12 @@ static int get_strings(const struct mparse *mp, const cJSON *obj, const char *ke
 	return 0;
 }
 
-/* "format" and "file": a selector's own output (ingest/native.h). */
+/* "format" and "file": a selector's own output (adapters/adapter.h). */
 static int parse_native(const struct mparse *mp, const cJSON *sel,
 			struct manifest_selection *s, char **file)
 {
 	const char *format, *root;
-	enum native_format f;
+	const struct adapter *a = NULL;
 
 	if (get_string(mp, sel, "format", false, &format) < 0 ||
 	    get_ref(mp, sel, "file", file) < 0 ||
@@ -165,19 +165,19 @@ static int parse_native(const struct mparse *mp, const cJSON *sel,
 	    get_int(mp, sel, "total_packages", 0, &s->has_total_packages,
 		    &s->total_packages) < 0)
 		return -1;
-	if (format && !native_format_parse(format, &f))
+	if (format && !(a = adapter_find_answer(format)))
 		return field_error(mp, "format", "must be one of %s, not '%s'",
-				   native_format_list, format);
+				   adapter_answer_names, format);
 	if (format && !*file)
 		return field_error(mp, "format", "needs \"file\": the output to read");
 	if (*file && !format)
 		return field_error(mp, "file", "needs \"format\" (one of %s)",
-				   native_format_list);
+				   adapter_answer_names);
 	if (root && root[0] != '/')
 		return field_error(mp, "root", "must be an absolute directory, not '%s'",
 				   root);
-	if (format && f != NATIVE_CBM)
-		s->format = xstrdup(native_format_name(f));
+	if (a && a != &adapter_cbm)
+		s->format = xstrdup(a->name);
 	s->root = root ? xstrdup(root) : NULL;
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include "ingest/ingest.h"
 #include "ingest/junit.h"
 #include "ingest/lists.h"
-#include "ingest/native.h"
+#include "adapters/adapter.h"
 #include "ingest/run_data.h"
 
 #include <pthread.h>
@@ -398,19 +398,24 @@ static void push_unique(struct strlist *l, const char *s)
 }
 
 /*
- * A selector's own answer: a native output (ingest/native.h) in the
+ * A selector's own answer: a native output (adapters/adapter.h) in the
  * selected_file slot, or a codebase-memory-mcp answer in engine_file. Its
  * decision is the run's (a native output's only when the manifest gave
  * none); its test count, when it has one, counts as the selected count.
  */
 static int parse_answer(struct run_source *rs, struct run_data *d, struct input *in,
-			enum native_format f, bool manifest_decides)
+			const struct adapter *f, bool manifest_decides)
 {
 	const struct manifest_selection *sel = &rs->m.sel;
-	struct native_opts o = { sel->root, sel->lane, sel->has_total_packages,
+	struct adapter_opts o = { sel->root, sel->lane, sel->has_total_packages,
 				 sel->total_packages };
-	struct native_answer a = NATIVE_ANSWER_INIT;
-	int ret = native_parse(in, f, &o, &a);
+	struct adapter_answer a = ADAPTER_ANSWER_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = input_read_all(in, &sb, INPUT_JSON_LIMIT);
+
+	if (!ret)
+		ret = adapter_read_answer(f, sb.buf, sb.len, in->name, &o, &a);
+	strbuf_release(&sb);
 
 	if (!ret) {
 		if (!manifest_decides)
@@ -422,14 +427,14 @@ static int parse_answer(struct run_source *rs, struct run_data *d, struct input 
 		d->has_engine_tests = a.has_selected;
 		d->engine_tests = a.selected_count;
 	}
-	native_answer_release(&a);
+	adapter_answer_release(&a);
 	return ret;
 }
 
 static int parse_selection(struct run_source *rs, struct run_data *d)
 {
 	const struct manifest_selection *sel = &rs->m.sel;
-	enum native_format f;
+	const struct adapter *f;
 	int ret = 0;
 
 	if (!sel->present)
@@ -442,14 +447,14 @@ static int parse_selection(struct run_source *rs, struct run_data *d)
 	for (size_t i = 0; i < sel->selected.nr; i++)
 		strlist_push(&d->entries, sel->selected.items[i]);
 	if (rs->has_selected_file && sel->format) {
-		if (!native_format_parse(sel->format, &f))
-			BUG("unknown native format '%s'", sel->format);
+		if (!(f = adapter_find_answer(sel->format)))
+			BUG("unknown answer format '%s'", sel->format);
 		ret = parse_answer(rs, d, &rs->selected_file, f, sel->has_decision);
 	} else if (rs->has_selected_file) {
 		ret = list_parse_selection(&rs->selected_file, &d->entries);
 	}
 	if (!ret && rs->has_engine_file)
-		ret = parse_answer(rs, d, &rs->engine_file, NATIVE_CBM, false);
+		ret = parse_answer(rs, d, &rs->engine_file, &adapter_cbm, false);
 	return ret;
 }
 

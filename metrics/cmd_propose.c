@@ -4,7 +4,7 @@
 #include "core/config.h"
 #include "core/json.h"
 #include "core/notes.h"
-#include "core/ruleconf.h"
+#include "adapters/adapter.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
@@ -169,7 +169,7 @@ static void fmt_state(struct strbuf *sb, const struct proposals *p,
 /* ---- text ---- */
 
 static void text_header(struct strbuf *sb, const struct proposals *p,
-			const struct proposals_rules *r, size_t builtin)
+			const struct proposals_rules *r)
 {
 	strbuf_addstr(sb, "propose      ");
 	fmt_window(sb, p, false);
@@ -183,8 +183,14 @@ static void text_header(struct strbuf *sb, const struct proposals *p,
 	metrics_fmt_pct(sb, p->force_full_rate_before, 1);
 	strbuf_addstr(sb, "); shadow p95 ");
 	metrics_fmt_secs(sb, p->p95_before);
-	strbuf_addf(sb, "\nrules        %zu from files, %zu built-in; accepted "
-		    "globs go to ", r->rules.nr - builtin, builtin);
+	strbuf_addf(sb, "\nrules        %zu in effect, ", r->rules.nr);
+	if (!r->files.nr)
+		strbuf_addstr(sb, "no rule file or selector config");
+	for (size_t i = 0; i < r->files.nr; i++) {
+		strbuf_addstr(sb, i ? ", " : "from ");
+		sanitize_text(sb, r->files.items[i], strlen(r->files.items[i]));
+	}
+	strbuf_addstr(sb, "\naccept into  ");
 	if (r->target)
 		sanitize_text(sb, r->target, strlen(r->target));
 	else
@@ -203,6 +209,8 @@ static void text_row(struct strbuf *sb, const struct proposals *p,
 	strbuf_addf(sb, "  %6zu  %5" PRId64 "  %8s  %8s  %9s  ", it->nr_closes,
 		    it->extra_force_full, mins.buf, rate.buf, p95.buf);
 	sanitize_text(sb, it->glob, strlen(it->glob));
+	if (it->form == FORM_BUILTIN)
+		strbuf_addstr(sb, " [builtin]");
 	strbuf_addstr(sb, "  (");
 	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
 	strbuf_addstr(sb, ")\n");
@@ -301,11 +309,11 @@ static void text_escapes(struct strbuf *sb, const struct proposals *p,
 }
 
 static void print_text(const struct proposals *p, const struct proposals_rules *r,
-		       size_t builtin, int64_t limit)
+		       int64_t limit)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	text_header(&sb, p, r, builtin);
+	text_header(&sb, p, r);
 	text_recommended(&sb, p);
 	text_candidates(&sb, p, limit);
 	text_escapes(&sb, p, r);
@@ -318,6 +326,8 @@ static void md_row(struct strbuf *sb, const struct proposals *p, const struct pr
 {
 	strbuf_addstr(sb, "| ");
 	md_escape(sb, it->glob);
+	if (it->form == FORM_BUILTIN)
+		strbuf_addstr(sb, " (builtin)");
 	strbuf_addf(sb, " | %zu | ", it->nr_closes);
 	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
 	strbuf_addf(sb, " | %" PRId64 " | ", it->extra_force_full);
@@ -435,6 +445,7 @@ static cJSON *json_proposal(const struct proposals *p, const struct proposal *it
 
 	json_add_string(o, "glob", it->glob);
 	json_add_string(o, "form", proposal_form_name(it->form));
+	json_add_bool(o, "builtin", it->form == FORM_BUILTIN);
 	json_closes(o, p, it->closes, it->nr_closes);
 	json_add_int(o, "matched_changes", it->matched_heads);
 	json_add_int(o, "extra_force_full", it->extra_force_full);
@@ -589,7 +600,7 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		if (acc.whole) {
 			char *orig = xstrfmt("%s.orig", acc.path);
 
-			ruleconf_diff(&diff, acc.created ? "/dev/null" : orig, acc.before.buf,
+			adapter_diff(&diff, acc.created ? "/dev/null" : orig, acc.before.buf,
 				      acc.before.len, acc.path, acc.text.buf, acc.text.len);
 			shown = diff.buf;
 			free(orig);
@@ -853,7 +864,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 		propose_print_html(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit,
 				   ctx->now, stdout);
 	} else {
-		print_text(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit);
+		print_text(&p, &rules, a.limit);
 	}
 	ret = EXIT_OKAY;
 out:
@@ -878,9 +889,11 @@ const struct cmd cmd_propose = {
 	"  --since WHEN          window start (7d, 24h, 2026-11-01, RFC 3339)\n"
 	"  --until WHEN          window end (exclusive)\n"
 	"  --repo NAME           only heads of this repo (the manifests' name)\n"
-	"  --rules FILE          a current rule file (repeatable; default\n"
-	"                        .tiadash/rules); an accepted glob goes to the first\n"
-	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
+	"  --rules FILE          a rule file or selector config in effect\n"
+	"                        (repeatable; default: the selector configs found\n"
+	"                        at the repository root, then .tiadash/rules); an\n"
+	"                        accepted glob goes to the first\n"
+	"  --no-builtin-rules    offer no built-in default as a candidate\n"
 	"  --format F            text (default), md, json or html (one page with charts)\n"
 	"  -o FILE               write to FILE (atomically) instead of standard output\n"
 	"  --limit N|all         candidates listed in text, md and html (default 20)\n"

@@ -2,7 +2,7 @@
 #include "core/tiadash.h"
 #include "metrics/proposals.h"
 #include "core/glob.h"
-#include "core/ruleconf.h"
+#include "adapters/adapter.h"
 #include "core/timeutil.h"
 
 #include <fcntl.h>
@@ -27,41 +27,79 @@ static size_t insert_point(const struct rules *r, size_t from)
 	return r->nr;
 }
 
+/* Load one file of the current rules; the first sets the target and where a glob lands. */
+static int load_one(struct proposals_rules *out, const char *path, bool first, bool skip)
+{
+	if (!skip && rules_load_file(&out->rules, path) < 0)
+		return -1;
+	if (first) {
+		out->insert_at = insert_point(&out->rules, 0);
+		out->target = xstrdup(path);
+	}
+	strlist_push(&out->files, path);
+	return 0;
+}
+
+/*
+ * The files a repository's selectors read, found at its root: each
+ * adapter's first configuration that exists (vitest.config.*, turbo.json,
+ * .moon/tasks, ...), then .tiadash/rules.
+ */
+static void find_configs(const char *root, struct strlist *out)
+{
+	for (size_t i = 0; i < adapters_nr; i++) {
+		const struct adapter *a = adapters[i];
+
+		for (size_t k = 0; a->config_files && a->config_files[k]; k++) {
+			char *path = path_join(root, a->config_files[k]);
+			bool there = access(path, F_OK) == 0;
+
+			if (there)
+				strlist_push(out, path);
+			free(path);
+			if (there)
+				break;
+		}
+	}
+}
+
 int proposals_rules_load(struct proposals_rules *out, const struct strlist *files,
 			 const char *repo_path, bool builtin, bool new_target)
 {
-	memset(out, 0, sizeof(*out));
-	if (files && files->nr) {
-		for (size_t i = 0; i < files->nr; i++) {
-			bool skip = !i && new_target && access(files->items[0], F_OK) != 0;
+	struct strlist found = STRLIST_INIT;
+	int ret = 0;
 
-			if (!skip && rules_load_file(&out->rules, files->items[i]) < 0)
-				return -1;
-			if (!i) {
-				out->insert_at = insert_point(&out->rules, 0);
-				out->target = xstrdup(files->items[0]);
-			}
-		}
+	memset(out, 0, sizeof(*out));
+	out->builtin_candidates = builtin;
+	if (files && files->nr) {
+		for (size_t i = 0; i < files->nr && !ret; i++)
+			ret = load_one(out, files->items[i], !i, !i && new_target &&
+				       access(files->items[0], F_OK) != 0);
 	} else {
 		char *root = repo_discover_root(repo_path);
 
 		if (root) {
-			out->target = path_join(root, ".tiadash/rules");
+			find_configs(root, &found);
+			for (size_t i = 0; i < found.nr && !ret; i++)
+				ret = load_one(out, found.items[i], !i, false);
+			if (!found.nr) {
+				/* None yet: an accepted glob starts .tiadash/rules. */
+				out->target = path_join(root, ".tiadash/rules");
+				out->insert_at = out->rules.nr;
+			}
 			free(root);
-			if (access(out->target, F_OK) == 0 &&
-			    rules_load_file(&out->rules, out->target) < 0)
-				return -1;
-			out->insert_at = out->rules.nr;
 		}
 	}
-	if (builtin)
-		rules_add_builtin(&out->rules);
+	strlist_release(&found);
+	if (ret < 0)
+		return -1;
 	return rules_compile(&out->rules);
 }
 
 void proposals_rules_release(struct proposals_rules *r)
 {
 	rules_release(&r->rules);
+	strlist_release(&r->files);
 	free(r->target);
 	memset(r, 0, sizeof(*r));
 }
@@ -75,23 +113,23 @@ void proposal_accept_release(struct proposal_accept *a)
 	a->created = a->whole = false;
 }
 
-/* A selector's own configuration: core/ruleconf.h plans and writes the edit. */
+/* A selector's own configuration: its adapter plans and writes the edit. */
 static int accept_native(const char *path, const char *glob, int64_t now,
 			 struct proposal_accept *out)
 {
-	struct ruleconf_edit e = RULECONF_EDIT_INIT;
-	int ret = ruleconf_plan_add(path, glob, now, &e);
+	struct adapter_edit e = ADAPTER_EDIT_INIT;
+	int ret = adapter_plan_add(path, glob, now, &e);
 
 	if (!ret && e.present)
 		ret = error("'%s' already forces a full run for '%s'", path, glob);
 	if (!ret && !e.writable)
 		ret = error("tiadash does not write %s configurations: 'tiadash rules "
 			    "--add %s --into %s' prints what to add by hand",
-			    ruleconf_format_name(e.format), glob, path);
+			    e.adapter->name, glob, path);
 	for (size_t i = 0; !ret && i < e.notes.nr; i++)
 		note("%s: %s", path, e.notes.items[i]);
 	if (!ret)
-		ret = ruleconf_apply(&e, path);
+		ret = adapter_apply(&e, path);
 	if (!ret) {
 		out->path = xstrdup(path);
 		out->whole = true;
@@ -99,7 +137,7 @@ static int accept_native(const char *path, const char *glob, int64_t now,
 		strbuf_add(&out->before, e.old_text.buf, e.old_text.len);
 		strbuf_add(&out->text, e.new_text.buf, e.new_text.len);
 	}
-	ruleconf_edit_release(&e);
+	adapter_edit_release(&e);
 	return ret;
 }
 
@@ -196,7 +234,7 @@ int proposals_accept(const char *rules_path, const char *glob,
 {
 	struct strbuf old = STRBUF_INIT, line = STRBUF_INIT;
 	bool exists = access(rules_path, F_OK) == 0;
-	int fd, ret = -1;
+	int fd, variant, ret = -1;
 
 	out->path = NULL;
 	strbuf_reset(&out->text);
@@ -205,7 +243,7 @@ int proposals_accept(const char *rules_path, const char *glob,
 	out->whole = false;
 	if (exists && read_file_limit(&old, rules_path, 0) < 0)
 		goto out;
-	if (ruleconf_detect(rules_path, old.buf, old.len) != RULECONF_TIADASH) {
+	if (adapter_detect(rules_path, old.buf, old.len, &variant) != &adapter_lists) {
 		ret = accept_native(rules_path, glob, now, out);
 		goto out;
 	}

@@ -4,7 +4,7 @@
 #include "core/commands.h"
 #include "core/json.h"
 #include "core/rules.h"
-#include "core/ruleconf.h"
+#include "adapters/adapter.h"
 #include "core/sanitize.h"
 #include "replay/replay.h"
 
@@ -175,7 +175,7 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 	enum output_format format = FORMAT_TEXT;
 	enum rules_mode mode = MODE_NONE;
 	const char *repo_path = ctx->repo_path;
-	const char *add_glob = NULL, *into = NULL; /* --add: core/ruleconf.h */
+	const char *add_glob = NULL, *into = NULL; /* --add: adapters/adapter.h */
 	bool builtin = true, dry_run = false;
 	int c, ret = EXIT_OKAY;
 
@@ -252,7 +252,7 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 		goto out;
 	}
 	if (mode == MODE_ADD && optind == argc) {
-		ret = ruleconf_add(into, add_glob, dry_run, ctx->now) < 0 ?
+		ret = adapter_add(into, add_glob, dry_run, ctx->now) < 0 ?
 		      EXIT_INPUT_ERROR : EXIT_OKAY;
 		goto out;
 	}

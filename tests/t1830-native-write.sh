@@ -149,37 +149,41 @@ test_expect_success 'a glob already there changes nothing' '
 	test_cmp expect err
 '
 
-test_expect_success 'vitest.config.ts is never rewritten: the snippet to paste' '
+test_expect_success 'vitest.config.ts: the element goes into forceRerunTriggers in place' '
 	cp "$N/vitest/vitest.config.ts" vitest.config.ts &&
-	tiadash rules --add src/helpers.py --into vitest.config.ts >out 2>err &&
+	tiadash rules --add src/helpers.py --into vitest.config.ts >diff 2>err &&
 	cat >expect <<-\EOF &&
-	vitest.config.ts was not changed (tiadash does not rewrite TypeScript or JavaScript). Add this element to forceRerunTriggers (vitest.config.ts:11, the list ends on line 15):
-
-	      '"'"'**/src/helpers.py'"'"',
+	--- vitest.config.ts.orig
+	+++ vitest.config.ts
+	@@ -12,6 +12,7 @@
+	       '"'"'**/package-lock.json'"'"', '"'"'**/pnpm-lock.yaml'"'"', '"'"'**/vitest.config.*'"'"',
+	       '"'"'**/vite.config.*'"'"', '"'"'**/playwright.config.*'"'"', '"'"'src/test-utils/**'"'"',
+	       '"'"'**/.env*'"'"', '"'"'migrations/**'"'"',
+	+      '"'"'**/src/helpers.py'"'"',
+	     ],
+	   },
+	 })
 	EOF
-	test_cmp expect out &&
+	test_cmp expect diff &&
 	test_grep "written as '"'"'\*\*/src/helpers.py'"'"'" err &&
-	cmp vitest.config.ts "$N/vitest/vitest.config.ts" && test ! -e vitest.config.ts.orig
+	cmp vitest.config.ts.orig "$N/vitest/vitest.config.ts"
 '
 
-test_expect_success 'pasted, the snippet closes the escape in a replay' '
-	mkdir -p pasted &&
-	sed "s|'"'"'migrations/\*\*'"'"',|&\n      '"'"'**/src/helpers.py'"'"',|" vitest.config.ts >pasted/vitest.config.ts &&
-	pr11 pasted/vitest.config.ts >actual &&
+test_expect_success 'written, the glob closes the escape in a replay' '
+	pr11 vitest.config.ts >actual &&
 	echo "11 run_all 2 None [force-full:**/src/helpers.py] []" >expect &&
 	test_cmp expect actual
 '
 
-test_expect_success 'moon configs get a snippet too' '
+test_expect_success 'moon: the glob goes last in implicitInputs' '
 	mkdir -p .moon && cp "$N/moon/.moon/tasks.yml" .moon/tasks.yml &&
-	tiadash rules --add src/helpers.py --into .moon/tasks.yml >out 2>err &&
-	cat >expect <<-\EOF &&
-	.moon/tasks.yml was not changed: moon has no force-full list. To make every inherited task affected by it, add to implicitInputs:
-
-	implicitInputs:
-	  - '"'"'/src/helpers.py'"'"'
-	EOF
-	test_cmp expect out && cmp .moon/tasks.yml "$N/moon/.moon/tasks.yml"
+	tiadash rules --add src/helpers.py --into .moon/tasks.yml >diff 2>err &&
+	test_grep "^+  - '"'"'/src/helpers.py'"'"'\$" diff &&
+	test_grep "^--- .moon/tasks.yml.orig" diff &&
+	cmp .moon/tasks.yml.orig "$N/moon/.moon/tasks.yml" &&
+	pr11 .moon/tasks.yml >actual &&
+	echo "11 run_all 2 None [force-full:/src/helpers.py] []" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'refused: a config that does not parse, a missing file, a bad glob' '

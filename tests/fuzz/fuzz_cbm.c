@@ -1,24 +1,23 @@
 /* Fuzz target: codebase-memory-mcp answers (cbm.test_impact.v0) through cbm_parse. */
 #include "core/tiadash.h"
-#include "ingest/cbm.h"
+#include "adapters/adapter.h"
 #include "tests/fuzz/fuzz.h"
 
 FUZZ_QUIET_STDERR()
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct cbm_answer a = CBM_ANSWER_INIT;
-	struct input in;
+	struct adapter_answer a = ADAPTER_ANSWER_INIT;
+	char *text = fuzz_cstr(data, size);
 
-	cbm_sniff((const char *)data, size);
-	input_from_memory(&in, "fuzz.json", fuzz_cstr(data, size), size);
-	if (cbm_parse(&in, "unit", &a) == 0) {
+	adapter_cbm_sniff((const char *)data, size);
+	if (adapter_read_answer(&adapter_cbm, text, size, "fuzz.json", NULL, &a) == 0) {
 		if (a.decision == DECISION_NONE)
 			BUG("an accepted answer without a decision");
 		if (a.decision == DECISION_RUN_ALL && a.entries.nr)
 			BUG("run_all with entries");
 	}
-	cbm_answer_release(&a);
-	input_release(&in);
+	adapter_answer_release(&a);
+	free(text);
 	return 0;
 }

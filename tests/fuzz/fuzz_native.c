@@ -1,21 +1,21 @@
-/* Fuzz target: selectors' native outputs through native_parse_text; the first
+/* Fuzz target: selectors' native outputs through adapter_read_answer; the first
  * byte picks the format (byte % 6), a root (0x40) and a package count (0x80). */
 #include "core/tiadash.h"
-#include "ingest/native.h"
+#include "adapters/adapter.h"
 #include "tests/fuzz/fuzz.h"
 
 FUZZ_QUIET_STDERR()
 
-static const enum native_format formats[] = {
-	NATIVE_VITEST, NATIVE_TURBO, NATIVE_TESTMON, NATIVE_MOON, NATIVE_GSTACK,
-	NATIVE_CBM,
+static const struct adapter *const formats[] = {
+	&adapter_vitest, &adapter_turbo, &adapter_testmon, &adapter_moon,
+	&adapter_gstack, &adapter_cbm, &adapter_lists,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct native_opts o = NATIVE_OPTS_INIT;
-	struct native_answer a = NATIVE_ANSWER_INIT;
-	enum native_format f;
+	struct adapter_opts o = ADAPTER_OPTS_INIT;
+	struct adapter_answer a = ADAPTER_ANSWER_INIT;
+	const struct adapter *f;
 	char *text;
 
 	if (size < 1)
@@ -28,12 +28,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.total_packages = 3;
 	}
 	text = fuzz_cstr(data + 1, size - 1);
-	if (native_parse_text(text, size - 1, "fuzz.out", f, &o, &a) == 0) {
+	if (adapter_read_answer(f, text, size - 1, "fuzz.out", &o, &a) == 0) {
 		for (size_t i = 0; i < a.entries.nr; i++)
 			if (!*a.entries.items[i])
-				BUG("%s: an empty entry", native_format_name(f));
+				BUG("%s: an empty entry", f->name);
 	}
-	native_answer_release(&a);
+	adapter_answer_release(&a);
 	free(text);
 	return 0;
 }

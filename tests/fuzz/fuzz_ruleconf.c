@@ -1,7 +1,7 @@
-/* Fuzz target: selectors' force-full configs through ruleconf_parse, compiled and
+/* Fuzz target: selectors' force-full configs through adapter_read_rules, compiled and
  * matched; the first byte picks the file name that decides the format. */
 #include "core/tiadash.h"
-#include "core/ruleconf.h"
+#include "adapters/adapter.h"
 #include "tests/fuzz/fuzz.h"
 
 FUZZ_QUIET_STDERR()
@@ -27,8 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	name = names[data[0] % ARRAY_SIZE(names)];
 	text = fuzz_cstr(data + 1, size - 1);
-	ruleconf_detect(name, text, size - 1);
-	if (ruleconf_parse(&r, text, size - 1, name) == 0 && rules_compile(&r) == 0)
+	if (adapter_read_rules(&r, text, size - 1, name) == 0 && rules_compile(&r) == 0)
 		for (size_t i = 0; i < ARRAY_SIZE(paths); i++)
 			rules_match(&r, paths[i]);
 	rules_release(&r);

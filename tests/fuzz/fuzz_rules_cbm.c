@@ -1,6 +1,7 @@
 /* Fuzz target: .codebase-memory.json rules through rules_parse_cbm, compile and match. */
 #include "core/tiadash.h"
 #include "core/rules.h"
+#include "adapters/adapter.h"
 #include "tests/fuzz/fuzz.h"
 
 FUZZ_QUIET_STDERR()

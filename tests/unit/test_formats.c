@@ -1,6 +1,6 @@
 /* lcov, Cobertura, codebase-memory-mcp answers, plain lists and manifests. */
 #include "core/tiadash.h"
-#include "ingest/cbm.h"
+#include "adapters/adapter.h"
 #include "ingest/coverage.h"
 #include "ingest/lists.h"
 #include "ingest/manifest.h"
@@ -144,14 +144,17 @@ static void cbm_answers(void **state)
 
 	UNUSED(state);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct cbm_answer a = CBM_ANSWER_INIT;
-		struct strbuf tokens = STRBUF_INIT;
-		struct input in;
+		struct adapter_answer a = ADAPTER_ANSWER_INIT;
+		struct adapter_opts o = ADAPTER_OPTS_INIT;
+		struct strbuf tokens = STRBUF_INIT, text = STRBUF_INIT;
 		char *path = xstrfmt("tests/data/cbm/answers/%s", cases[i].file);
 		int ret;
 
-		input_from_file(&in, path);
-		ret = cbm_parse(&in, "unit", &a);
+		o.lane = "unit";
+		ret = read_file_limit(&text, path, 0);
+		if (!ret)
+			ret = adapter_read_answer(&adapter_cbm, text.buf, text.len, path,
+						  &o, &a);
 		for (size_t j = 0; j < a.entries.nr; j++)
 			strbuf_addf(&tokens, "%s%s", j ? "," : "", a.entries.items[j]);
 		if (ret != cases[i].ret || (!ret && (a.decision != cases[i].d ||
@@ -161,8 +164,8 @@ static void cbm_answers(void **state)
 		if (a.decision == DECISION_RUN_ALL && !a.reasons.nr)
 			fail_msg("%s: run_all without a reason", cases[i].file);
 		strbuf_release(&tokens);
-		cbm_answer_release(&a);
-		input_release(&in);
+		strbuf_release(&text);
+		adapter_answer_release(&a);
 		free(path);
 	}
 }

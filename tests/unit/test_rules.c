@@ -1,6 +1,7 @@
 /* Rules: tiadash rule files, .codebase-memory.json, built-ins, first match. */
 #include "core/tiadash.h"
 #include "core/rules.h"
+#include "adapters/adapter.h"
 #include "tests/unit/capture.h"
 
 #include <setjmp.h>

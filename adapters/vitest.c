@@ -1,0 +1,777 @@
+/* The vitest adapter: vitest.config.* forceRerunTriggers (read and edited in place), `vitest list --json` answers. */
+#include "core/tiadash.h"
+#include "adapters/common.h"
+
+/*
+ * vitest's own default forceRerunTriggers (packages/vitest/src/defaults.ts,
+ * configDefaults.forceRerunTriggers), as vitest 3.2.7 ships them: what
+ * applies when a config sets none, and what `...configDefaults.
+ * forceRerunTriggers` inside the list stands for.
+ */
+#define VITEST_DEFAULTS_VERSION "3.2.7"
+static const char *const vitest_defaults[] = {
+	"**/package.json/**", "**/{vitest,vite}.config.*/**",
+};
+
+/*
+ * The one hand-written scanner in tiadash. A vitest config is TypeScript
+ * or JavaScript, which no Debian library reads, so this reads exactly one
+ * thing from it: the array literal of `forceRerunTriggers: [...]`, whose
+ * elements are string literals or `...configDefaults.forceRerunTriggers`
+ * (vitest's defaults, above). It tokenizes just enough JavaScript to know
+ * what is code (comments, string and template literals with ${...}
+ * nesting, regular expression literals after a token that cannot end an
+ * expression). An element it cannot evaluate (a variable, a call, a
+ * template with ${...}) is named in a warning and left out; the property
+ * written any other way (not an array literal, set twice, used as a
+ * value), an unterminated literal or comment, or an escape it does not
+ * know is an input error naming the line, never a partial read. It also
+ * remembers where the list and the `test: {` block are, so an accepted
+ * glob can be written in place.
+ */
+struct js {
+	const char *s;
+	size_t len, i;
+	int line;
+	const char *path;
+	char prev;          /* last significant character, 0 at the start */
+	char prev_word[16]; /* the last word, when prev ends one */
+	/* What was found. */
+	int found;          /* occurrences of the property */
+	int key_line, close_line, last_elem_line;
+	char quote;         /* quote of the last element ('\'' by default) */
+	struct strlist globs;
+	struct strbuf lines; /* int per glob: its line */
+	/* Where things are, for writing: offsets into s. */
+	size_t open_at;      /* the list's '[' */
+	size_t close_at;     /* its ']' */
+	size_t last_end;     /* just after its last element (0: empty list) */
+	size_t last_start;   /* the start of its last element */
+	size_t test_open;    /* the '{' of `test: {` (0: none) */
+	int tests_found;     /* `test: {` blocks seen */
+};
+
+static int js_error(struct js *j, const char *fmt, ...) ATTR_FORMAT(2, 3);
+
+static int js_error(struct js *j, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error("%s:%d: vitest config: %s (tiadash reads only a literal "
+	      "`forceRerunTriggers: ['glob', ...]`)", j->path, j->line, msg.buf);
+	strbuf_release(&msg);
+	return -1;
+}
+
+static int js_peek(const struct js *j, size_t ahead)
+{
+	return j->i + ahead < j->len ? (unsigned char)j->s[j->i + ahead] : -1;
+}
+
+/* Skip blanks and comments, counting lines. */
+static int js_skip(struct js *j)
+{
+	while (j->i < j->len) {
+		char c = j->s[j->i];
+
+		if (c == '\n') {
+			j->line++;
+			j->i++;
+		} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+			j->i++;
+		} else if (c == '/' && js_peek(j, 1) == '/') {
+			while (j->i < j->len && j->s[j->i] != '\n')
+				j->i++;
+		} else if (c == '/' && js_peek(j, 1) == '*') {
+			int start = j->line;
+
+			j->i += 2;
+			while (j->i < j->len && !(j->s[j->i] == '*' && js_peek(j, 1) == '/')) {
+				if (j->s[j->i] == '\n')
+					j->line++;
+				j->i++;
+			}
+			if (j->i >= j->len) {
+				j->line = start;
+				return js_error(j, "unterminated comment");
+			}
+			j->i += 2;
+		} else {
+			break;
+		}
+	}
+	return 0;
+}
+
+static int js_code(struct js *j, bool until_brace);
+
+/*
+ * A string or template literal at j->i; val gets its value. strict (an
+ * element of forceRerunTriggers): an escape other than \\ \' \" \/ \` or
+ * a template holding ${...} is refused; otherwise escapes are taken as
+ * the character after the backslash and ${...} is scanned as code.
+ */
+static int js_string(struct js *j, struct strbuf *val, bool strict)
+{
+	char q = j->s[j->i++];
+	int start = j->line;
+
+	while (j->i < j->len) {
+		char c = j->s[j->i];
+
+		if (c == q) {
+			j->i++;
+			return 0;
+		}
+		if (c == '\n') {
+			if (q != '`')
+				break;
+			j->line++;
+		}
+		if (c == '\\') {
+			int e = js_peek(j, 1);
+
+			if (e < 0)
+				break;
+			if (strict && (!e || !strchr("\\'\"/`", e))) {
+				j->line = start;
+				return js_error(j, "escape sequence '\\%c' in a glob", e);
+			}
+			if (e == '\n')
+				j->line++;
+			strbuf_addch(val, (char)e);
+			j->i += 2;
+			continue;
+		}
+		if (q == '`' && c == '$' && js_peek(j, 1) == '{') {
+			if (strict) {
+				j->line = start;
+				return js_error(j, "a template literal with ${...}");
+			}
+			j->i += 2;
+			if (js_code(j, true) < 0)
+				return -1;
+			continue;
+		}
+		strbuf_addch(val, c);
+		j->i++;
+	}
+	j->line = start;
+	return js_error(j, "unterminated %s literal", q == '`' ? "template" : "string");
+}
+
+/* Can a regular expression literal start after the last token? */
+static bool js_regex_allowed(const struct js *j)
+{
+	static const char *const words[] = {
+		"return", "typeof", "case", "do", "else", "in", "of", "new",
+		"delete", "void", "throw", "instanceof", "yield", "await",
+	};
+
+	if (!j->prev)
+		return true;
+	if (strchr("(,=:[!&|?{};+-*%<>~^", j->prev))
+		return true;
+	for (size_t k = 0; k < ARRAY_SIZE(words); k++)
+		if (!strcmp(j->prev_word, words[k]))
+			return true;
+	return false;
+}
+
+static int js_regex(struct js *j)
+{
+	bool in_class = false;
+
+	j->i++;
+	while (j->i < j->len && j->s[j->i] != '\n') {
+		char c = j->s[j->i];
+
+		if (c == '\\') {
+			j->i += 2;
+			continue;
+		}
+		if (c == '[')
+			in_class = true;
+		else if (c == ']')
+			in_class = false;
+		else if (c == '/' && !in_class) {
+			j->i++;
+			while (j->i < j->len && ((j->s[j->i] >= 'a' && j->s[j->i] <= 'z')))
+				j->i++;
+			return 0;
+		}
+		j->i++;
+	}
+	return js_error(j, "unterminated regular expression literal");
+}
+
+/*
+ * An element that is not a string literal: skip it (to the ',' or ']' at
+ * its depth), and say what it was.
+ */
+static int js_other_element(struct js *j, int line)
+{
+	size_t start = j->i;
+	int depth = 0;
+	char *text;
+
+	for (;;) {
+		char c;
+
+		if (js_skip(j) < 0)
+			return -1;
+		if (j->i >= j->len)
+			return js_error(j, "unterminated forceRerunTriggers array");
+		c = j->s[j->i];
+		if (c == '\'' || c == '"' || c == '`') {
+			struct strbuf val = STRBUF_INIT;
+			int rc = js_string(j, &val, false);
+
+			strbuf_release(&val);
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}') && depth)
+			depth--;
+		else if (!depth && (c == ',' || c == ']'))
+			break;
+		j->i++;
+	}
+	text = xstrndup(j->s + start, j->i - start);
+	if (!strcmp(trim(text), "...configDefaults.forceRerunTriggers")) {
+		for (size_t k = 0; k < ARRAY_SIZE(vitest_defaults); k++) {
+			strlist_push(&j->globs, vitest_defaults[k]);
+			strbuf_add(&j->lines, &line, sizeof(line));
+		}
+	} else {
+		warning("%s:%d: vitest config: forceRerunTriggers element '%.60s' "
+			"cannot be evaluated by tiadash: left out of the rules (the "
+			"rules may miss what it adds)", j->path, line, trim(text));
+	}
+	free(text);
+	return 0;
+}
+
+/* The array after `forceRerunTriggers:`, at its '['. */
+static int js_array(struct js *j)
+{
+	j->open_at = j->i++;
+	for (;;) {
+		struct strbuf val = STRBUF_INIT;
+		int line;
+		char c;
+
+		if (js_skip(j) < 0)
+			return -1;
+		if (j->i >= j->len)
+			return js_error(j, "unterminated forceRerunTriggers array");
+		c = j->s[j->i];
+		if (c == ']') {
+			j->close_line = j->line;
+			j->close_at = j->i++;
+			return 0;
+		}
+		line = j->line;
+		j->last_start = j->i;
+		if (c != '\'' && c != '"' && c != '`') {
+			if (js_other_element(j, line) < 0)
+				return -1;
+		} else {
+			j->quote = c;
+			if (js_string(j, &val, true) < 0) {
+				strbuf_release(&val);
+				return -1;
+			}
+			strlist_push_owned(&j->globs, strbuf_detach(&val, NULL));
+			strbuf_add(&j->lines, &line, sizeof(line));
+		}
+		j->last_elem_line = line;
+		j->last_end = j->i;
+		if (js_skip(j) < 0)
+			return -1;
+		if (j->i < j->len && j->s[j->i] == ',') {
+			j->i++;
+			continue;
+		}
+		if (j->i < j->len && j->s[j->i] == ']')
+			continue;
+		return js_error(j, "expected ',' or ']' after an element of "
+				"forceRerunTriggers");
+	}
+}
+
+/* The property at the current position (after its name): ': [' then the array. */
+static int js_property(struct js *j)
+{
+	int line = j->line;
+
+	if (j->found++)
+		return js_error(j, "forceRerunTriggers is set twice (also on line %d)",
+				j->key_line);
+	j->key_line = line;
+	if (js_skip(j) < 0)
+		return -1;
+	if (j->i >= j->len || j->s[j->i] != ':')
+		return js_error(j, "forceRerunTriggers is not followed by ':'");
+	j->i++;
+	if (js_skip(j) < 0)
+		return -1;
+	if (j->i >= j->len || j->s[j->i] != '[')
+		return js_error(j, "forceRerunTriggers is not an array literal");
+	if (js_array(j) < 0)
+		return -1;
+	j->prev = ']';
+	j->prev_word[0] = '\0';
+	return 0;
+}
+
+/* After a `test` word: is it `test: {`? Remember the brace. */
+static void js_note_test_block(struct js *j)
+{
+	size_t save = j->i;
+	int save_line = j->line;
+
+	if (js_skip(j) == 0 && j->i < j->len && j->s[j->i] == ':') {
+		j->i++;
+		if (js_skip(j) == 0 && j->i < j->len && j->s[j->i] == '{') {
+			if (!j->tests_found++)
+				j->test_open = j->i;
+		}
+	}
+	j->i = save;
+	j->line = save_line;
+}
+
+static bool js_word_char(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80;
+}
+
+/* Scan code to the end (or to the '}' closing a template's ${). */
+static int js_code(struct js *j, bool until_brace)
+{
+	int depth = 0;
+
+	for (;;) {
+		char c;
+
+		if (js_skip(j) < 0)
+			return -1;
+		if (j->i >= j->len)
+			return until_brace ? js_error(j, "unterminated ${...} in a "
+						      "template literal") : 0;
+		c = j->s[j->i];
+		if (c == '\'' || c == '"' || c == '`') {
+			struct strbuf val = STRBUF_INIT;
+			bool key;
+
+			if (js_string(j, &val, false) < 0) {
+				strbuf_release(&val);
+				return -1;
+			}
+			key = c != '`' && !strcmp(val.buf, "forceRerunTriggers");
+			strbuf_release(&val);
+			if (key) {
+				size_t save = j->i;
+				int save_line = j->line;
+
+				if (js_skip(j) < 0)
+					return -1;
+				if (j->i < j->len && j->s[j->i] == ':') {
+					j->i = save;
+					j->line = save_line;
+					if (js_property(j) < 0)
+						return -1;
+					continue;
+				}
+				j->i = save;
+				j->line = save_line;
+			}
+			j->prev = '"';
+			j->prev_word[0] = '\0';
+			continue;
+		}
+		if (c == '/') {
+			if (js_regex_allowed(j)) {
+				if (js_regex(j) < 0)
+					return -1;
+				j->prev = ')'; /* a regex literal ends an expression */
+				j->prev_word[0] = '\0';
+				continue;
+			}
+			j->prev = '/';
+			j->prev_word[0] = '\0';
+			j->i++;
+			continue;
+		}
+		if (js_word_char((unsigned char)c)) {
+			size_t start = j->i;
+			bool member = j->prev == '.';
+
+			while (j->i < j->len && js_word_char((unsigned char)j->s[j->i]))
+				j->i++;
+			snprintf(j->prev_word, sizeof(j->prev_word), "%.*s",
+				 (int)(j->i - start), j->s + start);
+			if (j->i - start == 4 && !memcmp(j->s + start, "test", 4) && !member)
+				js_note_test_block(j);
+			if (j->i - start == 18 && !memcmp(j->s + start, "forceRerunTriggers", 18)) {
+				if (member)
+					return js_error(j, "forceRerunTriggers is used as a "
+							"value, not written as a literal");
+				if (js_property(j) < 0)
+					return -1;
+				continue;
+			}
+			j->prev = 'a';
+			continue;
+		}
+		if (until_brace && c == '{')
+			depth++;
+		if (until_brace && c == '}' && depth-- == 0) {
+			j->i++;
+			return 0;
+		}
+		j->prev = c;
+		j->prev_word[0] = '\0';
+		j->i++;
+	}
+}
+
+static void js_release(struct js *j)
+{
+	strlist_release(&j->globs);
+	strbuf_release(&j->lines);
+}
+
+static int js_scan(struct js *j, const char *text, size_t len, const char *path)
+{
+	memset(j, 0, sizeof(*j));
+	j->s = text;
+	j->len = len;
+	j->line = 1;
+	j->path = path;
+	j->quote = '\'';
+	j->globs = (struct strlist)STRLIST_INIT;
+	j->lines = (struct strbuf)STRBUF_INIT;
+	return js_code(j, false);
+}
+
+/*
+ * A forceRerunTriggers glob as tiadash reads it: vitest matches it with
+ * picomatch against the absolute paths of the changed files, so only a
+ * "**"-led glob can fire; picomatch's "X/ **" matches X itself too, which
+ * tiadash's "X" says (a glob matches a path's leading directories). 1:
+ * left out (a warning says why), 0: use *out (caller frees), -1: an error.
+ */
+static int vitest_glob(const char *g, const char *where, char **out)
+{
+	size_t n = strlen(g);
+
+	*out = NULL;
+	if (g[0] == '!')
+		return error("%s: vitest config: negated forceRerunTriggers glob '%s' "
+			     "is not supported", where, g);
+	if (conf_has_extglob(g))
+		return error("%s: vitest config: extglob '%s' is not supported", where, g);
+	if (!strcmp(g, "**") || starts_with(g, "**/")) {
+		if (n > 5 && ends_with(g, "/**"))
+			n -= 3;
+		*out = xstrndup(g, n);
+		return 0;
+	}
+	if (g[0] == '/') {
+		warning("%s: vitest config: '%s' is an absolute path: left out of "
+			"the rules", where, g);
+		return 1;
+	}
+	warning("%s: vitest config: '%s' never fires: vitest matches "
+		"forceRerunTriggers against absolute paths, so a glob must start "
+		"with '**/' (write '**/%s'); left out of the rules", where, g, g);
+	return 1;
+}
+
+static int vitest_rules(struct rules *r, const char *text, size_t len, const char *path,
+			int variant)
+{
+	struct js j;
+	int ret = js_scan(&j, text, len, path);
+
+	(void)variant;
+	if (!ret && !j.found) {
+		char *origin = xstrfmt("%s (vitest " VITEST_DEFAULTS_VERSION " default: "
+				       "no forceRerunTriggers)", path);
+
+		for (size_t i = 0; i < ARRAY_SIZE(vitest_defaults) && !ret; i++) {
+			char *g;
+
+			if (vitest_glob(vitest_defaults[i], origin, &g) == 0)
+				ret = rules_add(r, RULE_RUN_ALL, "vitest:default", g,
+						origin, NULL, NULL);
+			free(g);
+		}
+		free(origin);
+	}
+	for (size_t i = 0; !ret && i < j.globs.nr; i++) {
+		int line, use;
+		char *where, *g;
+
+		memcpy(&line, j.lines.buf + i * sizeof(int), sizeof(int));
+		where = xstrfmt("%s:%d", path, line);
+		use = vitest_glob(j.globs.items[i], where, &g);
+		if (use < 0)
+			ret = -1;
+		else if (use == 0)
+			ret = rules_add(r, RULE_RUN_ALL, "vitest:forceRerunTriggers",
+					g, where, NULL, NULL);
+		free(g);
+		free(where);
+	}
+	js_release(&j);
+	return ret;
+}
+
+/* A tiadash glob in vitest's dialect: "**"-led, since vitest matches absolute paths. */
+static char *to_vitest(const char *glob)
+{
+	if (!strcmp(glob, "**") || starts_with(glob, "**/"))
+		return xstrdup(glob);
+	return xstrfmt("**/%s", glob[0] == '/' ? glob + 1 : glob);
+}
+
+static char *vitest_reads_as(const char *glob)
+{
+	char *v = to_vitest(glob), *g = NULL;
+
+	vitest_glob(v, "", &g);
+	free(v);
+	return g ? g : xstrdup(glob);
+}
+
+/* s as a JavaScript string literal in quote q. */
+static void js_quote(struct strbuf *out, const char *s, char q)
+{
+	strbuf_addch(out, q);
+	for (; *s; s++) {
+		if (*s == q || *s == '\\')
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, q);
+}
+
+/* The list is there: the glob goes last, on its own line when the list has lines. */
+static void vitest_append(const struct js *j, const char *t, size_t len,
+			  const char *lit, struct strbuf *out)
+{
+	struct strbuf indent = STRBUF_INIT;
+	size_t after;
+	bool comma;
+
+	if (!j->last_end) {
+		strbuf_add(out, t, j->open_at + 1);
+		strbuf_addstr(out, lit);
+		strbuf_add(out, t + j->open_at + 1, len - j->open_at - 1);
+		return;
+	}
+	/* A trailing comma stays where it is, the new element after it. */
+	after = j->last_end;
+	while (after < j->close_at && strchr(" \t\r\n", t[after]))
+		after++;
+	comma = after < j->close_at && t[after] == ',';
+	if (memchr(t + j->open_at, '\n', j->close_at - j->open_at)) {
+		size_t at = comma ? after + 1 : j->last_end;
+
+		conf_line_indent(t, j->last_start, &indent);
+		strbuf_add(out, t, at);
+		strbuf_addf(out, "%s\n%s%s%s", comma ? "" : ",", indent.buf, lit,
+			    comma ? "," : "");
+		strbuf_add(out, t + at, len - at);
+	} else {
+		strbuf_add(out, t, j->last_end);
+		strbuf_addf(out, ", %s", lit);
+		strbuf_add(out, t + j->last_end, len - j->last_end);
+	}
+	strbuf_release(&indent);
+}
+
+/* No list: one goes first in the `test: {` block, vitest's defaults kept. */
+static void vitest_insert_list(const struct js *j, const char *t, size_t len,
+			       const char *lit, struct strbuf *out)
+{
+	struct strbuf indent = STRBUF_INIT, list = STRBUF_INIT;
+	size_t b = j->test_open, n = b + 1;
+
+	for (size_t i = 0; i < ARRAY_SIZE(vitest_defaults); i++) {
+		js_quote(&list, vitest_defaults[i], j->quote);
+		strbuf_addstr(&list, ", ");
+	}
+	strbuf_addstr(&list, lit);
+	while (n < len && strchr(" \t\r\n", t[n]))
+		n++;
+	strbuf_add(out, t, b + 1);
+	if (memchr(t + b + 1, '\n', n - b - 1) && n < len && t[n] != '}') {
+		conf_line_indent(t, n, &indent);
+		strbuf_addf(out, "\n%sforceRerunTriggers: [%s],", indent.buf, list.buf);
+	} else {
+		conf_line_indent(t, b, &indent);
+		strbuf_addf(out, "\n%s  forceRerunTriggers: [%s],", indent.buf, list.buf);
+		if (n < len && t[n] == '}' && !memchr(t + b + 1, '\n', n - b - 1))
+			strbuf_addf(out, "\n%s", indent.buf);
+	}
+	strbuf_add(out, t + b + 1, len - b - 1);
+	strbuf_release(&indent);
+	strbuf_release(&list);
+}
+
+static int vitest_plan(struct adapter_edit *e, const char *path, const char *glob,
+		       int64_t now)
+{
+	struct js j;
+	struct strbuf lit = STRBUF_INIT;
+	char *g;
+	int ret = js_scan(&j, e->old_text.buf, e->old_text.len, path);
+
+	(void)now;
+	if (ret < 0) {
+		js_release(&j);
+		return -1;
+	}
+	g = to_vitest(glob);
+	if (strchr(glob, '/') && strcmp(g, glob))
+		strlist_push_owned(&e->notes, xstrfmt("written as '%s': vitest matches "
+						      "forceRerunTriggers against "
+						      "absolute paths, so a glob "
+						      "anchored at the root has no "
+						      "portable form; this one also "
+						      "matches deeper", g));
+	js_quote(&lit, g, j.quote);
+	if (j.found) {
+		vitest_append(&j, e->old_text.buf, e->old_text.len, lit.buf, &e->new_text);
+		e->writable = true;
+	} else if (j.tests_found == 1) {
+		vitest_insert_list(&j, e->old_text.buf, e->old_text.len, lit.buf,
+				   &e->new_text);
+		strlist_push(&e->notes, "it set no forceRerunTriggers: vitest's "
+			     "defaults are written beside the glob, since a list "
+			     "replaces them");
+		e->writable = true;
+	} else {
+		ret = error("%s: vitest config: %s: tiadash cannot tell where "
+			    "forceRerunTriggers goes; add to the test options: "
+			    "forceRerunTriggers: ['%s', '%s', %s]", path,
+			    j.tests_found ? "more than one `test: {` block"
+					  : "no `test: {` block",
+			    vitest_defaults[0], vitest_defaults[1], lit.buf);
+	}
+	strbuf_release(&lit);
+	free(g);
+	js_release(&j);
+	return ret;
+}
+
+/* ---- the answer: vitest list --json ---- */
+
+/*
+ * `vitest list --json` prints an array of {"name", "file", "projectName"?,
+ * "location"?}, one per test; with --filesOnly, {"file", "projectName"?}
+ * per test file. "file" is the module id: an absolute path.
+ */
+static int vitest_answer(struct adapter_read *c)
+{
+	cJSON *root = answer_json(c, " (vitest prints [] when it selects nothing)");
+	const cJSON *el;
+	int64_t tests = 0, files_only = 0;
+	size_t i = 0;
+	int ret = 0;
+
+	if (!root)
+		return -1;
+	if (!cJSON_IsArray(root)) {
+		ret = answer_error(c, 1, "expected an array of {\"name\", \"file\"} "
+				   "(vitest list --json)");
+		goto out;
+	}
+	cJSON_ArrayForEach(el, root) {
+		const cJSON *file = jget(el, "file"), *name = jget(el, "name");
+		char *path;
+		int line;
+
+		if (!cJSON_IsObject(el)) {
+			ret = answer_error(c, 0, "element %zu is not an object", i);
+			goto out;
+		}
+		if (!cJSON_IsString(file) || !*file->valuestring) {
+			ret = answer_error(c, name && cJSON_IsString(name) ?
+					   answer_value_line(c, name->valuestring) : 0,
+					   "element %zu has no \"file\" string", i);
+			goto out;
+		}
+		line = answer_value_line(c, file->valuestring);
+		if (name && !cJSON_IsString(name)) {
+			ret = answer_error(c, line, "element %zu: \"name\" is not a string", i);
+			goto out;
+		}
+		if (jget(el, "projectName") && !cJSON_IsString(jget(el, "projectName"))) {
+			ret = answer_error(c, line, "element %zu: \"projectName\" is "
+					   "not a string", i);
+			goto out;
+		}
+		if (answer_repo_path(c, file->valuestring, line, &path) < 0) {
+			ret = -1;
+			goto out;
+		}
+		answer_add_entry(c, path);
+		free(path);
+		if (name)
+			tests++;
+		else
+			files_only++;
+		i++;
+	}
+	if (tests && files_only) {
+		ret = answer_error(c, 0, "mixes tests (with \"name\") and files "
+				   "(without): not one vitest list");
+		goto out;
+	}
+	c->out->decision = c->out->entries.nr ? DECISION_SELECTED : DECISION_NOTHING;
+	if (!files_only) {
+		c->out->has_selected = true;
+		c->out->selected_count = tests;
+	}
+out:
+	cJSON_Delete(root);
+	return ret;
+}
+
+static int vitest_detect(const char *path, const char *base)
+{
+	(void)path;
+	return starts_with(base, "vitest.config.") || starts_with(base, "vite.config.");
+}
+
+static const char *const vitest_configs[] = {
+	"vitest.config.ts", "vitest.config.mts", "vitest.config.js", "vitest.config.mjs",
+	"vite.config.ts", "vite.config.mts", "vite.config.js", "vite.config.mjs", NULL,
+};
+
+const struct adapter adapter_vitest = {
+	.name = "vitest",
+	.answer_what = "vitest list output",
+	.config_what = "vitest config",
+	.detect_name = vitest_detect,
+	.read_answer = vitest_answer,
+	.read_rules = vitest_rules,
+	.plan_add = vitest_plan,
+	.reads_as = vitest_reads_as,
+	.adds = RULE_RUN_ALL,
+	.command = "npx --no-install vitest list --changed \"$TIADASH_BASE\" --json",
+	.config_files = vitest_configs,
+};
