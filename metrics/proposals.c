@@ -15,7 +15,7 @@ static void sort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, c
 /* ---- candidates and their match keys ---- */
 
 static const char *const state_names[] = { "closable", "closed-by-rules", "unclosable" };
-static const char *const form_names[] = { "file", "name", "dir-ext", "dir", "ext" };
+static const char *const form_names[] = { "file", "name", "dir-ext", "dir", "ext", "builtin" };
 
 const char *proposal_state_name(enum proposal_state s)
 {
@@ -255,12 +255,12 @@ static bool cover_better(const struct proposals_cover_item *items,
 		return !isnan(a->ratio);
 	if (!isnan(a->ratio) && a->ratio != b->ratio)
 		return a->ratio < b->ratio;
-	if (a->fresh != b->fresh)
-		return a->fresh > b->fresh;
 	if (x->runs != y->runs)
 		return x->runs < y->runs;
 	if (x->specificity != y->specificity)
 		return x->specificity < y->specificity;
+	if (a->fresh != b->fresh)
+		return a->fresh > b->fresh;
 	cmp = strcmp(x->name, y->name);
 	return cmp ? cmp < 0 : a->item < b->item;
 }
@@ -995,6 +995,7 @@ static void escape_release(struct proposal_escape *e)
 struct cand_set {
 	struct proposal_candidates all;
 	struct strmap by_key;   /* key -> index into all */
+	struct glob_set *builtin; /* the built-in defaults, tagged by index; NULL: none */
 	uint32_t **paths;       /* distinct paths each matches */
 	size_t *nr_paths, *alloc_paths;
 };
@@ -1021,6 +1022,56 @@ static bool key_hit(const struct strbuf *key, void *data)
 	ALLOC_GROW(kw->cs->paths[i], kw->cs->nr_paths[i] + 1, kw->cs->alloc_paths[i]);
 	kw->cs->paths[i][kw->cs->nr_paths[i]++] = kw->path;
 	return false;
+}
+
+/* The built-in default that matches a path first (its key "B:N"), or -1. */
+static int builtin_of(struct cand_set *cs, const char *path, struct strbuf *key)
+{
+	int m = cs->builtin ? glob_set_match(cs->builtin, path) : -1;
+
+	strbuf_reset(key);
+	if (m >= 0)
+		strbuf_addf(key, "B:%d", m);
+	return m;
+}
+
+/* Built-in defaults that would have closed a closable escape, as candidates. */
+static void gather_builtins(struct proposals_ctx *c, struct proposals *p,
+			    struct cand_set *cs)
+{
+	struct strbuf key = STRBUF_INIT, why = STRBUF_INIT;
+
+	cs->builtin = glob_set_new();
+	for (size_t i = 0; i < rules_builtin_nr; i++)
+		if (glob_set_add(cs->builtin, rules_builtin[i].glob, (int)i, &why) < 0)
+			BUG("bad built-in glob '%s'", rules_builtin[i].glob);
+	if (glob_set_compile(cs->builtin, 0) < 0) {
+		glob_set_free(cs->builtin);
+		cs->builtin = NULL;
+	}
+	for (size_t i = 0; cs->builtin && i < p->nr_escapes; i++) {
+		const struct proposal_escape *e = &p->escapes_list[i];
+
+		for (size_t j = 0; e->state == PROPOSAL_CLOSABLE && j < e->paths.nr; j++) {
+			int64_t idx;
+			int m;
+			bool added;
+
+			if (!strmap_get(&c->path_index, e->paths.items[j], &idx) ||
+			    !c->path_eligible[idx] ||
+			    (m = builtin_of(cs, e->paths.items[j], &key)) < 0)
+				continue;
+			strmap_intern(&cs->by_key, key.buf, key.len, (int64_t)cs->all.nr, &added);
+			if (!added)
+				continue;
+			ALLOC_GROW(cs->all.items, cs->all.nr + 1, cs->all.alloc);
+			cs->all.items[cs->all.nr].form = FORM_BUILTIN;
+			cs->all.items[cs->all.nr].glob = xstrdup(rules_builtin[m].glob);
+			cs->all.items[cs->all.nr++].key = strbuf_detach(&key, NULL);
+		}
+	}
+	strbuf_release(&key);
+	strbuf_release(&why);
 }
 
 static void gather_candidates(struct proposals_ctx *c, struct proposals *p,
@@ -1055,6 +1106,8 @@ static void gather_candidates(struct proposals_ctx *c, struct proposals *p,
 			proposal_candidates_release(&one);
 		}
 	}
+	if (c->rules->builtin_candidates)
+		gather_builtins(c, p, cs);
 	cs->paths = xcalloc(cs->all.nr + 1, sizeof(*cs->paths));
 	cs->nr_paths = xcalloc(cs->all.nr + 1, sizeof(*cs->nr_paths));
 	cs->alloc_paths = xcalloc(cs->all.nr + 1, sizeof(*cs->alloc_paths));
@@ -1069,6 +1122,7 @@ static void cand_set_release(struct cand_set *cs)
 	free(cs->alloc_paths);
 	proposal_candidates_release(&cs->all);
 	strmap_clear(&cs->by_key);
+	glob_set_free(cs->builtin);
 }
 
 /* Fill item from a score (taking its closes). */
@@ -1094,8 +1148,11 @@ static void score_candidates(struct proposals_ctx *c, struct proposals *p,
 	for (size_t i = 0; i < c->paths.nr; i++) {
 		struct key_walk kw = { cs, (uint32_t)i };
 
-		if (c->path_eligible[i] && c->path_nr_heads[i])
-			path_keys(c->paths.items[i], &sb, key_hit, &kw);
+		if (!c->path_eligible[i] || !c->path_nr_heads[i])
+			continue;
+		path_keys(c->paths.items[i], &sb, key_hit, &kw);
+		if (builtin_of(cs, c->paths.items[i], &sb) >= 0)
+			key_hit(&sb, &kw);
 	}
 	strbuf_release(&sb);
 
@@ -1161,6 +1218,48 @@ static void rank(struct proposals *p, struct cand_set *cs)
 	free(tmp);
 }
 
+/* Are the sorted a[0..na) all in the sorted b[0..nb)? */
+static bool subset(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		while (j < nb && b[j] < a[i])
+			j++;
+		if (j == nb || b[j] != a[i])
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Drop every chosen glob whose matched paths another chosen glob matches
+ * too (the later of two equal ones goes): it adds nothing on history.
+ * Returns how many stay, in their order.
+ */
+static size_t drop_covered(const struct cand_set *cs, size_t *chosen, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t a = chosen[i];
+		bool covered = false;
+
+		for (size_t j = 0; j < n && !covered; j++) {
+			size_t b = chosen[j];
+
+			if (i == j || !subset(cs->paths[a], cs->nr_paths[a], cs->paths[b],
+					      cs->nr_paths[b]))
+				continue;
+			/* Equal sets: keep the first taken. */
+			covered = cs->nr_paths[a] < cs->nr_paths[b] || j < i;
+		}
+		if (!covered)
+			chosen[k++] = a;
+	}
+	return k;
+}
+
 static void recommend(struct proposals_ctx *c, struct proposals *p,
 		      const struct cand_set *cs)
 {
@@ -1178,6 +1277,7 @@ static void recommend(struct proposals_ctx *c, struct proposals *p,
 		items[i].name = p->items[i].glob;
 	}
 	p->nr_recommended = proposals_cover(items, p->nr, p->nr_escapes, chosen);
+	p->nr_recommended = drop_covered(cs, chosen, p->nr_recommended);
 	p->recommended = chosen;
 	free(items);
 
@@ -1300,7 +1400,7 @@ int proposals_compute(struct store *s, struct repo *repo,
 		      const struct proposals_opts *opts, struct proposals *out)
 {
 	struct proposals_ctx *c = xcalloc(1, sizeof(*c));
-	struct cand_set cs = { PROPOSAL_CANDIDATES_INIT, STRMAP_INIT, NULL, NULL, NULL };
+	struct cand_set cs = { PROPOSAL_CANDIDATES_INIT, STRMAP_INIT, NULL, NULL, NULL, NULL };
 	int ret;
 
 	memset(out, 0, sizeof(*out));

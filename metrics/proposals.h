@@ -72,13 +72,21 @@
  *                full); NAN when a replacement is unknown
  *   ranking      closes (count) descending, then extra_minutes ascending
  *                (NAN last), then the glob text
+ *   builtin      tiadash's built-in defaults are not current rules (the
+ *                selector never applied them); a built-in glob that matches
+ *                an eligible changed path of a closable escape is a
+ *                candidate of form "builtin", scored like the others
  *   recommended  greedy weighted set cover of the closable escapes: take
  *                the candidate with the lowest extra_minutes per newly
- *                closed escape; ties: more newly closed, then fewer
- *                extra_force_full, then the more specific form (file,
- *                name, dir-ext, dir, ext: of two globs that cost the same
- *                on history, the narrower one costs less on the future),
- *                then the glob text
+ *                closed escape; ties: fewer extra_force_full, then the
+ *                more specific form (file, name, dir-ext, dir, ext,
+ *                builtin: of globs that cost the same on history, the
+ *                narrower ones cost less on the future, so two file globs
+ *                beat the directory glob that closes both at the same
+ *                cost), then more newly closed, then the glob text. Then
+ *                a glob whose matched paths another glob of the set
+ *                matches too is dropped: the set never holds a glob that
+ *                another of its globs covers on history
  *   evidence     per escape: its changed paths no current rule matches, its
  *                missed tests (non-hermetic: the selected failing ones), and
  *                per test whether its source file at the head commit (the
@@ -109,21 +117,27 @@
 /* ---- the current rules ---- */
 
 struct proposals_rules {
-	struct rules rules; /* compiled */
-	char *target;       /* the file an accepted glob goes to; NULL: none known */
-	size_t insert_at;   /* the index in rules.items an appended glob would take */
+	struct rules rules;     /* compiled */
+	char *target;           /* the file an accepted glob goes to; NULL: none known */
+	size_t insert_at;       /* the index in rules.items an appended glob would take */
+	struct strlist files;   /* the files the rules came from */
+	bool builtin_candidates;/* offer tiadash's built-in defaults as candidates */
 };
-#define PROPOSALS_RULES_INIT { RULES_INIT, NULL, 0 }
+#define PROPOSALS_RULES_INIT { RULES_INIT, NULL, 0, STRLIST_INIT, false }
 
 /*
- * Load the current rules: every file in `files` in order (NULL or empty:
- * .tiadash/rules at the root of the repository around repo_path, NULL for
- * the current directory's, when that file exists), then the built-in
- * defaults when `builtin`. The target is the first file (else that default
- * path, even when it does not exist yet; NULL without a repository). With
+ * Load the current rules: the rules in effect are the selector's, never
+ * tiadash's built-in defaults. Every file in `files` in order; none given:
+ * the selector configurations found at the root of the repository around
+ * repo_path (NULL: the current directory's), each adapter's first that
+ * exists (vitest.config.*, turbo.json, .moon/tasks/all.yml,
+ * .gstack/always-run.json, .codebase-memory.json), then .tiadash/rules
+ * when it exists. The target is the first file (none found: .tiadash/rules,
+ * even when it does not exist yet; NULL without a repository). With
  * new_target, a first file that does not exist is fine (an accept will
- * create it); any other missing file is an error. A .codebase-memory.json
- * target is refused at accept time, not here. -1 after error().
+ * create it); any other missing file is an error. `builtin`: the built-in
+ * defaults that would close an escape are offered as candidates (marked
+ * builtin). -1 after error().
  */
 int proposals_rules_load(struct proposals_rules *out, const struct strlist *files,
 			 const char *repo_path, bool builtin, bool new_target);
@@ -178,8 +192,9 @@ enum proposal_form {
 	FORM_DIR_EXT, /* "dir/ ** / *.ext" */
 	FORM_DIR,     /* "dir/ **" */
 	FORM_EXT,     /* "** / *.ext" */
+	FORM_BUILTIN, /* one of tiadash's built-in defaults (core/rules.h) */
 };
-/* "file", "name", "dir-ext", "dir", "ext". */
+/* "file", "name", "dir-ext", "dir", "ext", "builtin". */
 const char *proposal_form_name(enum proposal_form f);
 
 struct proposal {

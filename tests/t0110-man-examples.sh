@@ -61,7 +61,8 @@ done <examples 2>/dev/null
 test_expect_success 'the examples left what they say: a csv, pages, an accepted glob, a note' '
 	test "$(head -c 15 w/week.csv)" = "pr,repo,head,at" &&
 	head -1 w/week.html | grep -qx "<!DOCTYPE html>" && grep -q "Escape rate per day" w/week.html &&
-	grep -x "config/registry.toml" w/.tiadash/rules &&
+	# No --rules: the accepted glob went into the selector config found, turbo.json.
+	test_grep "\"globalDependencies\": \[\".env\", \"tsconfig.base.json\", \"config/registry.toml\"\]" w/turbo.json && test -e w/turbo.json.orig &&
 	tiadash --db w/.tiadash/tiadash.db show 612 >show.txt &&
 	test_grep "flaky DNS in CI, fixed by #640" show.txt
 '

@@ -301,7 +301,7 @@ test_expect_success "Enter opens the detail of the selected pair, q comes back t
 	missed      tests/test_fx.py::test_rates_from_fixture
 	selection   nothing (affected 0.000)
 	diff cov    n/a
-	changed     M tests/fixtures/fx_rates.json      force-full:**/fixture~       n/a
+	changed     M tests/fixtures/fx_rates.json      (no rule)                    n/a
 	runs        shadow #1 pass  11-02 07:48   104 s 0 tests, 0 failed, 0 skipped
 	            full #1   fail  11-02 07:49  1278 s 150 tests, 1 failed, 2 skipped
 	              failed tests/test_fx.py::test_rates_from_fixture

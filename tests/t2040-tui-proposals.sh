@@ -12,29 +12,29 @@ test_expect_success "proposals at 80x24" '
 	steps "4" ":save-display proposals.screen" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen proposals.screen <<-\EOF
-	13 unexplained escapes: 7 closable, 3 closed by rules, 3 unclosable; 0 explained
+	13 unexplained escapes: 10 closable, 0 closed by rules, 3 unclosable; 0 explain~
 	history 298 heads, force-full 29.5%, shadow p95 1474 s; rules file rules
 	
-	the recommended set closes 7 for +2 runs, +41.3 min; force-full 32.6%, p95 1474~
+	the recommended set closes 10 for +3 runs, +60.0 min; force-full 33.9%, p95 147~
 	
-	  Recommended (4)                          CLOSES   RUNS  MINUTES     FF     P95
+	  Recommended (6)                          CLOSES   RUNS  MINUTES     FF     P95
+	* tests/fixtures/fx_rates.json                  2     +0     +0.0  30.2%  1474 s
 	* web/src/config/flags.json                     2     +0     +0.0  30.2%  1474 s
 	* ledger/plugins/rounding.py                    1     +0     +0.0  29.9%  1474 s
 	* ledger/registry/entry_points.toml             3     +1    +18.7  30.9%  1474 s
+	* tests/fixtures/invoices.json                  1     +1    +18.7  30.2%  1474 s
 	* web/src/config/theme.json                     1     +1    +22.6  30.2%  1474 s
 	
-	  Candidates (39)                          CLOSES   RUNS  MINUTES     FF     P95
+	  Candidates (62)                          CLOSES   RUNS  MINUTES     FF     P95
+	  **/*.json                                     6     +7   +141.3  33.9%  1474 s
+	  ledger/**/*.py                                6    +77  +1547.3  57.4%  1517 s
+	  ledger/**                                     6    +78  +1566.0  57.7%  1517 s
+	  **/*.py                                       6    +92  +1855.6  62.4%  1517 s
 	  ledger/plugins/**                             4     +8   +161.8  33.6%  1474 s
 	  ledger/plugins/**/*.py                        4     +8   +161.8  33.6%  1474 s
-	  ledger/**/*.py                                4    +77  +1547.3  57.4%  1517 s
-	  ledger/**                                     4    +78  +1566.0  57.7%  1517 s
-	  **/*.py                                       4    +92  +1855.6  62.4%  1517 s
 	  **/*.toml                                     3     +1    +18.7  30.9%  1474 s
 	  **/entry_points.toml                          3     +1    +18.7  30.9%  1474 s
-	  ledger/**/*.toml                              3     +1    +18.7  30.9%  1474 s
-	  ledger/registry/**/*.toml                     3     +1    +18.7  30.9%  1474 s
-	* ledger/registry/entry_points.toml             3     +1    +18.7  30.9%  1474 s
-	[proposals] 39 candidates, 4 recommended                               1/80   0%
+	[proposals] 62 candidates, 6 recommended                              1/105   0%
 	e edit  a accept  n explain  <Enter> open  q back  <Tab> views  ? help  r reload
 	EOF
 '
@@ -44,7 +44,7 @@ test_expect_success "e edits a glob with a live preview of each keystroke" '
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen partial.screen <<-\EOF &&
 	preview     web/src/conf
-	closes      0 of 7 closable escapes
+	closes      0 of 10 closable escapes
 	cost        +0 force-full runs, +0.0 min
 	force-full  29.5% -> 29.5%;  p95 1474 s -> 1474 s
 	matches     0 changed paths, 0 changes
@@ -70,7 +70,7 @@ test_expect_success "e edits a glob with a live preview of each keystroke" '
 	EOF
 	assert_screen preview.screen <<-\EOF
 	preview     web/src/config/**
-	closes      3 of 7 closable escapes: #437, #619, #762
+	closes      3 of 10 closable escapes: #437, #619, #762
 	cost        +2 force-full runs, +43.4 min
 	force-full  29.5% -> 31.2%;  p95 1474 s -> 1474 s
 	matches     3 changed paths, 5 changes
@@ -137,18 +137,18 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	cursor 0
 	offset 0
 	mode preview
-	preview web/src/config/flags.json
-	closes 2 of 7 closable escapes: #437, #619
+	preview tests/fixtures/fx_rates.json
+	closes 2 of 10 closable escapes: #434, #688
 	cost +0 force-full runs, +0.0 min
 	force-full 29.5% -> 30.2%;  p95 1474 s -> 1474 s
 	matches 1 changed paths, 2 changes
-	web/src/config/flags.json
+	tests/fixtures/fx_rates.json
 	changes
-	#437 closes the escape of c3a2c7c4
-	#619 closes the escape of 671ce02c
+	#434 closes the escape of 8a1a2820
+	#688 closes the escape of 81ace36a
 	EOF
 	sed -n 1,5p list.view >actual &&
-	printf "view proposals\nlines 80\ncursor 6\noffset 0\nmode list\n" >expect &&
+	printf "view proposals\nlines 105\ncursor 6\noffset 0\nmode list\n" >expect &&
 	test_cmp expect actual
 '
 

@@ -100,12 +100,13 @@ for e in d[\"evidence\"]:
 
 test_expect_success 'text: the whole report' '
 	tiadash --db s.db --repo repo propose $W --no-builtin-rules --limit 6 >out &&
-	sed "s|$TRASH|TRASH|" out >actual &&
+	sed "s|$TRASH|TRASH|g" out >actual &&
 	cat >expect <<-EOF &&
 	propose      2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos
 	escapes      4 unexplained (0 explained): 3 closable, 0 closed by the current rules, 1 unclosable
 	history      11 changes with a shadow run; force-full 1 (9.1%); shadow p95 390 s
-	rules        1 from files, 0 built-in; accepted globs go to TRASH/repo/.tiadash/rules
+	rules        1 in effect, from TRASH/repo/.tiadash/rules
+	accept into  TRASH/repo/.tiadash/rules
 
 	recommended  2 globs closing 3 of 3 closable escapes: +0 force-full runs, +0.0 min; force-full 45.5%, shadow p95 665 s
 	  CLOSES  +RUNS      +MIN  FF AFTER  P95 AFTER  GLOB  (ESCAPES)
@@ -144,14 +145,17 @@ test_expect_success 'text: the whole report' '
 	test_cmp expect actual
 '
 
-test_expect_success 'built-in rules: the fixture escape is already closed' '
+test_expect_success 'built-in defaults are not the rules in effect: a candidate marked builtin' '
 	tiadash --db s.db --repo repo propose $W --format json >b.json &&
-	json_close b.json "d[\"closable\"]" 2 &&
-	json_close b.json "d[\"closed_by_rules\"]" \
-		"[{\"pr\": 3, \"head\": \"$(head_of 3)\", \"rule\": \"force-full:**/fixtures/**\"}]" &&
-	json_close b.json "d[\"recommended\"]" "[\"config/registry.toml\"]" &&
-	json_close b.json "len(d[\"proposals\"])" 10 &&
-	json_close b.json "d[\"history\"][\"force_full\"]" 1
+	json_close b.json "d[\"closable\"]" 3 &&
+	json_close b.json "d[\"closed_by_rules\"]" "[]" &&
+	json_close b.json "[[p[\"glob\"], p[\"form\"], p[\"closes\"], p[\"extra_force_full\"]] for p in d[\"proposals\"] if p[\"builtin\"]]" \
+		"[[\"**/fixtures/**\", \"builtin\", [3], 1]]" &&
+	json_close b.json "d[\"recommended\"]" "[\"config/registry.toml\", \"tests/fixtures/a.json\"]" &&
+	json_close b.json "len(d[\"proposals\"])" 18 &&
+	json_close b.json "d[\"history\"][\"force_full\"]" 1 &&
+	tiadash --db s.db --repo repo propose $W >b.txt &&
+	test_grep "^       1      1      +9.5     27.3%      655 s  \*\*/fixtures/\*\* \[builtin\]  (PR 3)$" b.txt
 '
 
 test_expect_success 'the window decides which escapes need closing' '

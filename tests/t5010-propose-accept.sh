@@ -110,13 +110,18 @@ test_expect_success 'a .codebase-memory.json gets a run_all rule (core/ruleconf.
 		"[[1, \"force-full:config/registry.toml\"], [2, \"force-full:config/registry.toml\"], [3, \"UNMAPPED_FILE\"]]"
 '
 
-test_expect_success 'a vitest config is not written: rules --add prints the snippet' '
+test_expect_success 'a vitest config is written in place, and propose then agrees' '
 	printf "export default { test: { forceRerunTriggers: [\"**/package.json\"] } }\n" >vitest.config.ts &&
 	cp vitest.config.ts vitest.before &&
-	test_expect_code 2 tiadash --db s.db --repo repo propose $W --rules vitest.config.ts \
-		--accept "**/registry.toml" 2>err &&
-	test_grep "does not write vitest configurations" err &&
-	test_cmp vitest.before vitest.config.ts
+	tiadash --db s.db --repo repo propose $W --rules vitest.config.ts \
+		--accept "**/registry.toml" >out 2>err &&
+	test_cmp vitest.before vitest.config.ts.orig &&
+	echo "export default { test: { forceRerunTriggers: [\"**/package.json\", \"**/registry.toml\"] } }" >expect &&
+	test_cmp expect vitest.config.ts &&
+	test_grep "^+export default" out &&
+	tiadash --db s.db --repo repo propose $W --rules vitest.config.ts --format json >after.json &&
+	json_get after.json "sorted(e[\"pr\"] for e in d[\"closed_by_rules\"])" >actual &&
+	echo "[1, 2]" >expect && test_cmp expect actual
 '
 
 test_done

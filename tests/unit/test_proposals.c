@@ -212,7 +212,10 @@ static void cover_counts_only_new_elements(void **state)
 static void cover_ties(void **state)
 {
 	static const size_t e0[] = { 0 }, e01[] = { 0, 1 }, e1[] = { 1 };
-	/* Zero cost everywhere: more new elements first. */
+	/*
+	 * Zero cost everywhere: the specific form first, even where a broader
+	 * glob closes more at the same cost (two file globs, not their dir).
+	 */
 	const struct proposals_cover_item more[] = {
 		{ e0, 1, 0.0, 0, 0, "a" },
 		{ e01, 2, 0.0, 0, 3, "b" },
@@ -233,8 +236,9 @@ static void cover_ties(void **state)
 	size_t chosen[2];
 
 	UNUSED(state);
-	assert_int_equal(cover(more, 2, 2, chosen), 1);
-	assert_int_equal(chosen[0], 1);
+	assert_int_equal(cover(more, 2, 2, chosen), 2);
+	assert_int_equal(chosen[0], 0);
+	assert_int_equal(chosen[1], 1);
 	assert_int_equal(cover(runs, 2, 1, chosen), 1);
 	assert_int_equal(chosen[0], 1);
 	assert_int_equal(cover(form, 2, 1, chosen), 1);
