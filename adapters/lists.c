@@ -149,7 +149,7 @@ static const char *const lists_configs[] = { ".tiadash/rules", NULL };
 
 const struct adapter adapter_lists = {
 	.name = "lists",
-	.answer_what = "selector answer",
+	.answer_what = "line protocol",
 	.config_what = "rule file",
 	.detect_name = lists_detect,
 	.read_answer = lists_answer,

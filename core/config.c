@@ -11,6 +11,10 @@ static int apply(struct config *c, const char *key, const char *value, const cha
 			c->idmap = idmap_new();
 		return idmap_add_rule(c->idmap, value, where);
 	}
+	if (!strcmp(key, "selector-scrub")) {
+		strlist_push(&c->selector_scrub, value);
+		return 0;
+	}
 	return error("%s: unknown setting '%s'", where, key);
 }
 
@@ -77,6 +81,7 @@ void config_release(struct config *c)
 {
 	idmap_free(c->idmap);
 	free(c->path);
+	strlist_release(&c->selector_scrub);
 	c->idmap = NULL;
 	c->path = NULL;
 }

@@ -22,11 +22,25 @@ int error_count(void)
 	return errors_reported;
 }
 
+/* Messages of this thread go here instead of stderr (error_capture). */
+static _Thread_local struct strbuf *capture;
+
+void error_capture(struct strbuf *sink)
+{
+	capture = sink;
+}
+
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
 	struct strbuf msg = STRBUF_INIT;
 	struct strbuf safe = STRBUF_INIT;
 
+	if (capture) {
+		if (capture->len)
+			strbuf_addstr(capture, "; ");
+		strbuf_vaddf(capture, fmt, ap);
+		return;
+	}
 	strbuf_vaddf(&msg, fmt, ap);
 	sanitize_text(&safe, msg.buf, msg.len);
 	fprintf(stderr, "tiadash: %s%s\n", prefix, safe.buf);
@@ -39,7 +53,8 @@ int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	errors_reported++;
+	if (!capture)
+		errors_reported++;
 	va_start(ap, fmt);
 	report("error: ", fmt, ap);
 	va_end(ap);

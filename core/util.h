@@ -47,6 +47,14 @@ ATTR_NORETURN void bug_at(const char *file, int line, const char *fmt, ...)
 
 /* Called before die() prints (the TUI registers endwin here). */
 void set_die_cleanup(void (*fn)(void));
+/*
+ * While sink is set, this thread's error(), warning() and note() messages
+ * are appended to it ("; " between them) instead of printed, and do not
+ * count in error_count(): for a message that becomes a datum (a selector's
+ * bad answer). NULL prints again.
+ */
+struct strbuf;
+void error_capture(struct strbuf *sink);
 /* Count of error() calls so far; commands use it to pick exit status 2. */
 int error_count(void);
 

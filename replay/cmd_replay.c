@@ -1,5 +1,6 @@
 /* `tiadash replay`: merged history through the rules, the selector and the record. */
 #include "core/tiadash.h"
+#include "adapters/adapter.h"
 #include "core/cli.h"
 #include "core/config.h"
 #include "core/commands.h"
@@ -54,10 +55,11 @@ void replay_progress_done(struct replay_progress *p)
 
 struct replay_opts {
 	const char *since, *until, *branch, *repo_path, *selector;
+	const char *setup, *selector_format;
 	struct strlist rules, what_if;
 	double timeout_s;
 	int jobs;
-	bool builtin;
+	bool builtin, cache, cache_given, recheck;
 	enum output_format format;
 };
 
@@ -70,6 +72,11 @@ static const struct option replay_options[] = {
 	{ "what-if", required_argument, NULL, 'w' },
 	{ "selector", required_argument, NULL, 'S' },
 	{ "selector-timeout", required_argument, NULL, 'T' },
+	{ "selector-format", required_argument, NULL, 'F' },
+	{ "setup", required_argument, NULL, 'P' },
+	{ "selector-cache", no_argument, NULL, 'C' },
+	{ "no-selector-cache", no_argument, NULL, 'N' },
+	{ "selector-recheck", no_argument, NULL, 'K' },
 	{ "jobs", required_argument, NULL, 'j' },
 	{ "no-builtin-rules", no_argument, NULL, 'B' },
 	{ "format", required_argument, NULL, 'f' },
@@ -93,6 +100,17 @@ static int parse_opts(int argc, char **argv, struct replay_opts *o)
 		case 'r': strlist_push(&o->rules, optarg); break;
 		case 'w': strlist_push(&o->what_if, optarg); break;
 		case 'S': o->selector = optarg; break;
+		case 'P': o->setup = optarg; break;
+		case 'C': o->cache = o->cache_given = true; break;
+		case 'N': o->cache = false; o->cache_given = true; break;
+		case 'K': o->recheck = true; break;
+		case 'F':
+			if (!adapter_find_answer(optarg) && strcmp(optarg, "lists"))
+				return usage_error(&cmd_replay, "--selector-format '%s': "
+						   "expected lists or one of %s", optarg,
+						   adapter_answer_names);
+			o->selector_format = optarg;
+			break;
 		case 'B': o->builtin = false; break;
 		case 'T':
 			if (!parse_double(optarg, &o->timeout_s) || o->timeout_s <= 0 ||
@@ -126,6 +144,9 @@ static int parse_opts(int argc, char **argv, struct replay_opts *o)
 		return usage_error(&cmd_replay, "unexpected argument '%s'", argv[optind]);
 	if (!o->since)
 		return usage_error(&cmd_replay, "--since is required");
+	if (!o->selector && (o->setup || o->selector_format || o->cache_given || o->recheck))
+		return usage_error(&cmd_replay, "--setup, --selector-format and the "
+				   "selector cache options need --selector");
 	return 0;
 }
 
@@ -200,6 +221,46 @@ static char *origin_slug(struct repo *repo)
 	return slug;
 }
 
+/*
+ * --selector NAME runs that adapter's own command and reads its own
+ * answer (cached by default: its answer is the tree's); a CMD keeps the
+ * line protocol, or --selector-format's reader (cached on request).
+ */
+static int selector_opts(const struct replay_opts *o, struct repo *repo,
+			 const struct config *cfg, struct replay_selector_opts *out)
+{
+	const struct adapter *a = adapter_find(o->selector);
+
+	memset(out, 0, sizeof(*out));
+	out->name = o->selector;
+	if (a && a->command) {
+		out->cmd = a->command;
+		out->adapter = a;
+		out->cache = !o->cache_given || o->cache;
+	} else if (a) {
+		return error("the %s adapter has no command of its own: give the "
+			     "command (--selector CMD%s%s)", a->name,
+			     a->read_answer && a != &adapter_lists ?
+			     " --selector-format " : "",
+			     a->read_answer && a != &adapter_lists ? a->name : "");
+	} else {
+		out->cmd = o->selector;
+		out->adapter = o->selector_format ? adapter_find(o->selector_format)
+						  : &adapter_lists;
+		out->cache = o->cache;
+	}
+	if (a && o->selector_format)
+		return error("--selector-format is for a command; %s reads its own answer",
+			     a->name);
+	out->repo = repo;
+	out->setup = o->setup;
+	out->scrub = &cfg->selector_scrub;
+	out->recheck = o->recheck;
+	out->timeout_s = o->timeout_s;
+	out->jobs = o->jobs;
+	return 0;
+}
+
 static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct replay_opts o = {
@@ -240,11 +301,10 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	replay_apply_rules(&run);
 	if (o.selector) {
 		replay_progress_init(&progress, "replay: selector");
-		run.selector = (struct replay_selector_opts){
-			.cmd = o.selector, .repo_root = repo->root,
-			.timeout_s = o.timeout_s, .jobs = o.jobs,
-			.progress = replay_progress_cb, .data = &progress,
-		};
+		if (selector_opts(&o, repo, &cfg, &run.selector) < 0)
+			goto out;
+		run.selector.progress = replay_progress_cb;
+		run.selector.data = &progress;
 	}
 	if (replay_finish(&run) < 0)
 		goto out;
@@ -274,7 +334,9 @@ const struct cmd cmd_replay = {
 	.fn = run_replay,
 	.usage = "tiadash replay --since DATE [--until DATE] [--branch REF] "
 		 "[--repo PATH] [--rules FILE]... [--what-if GLOB]... "
-		 "[--selector CMD] [--selector-timeout SECS] [-j N] "
+		 "[--selector NAME|CMD] [--selector-format F] [--setup CMD] "
+		 "[--selector-cache|--no-selector-cache] [--selector-recheck] "
+		 "[--selector-timeout SECS] [-j N] "
 		 "[--no-builtin-rules] [--format text|md|json|csv|html] [-o FILE]",
 	.summary = "Replay merged first-parent history through the rules, "
 		   "the selector and the record.",
@@ -287,10 +349,21 @@ const struct cmd cmd_replay = {
 	"                        more --rules files are a proposal added to it\n"
 	"  --what-if GLOB        propose a force-full glob, tried before all rules\n"
 	"                        (repeatable): baseline and proposal side by side\n"
-	"  --selector CMD        run CMD (via /bin/sh -c) for each narrowed change:\n"
-	"                        changed paths on stdin, TIADASH_BASE, TIADASH_HEAD\n"
-	"                        and TIADASH_REPO set; it prints test ids, or\n"
-	"                        'run_all' and reasons, or 'nothing'\n"
+	"  --selector NAME|CMD   run a selector for each narrowed change, in a\n"
+	"                        worktree at its head (.tiadash/worktrees/): NAME\n"
+	"                        is vitest, turbo, moon or testmon (its own command\n"
+	"                        and answer); a CMD (via /bin/sh -c) gets the\n"
+	"                        changed paths on stdin, TIADASH_BASE, TIADASH_HEAD,\n"
+	"                        TIADASH_TREE and TIADASH_REPO, and prints test\n"
+	"                        ids, or 'run_all' and reasons, or 'nothing' (or\n"
+	"                        nothing at all)\n"
+	"  --selector-format F   read CMD's answer as adapter F's (cbm, gstack, ...)\n"
+	"  --setup CMD           run once in each worktree before its first call\n"
+	"                        (install or link node_modules, a virtualenv)\n"
+	"  --selector-cache, --no-selector-cache\n"
+	"                        reuse answers by (selector, change); on for a NAME\n"
+	"  --selector-recheck    call even when cached; a different answer is\n"
+	"                        reported as not reproducible\n"
 	"  --selector-timeout S  seconds per selector call (default 60)\n"
 	"  -j, --jobs N          selector calls in parallel (default 1)\n"
 	"  --no-builtin-rules    leave the built-in force-full defaults out\n"

@@ -23,6 +23,7 @@ static void outcome_release(struct replay_outcome *o)
 {
 	strlist_release(&o->reasons);
 	strlist_release(&o->missed);
+	strlist_release(&o->selection);
 	strlist_release(&o->rule_tests);
 	free(o->disagreement);
 	memset(o, 0, sizeof(*o));
@@ -130,6 +131,17 @@ static void report_selector_errors(const struct replay_run *run)
 	}
 	if (failed > shown)
 		warning("selector failed on %zu more changes", failed - shown);
+	shown = failed = 0;
+	for (size_t i = 0; i < run->nr; i++) {
+		const struct replay_selector_job *job = run->changes[i].job;
+
+		if (job && job->not_reproducible && ++failed <= 3)
+			warning("selector is not reproducible on %.12s: the same "
+				"(selector, change) answered two ways (run_all, "
+				"selector-not-reproducible)", job->head);
+	}
+	if (failed > 3)
+		warning("selector is not reproducible on %zu more changes", failed - 3);
 }
 
 /* Sorted, without duplicates: entry lists as sets. */
@@ -227,6 +239,13 @@ static int resolve(const struct replay_run *run, struct replay_change *ch,
 	const struct replay_selector_job *job = ch->job;
 	const struct replay_head *h = ch->head;
 
+	if (job && job->not_reproducible) {
+		/* Two answers for one (selector, change): neither is to be trusted. */
+		o->decision = REPLAY_RUN_ALL;
+		strlist_release(&o->reasons);
+		strlist_push(&o->reasons, "selector-not-reproducible");
+		return 0;
+	}
 	if (job) {
 		switch (job->answer) {
 		case ANSWER_TESTS:
@@ -299,6 +318,8 @@ static int decide(const struct replay_run *run, struct replay_change *ch,
 	sel.all = o->decision == REPLAY_RUN_ALL;
 	for (size_t i = 0; i < chosen.nr; i++)
 		idset_add(&sel, run->record.idmap, chosen.items[i]);
+	if (o->decision != REPLAY_RUN_ALL)
+		as_set(&chosen, &o->selection);
 	/*
 	 * A gate that runs one of the failing tests fails and stops the
 	 * change: it misses nothing (a non-hermetic test stops nothing).
@@ -386,6 +407,8 @@ static void add_to_totals(struct replay_totals *t, const struct replay_outcome *
 	t->missed_changes += o->missed.nr > 0;
 	t->recorded += o->compared;
 	t->disagreements += o->disagrees;
+	t->not_reproducible += o->reasons.nr && o->decision == REPLAY_RUN_ALL &&
+			       !strcmp(o->reasons.items[0], "selector-not-reproducible");
 }
 
 /*
@@ -430,11 +453,17 @@ int replay_finish(struct replay_run *run)
 			run->jobs[nr_jobs].base = ch->commit->parent;
 			run->jobs[nr_jobs].head = ch->commit->sha;
 			run->jobs[nr_jobs].paths = &ch->commit->paths;
+			run->jobs[nr_jobs].tree = ch->commit->tree;
+			run->jobs[nr_jobs].parent_tree = ch->commit->parent_tree;
 			ch->job = &run->jobs[nr_jobs++];
 		}
 		run->nr_jobs = nr_jobs;
 		if (replay_selector_run(&run->selector, run->jobs, nr_jobs) < 0)
 			return -1;
+		for (size_t i = 0; i < nr_jobs; i++) {
+			run->selector_cached += run->jobs[i].cached;
+			run->selector_calls += !run->jobs[i].cached;
+		}
 		report_selector_errors(run);
 	}
 	for (size_t i = 0; i < run->nr; i++) {

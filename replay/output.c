@@ -1,5 +1,6 @@
 /* Replay reports: aligned text for terminals, markdown, JSON and CSV. */
 #include "core/tiadash.h"
+#include "adapters/adapter.h"
 #include "core/json.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
@@ -524,6 +525,7 @@ static void json_outcome(cJSON *o, const struct replay_outcome *x)
 	json_list(o, "reasons", &x->reasons);
 	json_add_opt_int(o, "selected", x->has_selected, x->selected);
 	json_list(o, "missed", &x->missed);
+	json_list(o, "selection", &x->selection);
 	if (x->compared)
 		json_add_bool(o, "disagrees", x->disagrees);
 	else
@@ -558,6 +560,8 @@ static cJSON *json_totals(const struct replay_run *run, const struct replay_tota
 	json_add_int(dec, "rules-only", (int64_t)t->rules_only);
 	json_add_int(o, "recorded", (int64_t)t->recorded);
 	json_add_int(o, "disagreements", (int64_t)t->disagreements);
+	if (run->selector.cmd)
+		json_add_int(o, "not_reproducible", (int64_t)t->not_reproducible);
 	json_add_number(o, "gate_minutes", t->minutes);
 	est = cJSON_AddObjectToObject(o, "estimate");
 	json_add_int(est, "full_runs", (int64_t)t->runs_full);
@@ -578,7 +582,15 @@ void replay_print_json(const struct replay_run *run, FILE *f)
 	json_add_time(win, "until", run->until);
 	json_add_string(root, "branch", run->branch ? run->branch : "HEAD");
 	json_add_string(root, "tip", run->history.tip);
-	json_add_string_or_null(root, "selector", run->selector.cmd);
+	json_add_string_or_null(root, "selector", run->selector.cmd ? run->selector.name : NULL);
+	if (run->selector.cmd) {
+		cJSON *sel = cJSON_AddObjectToObject(root, "selector_run");
+
+		json_add_string(sel, "command", run->selector.cmd);
+		json_add_string(sel, "format", run->selector.adapter->name);
+		json_add_int(sel, "calls", (int64_t)run->selector_calls);
+		json_add_int(sel, "cached", (int64_t)run->selector_cached);
+	}
 	json_add_bool(root, "store", run->has_store);
 	changes = cJSON_AddArrayToObject(root, "changes");
 	for (size_t i = 0; i < run->nr; i++) {

@@ -93,18 +93,31 @@ enum replay_answer {
 };
 
 struct replay_selector_job {
-	/* In (borrowed). */
+	/* In (borrowed, but the trees). */
 	const char *base, *head;
 	const struct strlist *paths;
+	git_oid tree, parent_tree; /* the change: the cache key's half */
 	/* Out. */
 	enum replay_answer answer;
 	struct strlist lines;
 	char *why;
+	bool cached;           /* answered from the cache, not called */
+	bool not_reproducible; /* the same key answered otherwise (another call, the cache) */
+	char key[33];          /* (selector, change) digest */
 };
 
+struct adapter;
+struct spawn_env;
+
 struct replay_selector_opts {
-	const char *cmd;
-	const char *repo_root;
+	const char *cmd;          /* the shell command run (NULL: no selector) */
+	const char *name;         /* what the user gave: an adapter's name, or the CMD */
+	const struct adapter *adapter; /* reads its stdout (lists: the line protocol) */
+	struct repo *repo;        /* the worktrees' repository */
+	const char *setup;        /* --setup: once per worktree; NULL: none */
+	const struct strlist *scrub; /* more variables the selector must not see */
+	bool cache;               /* answers read from and written to ROOT/.tiadash/selector-cache */
+	bool recheck;             /* call even when cached, and compare */
 	double timeout_s;
 	int jobs;
 	void (*progress)(size_t done, size_t total, void *data);
@@ -112,19 +125,24 @@ struct replay_selector_opts {
 };
 
 /*
- * Run the selector for every job, at most opts->jobs at a time, each via
- * /bin/sh -c with TIADASH_BASE, TIADASH_HEAD and TIADASH_REPO set and the
- * paths on stdin. Every job gets an answer; a selector that exits non-zero,
- * is killed, times out, prints nothing or prints control characters is
- * ANSWER_ERROR. Returns 0, or -1 after error() when no process can start.
+ * Run the selector for every job, at most opts->jobs at a time, each in a
+ * worktree of a pool (core/worktree.h) checked out at the job's head, via
+ * /bin/sh -c with TIADASH_BASE, TIADASH_HEAD, TIADASH_TREE (the worktree)
+ * and TIADASH_REPO (the user's repository) set, the paths on stdin, and
+ * the environment scrubbed (core/spawn.h). Its stdout is read by
+ * opts->adapter. Every job gets an answer; a selector that exits non-zero,
+ * is killed, times out or prints what its reader refuses is ANSWER_ERROR.
+ * Answers are cached by (selector, change) when opts->cache; a key that
+ * answers two ways marks its jobs not reproducible. Returns 0, or -1
+ * after error() when nothing can run (the pool, a checkout, the setup).
  */
 int replay_selector_run(const struct replay_selector_opts *opts,
 			struct replay_selector_job *jobs, size_t nr);
 void replay_selector_job_release(struct replay_selector_job *job);
 
 /*
- * Classify a selector's stdout (exposed for tests): fills answer and lines,
- * or answer ANSWER_ERROR and why.
+ * Classify a line-protocol answer (exposed for tests): fills answer and
+ * lines, or answer ANSWER_ERROR and why.
  */
 void replay_selector_parse(const char *out, size_t len,
 			   struct replay_selector_job *job);
@@ -217,6 +235,7 @@ struct replay_outcome {
 	bool has_selected;
 	int64_t selected;
 	struct strlist missed; /* SUITE::CASE */
+	struct strlist selection; /* what a narrowed decision runs, sorted */
 	struct strlist rule_tests; /* what the matched select rules named */
 	bool narrowed_by_rules; /* the rules left it to a selector */
 	bool compared;          /* a recorded decision existed */
@@ -234,6 +253,7 @@ struct replay_change {
 struct replay_totals {
 	size_t changes, force_full, nothing, selected, rules_only;
 	size_t misses, missed_changes, disagreements, recorded;
+	size_t not_reproducible; /* changes whose selector answered two ways */
 	struct strlist reason_names; /* in first-seen order */
 	size_t *reason_counts;
 	size_t runs_full, runs_narrowed; /* for the minutes estimate */
@@ -248,7 +268,7 @@ struct replay_run {
 	struct replay_change *changes;
 	size_t nr;
 	struct replay_selector_job *jobs;
-	size_t nr_jobs;
+	size_t nr_jobs, selector_calls, selector_cached;
 	struct replay_totals tb, tp;
 	/* Comparison of the proposal with the baseline. */
 	size_t escapes_closed, escapes_opened, extra_force_full;

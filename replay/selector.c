@@ -1,7 +1,11 @@
-/* Running `--selector CMD` once per change, -j at a time, and reading its answer. */
+/* Running the selector once per change, -j at a time, each in a worktree at the change's head, and reading its answer. */
 #include "core/tiadash.h"
+#include "adapters/adapter.h"
+#include "core/digest.h"
 #include "core/sanitize.h"
+#include "core/spawn.h"
 #include "core/strmap.h"
+#include "core/worktree.h"
 #include "replay/replay.h"
 
 #include <fcntl.h>
@@ -19,6 +23,7 @@
 struct slot {
 	pid_t pid;
 	size_t job;
+	const char *tree; /* the worktree it runs in (the pool's) */
 	int in, out, err; /* our ends; -1 when closed */
 	struct strbuf input, output, errors;
 	size_t written;
@@ -57,99 +62,55 @@ static void set_error(struct replay_selector_job *job, const char *fmt, ...)
 	job->why = strbuf_detach(&sb, NULL);
 }
 
-/* Control characters, NUL, DEL, C1 or invalid UTF-8 anywhere: garbage. */
-static bool check_bytes(const char *out, size_t len, struct replay_selector_job *job)
+/* A reader's answer as the job's. */
+static void take_answer(struct replay_selector_job *job, struct adapter_answer *a)
 {
-	const unsigned char *p = (const unsigned char *)out;
-	int line = 1;
+	const struct strlist *l = a->decision == DECISION_RUN_ALL ? &a->reasons : &a->entries;
 
-	for (size_t i = 0; i < len;) {
-		int n = utf8_seq_len(p + i, len - i);
-
-		if (p[i] == '\n') {
-			line++;
-			i++;
-			continue;
-		}
-		if (p[i] == '\r' && i + 1 < len && p[i + 1] == '\n') {
-			i++;
-			continue;
-		}
-		if (n == 0) {
-			set_error(job, "printed invalid UTF-8 on line %d", line);
-			return false;
-		}
-		if ((n == 1 && (p[i] < 0x20 || p[i] == 0x7f)) ||
-		    (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)) {
-			set_error(job, "printed a control character (\\x%02x) on "
-				  "line %d", p[i] == 0xc2 ? p[i + 1] : p[i], line);
-			return false;
-		}
-		i += (size_t)n;
+	strlist_release(&job->lines);
+	free(job->why);
+	job->why = NULL;
+	switch (a->decision) {
+	case DECISION_RUN_ALL: job->answer = ANSWER_RUN_ALL; break;
+	case DECISION_SELECTED: job->answer = a->entries.nr ? ANSWER_TESTS : ANSWER_NOTHING; break;
+	default: job->answer = ANSWER_NOTHING; break;
 	}
-	return true;
+	for (size_t i = 0; job->answer != ANSWER_NOTHING && i < l->nr; i++)
+		strlist_push(&job->lines, l->items[i]);
 }
 
-static void split_words(const char *s, struct strlist *out)
+/* Read out with the adapter; its complaint (not printed) becomes the job's why. */
+static void read_answer(const struct adapter *ad, const char *root, const char *out,
+			size_t len, struct replay_selector_job *job)
 {
-	while (*s) {
-		size_t n;
+	struct adapter_answer a = ADAPTER_ANSWER_INIT;
+	struct adapter_opts o = ADAPTER_OPTS_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int rc;
 
-		while (*s == ' ')
-			s++;
-		n = strcspn(s, " ");
-		if (n)
-			strlist_push_owned(out, xstrndup(s, n));
-		s += n;
+	o.root = root;
+	error_capture(&why);
+	rc = adapter_read_answer(ad, out, len, "stdout", &o, &a);
+	error_capture(NULL);
+	if (rc < 0) {
+		set_error(job, "printed what its reader refuses (%s)", why.buf);
+		strbuf_release(&why);
+		return;
 	}
+	/* A reader's warning is no error, but it is not an answer either. */
+	if (why.len && !a.entries.nr && a.decision != DECISION_RUN_ALL &&
+	    a.decision != DECISION_NOTHING)
+		set_error(job, "%s", why.buf);
+	else
+		take_answer(job, &a);
+	adapter_answer_release(&a);
+	strbuf_release(&why);
 }
 
 void replay_selector_parse(const char *out, size_t len,
 			   struct replay_selector_job *job)
 {
-	struct strlist lines = STRLIST_INIT;
-	struct strmap seen = STRMAP_INIT;
-	const char *p = out, *end = out + len;
-
-	strlist_release(&job->lines);
-	if (!check_bytes(out, len, job))
-		return;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *line = xstrndup(p, nl ? (size_t)(nl - p) : (size_t)(end - p));
-		char *t = trim(line);
-
-		if (*t)
-			strlist_push(&lines, t);
-		free(line);
-		p = nl ? nl + 1 : end;
-	}
-	if (!lines.nr) {
-		set_error(job, "printed nothing");
-	} else if (!strcmp(lines.items[0], "run_all") ||
-		   starts_with(lines.items[0], "run_all ")) {
-		job->answer = ANSWER_RUN_ALL;
-		split_words(lines.items[0] + 7, &job->lines);
-		for (size_t i = 1; i < lines.nr; i++)
-			strlist_push(&job->lines, lines.items[i]);
-	} else if (!strcmp(lines.items[0], "nothing")) {
-		if (lines.nr > 1)
-			set_error(job, "printed 'nothing' and then test ids");
-		else
-			job->answer = ANSWER_NOTHING;
-	} else {
-		job->answer = ANSWER_TESTS;
-		for (size_t i = 0; i < lines.nr; i++) {
-			bool added;
-
-			strmap_intern(&seen, lines.items[i], strlen(lines.items[i]),
-				      0, &added);
-			if (added)
-				strlist_push(&job->lines, lines.items[i]);
-		}
-	}
-	strmap_clear(&seen);
-	strlist_release(&lines);
+	read_answer(&adapter_lists, NULL, out, len, job);
 }
 
 static void close_fd(int *fd)
@@ -159,33 +120,17 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static ATTR_NORETURN void child(const struct replay_selector_opts *o,
-				const struct replay_selector_job *job,
-				int in, int out, int err)
+static int start(const struct replay_selector_opts *o, struct replay_selector_job *jobs,
+		 size_t idx, struct slot *s, const char *tree, const struct spawn_env *base)
 {
-	setpgid(0, 0);
-	if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0)
-		_exit(126);
-	/* tiadash ignores SIGPIPE; an ignored signal would survive exec. */
-	signal(SIGPIPE, SIG_DFL);
-	if (o->repo_root && chdir(o->repo_root) < 0)
-		_exit(126);
-	setenv("TIADASH_BASE", *job->base ? job->base : EMPTY_TREE, 1);
-	setenv("TIADASH_HEAD", job->head, 1);
-	setenv("TIADASH_REPO", o->repo_root ? o->repo_root : ".", 1);
-	execl("/bin/sh", "sh", "-c", o->cmd, (char *)NULL);
-	_exit(127);
-}
-
-static int start(const struct replay_selector_opts *o,
-		 struct replay_selector_job *jobs, size_t idx, struct slot *s)
-{
+	struct spawn_env env = SPAWN_ENV_INIT;
 	int pin[2], pout[2], perr[2];
 	pid_t pid;
 
 	memset(s, 0, sizeof(*s));
 	s->in = s->out = s->err = -1;
 	s->job = idx;
+	s->tree = tree;
 	if (pipe2(pin, O_CLOEXEC) < 0)
 		return error("cannot run the selector: %s", strerror(errno));
 	if (pipe2(pout, O_CLOEXEC) < 0) {
@@ -196,18 +141,18 @@ static int start(const struct replay_selector_opts *o,
 		close(pin[0]), close(pin[1]), close(pout[0]), close(pout[1]);
 		return error("cannot run the selector: %s", strerror(errno));
 	}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(pin[0]), close(pin[1]), close(pout[0]), close(pout[1]);
-		close(perr[0]), close(perr[1]);
-		return error("cannot run the selector: %s", strerror(e));
-	}
-	if (pid == 0)
-		child(o, &jobs[idx], pin[0], pout[1], perr[1]);
-	setpgid(pid, pid); /* either side may win the race; both ask the same */
+	spawn_env_copy(&env, base);
+	spawn_env_set(&env, "TIADASH_BASE", *jobs[idx].base ? jobs[idx].base : EMPTY_TREE);
+	spawn_env_set(&env, "TIADASH_HEAD", jobs[idx].head);
+	spawn_env_set(&env, "TIADASH_TREE", tree);
+	spawn_env_set(&env, "TIADASH_REPO", o->repo->root);
+	pid = spawn_start(o->cmd, NULL, tree, &env, pin[0], pout[1], perr[1], "the selector");
+	spawn_env_release(&env);
 	close(pin[0]), close(pout[1]), close(perr[1]);
+	if (pid < 0) {
+		close(pin[1]), close(pout[0]), close(perr[0]);
+		return -1;
+	}
 	s->pid = pid;
 	s->in = pin[1];
 	s->out = pout[0];
@@ -248,7 +193,7 @@ static void finish(const struct replay_selector_opts *o,
 	else if (s->overflow)
 		set_error(job, "printed more than %u MiB", MAX_OUTPUT >> 20);
 	else
-		replay_selector_parse(s->output.buf, s->output.len, job);
+		read_answer(o->adapter, s->tree, s->output.buf, s->output.len, job);
 	add_stderr_hint(job, &s->errors);
 	close_fd(&s->in);
 	close_fd(&s->out);
@@ -299,12 +244,150 @@ static void feed(struct slot *s)
 	close_fd(&s->in);
 }
 
+/* ---- the cache: one file per (selector, change) key ---- */
+
+/* The key: the selector (adapter, command, setup) and the change (its two trees). */
+static void job_key(const struct replay_selector_opts *o, struct replay_selector_job *job)
+{
+	struct digest d;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	digest_init(&d);
+	digest_add(&d, "tiadash selector v1", 19);
+	digest_boundary(&d);
+	digest_add(&d, o->adapter->name, strlen(o->adapter->name));
+	digest_boundary(&d);
+	digest_add(&d, o->cmd, strlen(o->cmd));
+	digest_boundary(&d);
+	if (o->setup)
+		digest_add(&d, o->setup, strlen(o->setup));
+	digest_boundary(&d);
+	git_oid_tostr(hex, sizeof(hex), &job->parent_tree);
+	digest_add(&d, hex, strlen(hex));
+	digest_boundary(&d);
+	git_oid_tostr(hex, sizeof(hex), &job->tree);
+	digest_add(&d, hex, strlen(hex));
+	digest_hex(&d, job->key);
+}
+
+/* An answer as text: what is cached, and what two answers are compared by. */
+static void answer_text(const struct replay_selector_job *job, struct strbuf *out)
+{
+	static const char *const names[] = { "tests", "run_all", "nothing", "error" };
+	struct strlist sorted = STRLIST_INIT;
+
+	strbuf_addf(out, "%s\n", names[job->answer]);
+	for (size_t i = 0; i < job->lines.nr; i++)
+		strlist_push(&sorted, job->lines.items[i]);
+	if (job->answer == ANSWER_TESTS)
+		strlist_sort(&sorted);
+	for (size_t i = 0; i < sorted.nr; i++)
+		strbuf_addf(out, "%s\n", sorted.items[i]);
+	strlist_release(&sorted);
+}
+
+static char *cache_path(const struct replay_selector_opts *o, const char *key)
+{
+	return xstrfmt("%s/.tiadash/selector-cache/%.2s/%s", o->repo->root, key, key + 2);
+}
+
+/* A cached answer into job (0), or 1 when there is none. */
+static int cache_read(const struct replay_selector_opts *o, struct replay_selector_job *job)
+{
+	char *path = cache_path(o, job->key);
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *end;
+	int ret = 1;
+
+	if (access(path, R_OK) == 0 && read_file_limit(&sb, path, MAX_OUTPUT) == 0) {
+		p = sb.buf;
+		end = sb.buf + sb.len;
+		strlist_release(&job->lines);
+		if (starts_with(p, "tests\n"))
+			job->answer = ANSWER_TESTS;
+		else if (starts_with(p, "run_all\n"))
+			job->answer = ANSWER_RUN_ALL;
+		else if (starts_with(p, "nothing\n"))
+			job->answer = ANSWER_NOTHING;
+		else
+			goto out;
+		p = strchr(p, '\n') + 1;
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+			if (!nl)
+				break;
+			strlist_push_owned(&job->lines, xstrndup(p, (size_t)(nl - p)));
+			p = nl + 1;
+		}
+		job->cached = true;
+		ret = 0;
+	}
+out:
+	free(path);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Keep an answer (never an error: the next run tries again). Quietly best-effort. */
+static void cache_write(const struct replay_selector_opts *o, const struct replay_selector_job *job)
+{
+	char *path = cache_path(o, job->key), *tmp = xstrfmt("%s.%ld", path, (long)getpid());
+	struct strbuf sb = STRBUF_INIT;
+	FILE *f;
+
+	answer_text(job, &sb);
+	if (job->answer != ANSWER_ERROR && mkdir_for_file(path) == 0 &&
+	    (f = fopen(tmp, "w")) != NULL) {
+		bool ok = fwrite(sb.buf, 1, sb.len, f) == sb.len;
+
+		if (fclose(f) == 0 && ok)
+			rename(tmp, path);
+		unlink(tmp);
+	}
+	strbuf_release(&sb);
+	free(tmp);
+	free(path);
+}
+
+/* Jobs of one key that answered two ways are not reproducible; mark each. */
+static void check_reproducible(struct replay_selector_job *jobs, size_t nr)
+{
+	struct strmap first = STRMAP_INIT; /* key -> job index */
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		int64_t j;
+		bool added;
+		struct strmap_entry *e = strmap_intern(&first, jobs[i].key, 32,
+						       (int64_t)i, &added);
+
+		if (added || jobs[i].answer == ANSWER_ERROR)
+			continue;
+		j = e->value;
+		if (jobs[j].answer == ANSWER_ERROR)
+			continue;
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		answer_text(&jobs[i], &a);
+		answer_text(&jobs[j], &b);
+		if (strcmp(a.buf, b.buf))
+			jobs[i].not_reproducible = jobs[j].not_reproducible = true;
+	}
+	strmap_clear(&first);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 int replay_selector_run(const struct replay_selector_opts *o,
 			struct replay_selector_job *jobs, size_t nr)
 {
 	int width = o->jobs > 0 ? o->jobs : 1;
 	struct slot *slots = xcalloc((size_t)width, sizeof(*slots));
 	struct pollfd *fds = xcalloc((size_t)width * 3, sizeof(*fds));
+	struct worktree_pool *pool = NULL;
+	struct worktree_opts wo = { o->setup, o->scrub };
+	struct replay_selector_job *cached = xcalloc(nr + 1, sizeof(*cached));
 	size_t next = 0, done = 0;
 	int ret = 0;
 
@@ -312,6 +395,21 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		jobs[i].answer = ANSWER_ERROR;
 		jobs[i].lines = (struct strlist)STRLIST_INIT;
 		jobs[i].why = NULL;
+		job_key(o, &jobs[i]);
+		if (!o->cache || cache_read(o, &jobs[i]) != 0)
+			continue;
+		if (o->recheck) {
+			/* Keep what the cache says, and call again. */
+			cached[i] = jobs[i];
+			jobs[i].lines = (struct strlist)STRLIST_INIT;
+			jobs[i].cached = false;
+		}
+	}
+	if (worktree_pool_open(&pool, o->repo, (size_t)width, &wo) < 0) {
+		free(slots);
+		free(fds);
+		free(cached);
+		return -1;
 	}
 	while (done < nr) {
 		nfds_t nfds = 0;
@@ -319,13 +417,28 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		bool lingering = false;
 
 		for (int k = 0; k < width && next < nr && !ret; k++) {
+			const char *tree;
+
 			if (slots[k].pid)
 				continue;
-			if (start(o, jobs, next, &slots[k]) < 0)
+			while (next < nr && jobs[next].cached) {
+				/* Answered already: no call. */
+				next++;
+				done++;
+				if (o->progress)
+					o->progress(done, nr, o->data);
+			}
+			if (next >= nr)
+				break;
+			if (worktree_pool_checkout(pool, (size_t)k, jobs[next].head, &tree) < 0 ||
+			    start(o, jobs, next, &slots[k], tree,
+				  worktree_pool_env(pool)) < 0)
 				ret = -1;
 			else
 				next++;
 		}
+		if (done >= nr)
+			break;
 		for (int k = 0; k < width; k++) {
 			struct slot *s = &slots[k];
 
@@ -416,7 +529,25 @@ int replay_selector_run(const struct replay_selector_opts *o,
 			finish(o, &jobs[slots[k].job], &slots[k], status, false);
 		}
 	}
+	worktree_pool_close(pool);
 	free(slots);
 	free(fds);
+	check_reproducible(jobs, nr);
+	for (size_t i = 0; i < nr; i++) {
+		if (o->recheck && cached[i].cached) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+			answer_text(&jobs[i], &a);
+			answer_text(&cached[i], &b);
+			if (jobs[i].answer != ANSWER_ERROR && strcmp(a.buf, b.buf))
+				jobs[i].not_reproducible = true;
+			strbuf_release(&a);
+			strbuf_release(&b);
+			replay_selector_job_release(&cached[i]);
+		}
+		if (!ret && o->cache && !jobs[i].cached && !jobs[i].not_reproducible)
+			cache_write(o, &jobs[i]);
+	}
+	free(cached);
 	return ret;
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The selector protocol: one call per change the rules leave narrowed,
-# with TIADASH_BASE/HEAD/REPO and the paths on stdin, in the repository;
-# its answer is test ids, "run_all" and reasons, or "nothing". A selector
-# that fails, times out, says nothing or prints garbage fails closed:
-# run_all with reason selector-error. -j N gives the -j 1 answer.
+# with TIADASH_BASE/HEAD/TREE/REPO and the paths on stdin, in a worktree
+# checked out at the change's head; its answer is test ids, "run_all" and
+# reasons, or "nothing" (an empty answer too). A selector that fails,
+# times out or prints garbage fails closed: run_all with reason
+# selector-error. -j N gives the -j 1 answer.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/data/rules/replay-lib.sh"
 
@@ -17,11 +18,11 @@ test_expect_success 'one call per narrowed change, with the protocol environment
 	sort "$TRASH/calls" >actual &&
 	r=$(pwd -P) &&
 	{
-		echo "$(git rev-parse HEAD) $(git rev-parse HEAD~1) $r $r README.md" &&
-		echo "$(git rev-parse HEAD~3) $(git rev-parse HEAD~4) $r $r docs/guide.md" &&
-		echo "$(git rev-parse HEAD~4) $(git rev-parse HEAD~5) $r $r src/app.py src/main.py tests/test_app.py" &&
-		echo "$(git rev-parse HEAD~5) $(git rev-parse HEAD~6) $r $r src/helpers.py src/util.py" &&
-		echo "$(git rev-parse HEAD~6) 4b825dc642cb6eb9a060e54bf8d69288fbee4904 $r $r README.md docs/guide.md src/app.py src/util.py tests/test_app.py"
+		echo "$(git rev-parse HEAD) $(git rev-parse HEAD~1) $r TREE README.md" &&
+		echo "$(git rev-parse HEAD~3) $(git rev-parse HEAD~4) $r TREE docs/guide.md" &&
+		echo "$(git rev-parse HEAD~4) $(git rev-parse HEAD~5) $r TREE src/app.py src/main.py tests/test_app.py" &&
+		echo "$(git rev-parse HEAD~5) $(git rev-parse HEAD~6) $r TREE src/helpers.py src/util.py" &&
+		echo "$(git rev-parse HEAD~6) 4b825dc642cb6eb9a060e54bf8d69288fbee4904 $r TREE README.md docs/guide.md src/app.py src/util.py tests/test_app.py"
 	} | sort >expect &&
 	test_cmp expect actual
 '
@@ -89,14 +90,22 @@ done <<TABLE
 $SEL fail|exited with status 3: no coverage map
 kill -9 \$\$|killed by signal 9
 $SEL sleep|timed out after 0.5 s
-$SEL empty|printed nothing
-$SEL blank|printed nothing
-$SEL escape|printed a control character (\\x1b) on line 2
-$SEL nul|printed a control character (\\x00) on line 1
-$SEL bad_utf8|printed invalid UTF-8 on line 1
-$SEL nothing_and_ids|printed 'nothing' and then test ids
+$SEL escape|printed what its reader refuses (stdout:2: line protocol: a control character (\\x1b))
+$SEL nul|printed what its reader refuses (stdout:1: line protocol: a control character (\\x00))
+$SEL bad_utf8|printed what its reader refuses (stdout:1: line protocol: invalid UTF-8)
+$SEL nothing_and_ids|printed what its reader refuses (stdout:2: line protocol: 'nothing' and then test ids)
 no-such-selector-command|exited with status 127: sh: 1: no-such-selector-command: not found
 TABLE
+
+test_expect_success 'an empty answer means nothing' '
+	for mode in empty blank; do
+		tiadash replay --since 2026-11-01T02:00:00Z --until 2026-11-01T03:00:00Z \
+			--selector "$SEL $mode" --format json >e.json 2>err &&
+		replay_rows e.json >actual &&
+		echo "11 nothing 2 0 [] [tests/test_app.py::test_run tests/test_util.py::test_add]" >expect &&
+		test_cmp expect actual && test_must_be_empty err || return 1
+	done
+'
 
 test_expect_success 'timeouts kill the selector and run in parallel' '
 	start=$(date +%s) &&

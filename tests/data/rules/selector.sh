@@ -1,12 +1,19 @@
 #!/bin/sh
 # A test selector for tests/t4120-replay-selector.sh. $1 says how it
-# behaves; with SELECTOR_LOG set it appends "HEAD BASE REPO CWD PATHS"
+# behaves; with SELECTOR_LOG set it appends "HEAD BASE REPO CWD PATHS",
+# CWD "TREE" when it runs in TIADASH_TREE, a worktree of REPO at HEAD
 # (mode count appends the number of paths to COUNT_LOG).
 mode=$1
 paths=$(cat)
 if [ -n "$SELECTOR_LOG" ]; then
+	cwd=$(pwd -P)
+	case $cwd in
+	"$TIADASH_TREE")
+		test "$(git rev-parse HEAD)" = "$TIADASH_HEAD" &&
+			test "$cwd" != "$TIADASH_REPO" && cwd=TREE ;;
+	esac
 	printf '%s %s %s %s %s\n' "$TIADASH_HEAD" "$TIADASH_BASE" "$TIADASH_REPO" \
-		"$(pwd)" "$(echo $paths)" >>"$SELECTOR_LOG"
+		"$cwd" "$(echo $paths)" >>"$SELECTOR_LOG"
 fi
 case $mode in
 ok)

@@ -1,0 +1,188 @@
+/* Child processes: posix_spawn in a process group of their own, with a scrubbed environment. */
+#include "core/tiadash.h"
+#include "core/spawn.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+const char *const spawn_scrubbed[] = {
+	"TIADASH_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", NULL,
+};
+
+static bool name_is(const char *var, const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(var, name, n) && var[n] == '=';
+}
+
+static bool scrubbed(const char *var, const struct strlist *also)
+{
+	for (size_t i = 0; spawn_scrubbed[i]; i++)
+		if (name_is(var, spawn_scrubbed[i]))
+			return true;
+	for (size_t i = 0; also && i < also->nr; i++)
+		if (name_is(var, also->items[i]))
+			return true;
+	return false;
+}
+
+void spawn_env_init(struct spawn_env *e, const struct strlist *also)
+{
+	size_t n = 0;
+
+	for (char **v = environ; v && *v; v++)
+		n++;
+	e->vars = xcalloc(n + 1, sizeof(*e->vars));
+	e->nr = 0;
+	for (char **v = environ; v && *v; v++)
+		if (!scrubbed(*v, also))
+			e->vars[e->nr++] = xstrdup(*v);
+	e->base = e->nr;
+	e->vars[e->nr] = NULL;
+}
+
+void spawn_env_copy(struct spawn_env *dst, const struct spawn_env *src)
+{
+	spawn_env_release(dst);
+	dst->vars = xcalloc(src->nr + 1, sizeof(*dst->vars));
+	for (size_t i = 0; i < src->nr; i++)
+		dst->vars[dst->nr++] = xstrdup(src->vars[i]);
+	dst->base = dst->nr;
+}
+
+void spawn_env_set(struct spawn_env *e, const char *name, const char *value)
+{
+	char *var = xstrfmt("%s=%s", name, value);
+
+	for (size_t i = 0; i < e->nr; i++) {
+		if (name_is(e->vars[i], name)) {
+			free(e->vars[i]);
+			e->vars[i] = var;
+			return;
+		}
+	}
+	e->vars = xrealloc(e->vars, (e->nr + 2) * sizeof(*e->vars));
+	e->vars[e->nr++] = var;
+	e->vars[e->nr] = NULL;
+}
+
+void spawn_env_release(struct spawn_env *e)
+{
+	for (size_t i = 0; i < e->nr; i++)
+		free(e->vars[i]);
+	free(e->vars);
+	e->vars = NULL;
+	e->nr = e->base = 0;
+}
+
+pid_t spawn_start(const char *cmd, char *const argv[], const char *cwd,
+		  const struct spawn_env *env, int in, int out, int err,
+		  const char *what)
+{
+	char *const sh[] = { "sh", "-c", (char *)cmd, NULL };
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t def, none;
+	pid_t pid;
+	int rc, fds[3] = { in, out, err };
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawnattr_init(&attr);
+	for (int k = 0; k < 3; k++) {
+		if (fds[k] < 0)
+			posix_spawn_file_actions_addopen(&fa, k, "/dev/null",
+							 k ? O_WRONLY : O_RDONLY, 0);
+		else if (fds[k] != k)
+			posix_spawn_file_actions_adddup2(&fa, fds[k], k);
+	}
+	if (cwd)
+		posix_spawn_file_actions_addchdir_np(&fa, cwd);
+	/* tiadash ignores SIGPIPE; an ignored signal would survive exec. */
+	sigemptyset(&def);
+	sigaddset(&def, SIGPIPE);
+	sigemptyset(&none);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setsigmask(&attr, &none);
+	posix_spawnattr_setpgroup(&attr, 0);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETPGROUP);
+	if (argv)
+		rc = posix_spawnp(&pid, argv[0], &fa, &attr, argv, env ? env->vars : environ);
+	else
+		rc = posix_spawn(&pid, "/bin/sh", &fa, &attr, sh, env ? env->vars : environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	if (rc) {
+		error("cannot run %s: %s", what, strerror(rc));
+		return -1;
+	}
+	return pid;
+}
+
+static int wait_for(pid_t pid, int errfd, const char *what)
+{
+	char buf[4096];
+	struct strbuf msg = STRBUF_INIT;
+	ssize_t n;
+	int status = 0;
+
+	while ((n = read(errfd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		if (msg.len < 4096)
+			strbuf_add(&msg, buf, (size_t)n);
+	}
+	close(errfd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && !WEXITSTATUS(status)) {
+		strbuf_release(&msg);
+		return 0;
+	}
+	msg.len = strcspn(msg.buf, "\n");
+	msg.buf[msg.len] = '\0';
+	if (WIFSIGNALED(status))
+		error("%s: killed by signal %d", what, WTERMSIG(status));
+	else
+		error("%s: exit status %d%s%s", what, WEXITSTATUS(status),
+		      msg.len ? ": " : "", msg.buf);
+	strbuf_release(&msg);
+	return -1;
+}
+
+static int run(const char *cmd, char *const argv[], const char *cwd,
+	       const struct spawn_env *env, const char *what)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return error("cannot run %s: %s", what, strerror(errno));
+	pid = spawn_start(cmd, argv, cwd, env, -1, -1, p[1], what);
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	return wait_for(pid, p[0], what);
+}
+
+int spawn_run(char *const argv[], const char *cwd, const struct spawn_env *env,
+	      const char *what)
+{
+	return run(NULL, argv, cwd, env, what);
+}
+
+int spawn_run_shell(const char *cmd, const char *cwd, const struct spawn_env *env,
+		    const char *what)
+{
+	return run(cmd, NULL, cwd, env, what);
+}

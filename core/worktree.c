@@ -1,0 +1,252 @@
+/* A pool of detached worktrees under .tiadash/worktrees/, reused between checkouts and cleaned after a kill. */
+#include "core/tiadash.h"
+#include "core/worktree.h"
+
+#include <dirent.h>
+#include <ftw.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct slot {
+	char *path;          /* NULL until made */
+	git_repository *git; /* the worktree, opened */
+	char sha[41];        /* what is checked out */
+};
+
+struct worktree_pool {
+	struct repo *repo;   /* borrowed */
+	char *dir;           /* ROOT/.tiadash/worktrees */
+	char *setup;
+	struct spawn_env env;
+	struct slot *slots;
+	size_t nr;
+};
+
+/* ---- removing a worktree: the directory (never following a link), then git's record ---- */
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	if (flag == FTW_DP)
+		return rmdir(path) < 0 && errno != ENOENT ? -1 : 0;
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int remove_tree(const char *path)
+{
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 &&
+	    errno != ENOENT)
+		return error("cannot remove the worktree '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+static void prune(struct worktree_pool *p)
+{
+	char *argv[] = { "git", "-C", p->repo->root, "worktree", "prune", NULL };
+
+	spawn_run(argv, NULL, &p->env, "git worktree prune");
+}
+
+/* wt-PID-N of a process that is gone: left by a kill. */
+static bool stale(const char *name)
+{
+	long pid;
+	char *end;
+
+	if (strncmp(name, "wt-", 3))
+		return false;
+	pid = strtol(name + 3, &end, 10);
+	if (end == name + 3 || *end != '-' || pid <= 0)
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+static void clean_stale(struct worktree_pool *p)
+{
+	DIR *d = opendir(p->dir);
+	struct dirent *de;
+	bool removed = false;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *path;
+
+		if (!stale(de->d_name))
+			continue;
+		path = path_join(p->dir, de->d_name);
+		removed |= remove_tree(path) == 0;
+		free(path);
+	}
+	closedir(d);
+	if (removed)
+		prune(p);
+}
+
+/* ---- the pool ---- */
+
+int worktree_pool_open(struct worktree_pool **out, struct repo *repo, size_t n,
+		       const struct worktree_opts *opts)
+{
+	struct worktree_pool *p = xcalloc(1, sizeof(*p));
+	static const char *const git_vars[] = {
+		"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+		"GIT_COMMON_DIR", NULL,
+	};
+	struct strlist also = STRLIST_INIT;
+
+	p->repo = repo;
+	p->dir = path_join(repo->root, ".tiadash/worktrees");
+	p->setup = opts && opts->setup ? xstrdup(opts->setup) : NULL;
+	p->nr = n ? n : 1;
+	p->slots = xcalloc(p->nr, sizeof(*p->slots));
+	/* git's own variables would point a child at the user's repository. */
+	for (size_t i = 0; git_vars[i]; i++)
+		strlist_push(&also, git_vars[i]);
+	for (size_t i = 0; opts && opts->scrub && i < opts->scrub->nr; i++)
+		strlist_push(&also, opts->scrub->items[i]);
+	spawn_env_init(&p->env, &also);
+	strlist_release(&also);
+	*out = p;
+	if (mkdir_for_file(p->dir) < 0 || (mkdir(p->dir, 0777) < 0 && errno != EEXIST)) {
+		int ret = error("cannot make '%s': %s", p->dir, strerror(errno));
+
+		worktree_pool_close(p);
+		*out = NULL;
+		return ret;
+	}
+	clean_stale(p);
+	return 0;
+}
+
+size_t worktree_pool_size(const struct worktree_pool *p)
+{
+	return p->nr;
+}
+
+const struct spawn_env *worktree_pool_env(const struct worktree_pool *p)
+{
+	return &p->env;
+}
+
+static int make_slot(struct worktree_pool *p, size_t k, const char *sha)
+{
+	struct slot *s = &p->slots[k];
+	char *path = xstrfmt("%s/wt-%ld-%zu", p->dir, (long)getpid(), k);
+	char *argv[] = { "git", "-C", p->repo->root, "worktree", "add", "--detach",
+			 "--no-checkout", "--force", path, (char *)sha, NULL };
+	char *real;
+
+	remove_tree(path);
+	if (spawn_run(argv, NULL, &p->env, "git worktree add") < 0) {
+		free(path);
+		return -1;
+	}
+	real = realpath(path, NULL);
+	free(path);
+	if (!real)
+		return error("cannot find the new worktree: %s", strerror(errno));
+	s->path = real;
+	if (git_repository_open(&s->git, s->path) < 0) {
+		const git_error *e = git_error_last();
+
+		return error("cannot open the worktree '%s': %s", s->path,
+			     e ? e->message : "unknown error");
+	}
+	return 0;
+}
+
+static int checkout(struct worktree_pool *p, struct slot *s, const char *sha)
+{
+	git_checkout_options co;
+	git_object *commit = NULL;
+	git_oid oid;
+	int ret = 0;
+
+	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+	co.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED;
+	if (git_oid_fromstr(&oid, sha) < 0 ||
+	    git_object_lookup(&commit, s->git, &oid, GIT_OBJECT_COMMIT) < 0 ||
+	    git_checkout_tree(s->git, commit, &co) < 0 ||
+	    git_repository_set_head_detached(s->git, &oid) < 0) {
+		const git_error *e = git_error_last();
+
+		ret = error("cannot check %.12s out in '%s': %s", sha, s->path,
+			    e ? e->message : "unknown error");
+		s->sha[0] = '\0';
+	} else {
+		memcpy(s->sha, sha, 40);
+		s->sha[40] = '\0';
+	}
+	git_object_free(commit);
+	(void)p;
+	return ret;
+}
+
+static int run_setup(struct worktree_pool *p, struct slot *s)
+{
+	struct spawn_env env = SPAWN_ENV_INIT;
+	int ret;
+
+	spawn_env_copy(&env, &p->env);
+	spawn_env_set(&env, "TIADASH_TREE", s->path);
+	spawn_env_set(&env, "TIADASH_REPO", p->repo->root);
+	ret = spawn_run_shell(p->setup, s->path, &env, "the worktree setup (--setup)");
+	spawn_env_release(&env);
+	return ret;
+}
+
+int worktree_pool_checkout(struct worktree_pool *p, size_t k, const char *sha,
+			   const char **path)
+{
+	struct slot *s = &p->slots[k];
+	bool fresh = !s->path;
+
+	if (k >= p->nr)
+		BUG("worktree slot %zu of %zu", k, p->nr);
+	if (fresh && make_slot(p, k, sha) < 0)
+		return -1;
+	if (strcmp(s->sha, sha) && checkout(p, s, sha) < 0)
+		return -1;
+	if (fresh && p->setup && run_setup(p, s) < 0)
+		return -1;
+	*path = s->path;
+	return 0;
+}
+
+int worktree_pool_reset(struct worktree_pool *p, size_t k)
+{
+	struct slot *s = &p->slots[k];
+	char sha[41];
+
+	if (!s->path || !s->sha[0])
+		return error("worktree slot %zu holds no checkout", k);
+	memcpy(sha, s->sha, sizeof(sha));
+	return checkout(p, s, sha);
+}
+
+void worktree_pool_close(struct worktree_pool *p)
+{
+	bool made = false;
+
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nr; i++) {
+		git_repository_free(p->slots[i].git);
+		if (p->slots[i].path) {
+			remove_tree(p->slots[i].path);
+			made = true;
+		}
+		free(p->slots[i].path);
+	}
+	if (made)
+		prune(p);
+	rmdir(p->dir); /* when empty */
+	spawn_env_release(&p->env);
+	free(p->slots);
+	free(p->setup);
+	free(p->dir);
+	free(p);
+}
