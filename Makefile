@@ -61,7 +61,7 @@ QUIET_LINK = @echo '   ' LINK $@;
 endif
 
 .PHONY: all check test unit e2e bench demo deps test-deps install uninstall clean \
-	sampledata fuzz pages FORCE
+	sampledata fuzz pages test-tools FORCE
 .DEFAULT_GOAL := all
 
 all: $(BIN)
@@ -95,20 +95,34 @@ $(SAMPLE)/.built: sampledata/make-week.py
 	@touch $@
 sampledata: $(SAMPLE)/.built
 
+# The real selectors the tests replay through (vitest, turbo, moon), pinned
+# in tests/npm/package-lock.json and installed by npm ci into build/; without
+# npm (or the registry) their tests say so and skip. .ci/run requires them.
+TOOLS = build/test-tools
+test-tools:
+	@if [ "$$(cat $(TOOLS)/.installed 2>/dev/null)" = "$$(cat tests/npm/package-lock.json | cksum)" ]; then :; \
+	elif ! command -v npm >/dev/null 2>&1; then \
+		echo "npm not found: the tests of real selectors (vitest, turbo, moon) skip" >&2; \
+	else mkdir -p $(TOOLS) && cp tests/npm/package.json tests/npm/package-lock.json $(TOOLS)/ && \
+		(cd $(TOOLS) && npm ci --no-audit --no-fund --loglevel=error >/dev/null) && \
+		cat tests/npm/package-lock.json | cksum >$(TOOLS)/.installed || \
+		echo "npm ci failed: the tests of real selectors skip" >&2; fi
+
 TEST_ENV = TIADASH_BIN='$(abspath $(BIN))' TT_BIN='$(abspath $(BUILD)/tests/helper/tt)' \
+	TEST_TOOLS='$(abspath $(TOOLS))' \
 	UNIT_DIR='$(abspath $(BUILD)/tests/unit)' SAMPLE='$(abspath $(SAMPLE))' \
 	TEST_RESULTS='$(BUILD)/test-results'
 
 check test: test-deps
-	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS) sampledata
+	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS) sampledata test-tools
 	@$(TEST_ENV) tests/run $(TESTS)
 
 # One test file: make tests/t1000-ingest-sample.sh
 tests/t%.sh: FORCE
-	@$(MAKE) --no-print-directory $(BIN) $(HELPER_BINS) sampledata
+	@$(MAKE) --no-print-directory $(BIN) $(HELPER_BINS) sampledata test-tools
 	@$(TEST_ENV) tests/run $@
 
-bench: $(BIN) $(HELPER_BINS) sampledata
+bench: $(BIN) $(HELPER_BINS) sampledata test-tools
 	@$(TEST_ENV) tests/bench/run
 
 demo: deps

@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 struct slot {
-	char *path;          /* NULL until made */
+	char *link;          /* .tiadash/worktrees/wt-PID-N */
+	char *home;          /* the mkdtemp directory holding it */
+	char *path;          /* the worktree (home/NAME); NULL until made */
 	git_repository *git; /* the worktree, opened */
 	char sha[41];        /* what is checked out */
 };
@@ -50,6 +52,13 @@ static void prune(struct worktree_pool *p)
 }
 
 /* wt-PID-N of a process that is gone: left by a kill. */
+static const char *conf_base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
 static bool stale(const char *name)
 {
 	long pid;
@@ -61,6 +70,24 @@ static bool stale(const char *name)
 	if (end == name + 3 || *end != '-' || pid <= 0)
 		return false;
 	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+/*
+ * A slot's link, and the mkdtemp directory it points into (only one named
+ * like ours: a link edited by hand does not make tiadash remove a tree).
+ */
+static int remove_slot(const char *link)
+{
+	char *target = realpath(link, NULL), *home = target ? path_dirname(target) : NULL;
+	int ret = 0;
+
+	if (home && starts_with(conf_base(home), "tiadash-wt-"))
+		ret = remove_tree(home);
+	if (unlink(link) < 0 && errno != ENOENT)
+		ret = error("cannot remove '%s': %s", link, strerror(errno));
+	free(target);
+	free(home);
+	return ret;
 }
 
 static void clean_stale(struct worktree_pool *p)
@@ -77,7 +104,7 @@ static void clean_stale(struct worktree_pool *p)
 		if (!stale(de->d_name))
 			continue;
 		path = path_join(p->dir, de->d_name);
-		removed |= remove_tree(path) == 0;
+		removed |= remove_slot(path) == 0;
 		free(path);
 	}
 	closedir(d);
@@ -131,15 +158,37 @@ const struct spawn_env *worktree_pool_env(const struct worktree_pool *p)
 	return &p->env;
 }
 
+/*
+ * The worktree itself lives in a fresh directory of $TMPDIR (its path has
+ * no dot-directory: vitest matches forceRerunTriggers against absolute
+ * paths with picomatch, which never matches across one), under the
+ * repository's own name; .tiadash/worktrees/wt-PID-N links to it.
+ */
 static int make_slot(struct worktree_pool *p, size_t k, const char *sha)
 {
 	struct slot *s = &p->slots[k];
-	char *path = xstrfmt("%s/wt-%ld-%zu", p->dir, (long)getpid(), k);
+	const char *tmp = getenv("TMPDIR");
+	char *home = xstrfmt("%s/tiadash-wt-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	char *path, *real;
 	char *argv[] = { "git", "-C", p->repo->root, "worktree", "add", "--detach",
-			 "--no-checkout", "--force", path, (char *)sha, NULL };
-	char *real;
+			 "--no-checkout", "--force", NULL, (char *)sha, NULL };
 
-	remove_tree(path);
+	s->link = xstrfmt("%s/wt-%ld-%zu", p->dir, (long)getpid(), k);
+	remove_slot(s->link);
+	if (!mkdtemp(home)) {
+		int ret = error("cannot make a worktree directory '%s': %s", home,
+				strerror(errno));
+
+		free(home);
+		return ret;
+	}
+	s->home = home;
+	path = path_join(home, conf_base(p->repo->root));
+	argv[8] = path;
+	if (symlink(path, s->link) < 0) {
+		free(path);
+		return error("cannot make '%s': %s", s->link, strerror(errno));
+	}
 	if (spawn_run(argv, NULL, &p->env, "git worktree add") < 0) {
 		free(path);
 		return -1;
@@ -202,7 +251,7 @@ int worktree_pool_checkout(struct worktree_pool *p, size_t k, const char *sha,
 			   const char **path)
 {
 	struct slot *s = &p->slots[k];
-	bool fresh = !s->path;
+	bool fresh = !s->link;
 
 	if (k >= p->nr)
 		BUG("worktree slot %zu of %zu", k, p->nr);
@@ -234,12 +283,18 @@ void worktree_pool_close(struct worktree_pool *p)
 	if (!p)
 		return;
 	for (size_t i = 0; i < p->nr; i++) {
-		git_repository_free(p->slots[i].git);
-		if (p->slots[i].path) {
-			remove_tree(p->slots[i].path);
+		struct slot *s = &p->slots[i];
+
+		git_repository_free(s->git);
+		if (s->home)
+			remove_tree(s->home);
+		if (s->link) {
+			unlink(s->link);
 			made = true;
 		}
-		free(p->slots[i].path);
+		free(s->path);
+		free(s->home);
+		free(s->link);
 	}
 	if (made)
 		prune(p);

@@ -5,10 +5,13 @@
  * and defect seeding checks a change out, applies a mutant, runs the tests
  * and resets.
  *
- * The worktrees live under ROOT/.tiadash/worktrees/ as wt-PID-N (PID: the
- * process that made them), registered with git (`git worktree add
- * --detach`), so `git rev-parse HEAD`, `git diff BASE` and friends work in
- * them as in a clone. They are reused from one checkout to the next (a
+ * The worktrees are listed under ROOT/.tiadash/worktrees/ as wt-PID-N
+ * (PID: the process that made them), each a link to a fresh directory of
+ * $TMPDIR holding the worktree under the repository's name (a path without
+ * a dot-directory: vitest's picomatch never matches a forceRerunTriggers
+ * glob across one, so a worktree inside .tiadash/ would change its
+ * answers), registered with git (`git worktree add --detach`), so `git
+ * rev-parse HEAD`, `git diff BASE` and friends work in them as in a clone. They are reused from one checkout to the next (a
  * checkout rewrites only what differs; ignored files such as a symlinked
  * node_modules stay), removed by worktree_pool_close, and the leftovers of
  * a process that was killed are removed by the next worktree_pool_open of
