@@ -34,3 +34,31 @@ for c in d["changes"]:
 json_dump() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))' "$1" "$2"
 }
+
+# pr N DATE FILE TEXT...: a branch that writes the files, merged with --no-ff.
+pr() {
+	local n=$1 date=$2; shift 2
+	git checkout -q -b "pr$n" &&
+	while [ $# -gt 0 ]; do mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" >"$1"; shift 2; done &&
+	commit_at "$date" "change $n" &&
+	git checkout -q main &&
+	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
+		git merge -q --no-ff -m "Merge pull request #$n from dev/pr$n" "pr$n"
+}
+
+# own_answers CMD CONVERT: in a clone of ./repo (node_modules linked), CMD
+# at each first-parent commit with BASE and HEAD set; CONVERT (python,
+# reading stdin, $root the clone) prints "DECISION ENTRY...". Writes own.txt.
+# With SKIP_ROOT=1 the root commit is left out (a tool that needs a base).
+own_answers() {
+	git clone -q repo own && ln -s "$TEST_TOOLS/node_modules" own/node_modules &&
+	for c in $(git -C repo rev-list --first-parent HEAD); do
+		test "${SKIP_ROOT:-}" = 1 && ! git -C repo rev-parse -q --verify "$c^1" >/dev/null &&
+			continue
+		BASE=$(git -C repo rev-parse -q --verify "$c^1" || echo 4b825dc642cb6eb9a060e54bf8d69288fbee4904) &&
+		git -C own checkout -q --detach "$c" &&
+		(cd own && BASE=$BASE HEAD=$c sh -c "$1" 2>/dev/null) >answer &&
+		printf '%s ' "$c" >>own.txt &&
+		root=$(cd own && pwd -P) python3 -c "$2" <answer >>own.txt || return 1
+	done
+}

@@ -8,17 +8,6 @@
 . "$TEST_SRC/lib-selectors.sh"
 need_tool vitest
 
-# pr N FILE TEXT...: a branch that writes the files, merged with --no-ff.
-pr() {
-	local n=$1 date=$2; shift 2
-	git checkout -q -b "pr$n" &&
-	while [ $# -gt 0 ]; do mkdir -p "$(dirname "$1")" && printf '%s\n' "$2" >"$1"; shift 2; done &&
-	commit_at "$date" "change $n" &&
-	git checkout -q main &&
-	GIT_AUTHOR_DATE="$date" GIT_COMMITTER_DATE="$date" \
-		git merge -q --no-ff -m "Merge pull request #$n from dev/pr$n" "pr$n"
-}
-
 test_expect_success 'setup: a vitest project with its history' '
 	git init -q repo && cd repo &&
 	printf "node_modules\n.tiadash\n" >.gitignore &&

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# replay --selector turbo (real turbo 2.11, tests/npm/): at every commit of
+# a small npm-workspaces monorepo, the replayed selection is turbo's own
+# `turbo run test --affected --dry=json` (its test tasks' package
+# directories) in that commit's tree; a glob accepted into turbo.json is
+# live in turbo.
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-selectors.sh"
+need_tool turbo
+
+TASKS='import json, sys
+d = json.load(sys.stdin)
+dirs = sorted({t["directory"] for t in d["tasks"] if t["task"] == "test"})
+print("selected" if dirs else "nothing", " ".join(dirs) or "-")'
+
+test_expect_success 'setup: a turbo monorepo with its history' '
+	git init -q repo && cd repo &&
+	printf "node_modules\n.turbo\n.tiadash\n" >.gitignore &&
+	echo "{\"name\": \"mono\", \"private\": true, \"packageManager\": \"npm@11.0.0\", \"workspaces\": [\"packages/*\"]}" >package.json &&
+	cat >turbo.json <<-\JSON &&
+	{
+	  "$schema": "https://turborepo.com/schema.json",
+	  // shared by every package
+	  "globalDependencies": ["tsconfig.base.json"],
+	  "tasks": { "test": { "inputs": ["src/**", "test/**"] } }
+	}
+	JSON
+	for p in money web ui; do
+		mkdir -p packages/$p/src packages/$p/test &&
+		echo "{\"name\": \"$p\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"true\"}}" >packages/$p/package.json &&
+		echo "export default 1;" >packages/$p/src/index.js &&
+		echo "// test" >packages/$p/test/index.test.js || return 1
+	done &&
+	echo "{}" >tsconfig.base.json &&
+	cat >package-lock.json <<-\JSON &&
+	{"name": "mono", "lockfileVersion": 3, "requires": true, "packages": {
+	  "": {"name": "mono", "workspaces": ["packages/*"]},
+	  "node_modules/money": {"resolved": "packages/money", "link": true},
+	  "node_modules/ui": {"resolved": "packages/ui", "link": true},
+	  "node_modules/web": {"resolved": "packages/web", "link": true},
+	  "packages/money": {"name": "money", "version": "1.0.0"},
+	  "packages/ui": {"name": "ui", "version": "1.0.0"},
+	  "packages/web": {"name": "web", "version": "1.0.0"}}}
+	JSON
+	echo "# mono" >README.md &&
+	commit_at 2026-11-01T00:00:00Z base &&
+	pr 1 2026-11-02T00:00:00Z packages/money/src/index.js "export default 2;" &&
+	pr 2 2026-11-02T01:00:00Z packages/web/test/index.test.js "// more" \
+		packages/ui/src/index.js "export default 3;" &&
+	pr 3 2026-11-02T02:00:00Z tsconfig.base.json "{\"strict\": true}" &&
+	pr 4 2026-11-02T03:00:00Z README.md "# mono, the monorepo" &&
+	echo "// docs" >packages/ui/README.md && commit_at 2026-11-02T04:00:00Z "ui: docs (#5)" &&
+	: >empty.rules
+'
+
+test_expect_success 'turbo answers in a clone at each commit' '
+	# turbo --affected needs a base commit: the root commit is left out.
+	SKIP_ROOT=1 own_answers "TURBO_SCM_BASE=\$BASE TURBO_SCM_HEAD=\$HEAD \"$TOOL_BIN/turbo\" run test --affected --dry=json" "$TASKS" &&
+	test "$(wc -l <own.txt)" = 5
+'
+
+test_expect_success 'replay --selector turbo equals turbo at every commit' '
+	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules empty.rules --no-builtin-rules \
+		--selector turbo --setup "$SETUP" -j 2 --format json >../replay.json 2>../err) &&
+	test_must_be_empty err &&
+	replayed_selections replay.json >replayed.txt &&
+	test_cmp own.txt replayed.txt &&
+	cut -d" " -f2- replayed.txt >decisions &&
+	# A package file outside the task inputs still affects its package
+	# (inputs narrow only with futureFlags.affectedUsingTaskInputs).
+	cat >expect <<-\EOF &&
+	selected packages/ui
+	nothing -
+	selected packages/money packages/ui packages/web
+	selected packages/ui packages/web
+	selected packages/money
+	EOF
+	test_cmp expect decisions &&
+	test "$(git -C repo worktree list | wc -l)" = 1
+'
+
+test_expect_success 'an accepted glob is live in turbo: a data change affects every package' '
+	cd repo && ln -s "$TEST_TOOLS/node_modules" node_modules &&
+	mkdir -p data && echo a >data/prices.csv && commit_at 2026-11-03T00:00:00Z "data" &&
+	tiadash rules --add "data/**" --into turbo.json >diff 2>err &&
+	test_grep "^+  \"globalDependencies\": \[\"tsconfig.base.json\", \"data/\*\*\"\],$" diff &&
+	rm turbo.json.orig && commit_at 2026-11-03T01:00:00Z "turbo: data is global" &&
+	echo b >data/prices.csv && commit_at 2026-11-03T02:00:00Z "data: new prices" &&
+	TURBO_SCM_BASE=HEAD~1 TURBO_SCM_HEAD=HEAD "$TOOL_BIN/turbo" run test --affected --dry=json 2>/dev/null |
+		python3 -c "$TASKS" >actual &&
+	echo "selected packages/money packages/ui packages/web" >expect && test_cmp expect actual
+'
+
+test_done

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# replay --selector moon (real moon 2.5, tests/npm/): at every commit of a
+# small moon workspace, the replayed selection is moon's own `moon query
+# tasks --affected` (the projects of its affected test tasks) in that
+# commit's tree; a glob accepted into .moon/tasks/all.yml (implicitInputs)
+# is live in moon.
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-selectors.sh"
+need_tool moon
+
+TASKS='import json, sys
+d = json.load(sys.stdin)
+ids = sorted(p for p, ts in d["tasks"].items() if any(t["type"] == "test" for t in ts.values()))
+print("selected" if ids else "nothing", " ".join(ids) or "-")'
+
+test_expect_success 'setup: a moon workspace with its history' '
+	git init -q repo && cd repo &&
+	printf ".moon/cache\n.tiadash\nnode_modules\n" >.gitignore &&
+	mkdir -p .moon/tasks apps/web/src libs/money/src libs/ui/src &&
+	printf "projects:\n  - \"apps/*\"\n  - \"libs/*\"\nvcs:\n  defaultBranch: \"main\"\n" >.moon/workspace.yml &&
+	cat >.moon/tasks/all.yml <<-\YAML &&
+	# every project tests its sources
+	tasks:
+	  test:
+	    command: "true"
+	    inputs:
+	      - "src/**/*"
+	YAML
+	echo "layer: application" >apps/web/moon.yml &&
+	echo "layer: library" >libs/money/moon.yml &&
+	echo "layer: library" >libs/ui/moon.yml &&
+	for p in apps/web libs/money libs/ui; do echo 1 >$p/src/index.js || return 1; done &&
+	echo "# ws" >README.md &&
+	commit_at 2026-11-01T00:00:00Z base &&
+	pr 1 2026-11-02T00:00:00Z libs/money/src/index.js 2 &&
+	pr 2 2026-11-02T01:00:00Z apps/web/src/index.js 3 libs/ui/src/index.js 3 &&
+	pr 3 2026-11-02T02:00:00Z README.md "# the workspace" &&
+	echo 4 >libs/ui/src/index.js && commit_at 2026-11-02T03:00:00Z "ui: four (#4)" &&
+	: >empty.rules
+'
+
+test_expect_success 'moon answers in a clone at each commit' '
+	SKIP_ROOT=1 own_answers "MOON_BASE=\$BASE MOON_HEAD=\$HEAD \"$TOOL_BIN/moon\" query tasks --affected </dev/null" "$TASKS" &&
+	test "$(wc -l <own.txt)" = 4
+'
+
+test_expect_success 'replay --selector moon equals moon at every commit' '
+	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules empty.rules --no-builtin-rules \
+		--selector moon --setup "$SETUP" --format json >../replay.json 2>../err) &&
+	test_must_be_empty err &&
+	replayed_selections replay.json >replayed.txt &&
+	test_cmp own.txt replayed.txt &&
+	cut -d" " -f2- replayed.txt >decisions &&
+	cat >expect <<-\EOF &&
+	selected ui
+	nothing -
+	selected ui web
+	selected money
+	EOF
+	test_cmp expect decisions
+'
+
+test_expect_success 'an accepted glob is live in moon: a data change affects every project' '
+	cd repo &&
+	mkdir -p data && echo a >data/prices.csv && commit_at 2026-11-03T00:00:00Z "data" &&
+	tiadash rules --add "data/**" --into .moon/tasks/all.yml >diff 2>err &&
+	test_grep "^+implicitInputs:$" diff && test_grep "^+  - '"'"'/data/\*\*'"'"'$" diff &&
+	rm .moon/tasks/all.yml.orig && commit_at 2026-11-03T01:00:00Z "moon: data is an input" &&
+	echo b >data/prices.csv && commit_at 2026-11-03T02:00:00Z "data: new prices" &&
+	MOON_BASE=HEAD~1 MOON_HEAD=HEAD "$TOOL_BIN/moon" query tasks --affected </dev/null 2>/dev/null |
+		python3 -c "$TASKS" >actual &&
+	echo "selected money ui web" >expect && test_cmp expect actual
+'
+
+test_done
