@@ -379,6 +379,26 @@ static void check_reproducible(struct replay_selector_job *jobs, size_t nr)
 	strbuf_release(&b);
 }
 
+/* A signal that ends the run: the pool is removed, then it is raised again. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void catch_stops(bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on ? on_stop : SIG_DFL;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
 int replay_selector_run(const struct replay_selector_opts *o,
 			struct replay_selector_job *jobs, size_t nr)
 {
@@ -405,7 +425,9 @@ int replay_selector_run(const struct replay_selector_opts *o,
 			jobs[i].cached = false;
 		}
 	}
+	catch_stops(true);
 	if (worktree_pool_open(&pool, o->repo, (size_t)width, &wo) < 0) {
+		catch_stops(false);
 		free(slots);
 		free(fds);
 		free(cached);
@@ -463,6 +485,11 @@ int replay_selector_run(const struct replay_selector_opts *o,
 			wait_s = 0;
 		if (poll(fds, nfds, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR) {
 			ret = error("cannot wait for the selector: %s", strerror(errno));
+			break;
+		}
+		if (stop_signal) {
+			ret = error("interrupted (signal %d): the worktrees are removed",
+				    (int)stop_signal);
 			break;
 		}
 		for (nfds_t f = 0; f < nfds; f++) {
@@ -530,6 +557,9 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		}
 	}
 	worktree_pool_close(pool);
+	catch_stops(false);
+	if (stop_signal)
+		raise(stop_signal);
 	free(slots);
 	free(fds);
 	check_reproducible(jobs, nr);
