@@ -207,30 +207,82 @@ static int make_slot(struct worktree_pool *p, size_t k, const char *sha)
 	return 0;
 }
 
-static int checkout(struct worktree_pool *p, struct slot *s, const char *sha)
+/* The paths that differ between two commits' trees (both sides), for a narrow checkout. */
+static int changed_paths(git_repository *git, const git_oid *from, const git_oid *to,
+			 struct strlist *out)
+{
+	git_commit *a = NULL, *b = NULL;
+	git_tree *ta = NULL, *tb = NULL;
+	git_diff *diff = NULL;
+	int ret = -1;
+
+	if (git_commit_lookup(&a, git, from) < 0 || git_commit_lookup(&b, git, to) < 0 ||
+	    git_commit_tree(&ta, a) < 0 || git_commit_tree(&tb, b) < 0 ||
+	    git_diff_tree_to_tree(&diff, git, ta, tb, NULL) < 0)
+		goto out;
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		strlist_push(out, d->old_file.path);
+		if (strcmp(d->old_file.path, d->new_file.path))
+			strlist_push(out, d->new_file.path);
+	}
+	ret = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_commit_free(a);
+	git_commit_free(b);
+	return ret;
+}
+
+/*
+ * Check sha out. From a slot's earlier checkout only the paths the two
+ * commits change are rewritten (a full checkout stats and lists every file
+ * and directory: 15 ms a call on a 300-file tree, most of a selector
+ * call's cost); full also removes every untracked, unignored file.
+ */
+static int checkout(struct slot *s, const char *sha, bool full)
 {
 	git_checkout_options co;
 	git_object *commit = NULL;
-	git_oid oid;
+	struct strlist paths = STRLIST_INIT;
+	git_oid oid, from;
 	int ret = 0;
 
 	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
 	co.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED;
-	if (git_oid_fromstr(&oid, sha) < 0 ||
-	    git_object_lookup(&commit, s->git, &oid, GIT_OBJECT_COMMIT) < 0 ||
-	    git_checkout_tree(s->git, commit, &co) < 0 ||
-	    git_repository_set_head_detached(s->git, &oid) < 0) {
+	if (git_oid_fromstr(&oid, sha) < 0)
+		BUG("not a commit id: '%s'", sha);
+	if (!full && s->sha[0] && git_oid_fromstr(&from, s->sha) == 0 &&
+	    changed_paths(s->git, &from, &oid, &paths) == 0) {
+		if (!paths.nr)
+			goto head; /* the same tree */
+		co.paths.strings = paths.items;
+		co.paths.count = paths.nr;
+		co.checkout_strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+	}
+	if (git_object_lookup(&commit, s->git, &oid, GIT_OBJECT_COMMIT) < 0 ||
+	    git_checkout_tree(s->git, commit, &co) < 0)
+		goto fail;
+head:
+	if (git_repository_set_head_detached(s->git, &oid) < 0)
+		goto fail;
+	memcpy(s->sha, sha, 40);
+	s->sha[40] = '\0';
+	goto out;
+fail:
+	{
 		const git_error *e = git_error_last();
 
 		ret = error("cannot check %.12s out in '%s': %s", sha, s->path,
 			    e ? e->message : "unknown error");
 		s->sha[0] = '\0';
-	} else {
-		memcpy(s->sha, sha, 40);
-		s->sha[40] = '\0';
 	}
+out:
 	git_object_free(commit);
-	(void)p;
+	strlist_release(&paths);
 	return ret;
 }
 
@@ -257,7 +309,7 @@ int worktree_pool_checkout(struct worktree_pool *p, size_t k, const char *sha,
 		BUG("worktree slot %zu of %zu", k, p->nr);
 	if (fresh && make_slot(p, k, sha) < 0)
 		return -1;
-	if (strcmp(s->sha, sha) && checkout(p, s, sha) < 0)
+	if (strcmp(s->sha, sha) && checkout(s, sha, false) < 0)
 		return -1;
 	if (fresh && p->setup && run_setup(p, s) < 0)
 		return -1;
@@ -273,7 +325,7 @@ int worktree_pool_reset(struct worktree_pool *p, size_t k)
 	if (!s->path || !s->sha[0])
 		return error("worktree slot %zu holds no checkout", k);
 	memcpy(sha, s->sha, sizeof(sha));
-	return checkout(p, s, sha);
+	return checkout(s, sha, true);
 }
 
 void worktree_pool_close(struct worktree_pool *p)

@@ -56,15 +56,21 @@ const struct spawn_env *worktree_pool_env(const struct worktree_pool *p);
 
 /*
  * Check commit sha (40 hex) out in slot, detached, forced: tracked files
- * as at that commit, untracked files removed, ignored ones kept; the
- * first checkout of a slot makes its worktree and runs the setup. The
+ * as at that commit. The first checkout of a slot makes its worktree and
+ * runs the setup; a later one rewrites only the paths that differ between
+ * the two commits (what a command left elsewhere stays: worktree_pool_reset
+ * removes it). The
  * slot's directory (an absolute, real path; owned by the pool) in *path.
  * Returns 0, or -1 after error() naming the commit.
  */
 int worktree_pool_checkout(struct worktree_pool *p, size_t slot, const char *sha,
 			   const char **path);
 
-/* Back to the slot's last checkout, whatever was written there since. -1 after error(). */
+/*
+ * Back to the slot's last checkout, whatever was written there since:
+ * every tracked file restored, every untracked one that is not ignored
+ * removed. -1 after error().
+ */
 int worktree_pool_reset(struct worktree_pool *p, size_t slot);
 
 /* Remove every worktree of the pool and free it (NULL is fine). */

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@ struct slot {
 	pid_t pid;
 	size_t job;
 	const char *tree; /* the worktree it runs in (the pool's) */
+	int pidfd;        /* readable when it exits (Linux 5.3); -1: poll every 5 ms */
 	int in, out, err; /* our ends; -1 when closed */
 	struct strbuf input, output, errors;
 	size_t written;
@@ -128,7 +130,7 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 	pid_t pid;
 
 	memset(s, 0, sizeof(*s));
-	s->in = s->out = s->err = -1;
+	s->in = s->out = s->err = s->pidfd = -1;
 	s->job = idx;
 	s->tree = tree;
 	if (pipe2(pin, O_CLOEXEC) < 0)
@@ -154,6 +156,7 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 		return -1;
 	}
 	s->pid = pid;
+	s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	s->in = pin[1];
 	s->out = pout[0];
 	s->err = perr[0];
@@ -198,6 +201,7 @@ static void finish(const struct replay_selector_opts *o,
 	close_fd(&s->in);
 	close_fd(&s->out);
 	close_fd(&s->err);
+	close_fd(&s->pidfd);
 	strbuf_release(&s->input);
 	strbuf_release(&s->output);
 	strbuf_release(&s->errors);
@@ -404,7 +408,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 {
 	int width = o->jobs > 0 ? o->jobs : 1;
 	struct slot *slots = xcalloc((size_t)width, sizeof(*slots));
-	struct pollfd *fds = xcalloc((size_t)width * 3, sizeof(*fds));
+	struct pollfd *fds = xcalloc((size_t)width * 4, sizeof(*fds));
 	struct worktree_pool *pool = NULL;
 	struct worktree_opts wo = { o->setup, o->scrub };
 	struct replay_selector_job *cached = xcalloc(nr + 1, sizeof(*cached));
@@ -472,7 +476,9 @@ int replay_selector_run(const struct replay_selector_opts *o,
 				fds[nfds++] = (struct pollfd){ s->out, POLLIN, 0 };
 			if (s->err >= 0)
 				fds[nfds++] = (struct pollfd){ s->err, POLLIN, 0 };
-			if (s->in < 0 && s->out < 0 && s->err < 0)
+			if (s->in < 0 && s->out < 0 && s->err < 0 && s->pidfd >= 0)
+				fds[nfds++] = (struct pollfd){ s->pidfd, POLLIN, 0 };
+			else if (s->in < 0 && s->out < 0 && s->err < 0)
 				lingering = true;
 			if (s->deadline - now < wait_s)
 				wait_s = s->deadline - now;
