@@ -175,10 +175,7 @@ static int check_line(const char *glob, const char *line)
 	struct glob_set *gs = glob_set_new();
 	int ret = 0;
 
-	for (const char *s = glob; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			ret = error("cannot accept a glob with control characters");
-	if (!ret && !*glob)
+	if (!*glob)
 		ret = error("cannot accept an empty glob");
 	if (!ret && *glob == '!')
 		ret = error("'%s' would be a negation: write '\\!' for a literal '!'", glob);
@@ -248,7 +245,8 @@ int proposals_accept(const char *rules_path, const char *glob,
 		goto out;
 	}
 	strbuf_addf(&line, "%s\n", glob);
-	if (check_line(glob, line.buf) < 0 ||
+	/* What no file may hold raw (controls, bidi, bad UTF-8): one refusal. */
+	if ((*glob && adapter_check_glob(glob) < 0) || check_line(glob, line.buf) < 0 ||
 	    (exists && already_has(rules_path, old.buf, old.len, glob) < 0))
 		goto out;
 

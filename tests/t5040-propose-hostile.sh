@@ -64,4 +64,26 @@ test_expect_success 'a glob in a preview is sanitized too' '
 	test_grep "matches  1 changed paths, 1 changes" out
 '
 
+# Issue 19: a glob from a hostile path never reaches a rule file raw.
+while IFS='|' read -r name bytes shown; do
+	test_expect_success "accept refuses a glob with $name, once, in every format" '
+		glob=$(printf "cfg/$bytes/**") &&
+		printf "# ours\n" >hostile.rules && cp hostile.rules before &&
+		echo "{\"globalDependencies\": []}" >turbo.json && cp turbo.json turbo.before &&
+		for target in hostile.rules turbo.json; do
+			test_expect_code 2 tiadash --db s.db --repo repo propose --rules $target \
+				--accept "$glob" >out 2>err &&
+			echo "tiadash: error: '"'"'cfg/$shown/**'"'"': a glob must not hold control characters, bidirectional formatting characters or invalid UTF-8" >expect &&
+			test_cmp expect err && test_must_be_empty out || return 1
+		done &&
+		test_cmp before hostile.rules && test_cmp turbo.before turbo.json && ! test -e turbo.json.orig
+	'
+done <<\TABLE
+ESC twice|\033x\033|\x1bx\x1b
+a C1 control (CSI)|\302\233|\xc2\x9b
+a right-to-left override (U+202E)|\342\200\256|\xe2\x80\xae
+a left-to-right isolate (U+2066)|\342\201\246|\xe2\x81\xa6
+invalid UTF-8 (0xFF)|\377|\xff
+TABLE
+
 test_done
