@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,7 +24,7 @@ struct slot {
 	pid_t pid;
 	size_t job;
 	const char *tree; /* the worktree it runs in (the pool's) */
-	int pidfd;        /* readable when it exits (Linux 5.3); -1: poll every 5 ms */
+
 	int in, out, err; /* our ends; -1 when closed */
 	struct strbuf input, output, errors;
 	size_t written;
@@ -130,7 +129,7 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 	pid_t pid;
 
 	memset(s, 0, sizeof(*s));
-	s->in = s->out = s->err = s->pidfd = -1;
+	s->in = s->out = s->err = -1;
 	s->job = idx;
 	s->tree = tree;
 	if (pipe2(pin, O_CLOEXEC) < 0)
@@ -156,7 +155,6 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 		return -1;
 	}
 	s->pid = pid;
-	s->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	s->in = pin[1];
 	s->out = pout[0];
 	s->err = perr[0];
@@ -201,7 +199,6 @@ static void finish(const struct replay_selector_opts *o,
 	close_fd(&s->in);
 	close_fd(&s->out);
 	close_fd(&s->err);
-	close_fd(&s->pidfd);
 	strbuf_release(&s->input);
 	strbuf_release(&s->output);
 	strbuf_release(&s->errors);
@@ -385,22 +382,45 @@ static void check_reproducible(struct replay_selector_job *jobs, size_t nr)
 
 /* A signal that ends the run: the pool is removed, then it is raised again. */
 static volatile sig_atomic_t stop_signal;
+/* A child's exit wakes the loop through this pipe (the self-pipe trick). */
+static int exited[2] = { -1, -1 };
 
 static void on_stop(int sig)
 {
 	stop_signal = sig;
 }
 
-static void catch_stops(bool on)
+static void on_child(int sig)
+{
+	int e = errno;
+	ssize_t n = write(exited[1], "x", 1);
+
+	(void)sig;
+	(void)n;
+	errno = e;
+}
+
+static void catch_signals(bool on)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on ? on_stop : SIG_DFL;
 	sigemptyset(&sa.sa_mask);
+	if (on && exited[0] < 0 && pipe2(exited, O_CLOEXEC | O_NONBLOCK) < 0)
+		exited[0] = exited[1] = -1;
+	sa.sa_handler = on && exited[1] >= 0 ? on_child : SIG_DFL;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on ? on_stop : SIG_DFL;
+	sa.sa_flags = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		sigaction(sigs[i], &sa, NULL);
+	if (!on && exited[0] >= 0) {
+		close(exited[0]);
+		close(exited[1]);
+		exited[0] = exited[1] = -1;
+	}
 }
 
 int replay_selector_run(const struct replay_selector_opts *o,
@@ -429,9 +449,9 @@ int replay_selector_run(const struct replay_selector_opts *o,
 			jobs[i].cached = false;
 		}
 	}
-	catch_stops(true);
+	catch_signals(true);
 	if (worktree_pool_open(&pool, o->repo, (size_t)width, &wo) < 0) {
-		catch_stops(false);
+		catch_signals(false);
 		free(slots);
 		free(fds);
 		free(cached);
@@ -476,16 +496,16 @@ int replay_selector_run(const struct replay_selector_opts *o,
 				fds[nfds++] = (struct pollfd){ s->out, POLLIN, 0 };
 			if (s->err >= 0)
 				fds[nfds++] = (struct pollfd){ s->err, POLLIN, 0 };
-			if (s->in < 0 && s->out < 0 && s->err < 0 && s->pidfd >= 0)
-				fds[nfds++] = (struct pollfd){ s->pidfd, POLLIN, 0 };
-			else if (s->in < 0 && s->out < 0 && s->err < 0)
+			if (s->in < 0 && s->out < 0 && s->err < 0)
 				lingering = true;
 			if (s->deadline - now < wait_s)
 				wait_s = s->deadline - now;
 		}
 		if (ret && !nfds && !lingering)
 			break;
-		if (lingering && wait_s > 0.005)
+		if (exited[0] >= 0)
+			fds[nfds++] = (struct pollfd){ exited[0], POLLIN, 0 };
+		else if (lingering && wait_s > 0.005)
 			wait_s = 0.005;
 		if (wait_s < 0)
 			wait_s = 0;
@@ -501,6 +521,13 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		for (nfds_t f = 0; f < nfds; f++) {
 			if (!fds[f].revents)
 				continue;
+			if (fds[f].fd == exited[0]) {
+				char buf[64];
+
+				while (read(exited[0], buf, sizeof(buf)) > 0)
+					;
+				continue;
+			}
 			for (int k = 0; k < width; k++) {
 				struct slot *s = &slots[k];
 
@@ -563,7 +590,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		}
 	}
 	worktree_pool_close(pool);
-	catch_stops(false);
+	catch_signals(false);
 	if (stop_signal)
 		raise(stop_signal);
 	free(slots);
