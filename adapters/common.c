@@ -623,6 +623,19 @@ cJSON *answer_json(const struct adapter_read *c, const char *empty)
 	return conf_json_parse(c->text, c->len, c->name, c->what, false);
 }
 
+int answer_read_json(struct adapter_read *c, int (*read)(struct adapter_read *c,
+							 const cJSON *root))
+{
+	cJSON *root = answer_json(c, NULL);
+	int ret;
+
+	if (!root)
+		return -1;
+	ret = read(c, root);
+	cJSON_Delete(root);
+	return ret;
+}
+
 void answer_total_packages(struct adapter_read *c, size_t nr, const char *reason)
 {
 	if (nr && c->opts->has_total_packages &&

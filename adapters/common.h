@@ -43,6 +43,9 @@ void answer_add_reason(struct adapter_read *c, const char *r);
 int answer_repo_path(const struct adapter_read *c, const char *p, int line, char **out);
 /* The whole answer as JSON (empty: an error that says what `empty` adds). NULL after error(). */
 cJSON *answer_json(const struct adapter_read *c, const char *empty);
+/* Parse the answer as JSON and hand its root to read. 0, or -1 after error(). */
+int answer_read_json(struct adapter_read *c, int (*read)(struct adapter_read *c,
+							 const cJSON *root));
 /* run_all when nr packages is every package (opts->total_packages). */
 void answer_total_packages(struct adapter_read *c, size_t nr, const char *reason);
 

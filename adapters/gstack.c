@@ -218,14 +218,7 @@ out:
 
 static int gstack_answer(struct adapter_read *c)
 {
-	cJSON *root = answer_json(c, NULL);
-	int ret;
-
-	if (!root)
-		return -1;
-	ret = gstack_read(c, root);
-	cJSON_Delete(root);
-	return ret;
+	return answer_read_json(c, gstack_read);
 }
 
 static int gstack_detect(const char *path, const char *base)

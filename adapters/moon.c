@@ -423,14 +423,7 @@ static int moon_read(struct adapter_read *c, const cJSON *root)
 
 static int moon_answer(struct adapter_read *c)
 {
-	cJSON *root = answer_json(c, NULL);
-	int ret;
-
-	if (!root)
-		return -1;
-	ret = moon_read(c, root);
-	cJSON_Delete(root);
-	return ret;
+	return answer_read_json(c, moon_read);
 }
 
 static int moon_detect(const char *path, const char *base)

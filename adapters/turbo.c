@@ -337,14 +337,7 @@ static int turbo_read(struct adapter_read *c, const cJSON *root)
 
 static int turbo_answer(struct adapter_read *c)
 {
-	cJSON *root = answer_json(c, NULL);
-	int ret;
-
-	if (!root)
-		return -1;
-	ret = turbo_read(c, root);
-	cJSON_Delete(root);
-	return ret;
+	return answer_read_json(c, turbo_read);
 }
 
 static char *turbo_reads_as(const char *glob)

@@ -22,7 +22,7 @@ struct manifest_selection {
 	char *engine_file;
 	char *lane; /* engine_file lane, default "unit" */
 	/*
-	 * A selector's own output ("format": NAME, "file": PATH; ingest/native.h):
+	 * A selector's own output ("format": NAME, "file": PATH; adapters/adapter.h):
 	 * the file is read from selected_file as that format (format "cbm" is
 	 * an engine_file), and its decision is the run's unless the manifest
 	 * gives one (has_decision). root: the directory the tool ran in;

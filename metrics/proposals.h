@@ -318,11 +318,11 @@ void proposal_accept_release(struct proposal_accept *a);
  * its directory are created when missing. Refused: a glob that does not
  * compile, holds control characters, or would not read back from the file
  * as exactly this one run_all glob; a glob the file already has as run_all.
- * A selector's own configuration (core/ruleconf.h: .codebase-memory.json,
- * turbo.json, a harness YAML, gstack) gets the glob as ruleconf_plan_add
- * plans it, without the comment: the file is rewritten whole (FILE.orig
- * keeps the old bytes) and `whole` is set; vitest and moon configurations
- * are refused (`tiadash rules --add` prints what to paste).
+ * A selector's own configuration (adapters/adapter.h: vitest, turbo,
+ * moon, a harness YAML, gstack, .codebase-memory.json) gets the glob as
+ * adapter_plan_add plans it, in its own format and without the comment:
+ * the file is rewritten whole (FILE.orig keeps the old bytes) and `whole`
+ * is set; what the target cannot hold is refused with the reason.
  * out must be initialized (PROPOSAL_ACCEPT_INIT). Returns 0 and fills out,
  * or -1 after error().
  */

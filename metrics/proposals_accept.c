@@ -12,7 +12,7 @@
 /*
  * Where a glob appended to the file whose rules start at `from` lands: at
  * the end, except in a .codebase-memory.json, where it goes last in
- * test_impact.rules (core/ruleconf.h), before codebase-memory-mcp's own
+ * test_impact.rules (adapters/cbm.c), before codebase-memory-mcp's own
  * rules that rules_parse_cbm adds after the file's ("builtin:", "cbm:").
  */
 static size_t insert_point(const struct rules *r, size_t from)

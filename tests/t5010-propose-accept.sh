@@ -90,7 +90,7 @@ test_expect_success 'no rules file to write without a repository or --rules' '
 	test_grep "no rules file to append to" err
 '
 
-test_expect_success 'a .codebase-memory.json gets a run_all rule (core/ruleconf.h)' '
+test_expect_success 'a .codebase-memory.json gets a run_all rule (adapters/cbm.c)' '
 	echo "{\"test_impact\": {\"rules\": []}}" >.codebase-memory.json &&
 	cp .codebase-memory.json cbm.before &&
 	tiadash --db s.db --repo repo propose $W --rules .codebase-memory.json \
@@ -103,7 +103,7 @@ test_expect_success 'a .codebase-memory.json gets a run_all rule (core/ruleconf.
 	# codebase-memory-mcp runs everything for a path no rule maps
 	# (cbm:unmapped, after the file rules): the escapes were closed already.
 	test_grep "it closes -;" out &&
-	# The next propose reads the rule back, where ruleconf put it: last of
+	# The next propose reads the rule back, where its adapter put it: last of
 	# test_impact.rules, before cbm:unmapped.
 	tiadash --db s.db --repo repo propose $W --rules .codebase-memory.json --format json >c.json &&
 	json_close c.json "[[e[\"pr\"], e[\"rule\"]] for e in d[\"closed_by_rules\"]]" \

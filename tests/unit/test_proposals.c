@@ -438,7 +438,7 @@ static void accept_native_and_undo(void **state)
 	path = xstrfmt("%s/.codebase-memory.json", dir);
 	orig = xstrfmt("%s.orig", path);
 	spit(path, before);
-	/* A selector's own configuration: rewritten whole by core/ruleconf.h. */
+	/* A selector's own configuration: rewritten whole by its adapter. */
 	assert_int_equal(proposals_accept(path, "config/**", NULL, NULL, 0, NOW, &a), 0);
 	assert_true(a.whole);
 	assert_false(a.created);
