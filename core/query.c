@@ -430,32 +430,214 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
 	return lookup(s, c, st, sha, out);
 }
 
-int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
+/* Step rows of (suite, case, outcome, digest, excerpt) into fn. */
+static int stream_results(struct store *s, sqlite3_stmt *st, result_fn fn, void *data)
 {
-	static const char sql[] =
-		"SELECT su.text, ca.text, r.outcome FROM result r"
-		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
-		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
-	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc, ret = 0;
 
-	sqlite3_bind_int64(st, 1, run_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct test_result r = {
 			.suite = store_col_text(st, 0),
 			.name = store_col_text(st, 1),
 			.outcome = (enum outcome)enum_col(st, 2, outcome_names,
 							  ARRAY_SIZE(outcome_names)),
+			.digest = (const char *)sqlite3_column_text(st, 3),
+			.excerpt = (const char *)sqlite3_column_text(st, 4),
 		};
 
 		ret = fn(&r, data);
 		if (ret)
 			break;
 	}
-	if (!ret && rc != SQLITE_DONE)
+	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read test results");
 	sqlite3_reset(st);
 	return ret;
+}
+
+int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt FROM result r"
+		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
+		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_int64(st, 1, run_id);
+	return stream_results(s, st, fn, data);
+}
+
+int query_window_failures(struct store *s, const struct window *w, enum run_kind kind,
+			  result_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT su.text, ca.text, x.outcome, x.digest, x.excerpt FROM head h"
+		" JOIN run r ON r.head_id = h.id JOIN result x ON x.run_id = r.id"
+		" JOIN name su ON su.id = x.suite_id JOIN name ca ON ca.id = x.case_id"
+		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
+		" AND r.kind = ?4 AND x.outcome IN ('failed', 'error') ORDER BY r.id";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	bind_window(st, w);
+	sqlite3_bind_text(st, 4, run_kind_name(kind), -1, SQLITE_STATIC);
+	return stream_results(s, st, fn, data);
+}
+
+int query_narrowed_selections(struct store *s, const struct window *w,
+			      selection_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT r.id, sel.entries FROM head h JOIN run r ON r.head_id = h.id"
+		" JOIN selection sel ON sel.run_id = r.id"
+		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
+		" AND r.kind = 'shadow' AND sel.decision = 'selected' ORDER BY r.id";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	struct strlist entries = STRLIST_INIT;
+	int rc, ret = 0;
+
+	bind_window(st, w);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t run_id = sqlite3_column_int64(st, 0);
+
+		strlist_release(&entries);
+		if (store_strings_decode(sqlite3_column_blob(st, 1),
+					 (size_t)sqlite3_column_bytes(st, 1), &entries) < 0) {
+			ret = error("store '%s': the selection of run %" PRId64
+				    " is corrupt", s->path, run_id);
+			break;
+		}
+		ret = fn(run_id, &entries, data);
+		if (ret)
+			break;
+	}
+	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read selections");
+	sqlite3_reset(st);
+	strlist_release(&entries);
+	return ret;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Hand the group in the current row (suite, cases, first_at) to fn. */
+static int emit_group(struct store *s, sqlite3_stmt *st, test_group_fn fn, void *data)
+{
+	struct strlist cases = STRLIST_INIT;
+	struct test_group g = { store_col_text(st, 0), &cases, sqlite3_column_int64(st, 2) };
+	int ret;
+
+	if (store_strings_decode(sqlite3_column_blob(st, 1),
+				 (size_t)sqlite3_column_bytes(st, 1), &cases) < 0)
+		ret = error("store '%s': the test list of suite '%s' is corrupt",
+			    s->path, g.suite);
+	else
+		ret = fn(&g, data);
+	strlist_release(&cases);
+	return ret;
+}
+
+static int read_groups(struct store *s, const int64_t *ids, size_t nr,
+		       test_group_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT n.text, g.cases, g.first_at FROM test_group g"
+		" JOIN name n ON n.id = g.suite_id WHERE g.id = ?1";
+	int ret = 0;
+
+	for (size_t i = 0; i < nr && !ret; i++) {
+		sqlite3_stmt *st = store_stmt(s, sql);
+		int rc;
+
+		if (i && ids[i] == ids[i - 1])
+			continue;
+		sqlite3_bind_int64(st, 1, ids[i]);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			ret = emit_group(s, st, fn, data);
+		else if (rc != SQLITE_DONE)
+			ret = store_error(s, "cannot read a test list");
+		sqlite3_reset(st);
+	}
+	return ret;
+}
+
+int query_window_tests(struct store *s, const struct window *w, test_group_fn fn,
+		       void *data, int64_t *runs, int64_t *listed)
+{
+	static const char sql[] =
+		"SELECT r.id, t.groups FROM head h JOIN run r ON r.head_id = h.id"
+		" LEFT JOIN run_tests t ON t.run_id = r.id"
+		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
+		" AND r.kind = 'full'";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int64_t *ids = NULL, n_runs = 0, n_listed = 0;
+	size_t nr = 0, alloc = 0;
+	int rc, ret = 0;
+
+	bind_window(st, w);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		n_runs++;
+		if (store_col_is_null(st, 1))
+			continue;
+		n_listed++;
+		if (store_ints_decode(sqlite3_column_blob(st, 1),
+				      (size_t)sqlite3_column_bytes(st, 1),
+				      &ids, &nr, &alloc) < 0) {
+			ret = error("store '%s': the test list of run %" PRId64
+				    " is corrupt", s->path, (int64_t)sqlite3_column_int64(st, 0));
+			break;
+		}
+	}
+	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read test lists");
+	sqlite3_reset(st);
+	if (runs)
+		*runs = n_runs;
+	if (listed)
+		*listed = n_listed;
+	if (!ret && nr > 1)
+		qsort(ids, nr, sizeof(*ids), cmp_id);
+	if (!ret)
+		ret = read_groups(s, ids, nr, fn, data);
+	free(ids);
+	return ret;
+}
+
+int query_tests_before(struct store *s, const char *repo, int64_t before,
+		       test_group_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT n.text, g.cases, g.first_at FROM test_group g"
+		" JOIN name n ON n.id = g.suite_id WHERE (?2 = '' OR g.repo = ?2)"
+		" AND (g.first_at < ?1 OR g.first_at = (SELECT min(first_at)"
+		"  FROM test_group WHERE ?2 = '' OR repo = ?2))";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc = SQLITE_DONE, ret = 0;
+
+	sqlite3_bind_int64(st, 1, before);
+	sqlite3_bind_text(st, 2, repo ? repo : "", -1, SQLITE_STATIC);
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		ret = emit_group(s, st, fn, data);
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read test lists");
+	sqlite3_reset(st);
+	return ret;
+}
+
+int query_pr_heads(struct store *s, const char *repo, int64_t pr, pair_fn fn, void *data)
+{
+	static const char sql[] = PAIR_COLUMNS
+		"WHERE h.repo = ?1 AND h.pr = ?2 ORDER BY h.at, h.id";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_text(st, 1, repo ? repo : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, pr);
+	return stream_pairs(s, st, fn, data);
 }
 
 static int collect_failed(const struct test_result *r, void *data)

@@ -118,6 +118,8 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out);
 struct test_result {
 	const char *suite, *name;
 	enum outcome outcome;
+	const char *digest;  /* of its message and first lines; NULL when not stored */
+	const char *excerpt; /* its message and text, cut short; NULL when not stored */
 };
 typedef int (*result_fn)(const struct test_result *r, void *data);
 /* Results of a run ordered by suite then case name. */
@@ -125,6 +127,48 @@ int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
 
 /* The failing (failed or errored) tests of a run as SUITE::CASE ids, sorted. */
 int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
+
+/*
+ * The real failures (failed or errored) of every run of a kind, every
+ * attempt, of the heads in window w; ordered by run. For the blind spots.
+ */
+int query_window_failures(struct store *s, const struct window *w, enum run_kind kind,
+			  result_fn fn, void *data);
+
+/*
+ * The entries of every shadow selection with decision `selected` (every
+ * attempt) of the heads in window w, one call per run, entries borrowed.
+ */
+typedef int (*selection_fn)(int64_t run_id, const struct strlist *entries, void *data);
+int query_narrowed_selections(struct store *s, const struct window *w,
+			      selection_fn fn, void *data);
+
+/*
+ * The tests full runs ran, as stored: groups, each one suite's set of
+ * cases (first_at: the start of the earliest full run that ran it).
+ */
+struct test_group {
+	const char *suite;
+	const struct strlist *cases; /* sorted */
+	int64_t first_at;
+};
+typedef int (*test_group_fn)(const struct test_group *g, void *data);
+/*
+ * Each distinct group of the full runs (every attempt) of the heads in
+ * window w, once. *runs counts those full runs, *listed the ones with a
+ * stored test list (either may be NULL).
+ */
+int query_window_tests(struct store *s, const struct window *w, test_group_fn fn,
+		       void *data, int64_t *runs, int64_t *listed);
+/*
+ * The groups of repo ("" or NULL: every repo) first run before `before`,
+ * and those of its earliest full run with a test list (the baseline).
+ */
+int query_tests_before(struct store *s, const char *repo, int64_t before,
+		       test_group_fn fn, void *data);
+
+/* Every head of PR pr in repo, by window time, each with all of its runs. */
+int query_pr_heads(struct store *s, const char *repo, int64_t pr, pair_fn fn, void *data);
 
 /* Add every entry of a run's selection (or quarantine list) to set. */
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);

@@ -154,6 +154,30 @@ static const char *const migrations[] = {
 	"  runs INTEGER NOT NULL,"
 	"  seen_at INTEGER NOT NULL,"
 	"  PRIMARY KEY (provider, api, project, pipeline, run_id)) WITHOUT ROWID;",
+
+	/*
+	 * 4 -> 5: what the trust figures need (issue 16). Per failing result,
+	 * a digest of its message and first lines (same digest = the same
+	 * failure, for the verifier check) and an excerpt of its text (the
+	 * files it names). Per full run, the tests it ran, for the blind
+	 * spots: not a row per test (10^5 tests x 10^4 runs), but each
+	 * distinct set of cases of a suite once (test_group: front-coded case
+	 * names, and when a full run first ran that set), and per run the
+	 * sorted ids of its groups as delta varints (run_tests).
+	 */
+	"ALTER TABLE result ADD COLUMN digest TEXT;"
+	"ALTER TABLE result ADD COLUMN excerpt TEXT;"
+	"CREATE TABLE test_group ("
+	"  id INTEGER PRIMARY KEY,"
+	"  repo TEXT NOT NULL,"
+	"  suite_id INTEGER NOT NULL,"
+	"  digest TEXT NOT NULL,"
+	"  first_at INTEGER NOT NULL,"
+	"  cases BLOB NOT NULL,"
+	"  UNIQUE (repo, suite_id, digest));"
+	"CREATE TABLE run_tests ("
+	"  run_id INTEGER PRIMARY KEY REFERENCES run (id) ON DELETE CASCADE,"
+	"  groups BLOB NOT NULL);",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
@@ -370,6 +394,36 @@ int store_strings_decode(const void *blob, size_t len, struct strlist *out)
 	}
 	strbuf_release(&cur);
 	return ret;
+}
+
+void store_ints_encode(const int64_t *v, size_t n, struct strbuf *out)
+{
+	int64_t prev = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < prev || (i && v[i] == prev))
+			BUG("store_ints_encode: not ascending");
+		put_varint(out, (uint64_t)(v[i] - prev));
+		prev = v[i];
+	}
+}
+
+int store_ints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
+		      size_t *alloc)
+{
+	const unsigned char *p = blob, *end = p + len;
+	uint64_t sum = 0;
+
+	while (p < end) {
+		uint64_t delta;
+
+		if (!get_varint(&p, end, &delta) || delta > (uint64_t)INT64_MAX - sum)
+			return -1;
+		sum += delta;
+		ALLOC_GROW(*out, *nr + 1, *alloc);
+		(*out)[(*nr)++] = (int64_t)sum;
+	}
+	return 0;
 }
 
 void store_bind_text(sqlite3_stmt *st, int col, const char *text)

@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 /* The schema version this tiadash writes; older stores are migrated up. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* PRAGMA application_id of a tiadash store: "TIAD". */
 #define STORE_APPLICATION_ID 0x54494144
 
@@ -80,6 +80,15 @@ int store_name_id(struct store *s, const char *text, size_t len, int64_t *id);
  */
 void store_strings_encode(struct strlist *l, struct strbuf *out);
 int store_strings_decode(const void *blob, size_t len, struct strlist *out);
+
+/*
+ * Ascending ids as one blob: varints of the differences. encode BUGs on
+ * input that is not strictly ascending; decode appends to the caller's
+ * growable array (ALLOC_GROW) and returns -1 on a corrupt blob.
+ */
+void store_ints_encode(const int64_t *v, size_t n, struct strbuf *out);
+int store_ints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
+		      size_t *alloc);
 
 /* Bind helpers: NULL / NaN / negative sentinel become SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int col, const char *text);

@@ -21,6 +21,10 @@ struct junit_state {
 	int case_depth;
 	struct strbuf suite, name;
 	bool failed, errored, flaky, skipped;
+	/* Its first failure or error: message and text (fail_depth 0: none open). */
+	int fail_depth;
+	bool has_detail;
+	struct strbuf message, text;
 };
 
 static const char *attr(const char **atts, const char *key)
@@ -97,34 +101,64 @@ static void open_case(struct junit_state *st, const char **atts)
 	st->case_depth = st->depth;
 	st->failed = st->errored = st->flaky = false;
 	st->skipped = skipped_by_attribute(atts);
+	st->has_detail = false;
+	strbuf_reset(&st->message);
+	strbuf_reset(&st->text);
 }
 
-static void case_child(struct junit_state *st, const char *el)
+/* The first failure or error keeps its message; its text follows (on_text). */
+static void open_detail(struct junit_state *st, const char **atts)
 {
-	if (!strcmp(el, "failure"))
+	const char *message = attr(atts, "message");
+
+	if (st->has_detail)
+		return;
+	st->has_detail = true;
+	st->fail_depth = st->depth;
+	if (message)
+		strbuf_add(&st->message, message, strnlen(message, JUNIT_TEXT_MAX));
+}
+
+static void on_text(void *data, const char *s, int len)
+{
+	struct junit_state *st = data;
+	size_t room = JUNIT_TEXT_MAX - st->text.len;
+
+	if (!st->fail_depth || len <= 0 || !room)
+		return;
+	strbuf_add(&st->text, s, (size_t)len < room ? (size_t)len : room);
+}
+
+static void case_child(struct junit_state *st, const char *el, const char **atts)
+{
+	if (!strcmp(el, "failure")) {
 		st->failed = true;
-	else if (!strcmp(el, "error"))
+		open_detail(st, atts);
+	} else if (!strcmp(el, "error")) {
 		st->errored = true;
-	else if (!strcmp(el, "skipped"))
+		open_detail(st, atts);
+	} else if (!strcmp(el, "skipped")) {
 		st->skipped = true;
-	else if (!strcmp(el, "flakyFailure") || !strcmp(el, "flakyError") ||
-		 !strcmp(el, "rerunFailure") || !strcmp(el, "rerunError"))
+	} else if (!strcmp(el, "flakyFailure") || !strcmp(el, "flakyError") ||
+		   !strcmp(el, "rerunFailure") || !strcmp(el, "rerunError")) {
 		st->flaky = true;
+	}
 }
 
 static int close_case(struct junit_state *st)
 {
-	struct junit_case c = { st->suite.buf, st->name.buf, JUNIT_PASSED };
+	struct junit_case c = { st->suite.buf, st->name.buf, JUNIT_PASSED, NULL, NULL };
 	struct junit_stats *s = st->stats;
 
-	if (st->failed)
-		c.outcome = JUNIT_FAILED;
-	else if (st->errored)
-		c.outcome = JUNIT_ERROR;
-	else if (st->flaky)
+	if (st->failed || st->errored) {
+		c.outcome = st->failed ? JUNIT_FAILED : JUNIT_ERROR;
+		c.message = st->message.buf;
+		c.text = st->text.buf;
+	} else if (st->flaky) {
 		c.outcome = JUNIT_FLAKY;
-	else if (st->skipped)
+	} else if (st->skipped) {
 		c.outcome = JUNIT_SKIPPED;
+	}
 	s->tests++;
 	s->failed += c.outcome == JUNIT_FAILED;
 	s->errors += c.outcome == JUNIT_ERROR;
@@ -155,7 +189,7 @@ static void on_start(void *data, const char *el, const char **atts)
 	}
 	if (st->case_depth) {
 		if (st->depth == st->case_depth + 1)
-			case_child(st, el);
+			case_child(st, el, atts);
 	} else if (!strcmp(el, "testsuite")) {
 		push_suite(st, atts);
 	} else if (!strcmp(el, "testcase")) {
@@ -169,6 +203,8 @@ static void on_end(void *data, const char *el)
 	int rc;
 
 	UNUSED(el);
+	if (st->fail_depth == st->depth)
+		st->fail_depth = 0;
 	if (st->case_depth && st->depth == st->case_depth) {
 		rc = close_case(st);
 		if (rc)
@@ -187,17 +223,21 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 		struct junit_stats *stats)
 {
 	struct junit_state st = { .fn = fn, .data = data, .stats = stats,
-				  .suite = STRBUF_INIT, .name = STRBUF_INIT };
+				  .suite = STRBUF_INIT, .name = STRBUF_INIT,
+				  .message = STRBUF_INIT, .text = STRBUF_INIT };
 	int ret;
 
 	xml_reader_init(&st.xr, in, &st, on_start, on_end);
 	st.xr.capped = junit_identity;
+	st.xr.text = on_text;
 	ret = xml_reader_run(&st.xr);
 	while (st.nr_suites)
 		pop_suite(&st);
 	free(st.suites);
 	strbuf_release(&st.suite);
 	strbuf_release(&st.name);
+	strbuf_release(&st.message);
+	strbuf_release(&st.text);
 	return ret;
 }
 

@@ -24,10 +24,19 @@ enum junit_outcome {
 	JUNIT_SKIPPED,
 };
 
+/* How much of a failure's text a case carries (the rest is not kept). */
+#define JUNIT_TEXT_MAX 4096
+
 struct junit_case {
 	const char *suite;
 	const char *name;
 	enum junit_outcome outcome;
+	/*
+	 * Failed and errored cases: the first <failure> or <error>'s message
+	 * attribute and its text (CDATA and nested elements included), at most
+	 * JUNIT_TEXT_MAX bytes; NULL otherwise.
+	 */
+	const char *message, *text;
 };
 
 struct junit_stats {

@@ -278,6 +278,11 @@ void run_data_init(struct run_data *d)
 void run_data_release(struct run_data *d)
 {
 	strmap_clear(&d->failures);
+	strmap_clear(&d->detail_index);
+	for (size_t i = 0; i < d->nr_details; i++)
+		free(d->details[i].excerpt);
+	free(d->details);
+	testset_release(&d->tests);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
 	strlist_release(&d->reasons);
@@ -317,10 +322,34 @@ static void add_failure(struct run_data *d, const char *suite, const char *name,
 	strbuf_release(&key);
 }
 
+/* The first failure of a case: its digest and excerpt (the verifier check). */
+static void add_detail(struct run_data *d, const struct junit_case *c)
+{
+	struct strbuf key = STRBUF_INIT;
+	struct failure_detail *fd;
+	bool added;
+
+	strbuf_addstr(&key, c->suite);
+	strbuf_addch(&key, '\0');
+	strbuf_addstr(&key, c->name);
+	strmap_intern(&d->detail_index, key.buf, key.len, (int64_t)d->nr_details, &added);
+	strbuf_release(&key);
+	if (!added)
+		return;
+	ALLOC_GROW(d->details, d->nr_details + 1, d->alloc_details);
+	fd = &d->details[d->nr_details++];
+	failure_digest(c->message, c->text, fd->digest);
+	fd->excerpt = failure_excerpt(c->message, c->text);
+}
+
 static int on_case(const struct junit_case *c, void *data)
 {
 	struct run_data *d = data;
 
+	if (d->keep_tests && c->outcome != JUNIT_SKIPPED)
+		testset_add(&d->tests, c->suite, c->name);
+	if (c->message)
+		add_detail(d, c);
 	if (c->outcome == JUNIT_FAILED)
 		add_failure(d, c->suite, c->name, OUTCOME_FAILED);
 	else if (c->outcome == JUNIT_ERROR)
@@ -332,6 +361,7 @@ static int on_case(const struct junit_case *c, void *data)
 
 static int parse_results(struct run_source *rs, struct run_data *d)
 {
+	d->keep_tests = rs->m.kind == RUN_FULL && rs->nr_results > 0;
 	for (size_t i = 0; i < rs->nr_results; i++)
 		if (junit_parse(&rs->results[i], on_case, d, &d->stats) < 0)
 			return -1;

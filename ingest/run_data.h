@@ -12,12 +12,23 @@
 #include "core/strmap.h"
 #include "ingest/ingest.h"
 #include "ingest/junit.h"
+#include "ingest/testset.h"
 
 struct run_data {
 	struct junit_stats stats;
 	/* "suite\0case" -> enum outcome: failed, error or flaky results. */
 	struct strmap failures;
 	int64_t nr_failing, nr_errors, nr_flaky;
+	/* "suite\0case" -> index into details: the first failure of a case. */
+	struct strmap detail_index;
+	struct failure_detail {
+		char digest[17];
+		char *excerpt;
+	} *details;
+	size_t nr_details, alloc_details;
+	/* Full runs with reports: the tests they ran. */
+	bool keep_tests;
+	struct testset tests;
 	/* Selection (shadow). */
 	enum decision decision;
 	struct strlist reasons, entries;

@@ -241,16 +241,22 @@ static int insert_selection(struct store *s, const struct manifest *m,
 static int insert_results(struct store *s, const struct run_data *d, int64_t run_id)
 {
 	static const char sql[] =
-		"INSERT INTO result (run_id, suite_id, case_id, outcome) VALUES (?1, ?2, ?3, ?4)";
+		"INSERT INTO result (run_id, suite_id, case_id, outcome, digest, excerpt)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 	for (size_t i = 0; i < d->failures.cap; i++) {
 		const struct strmap_entry *e = &d->failures.slots[i];
 		size_t slen;
 		int64_t suite_id, case_id;
+		const struct strmap_entry *de;
+		const struct failure_detail *fd = NULL;
 		sqlite3_stmt *st;
 
 		if (!e->key)
 			continue;
+		de = strmap_find(&d->detail_index, e->key, e->keylen);
+		if (de && e->value != OUTCOME_FLAKY)
+			fd = &d->details[de->value];
 		slen = strlen(e->key);
 		if (store_name_id(s, e->key, slen, &suite_id) < 0 ||
 		    store_name_id(s, e->key + slen + 1, e->keylen - slen - 1, &case_id) < 0)
@@ -260,6 +266,8 @@ static int insert_results(struct store *s, const struct run_data *d, int64_t run
 		sqlite3_bind_int64(st, 2, suite_id);
 		sqlite3_bind_int64(st, 3, case_id);
 		sqlite3_bind_text(st, 4, outcome_name((enum outcome)e->value), -1, SQLITE_STATIC);
+		store_bind_text(st, 5, fd ? fd->digest : NULL);
+		store_bind_text(st, 6, fd ? fd->excerpt : NULL);
 		if (store_exec_stmt(s, st, "cannot write a test result") < 0)
 			return -1;
 	}
@@ -360,6 +368,8 @@ int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d)
 	    insert_results(s, d, run_id) < 0 ||
 	    insert_names(s, quarantine_sql, run_id, &d->quarantine) < 0 ||
 	    insert_coverage(s, d, run_id) < 0 ||
+	    (d->keep_tests &&
+	     testset_write(s, rs->m.repo, rs->m.started_at, run_id, &d->tests) < 0) ||
 	    update_head_time(s, head_id) < 0)
 		return error("%s: not ingested", rs->uri);
 	return 0;

@@ -6,6 +6,7 @@
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
+#include "metrics/trust.h"
 
 /* ---- JSON ---- */
 
@@ -88,6 +89,7 @@ static void json_force_full(cJSON *root, const struct metrics *m)
 
 	json_add_int(f, "count", m->force_full);
 	json_add_number(f, "rate", m->force_full_rate);
+	trust_json_rate(f, &m->force_full_bounds, false);
 	for (size_t i = 0; i < m->nr_reasons; i++) {
 		const struct metrics_reason *r = &m->reasons[i];
 		cJSON *o = cJSON_CreateObject();
@@ -112,6 +114,11 @@ static void json_escapes(cJSON *root, const struct metrics *m)
 
 	json_add_int(e, "count", m->escapes);
 	json_add_number(e, "rate", m->escape_rate);
+	trust_json_rate(e, &m->escape_bounds, false);
+	json_add_opt_int(e, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
+	json_add_number(e, "days_needed", m->days_needed);
+	json_add_number(e, "target", m->escape_target);
+	json_add_number(e, "confidence", m->confidence);
 	for (size_t i = 0; i < m->nr_escape_prs; i++)
 		cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)m->escape_prs[i]));
 	cJSON_AddItemToObject(e, "prs", prs);
@@ -120,7 +127,7 @@ static void json_escapes(cJSON *root, const struct metrics *m)
 	for (size_t i = 0; i < m->nr_escape_list; i++) {
 		const struct metrics_escape *x = &m->escape_list[i];
 		const struct metrics_row *r = &m->rows[x->row];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = cJSON_CreateObject(), *blind;
 
 		json_add_opt_int(o, "pr", r->has_pr, r->pr);
 		json_add_string(o, "head", r->sha);
@@ -128,6 +135,10 @@ static void json_escapes(cJSON *root, const struct metrics *m)
 		json_add_time(o, "at", r->at);
 		json_add_string(o, "class", pair_class_name(r->cls));
 		cJSON_AddItemToObject(o, "missed", json_strlist(&x->missed));
+		blind = cJSON_AddArrayToObject(o, "missed_blind_spots");
+		for (size_t j = 0; j < x->missed.nr; j++)
+			if (x->missed_blind[j])
+				json_push_string(blind, x->missed.items[j]);
 		cJSON_AddItemToObject(o, "non_hermetic", json_strlist(&x->non_hermetic));
 		json_add_bool(o, "explained", x->explained);
 		json_add_string_or_null(o, "note", x->note);
@@ -144,8 +155,12 @@ static void json_classes(cJSON *root, const struct metrics *m)
 	for (int i = 0; i < NR_CLASSES; i++)
 		json_add_int(c, pair_class_name((enum pair_class)i), m->class_counts[i]);
 	json_add_int(json_obj(root, "non_hermetic"), "count", m->non_hermetic);
-	json_add_int(json_obj(root, "over_strict"), "count",
-		     m->class_counts[CLASS_OVER_STRICT]);
+	{
+		cJSON *o = json_obj(root, "over_strict");
+
+		json_add_int(o, "count", m->class_counts[CLASS_OVER_STRICT]);
+		trust_json_rate(o, &m->over_strict_bounds, true);
+	}
 	{
 		cJSON *f = json_obj(root, "flaky");
 
@@ -185,6 +200,8 @@ static void json_days(cJSON *root, const struct metrics *m)
 		json_add_number(o, "affected_p50", d->affected_p50);
 		json_add_number(o, "shadow_wall_clock_p95", d->shadow_wall_p95);
 		json_add_number(o, "diff_coverage_mean", d->diff_coverage_mean);
+		json_add_number(o, "escape_rate", d->escape.rate);
+		trust_json_rate(o, &d->escape, false);
 		cJSON_AddItemToArray(days, o);
 		strbuf_release(&date);
 	}
@@ -213,6 +230,10 @@ static void print_json(const struct metrics *m)
 	json_add_number(dc, "threshold", m->threshold);
 	json_add_int(dc, "runs", (int64_t)m->diff_coverage.n);
 	json_add_int(root, "shadow_days", m->shadow_days);
+	json_add_number(root, "confidence", m->confidence);
+	cJSON_AddItemToObject(root, "trend", trust_json_trend(&m->trend));
+	cJSON_AddItemToObject(root, "blind_spots", trust_json_blind(&m->blind));
+	cJSON_AddItemToObject(root, "verifier_changed", trust_json_verifier_all(m));
 	json_days(root, m);
 	json_print_free(root, stdout);
 }
@@ -232,7 +253,8 @@ static void print_csv(const struct metrics *m)
 
 	strbuf_addstr(&sb, "pr,repo,head,at,class,why,decision,affected_fraction,"
 		      "shadow_wall_clock_s,full_wall_clock_s,diff_coverage,missed,"
-		      "explained,shadow_attempts,full_attempts\n");
+		      "explained,shadow_attempts,full_attempts,missed_blind_spots,"
+		      "verifier_changed\n");
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
 
@@ -250,9 +272,10 @@ static void print_csv(const struct metrics *m)
 		csv_num(&sb, r->shadow_wall_s);
 		csv_num(&sb, r->full_wall_s);
 		csv_num(&sb, r->diff_coverage);
-		strbuf_addf(&sb, ",%zu,%s,%d,%d\n", r->missed,
+		strbuf_addf(&sb, ",%zu,%s,%d,%d,%zu,%s\n", r->missed,
 			    r->explained ? "yes" : pair_class_is_escape(r->cls) ? "no" : "",
-			    r->shadow_attempts, r->full_attempts);
+			    r->shadow_attempts, r->full_attempts, r->missed_blind,
+			    r->verifier_changed ? "yes" : "");
 		if (sb.len > 65536) {
 			fwrite(sb.buf, 1, sb.len, stdout);
 			strbuf_reset(&sb);
@@ -491,6 +514,7 @@ static void print_text(const struct metrics *m)
 	text_force_full(&o, m);
 	text_escapes(&o, m);
 	text_rest(&o, m);
+	trust_text(&o, m);
 	text_days(&o, m);
 	metrics_flush(&o.sb);
 }
@@ -652,6 +676,7 @@ static void print_md(const struct metrics *m)
 	md_overview(&o, m);
 	md_force_full(&o, m);
 	md_escapes(&o, m);
+	trust_md(&o, m);
 	md_days(&o, m);
 	metrics_flush(&o.sb);
 }
@@ -659,6 +684,7 @@ static void print_md(const struct metrics *m)
 static const struct option report_options[] = {
 	METRICS_WINDOW_OPTIONS,
 	METRICS_THRESHOLD_OPTION,
+	METRICS_CONFIDENCE_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -682,7 +708,7 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 		return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
-	if (metrics_load(ctx, &a.window, a.threshold, &m) < 0) {
+	if (metrics_load_args(ctx, &a, &m) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
 	}
@@ -700,9 +726,10 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 const struct cmd cmd_report = {
 	.name = "report",
 	.fn = run_report,
-	.flags = NEED_DB_RO,
+	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash report [--since WHEN] [--until WHEN] [--repo NAME] "
-		 "[--threshold X] [--format text|md|json|csv|html] [-o FILE]",
+		 "[--threshold X] [--confidence C] [--escape-target X] "
+		 "[--format text|md|json|csv|html] [-o FILE]",
 	.summary = "The calibration figures of a window (text, md, json, csv).",
 	.help = "  --since WHEN     window start, inclusive: 7d, 24h, a date (00:00 UTC)\n"
 		"                   or an RFC 3339 time (default: unbounded)\n"
@@ -711,6 +738,7 @@ const struct cmd cmd_report = {
 		"                   \"repo\", e.g. acme/ledger; the global --repo PATH\n"
 		"                   before the command is the git checkout)\n"
 		"  --threshold X    diff-coverage threshold (default 0.7)\n"
+		METRICS_CONFIDENCE_HELP
 		"  --format F       text (default), md, json, csv (one row per head), or\n"
 		"                   html (one self-contained page with charts)\n"
 		"  -o FILE          write to FILE (atomically) instead of standard output\n",

@@ -13,6 +13,25 @@ void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned f
 	a->window = (struct window)WINDOW_ALL;
 	a->format = FORMAT_TEXT;
 	a->threshold = METRICS_DEFAULT_THRESHOLD;
+	a->confidence = METRICS_DEFAULT_CONFIDENCE;
+	a->escape_target = METRICS_DEFAULT_ESCAPE_TARGET;
+}
+
+/* The confidences the bounds are offered at (conventional, and what the man page lists). */
+static bool parse_confidence(const char *s, double *out)
+{
+	static const double allowed[] = { 0.90, 0.95, 0.99 };
+	double v;
+
+	if (!parse_double(s, &v))
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(allowed); i++) {
+		if (fabs(v - allowed[i]) < 1e-9) {
+			*out = allowed[i];
+			return true;
+		}
+	}
+	return false;
 }
 
 /* parse_window_bound has said what is wrong; add the usage line. */
@@ -50,6 +69,17 @@ int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_
 			return usage_error(a->cmd, "--threshold '%s': expected a "
 					   "number from 0 to 1", arg);
 		return 0;
+	case MOPT_CONFIDENCE:
+		if (!parse_confidence(arg, &a->confidence))
+			return usage_error(a->cmd, "--confidence '%s': expected 0.90, "
+					   "0.95 or 0.99", arg);
+		return 0;
+	case MOPT_ESCAPE_TARGET:
+		if (!parse_double(arg, &a->escape_target) || !(a->escape_target > 0) ||
+		    a->escape_target >= 1)
+			return usage_error(a->cmd, "--escape-target '%s': expected a "
+					   "number above 0 and below 1", arg);
+		return 0;
 	}
 	return 1;
 }
@@ -62,11 +92,10 @@ int metrics_args_check(struct metrics_args *a)
 	return 0;
 }
 
-int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
-		 struct metrics *out)
+static int load(struct cmd_context *ctx, const struct window *w,
+		struct metrics_opts *opts, struct metrics *out)
 {
 	struct config cfg = CONFIG_INIT;
-	struct metrics_opts opts = METRICS_OPTS_INIT;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -74,11 +103,50 @@ int metrics_load(struct cmd_context *ctx, const struct window *w, double thresho
 		config_release(&cfg);
 		return -1;
 	}
-	opts.idmap = cfg.idmap;
-	opts.threshold = threshold;
-	ret = metrics_compute(ctx->store, w, &opts, out);
+	opts->idmap = cfg.idmap;
+	opts->now = ctx->now;
+	opts->repo = ctx->repo;
+	ret = metrics_compute(ctx->store, w, opts, out);
 	config_release(&cfg);
 	return ret;
+}
+
+int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
+		 struct metrics *out)
+{
+	struct metrics_opts opts = METRICS_OPTS_INIT;
+
+	opts.threshold = threshold;
+	return load(ctx, w, &opts, out);
+}
+
+int metrics_load_args(struct cmd_context *ctx, const struct metrics_args *a,
+		      struct metrics *out)
+{
+	struct metrics_opts opts = METRICS_OPTS_INIT;
+
+	opts.threshold = a->threshold;
+	opts.confidence = a->confidence;
+	opts.escape_target = a->escape_target;
+	return load(ctx, &a->window, &opts, out);
+}
+
+void metrics_fmt_confidence(struct strbuf *sb, double confidence)
+{
+	strbuf_addf(sb, "%.0f%%", confidence * 100);
+}
+
+void metrics_fmt_ci(struct strbuf *sb, const double ci[2], int prec)
+{
+	if (isnan(ci[0]) || isnan(ci[1])) {
+		strbuf_addstr(sb, "n/a");
+		return;
+	}
+	strbuf_addch(sb, '[');
+	metrics_fmt_pct(sb, ci[0], prec);
+	strbuf_addstr(sb, ", ");
+	metrics_fmt_pct(sb, ci[1], prec);
+	strbuf_addch(sb, ']');
 }
 
 void metrics_fmt(struct strbuf *sb, const char *fmt, double v)
@@ -163,5 +231,5 @@ void metrics_fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c,
 	else if (c->integer)
 		strbuf_addf(sb, "%.0f", v);
 	else
-		strbuf_addf(sb, "%.3f", v);
+		strbuf_addf(sb, "%.*f", c->decimals, v);
 }

@@ -19,6 +19,8 @@ enum {
 	MOPT_REPO,
 	MOPT_FORMAT,
 	MOPT_THRESHOLD,
+	MOPT_CONFIDENCE,
+	MOPT_ESCAPE_TARGET,
 	MOPT_FIRST_PRIVATE, /* commands number their own options from here */
 };
 
@@ -32,6 +34,14 @@ enum {
 #define METRICS_SHORTOPTS "o:"
 #define METRICS_THRESHOLD_OPTION                                     \
 	{ "threshold", required_argument, NULL, MOPT_THRESHOLD }
+/* --confidence 0.90|0.95|0.99 and --escape-target X (report, gate-check, summary). */
+#define METRICS_CONFIDENCE_OPTIONS                                   \
+	{ "confidence", required_argument, NULL, MOPT_CONFIDENCE },  \
+	{ "escape-target", required_argument, NULL, MOPT_ESCAPE_TARGET }
+#define METRICS_CONFIDENCE_HELP                                                \
+	"  --confidence C   of the bounds: 0.90, 0.95 (default) or 0.99\n"       \
+	"  --escape-target X  the escape rate the upper bound must reach\n"     \
+	"                   (default 0.05)\n"
 
 struct metrics_args {
 	const struct cmd *cmd;  /* for usage errors */
@@ -40,8 +50,9 @@ struct metrics_args {
 	bool since_given, until_given;
 	enum output_format format;
 	double threshold;
+	double confidence, escape_target;
 };
-/* Defaults: unbounded window, every repo, text, threshold 0.7. */
+/* Defaults: unbounded window, every repo, text, threshold 0.7, 95%, target 0.05. */
 void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned formats);
 
 /*
@@ -55,6 +66,17 @@ int metrics_args_check(struct metrics_args *a);
 /* Load the store's config (id-map) and compute the figures. -1 after error(). */
 int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
 		 struct metrics *out);
+/*
+ * The same with the options of a command's arguments (threshold,
+ * confidence, escape target) and its context's now and repository.
+ */
+int metrics_load_args(struct cmd_context *ctx, const struct metrics_args *a,
+		      struct metrics *out);
+
+/* Append the confidence as people read it: "95%". */
+void metrics_fmt_confidence(struct strbuf *sb, double confidence);
+/* Append "[lo, hi]" of a two-sided interval as percentages, or "n/a". */
+void metrics_fmt_ci(struct strbuf *sb, const double ci[2], int prec);
 
 /* Append v with printf format fmt, or "n/a" when v is NAN. */
 void metrics_fmt(struct strbuf *sb, const char *fmt, double v);

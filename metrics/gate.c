@@ -39,10 +39,22 @@ static void add(struct metrics_gate *g, const char *name, const char *label,
 	c->threshold = threshold;
 	c->value = value;
 	c->integer = integer;
+	c->decimals = 3;
 	c->advisory = advisory;
 	c->pass = holds(op, value, threshold);
 	if (!c->pass && !advisory)
 		g->go = false;
+}
+
+static const char *bound_label(double confidence)
+{
+	if (fabs(confidence - 0.90) < 1e-9)
+		return "escape rate upper bound (90%)";
+	if (fabs(confidence - 0.99) < 1e-9)
+		return "escape rate upper bound (99%)";
+	if (fabs(confidence - 0.95) < 1e-9)
+		return "escape rate upper bound (95%)";
+	return "escape rate upper bound";
 }
 
 void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *c,
@@ -57,6 +69,9 @@ void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *
 	add(out, "unexplained_escapes", "unexplained escapes", OP_LE,
 	    (double)c->max_escapes, (double)(m->escapes - m->escapes_explained),
 	    true, false);
+	add(out, "escape_rate_upper", bound_label(m->confidence), OP_LE,
+	    m->escape_target, m->escape_bounds.upper, false, false);
+	out->criteria[out->nr - 1].decimals = 4;
 	add(out, "affected_fraction_p50", "affected fraction p50", OP_LE,
 	    c->max_affected_p50, m->affected.p50, false, false);
 	if (c->p95_saving)
@@ -65,4 +80,6 @@ void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *
 		    m->saving_p95, false, false);
 	add(out, "diff_coverage_p50", "diff coverage p50", OP_GE,
 	    c->min_diff_coverage, m->diff_coverage.p50, false, !c->strict);
+	add(out, "verifier_changed", "verifier-changed heads", OP_LE, 0,
+	    (double)m->verifier_heads, true, true);
 }

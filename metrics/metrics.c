@@ -4,7 +4,9 @@
  */
 #include "core/tiadash.h"
 #include "core/timeutil.h"
+#include "metrics/blind.h"
 #include "metrics/metrics.h"
+#include "metrics/verifier.h"
 
 double metrics_percentile(const double *sorted, size_t n, double q)
 {
@@ -176,6 +178,8 @@ struct acc {
 	size_t alloc_reasons, alloc_escapes, alloc_prs;
 	struct ff_entry *ff;
 	size_t nr_ff, alloc_ff;
+	struct verifier_attempt *att; /* every shadow attempt, for the verifier check */
+	size_t nr_att, alloc_att;
 };
 
 /* Intern s in the metrics' string pool; the result lives until release. */
@@ -305,6 +309,7 @@ static int on_pair(const struct pair_info *p, void *data)
 	m->full_runs += (int64_t)pair_count(p, RUN_FULL);
 	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
 		add_force_full(a, v.shadow);
+	verifier_add_head(&a->att, &a->nr_att, &a->alloc_att, p, m->nr_rows - 1);
 	if (v.quarantined.nr) {
 		m->quarantined_pairs++;
 		m->quarantined_tests += (int64_t)v.quarantined.nr;
@@ -364,6 +369,194 @@ static void finish_figures(struct acc *a)
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
 	m->escape_rate = m->pairs ? (double)m->escapes / (double)m->pairs : NAN;
 	free(aff.v), free(nar.v), free(ws.v), free(wf.v), free(dc.v), free(nw.v);
+}
+
+const char *trend_direction_name(enum trend_direction d)
+{
+	static const char *const names[] = { NULL, "flat", "rising", "falling" };
+
+	return names[d];
+}
+
+/* The window's length in days: both bounds, else its UTC days. */
+static double window_days(const struct metrics *m)
+{
+	if (m->since != INT64_MIN && m->until != INT64_MAX)
+		return (double)(m->until - m->since) / MS_PER_DAY;
+	return m->nr_days ? (double)m->nr_days : NAN;
+}
+
+/* Bounds of the rates, and how many more clean pairs the escape bound needs. */
+static void finish_bounds(struct metrics *m)
+{
+	double per_day;
+
+	stats_rate_of(m->escapes, m->pairs, m->confidence, &m->escape_bounds);
+	stats_rate_of(m->class_counts[CLASS_OVER_STRICT], m->pairs, m->confidence,
+		      &m->over_strict_bounds);
+	stats_rate_of(m->force_full, m->shadow_heads, m->confidence, &m->force_full_bounds);
+	m->pairs_needed = stats_cp_more_needed(m->escapes, m->pairs, m->confidence,
+					       m->escape_target);
+	m->window_days = window_days(m);
+	per_day = (double)m->pairs / m->window_days;
+	m->days_needed = NAN;
+	if (m->pairs_needed >= 0 && per_day > 0 && isfinite(per_day))
+		m->days_needed = ceil((double)m->pairs_needed / per_day);
+}
+
+/* Pairs and escapes of the window before, for the trend. */
+struct trend_count {
+	struct store *store;
+	const struct idmap *map;
+	int64_t pairs, escapes;
+};
+
+static int count_pair(const struct pair_info *p, void *data)
+{
+	struct trend_count *tc = data;
+	struct pair_verdict v;
+	int ret = classify_pair(tc->store, tc->map, p, &v);
+
+	if (!ret && v.shadow && v.full) {
+		tc->pairs++;
+		tc->escapes += pair_class_is_escape(v.cls);
+	}
+	pair_verdict_release(&v);
+	return ret;
+}
+
+/*
+ * The trend: this window's escape rate against the one of the same length
+ * just before it, by the exact conditional test (metrics/stats.h).
+ */
+static int finish_trend(struct acc *a)
+{
+	struct metrics *m = a->m;
+	struct metrics_trend *t = &m->trend;
+	struct trend_count tc = { a->store, a->opts->idmap, 0, 0 };
+	struct window before = { 0, 0, m->repo };
+	int64_t until = m->until != INT64_MAX ? m->until : a->opts->now;
+
+	t->previous_rate = t->rate = t->p_value = NAN;
+	t->direction = TREND_NONE;
+	/* Window times are milliseconds of this era: far from overflowing. */
+	if (m->since <= INT64_MIN / 2 || !until || until <= m->since ||
+	    until - m->since > INT64_MAX / 4)
+		return 0;
+	t->known = true;
+	t->until = before.until = m->since;
+	t->since = before.since = m->since - (until - m->since);
+	if (query_pairs(a->store, &before, count_pair, &tc) < 0)
+		return -1;
+	t->pairs = tc.pairs;
+	t->escapes = tc.escapes;
+	t->previous_rate = tc.pairs ? (double)tc.escapes / (double)tc.pairs : NAN;
+	t->rate = m->escape_rate;
+	t->p_value = stats_two_rates_p(m->escapes, m->pairs, tc.escapes, tc.pairs);
+	if (isnan(t->p_value))
+		t->direction = TREND_NONE;
+	else if (t->p_value >= 0.05 || t->rate == t->previous_rate)
+		t->direction = TREND_FLAT;
+	else
+		t->direction = t->rate > t->previous_rate ? TREND_RISING : TREND_FALLING;
+	return 0;
+}
+
+/* One PR's heads (a push: its head) of a repo share a group: "repo\0#pr" or "repo\0head". */
+static void group_attempts(struct acc *a)
+{
+	struct metrics *m = a->m;
+	struct strmap groups = STRMAP_INIT;
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < a->nr_att; i++) {
+		const struct metrics_row *r = &m->rows[a->att[i].row];
+
+		strbuf_reset(&key);
+		strbuf_addstr(&key, r->repo);
+		strbuf_addch(&key, '\0');
+		if (r->has_pr)
+			strbuf_addf(&key, "#%" PRId64, r->pr);
+		else
+			strbuf_addstr(&key, r->sha);
+		a->att[i].group = strmap_intern(&groups, key.buf, key.len,
+						(int64_t)groups.nr, NULL)->value;
+	}
+	strmap_clear(&groups);
+	strbuf_release(&key);
+}
+
+static int cmp_attempt_group(const void *x, const void *y)
+{
+	const struct verifier_attempt *a = x, *b = y;
+
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->run_id > b->run_id) - (a->run_id < b->run_id);
+}
+
+static int cmp_found(const void *x, const void *y)
+{
+	const struct metrics_verifier *a = x, *b = y;
+
+	if (a->row != b->row)
+		return a->row < b->row ? -1 : 1;
+	return strcmp(a->test, b->test);
+}
+
+/* The verifier check over every PR of the window (metrics/verifier.h). */
+static int finish_verifier(struct acc *a)
+{
+	struct metrics *m = a->m;
+	struct verifier v;
+	size_t from = 0;
+	int ret = verifier_init(&v, a->store, a->opts->repo);
+
+	group_attempts(a);
+	if (a->nr_att > 1)
+		qsort(a->att, a->nr_att, sizeof(*a->att), cmp_attempt_group);
+	for (size_t i = 1; i <= a->nr_att && !ret; i++) {
+		if (i < a->nr_att && a->att[from].group == a->att[i].group)
+			continue;
+		ret = verifier_check(&v, a->att + from, i - from);
+		from = i;
+	}
+	m->verifier = v.found;
+	m->nr_verifier = v.nr;
+	if (m->nr_verifier > 1)
+		qsort(m->verifier, m->nr_verifier, sizeof(*m->verifier), cmp_found);
+	for (size_t i = 0; i < m->nr_verifier; i++) {
+		struct metrics_row *r = &m->rows[m->verifier[i].row];
+
+		m->verifier_heads += !r->verifier_changed;
+		r->verifier_changed = true;
+	}
+	verifier_release(&v);
+	return ret;
+}
+
+/* Blind spots, and which missed tests of each escape are blind spots. */
+static int finish_blind(struct acc *a, const struct window *w)
+{
+	struct metrics *m = a->m;
+	struct idset selected = IDSET_INIT;
+	int ret = blind_selected_union(a->store, a->opts->idmap, w, &selected,
+				       &m->blind.narrowed_runs);
+
+	if (!ret)
+		ret = blind_compute(a->store, w, &selected, &m->blind);
+	for (size_t i = 0; !ret && i < m->nr_escape_list; i++) {
+		struct metrics_escape *e = &m->escape_list[i];
+
+		e->missed_blind = xcalloc(e->missed.nr ? e->missed.nr : 1,
+					  sizeof(*e->missed_blind));
+		for (size_t j = 0; j < e->missed.nr; j++) {
+			e->missed_blind[j] = !blind_id_selected(&selected, e->missed.items[j]);
+			m->rows[e->row].missed_blind += e->missed_blind[j];
+		}
+	}
+	idset_release(&selected);
+	return ret;
 }
 
 static int cmp_why(const void *pa, const void *pb)
@@ -473,6 +666,7 @@ static void fill_day(const struct metrics *m, size_t from, size_t to,
 	}
 	metrics_sort(aff->v, aff->nr);
 	metrics_sort(wall->v, wall->nr);
+	stats_rate_of(d->escapes, d->pairs, m->confidence, &d->escape);
 	d->force_full_rate = d->shadow_runs ? (double)d->force_full / (double)d->shadow_runs : NAN;
 	d->escape_rate = d->pairs ? (double)d->escapes / (double)d->pairs : NAN;
 	d->affected_p50 = metrics_percentile(aff->v, aff->nr, 0.5);
@@ -542,6 +736,8 @@ int metrics_compute(struct store *s, const struct window *w,
 	out->until = w->until;
 	out->repo = xstrdup(w->repo ? w->repo : "");
 	out->threshold = a.opts->threshold;
+	out->confidence = a.opts->confidence;
+	out->escape_target = a.opts->escape_target;
 	win.repo = out->repo;
 	ret = query_pairs(s, &win, on_pair, &a);
 	if (!ret) {
@@ -550,9 +746,16 @@ int metrics_compute(struct store *s, const struct window *w,
 		finish_prs(out);
 		finish_incomplete(out);
 		finish_days(out);
+		finish_bounds(out);
+		ret = finish_trend(&a);
 	}
+	if (!ret)
+		ret = finish_blind(&a, &win);
+	if (!ret)
+		ret = finish_verifier(&a);
 	strmap_clear(&a.reason_index);
 	free(a.ff);
+	free(a.att);
 	return ret ? -1 : 0;
 }
 
@@ -563,8 +766,13 @@ void metrics_release(struct metrics *m)
 	for (size_t i = 0; i < m->nr_escape_list; i++) {
 		strlist_release(&m->escape_list[i].missed);
 		strlist_release(&m->escape_list[i].non_hermetic);
+		free(m->escape_list[i].missed_blind);
 		free(m->escape_list[i].note);
 	}
+	for (size_t i = 0; i < m->nr_verifier; i++)
+		metrics_verifier_release(&m->verifier[i]);
+	free(m->verifier);
+	blind_release(&m->blind);
 	free(m->reasons);
 	free(m->escape_list);
 	free(m->escape_prs);

@@ -42,6 +42,20 @@
  *                window longer than METRICS_MAX_DAYS is cut to the days
  *                from the first head to the last); a head counts on the
  *                day of its window time
+ *   bounds       exact Clopper-Pearson bounds (metrics/stats.h) at the
+ *                confidence: the escape rate (escapes, explained ones
+ *                included, / pairs), the over-strict rate (over-strict
+ *                pairs / pairs), the force-full rate, and each day's
+ *                escape rate; pairs_needed = the clean pairs that bring the
+ *                escape rate's one-sided upper bound to the target;
+ *                days_needed = pairs_needed / (pairs / window days), where
+ *                window days is the window's length when both bounds are
+ *                given, else its UTC days (nr_days)
+ *   trend        the window against the one of the same length just
+ *                before it (an unbounded until counts as `now`; n/a without
+ *                a since): the exact conditional test of the two escape
+ *                rates; rising or falling only at p < 0.05
+ *   blind spots  metrics/blind.h; the verifier check: metrics/verifier.h
  *
  * Percentiles interpolate linearly between the closest ranks (numpy's
  * default). A figure that cannot be computed is NAN, never 0.
@@ -59,15 +73,26 @@
 #include "core/query.h"
 #include "core/strmap.h"
 #include "metrics/classify.h"
+#include "metrics/stats.h"
 
 #define METRICS_DEFAULT_THRESHOLD 0.7
+#define METRICS_DEFAULT_CONFIDENCE 0.95
+#define METRICS_DEFAULT_ESCAPE_TARGET 0.05
 #define METRICS_MAX_DAYS 3660
+
+struct repo;
 
 struct metrics_opts {
 	const struct idmap *idmap; /* applied to selections (NULL: none) */
 	double threshold;          /* diff-coverage threshold */
+	double confidence;         /* of the bounds: 0.90, 0.95 or 0.99 */
+	double escape_target;      /* the escape rate the bound must reach */
+	int64_t now;               /* the trend's end when until is unbounded (0: none) */
+	struct repo *repo;         /* the verifier check's diffs (NULL: stored diffs) */
 };
-#define METRICS_OPTS_INIT { NULL, METRICS_DEFAULT_THRESHOLD }
+#define METRICS_OPTS_INIT { .idmap = NULL, .threshold = METRICS_DEFAULT_THRESHOLD, \
+	.confidence = METRICS_DEFAULT_CONFIDENCE,                              \
+	.escape_target = METRICS_DEFAULT_ESCAPE_TARGET, .now = 0, .repo = NULL }
 
 /* One head of the window, compactly: a row of the runs and disagreements views. */
 struct metrics_row {
@@ -85,7 +110,9 @@ struct metrics_row {
 	double shadow_wall_s, full_wall_s; /* latest attempts; NAN when unknown */
 	double diff_coverage;   /* latest shadow attempt; NAN when n/a */
 	size_t missed;          /* missed tests of an escape (0 for other classes) */
+	size_t missed_blind;    /* of which blind spots (no narrowed selection named them) */
 	bool explained;         /* an escape with a note */
+	bool verifier_changed;  /* went green after a change to its verifier only */
 };
 
 /* One escape (class escape or non-hermetic), with its evidence. */
@@ -93,6 +120,7 @@ struct metrics_escape {
 	size_t row;                  /* index into metrics.rows */
 	struct strlist missed;       /* failing tests the selection did not name */
 	struct strlist non_hermetic; /* failing tests that were selected */
+	bool *missed_blind;          /* per missed test: a blind spot of the window */
 	bool explained;
 	char *note;                  /* the latest note's text, or NULL */
 };
@@ -117,7 +145,56 @@ struct metrics_day {
 	double force_full_rate; /* NAN without shadow runs */
 	double escape_rate;     /* escapes / pairs; NAN without pairs */
 	double affected_p50, shadow_wall_p95, diff_coverage_mean;
+	struct stats_rate escape; /* escapes / pairs with its two-sided band */
 };
+
+enum trend_direction { TREND_NONE, TREND_FLAT, TREND_RISING, TREND_FALLING };
+const char *trend_direction_name(enum trend_direction d); /* NULL for NONE */
+
+struct metrics_trend {
+	bool known;             /* the window has a since: a previous window exists */
+	int64_t since, until;   /* the previous window */
+	int64_t pairs, escapes; /* its pairs and escapes */
+	double previous_rate, rate, p_value; /* NAN when undefined */
+	enum trend_direction direction;      /* NONE when p_value is NAN */
+};
+
+/*
+ * Blind spots (metrics/blind.h): the tests that ran in the window's full
+ * runs that no narrowed selection of the window named.
+ */
+struct metrics_blind {
+	bool known;               /* a full run of the window has a stored test list */
+	int64_t full_runs;        /* full runs of the window (every attempt) */
+	int64_t listed_runs;      /* of which with a stored test list */
+	int64_t narrowed_runs;    /* shadow runs (every attempt) with decision selected */
+	int64_t tests;            /* distinct tests those full runs ran */
+	struct strlist never;     /* sorted ids no narrowed selection named */
+	struct strlist failed;    /* sorted: the blind spots that failed in a full run */
+	bool new_known;           /* tests can be told new (a baseline precedes them) */
+	struct strlist new_tests; /* sorted ids first seen in the window */
+	bool *new_selected;       /* per new test: a narrowed selection named it */
+	int64_t new_selected_count;
+};
+
+/* One attempt of a head, as the verifier check names it. */
+struct metrics_attempt {
+	char sha[41];
+	int attempt;
+};
+
+/* A verifier-changed head (metrics/verifier.h). */
+struct metrics_verifier {
+	size_t row;                     /* the head that went green (index into rows) */
+	char *test;                     /* SUITE::CASE */
+	char *digest;                   /* of its identical failures */
+	struct metrics_attempt *failed; /* the attempts that failed identically */
+	size_t nr_failed;
+	struct metrics_attempt passed;  /* the green attempt */
+	struct strlist changed;         /* what changed before it: tests, fixtures, config */
+	bool from_git;                  /* the change read from git (else stored diffs) */
+};
+void metrics_verifier_release(struct metrics_verifier *v);
 
 struct metrics {
 	int64_t since, until;   /* the window (INT64_MIN / INT64_MAX: unbounded) */
@@ -157,6 +234,17 @@ struct metrics {
 	struct metrics_dist diff_coverage;
 	int64_t below_threshold;
 
+	double confidence, escape_target;
+	struct stats_rate escape_bounds, over_strict_bounds, force_full_bounds;
+	int64_t pairs_needed;   /* -1: n/a */
+	double window_days;     /* NAN when unknown */
+	double days_needed;     /* NAN when unknown */
+	struct metrics_trend trend;
+	struct metrics_blind blind;
+	struct metrics_verifier *verifier; /* in window order of their rows */
+	size_t nr_verifier;
+	int64_t verifier_heads; /* distinct heads flagged */
+
 	int64_t shadow_days;
 	struct metrics_day *days;
 	size_t nr_days;
@@ -195,7 +283,9 @@ double metrics_saving(double shadow, double full);
  * gate-check (SPEC 8). Each criterion compares a measured value with its
  * threshold; a value that cannot be computed (NAN) fails, unless the
  * criterion is advisory. The verdict is GO when every non-advisory
- * criterion passes.
+ * criterion passes. escape_rate_upper compares the escape rate's one-sided
+ * upper bound with the metrics' escape target; verifier_changed (advisory)
+ * counts the heads flagged by the verifier check.
  */
 struct metrics_criteria {
 	int64_t min_days;         /* distinct UTC days with a shadow run */
@@ -218,10 +308,11 @@ struct metrics_criterion {
 	double threshold;
 	double value;      /* NAN: n/a */
 	bool integer;      /* threshold and value are counts */
+	int decimals;      /* of a value that is not a count */
 	bool pass, advisory;
 };
 
-#define METRICS_MAX_CRITERIA 6
+#define METRICS_MAX_CRITERIA 8
 struct metrics_gate {
 	struct metrics_criterion criteria[METRICS_MAX_CRITERIA];
 	size_t nr;

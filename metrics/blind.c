@@ -1,0 +1,165 @@
+/* Blind spots: the tests the window's full runs ran that no narrowed selection named. */
+#include "core/tiadash.h"
+#include "metrics/blind.h"
+
+struct union_acc {
+	struct idset *set;
+	const struct idmap *map;
+	int64_t runs;
+};
+
+static int add_selection(int64_t run_id, const struct strlist *entries, void *data)
+{
+	struct union_acc *u = data;
+
+	UNUSED(run_id);
+	u->runs++;
+	for (size_t i = 0; i < entries->nr; i++)
+		idset_add(u->set, u->map, entries->items[i]);
+	return 0;
+}
+
+int blind_selected_union(struct store *s, const struct idmap *map,
+			 const struct window *w, struct idset *out, int64_t *runs)
+{
+	struct union_acc u = { out, map, 0 };
+	int ret = query_narrowed_selections(s, w, add_selection, &u);
+
+	if (runs)
+		*runs = u.runs;
+	return ret;
+}
+
+bool blind_id_selected(const struct idset *selected, const char *id)
+{
+	char *suite, *name;
+	bool yes;
+
+	test_id_split(id, &suite, &name);
+	yes = idset_selects(selected, suite, name);
+	free(suite);
+	free(name);
+	return yes;
+}
+
+/* What is known of each test of the window (the map's values). */
+enum {
+	T_SELECTED = 1 << 0, /* a narrowed selection named it */
+	T_LISTED = 1 << 1,   /* in a stored test list (not only a failure) */
+	T_OLD = 1 << 2,      /* first run before the window, or in the baseline */
+	T_FAILED = 1 << 3,   /* failed in a full run */
+};
+
+struct tests_acc {
+	const struct idset *selected;
+	struct strmap tests; /* SUITE::CASE -> T_* flags */
+	struct strbuf id;
+};
+
+/* The entry of one test, made with its flags when new. */
+static struct strmap_entry *test_entry(struct tests_acc *t, const char *suite,
+				       const char *name)
+{
+	struct strmap_entry *e;
+	bool added;
+
+	strbuf_reset(&t->id);
+	test_id_format(&t->id, suite, name);
+	e = strmap_intern(&t->tests, t->id.buf, t->id.len, 0, &added);
+	if (added && idset_selects(t->selected, suite, name))
+		e->value |= T_SELECTED;
+	return e;
+}
+
+static int add_group(const struct test_group *g, void *data)
+{
+	struct tests_acc *t = data;
+
+	for (size_t i = 0; i < g->cases->nr; i++)
+		test_entry(t, g->suite, g->cases->items[i])->value |= T_LISTED;
+	return 0;
+}
+
+static int add_failure(const struct test_result *r, void *data)
+{
+	test_entry(data, r->suite, r->name)->value |= T_FAILED;
+	return 0;
+}
+
+static int mark_old(const struct test_group *g, void *data)
+{
+	struct tests_acc *t = data;
+
+	for (size_t i = 0; i < g->cases->nr; i++) {
+		struct strmap_entry *e;
+
+		strbuf_reset(&t->id);
+		test_id_format(&t->id, g->suite, g->cases->items[i]);
+		e = strmap_find(&t->tests, t->id.buf, t->id.len);
+		if (e)
+			e->value |= T_OLD;
+	}
+	return 0;
+}
+
+/* The sorted lists of the figures from the flags. */
+static void fill_lists(struct tests_acc *t, struct metrics_blind *out)
+{
+	struct strlist fresh = STRLIST_INIT;
+
+	for (size_t i = 0; i < t->tests.cap; i++) {
+		const struct strmap_entry *e = &t->tests.slots[i];
+
+		if (!e->key)
+			continue;
+		out->tests++;
+		if (!(e->value & T_SELECTED)) {
+			strlist_push(&out->never, e->key);
+			if (e->value & T_FAILED)
+				strlist_push(&out->failed, e->key);
+		}
+		if ((e->value & T_LISTED) && !(e->value & T_OLD))
+			strlist_push(&fresh, e->key);
+	}
+	strlist_sort(&out->never);
+	strlist_sort(&out->failed);
+	strlist_sort(&fresh);
+	out->new_tests = fresh;
+	out->new_selected = xcalloc(fresh.nr ? fresh.nr : 1, sizeof(*out->new_selected));
+	for (size_t i = 0; i < fresh.nr; i++) {
+		const struct strmap_entry *e = strmap_find(&t->tests, fresh.items[i],
+							   strlen(fresh.items[i]));
+
+		out->new_selected[i] = e->value & T_SELECTED;
+		out->new_selected_count += out->new_selected[i];
+	}
+}
+
+int blind_compute(struct store *s, const struct window *w, const struct idset *selected,
+		  struct metrics_blind *out)
+{
+	struct tests_acc t = { selected, STRMAP_INIT, STRBUF_INIT };
+	int ret;
+
+	ret = query_window_tests(s, w, add_group, &t, &out->full_runs, &out->listed_runs);
+	out->known = out->listed_runs > 0;
+	if (!ret && out->known)
+		ret = query_window_failures(s, w, RUN_FULL, add_failure, &t);
+	if (!ret && out->known)
+		ret = query_tests_before(s, w->repo, w->since, mark_old, &t);
+	out->new_known = out->known;
+	if (!ret && out->known)
+		fill_lists(&t, out);
+	strmap_clear(&t.tests);
+	strbuf_release(&t.id);
+	return ret;
+}
+
+void blind_release(struct metrics_blind *b)
+{
+	strlist_release(&b->never);
+	strlist_release(&b->failed);
+	strlist_release(&b->new_tests);
+	free(b->new_selected);
+	memset(b, 0, sizeof(*b));
+}

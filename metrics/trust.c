@@ -1,0 +1,412 @@
+/* The bounds, trend, blind spots and verifier check as JSON, text and markdown. */
+#include "core/tiadash.h"
+#include "core/timeutil.h"
+#include "metrics/trust.h"
+
+/* ---- JSON ---- */
+
+static cJSON *json_pair(double a, double b)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	if (isnan(a) || isnan(b)) {
+		cJSON_Delete(arr);
+		return cJSON_CreateNull();
+	}
+	cJSON_AddItemToArray(arr, cJSON_CreateNumber(a));
+	cJSON_AddItemToArray(arr, cJSON_CreateNumber(b));
+	return arr;
+}
+
+void trust_json_rate(cJSON *obj, const struct stats_rate *r, bool with_rate)
+{
+	if (with_rate)
+		json_add_number(obj, "rate", r->rate);
+	json_add_number(obj, "rate_upper", r->upper);
+	cJSON_AddItemToObject(obj, "rate_ci", json_pair(r->ci[0], r->ci[1]));
+}
+
+cJSON *trust_json_trend(const struct metrics_trend *t)
+{
+	cJSON *o = cJSON_CreateObject(), *prev;
+
+	json_add_number(o, "previous_rate", t->previous_rate);
+	json_add_number(o, "rate", t->rate);
+	json_add_number(o, "p_value", t->p_value);
+	json_add_string_or_null(o, "direction", trend_direction_name(t->direction));
+	if (!t->known) {
+		cJSON_AddNullToObject(o, "previous");
+		return o;
+	}
+	prev = cJSON_AddObjectToObject(o, "previous");
+	json_add_time(prev, "since", t->since);
+	json_add_time(prev, "until", t->until);
+	json_add_int(prev, "pairs", t->pairs);
+	json_add_int(prev, "escapes", t->escapes);
+	return o;
+}
+
+static cJSON *json_first(const struct strlist *l, size_t limit)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < l->nr && i < limit; i++)
+		json_push_string(arr, l->items[i]);
+	return arr;
+}
+
+static void json_opt_count(cJSON *o, const char *key, bool known, size_t n)
+{
+	json_add_opt_int(o, key, known, (int64_t)n);
+}
+
+cJSON *trust_json_blind(const struct metrics_blind *b)
+{
+	cJSON *o = cJSON_CreateObject(), *fresh, *list;
+
+	json_opt_count(o, "never_selected", b->known, b->never.nr);
+	cJSON_AddItemToObject(o, "tests", json_first(&b->never, TRUST_JSON_TESTS));
+	json_opt_count(o, "failed_in_full", b->known, b->failed.nr);
+	cJSON_AddItemToObject(o, "failed_in_full_tests", json_first(&b->failed, TRUST_JSON_TESTS));
+	json_add_opt_int(o, "tests_in_full_runs", b->known, b->tests);
+	json_add_int(o, "full_runs", b->full_runs);
+	json_add_int(o, "full_runs_with_tests", b->listed_runs);
+	json_add_int(o, "narrowed_runs", b->narrowed_runs);
+	fresh = cJSON_AddObjectToObject(o, "new");
+	json_opt_count(fresh, "count", b->new_known, b->new_tests.nr);
+	json_add_opt_int(fresh, "selected", b->new_known, b->new_selected_count);
+	list = cJSON_AddArrayToObject(fresh, "tests");
+	for (size_t i = 0; i < b->new_tests.nr && i < TRUST_JSON_TESTS; i++) {
+		cJSON *t = cJSON_CreateObject();
+
+		json_add_string(t, "id", b->new_tests.items[i]);
+		json_add_bool(t, "selected", b->new_selected[i]);
+		cJSON_AddItemToArray(list, t);
+	}
+	return o;
+}
+
+static cJSON *json_attempt(const struct metrics_attempt *a)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	json_add_string(o, "head", a->sha);
+	json_add_int(o, "attempt", a->attempt);
+	return o;
+}
+
+cJSON *trust_json_verifier(const struct metrics_verifier *v, const struct metrics_row *r)
+{
+	cJSON *o = cJSON_CreateObject(), *failed, *changed;
+
+	if (r) {
+		json_add_opt_int(o, "pr", r->has_pr, r->pr);
+		json_add_string(o, "repo", r->repo);
+		json_add_string(o, "head", r->sha);
+	}
+	json_add_string(o, "test", v->test);
+	json_add_string(o, "digest", v->digest);
+	failed = cJSON_AddArrayToObject(o, "failed");
+	for (size_t i = 0; i < v->nr_failed; i++)
+		cJSON_AddItemToArray(failed, json_attempt(&v->failed[i]));
+	cJSON_AddItemToObject(o, "passed", json_attempt(&v->passed));
+	changed = cJSON_AddArrayToObject(o, "changed");
+	for (size_t i = 0; i < v->changed.nr; i++)
+		json_push_string(changed, v->changed.items[i]);
+	json_add_string(o, "change_from", v->from_git ? "git" : "stored diffs");
+	return o;
+}
+
+cJSON *trust_json_verifier_all(const struct metrics *m)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *list = cJSON_AddArrayToObject(o, "list");
+
+	json_add_int(o, "count", m->verifier_heads);
+	for (size_t i = 0; i < m->nr_verifier; i++)
+		cJSON_AddItemToArray(list, trust_json_verifier(&m->verifier[i],
+							       &m->rows[m->verifier[i].row]));
+	return o;
+}
+
+/* ---- one-line forms ---- */
+
+void trust_fmt_pairs_needed(struct strbuf *sb, const struct metrics *m)
+{
+	if (m->pairs_needed <= 0)
+		return;
+	strbuf_addf(sb, "%" PRId64 " more clean pair%s", m->pairs_needed,
+		    m->pairs_needed == 1 ? "" : "s");
+	if (!isnan(m->days_needed))
+		strbuf_addf(sb, " (about %.0f day%s at this window's rate)", m->days_needed,
+			    m->days_needed == 1 ? "" : "s");
+}
+
+void trust_fmt_trend(struct strbuf *sb, const struct metrics_trend *t)
+{
+	if (!t->known) {
+		strbuf_addstr(sb, "n/a (the window has no start)");
+		return;
+	}
+	if (t->direction == TREND_NONE) {
+		strbuf_addstr(sb, "n/a (no pairs in one of the windows)");
+		return;
+	}
+	strbuf_addf(sb, "%s (p = %.3g)", trend_direction_name(t->direction), t->p_value);
+}
+
+void trust_fmt_blind(struct strbuf *sb, const struct metrics_blind *b)
+{
+	if (!b->known) {
+		strbuf_addstr(sb, "n/a (no full run of the window has its test list)");
+		return;
+	}
+	strbuf_addf(sb, "%zu of %" PRId64 " tests never selected; %zu failed in full",
+		    b->never.nr, b->tests, b->failed.nr);
+}
+
+void trust_fmt_new(struct strbuf *sb, const struct metrics_blind *b)
+{
+	if (!b->new_known) {
+		strbuf_addstr(sb, "n/a");
+		return;
+	}
+	strbuf_addf(sb, "%zu first seen in the window, %" PRId64 " of them selected",
+		    b->new_tests.nr, b->new_selected_count);
+}
+
+void trust_fmt_attempts(struct strbuf *sb, const struct metrics_attempt *a, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		strbuf_addf(sb, "%s%.12s #%d", i ? ", " : "", a[i].sha, a[i].attempt);
+}
+
+/* ---- text and markdown ---- */
+
+static void label(struct metrics_out *o, const char *s)
+{
+	strbuf_addf(&o->sb, "%-13s", s);
+}
+
+static void rate_row(struct metrics_out *o, const char *what, const struct stats_rate *r)
+{
+	struct strbuf rate = STRBUF_INIT, up = STRBUF_INIT;
+
+	metrics_fmt_pct(&rate, r->rate, 2);
+	metrics_fmt_pct(&up, r->upper, 2);
+	strbuf_addf(&o->sb, "  %-37s %8s %8s  ", what, rate.buf, up.buf);
+	metrics_fmt_ci(&o->sb, r->ci, 2);
+	strbuf_addch(&o->sb, '\n');
+	strbuf_release(&rate);
+	strbuf_release(&up);
+}
+
+static void text_bounds(struct metrics_out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	label(o, "Bounds");
+	metrics_fmt_confidence(sb, m->confidence);
+	strbuf_addf(sb, " exact (Clopper-Pearson)%8s %8s  interval\n", "rate", "upper");
+	rate_row(o, "escape rate", &m->escape_bounds);
+	rate_row(o, "over-strict rate", &m->over_strict_bounds);
+	rate_row(o, "force-full rate", &m->force_full_bounds);
+	label(o, "Clean pairs");
+	if (m->pairs_needed < 0) {
+		strbuf_addstr(sb, "n/a\n");
+	} else if (!m->pairs_needed) {
+		strbuf_addstr(sb, "none needed: the escape rate's upper bound is at most ");
+		metrics_fmt_pct(sb, m->escape_target, 2);
+		strbuf_addch(sb, '\n');
+	} else {
+		strbuf_addf(sb, "%" PRId64 " more bring the escape rate's upper bound to ",
+			    m->pairs_needed);
+		metrics_fmt_pct(sb, m->escape_target, 2);
+		strbuf_addch(sb, '\n');
+		if (!isnan(m->days_needed)) {
+			label(o, "");
+			strbuf_addf(sb, "(about %.0f day%s at this window's rate)\n",
+				    m->days_needed, m->days_needed == 1 ? "" : "s");
+		}
+	}
+}
+
+static void text_trend(struct metrics_out *o, const struct metrics *m)
+{
+	const struct metrics_trend *t = &m->trend;
+
+	label(o, "Trend");
+	if (t->known) {
+		strbuf_addstr(&o->sb, "previous window ");
+		metrics_fmt_pct(&o->sb, t->previous_rate, 2);
+		strbuf_addf(&o->sb, " (%" PRId64 " of %" PRId64 "): ", t->escapes, t->pairs);
+	}
+	trust_fmt_trend(&o->sb, t);
+	strbuf_addch(&o->sb, '\n');
+}
+
+static void text_tests(struct metrics_out *o, const struct strlist *l, const bool *flag,
+		       const char *yes, const char *no)
+{
+	size_t n = l->nr < TRUST_TEXT_TESTS ? l->nr : TRUST_TEXT_TESTS;
+
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(&o->sb, "    ");
+		metrics_put_text(o, l->items[i]);
+		if (flag)
+			strbuf_addf(&o->sb, " (%s)", flag[i] ? yes : no);
+		strbuf_addch(&o->sb, '\n');
+	}
+	if (l->nr > n)
+		strbuf_addf(&o->sb, "    ... and %zu more (--format json lists %d)\n",
+			    l->nr - n, TRUST_JSON_TESTS);
+}
+
+static void text_blind(struct metrics_out *o, const struct metrics *m)
+{
+	const struct metrics_blind *b = &m->blind;
+
+	label(o, "Blind spots");
+	trust_fmt_blind(&o->sb, b);
+	if (b->known)
+		strbuf_addf(&o->sb, " (%" PRId64 " narrowed runs)", b->narrowed_runs);
+	strbuf_addch(&o->sb, '\n');
+	if (b->failed.nr) {
+		strbuf_addstr(&o->sb, "   failed in full:\n");
+		text_tests(o, &b->failed, NULL, NULL, NULL);
+	}
+	if (b->never.nr) {
+		strbuf_addstr(&o->sb, "   never selected:\n");
+		text_tests(o, &b->never, NULL, NULL, NULL);
+	}
+	label(o, "New tests");
+	trust_fmt_new(&o->sb, b);
+	strbuf_addch(&o->sb, '\n');
+	text_tests(o, &b->new_tests, b->new_selected, "selected", "never selected");
+}
+
+static void text_verifier(struct metrics_out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+
+	label(o, "Verifier");
+	strbuf_addf(sb, "%" PRId64 " head%s went green after a change to tests, "
+		    "fixtures or config only\n", m->verifier_heads,
+		    m->verifier_heads == 1 ? "" : "s");
+	for (size_t i = 0; i < m->nr_verifier; i++) {
+		const struct metrics_verifier *v = &m->verifier[i];
+
+		strbuf_addstr(sb, "  ");
+		metrics_fmt_change(sb, &m->rows[v->row]);
+		strbuf_addch(sb, ' ');
+		metrics_put_text(o, v->test);
+		strbuf_addstr(sb, "\n    failed identically in ");
+		trust_fmt_attempts(sb, v->failed, v->nr_failed);
+		strbuf_addstr(sb, "; green in ");
+		trust_fmt_attempts(sb, &v->passed, 1);
+		strbuf_addf(sb, " after (%s):\n", v->from_git ? "git" : "stored diffs");
+		text_tests(o, &v->changed, NULL, NULL, NULL);
+	}
+}
+
+void trust_text(struct metrics_out *o, const struct metrics *m)
+{
+	text_bounds(o, m);
+	text_trend(o, m);
+	text_blind(o, m);
+	text_verifier(o, m);
+}
+
+static void md_list(struct metrics_out *o, const struct strlist *l, const bool *flag,
+		    const char *yes, const char *no)
+{
+	size_t n = l->nr < TRUST_TEXT_TESTS ? l->nr : TRUST_TEXT_TESTS;
+
+	if (!l->nr)
+		return;
+	strbuf_addch(&o->sb, '\n');
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(&o->sb, "- ");
+		metrics_put_text(o, l->items[i]);
+		if (flag)
+			strbuf_addf(&o->sb, " (%s)", flag[i] ? yes : no);
+		strbuf_addch(&o->sb, '\n');
+	}
+	if (l->nr > n)
+		strbuf_addf(&o->sb, "- and %zu more\n", l->nr - n);
+}
+
+static void md_rate(struct metrics_out *o, const char *what, const struct stats_rate *r)
+{
+	strbuf_addf(&o->sb, "| %s | %" PRId64 " / %" PRId64 " | ", what, r->x, r->n);
+	metrics_fmt_pct(&o->sb, r->rate, 2);
+	strbuf_addstr(&o->sb, " | ");
+	metrics_fmt_pct(&o->sb, r->upper, 2);
+	strbuf_addstr(&o->sb, " | ");
+	metrics_fmt_ci(&o->sb, r->ci, 2);
+	strbuf_addstr(&o->sb, " |\n");
+}
+
+void trust_md(struct metrics_out *o, const struct metrics *m)
+{
+	struct strbuf *sb = &o->sb;
+	const struct metrics_blind *b = &m->blind;
+
+	strbuf_addstr(sb, "\n## Confidence\n\nExact (Clopper-Pearson) bounds at ");
+	metrics_fmt_confidence(sb, m->confidence);
+	strbuf_addstr(sb, ".\n\n| rate | count | value | upper bound | interval |\n"
+		      "|---|---:|---:|---:|---|\n");
+	md_rate(o, "escape", &m->escape_bounds);
+	md_rate(o, "over-strict", &m->over_strict_bounds);
+	md_rate(o, "force-full", &m->force_full_bounds);
+	strbuf_addstr(sb, "\nClean pairs to bring the escape rate's upper bound to ");
+	metrics_fmt_pct(sb, m->escape_target, 2);
+	strbuf_addstr(sb, ": ");
+	if (m->pairs_needed < 0)
+		strbuf_addstr(sb, "n/a");
+	else if (!m->pairs_needed)
+		strbuf_addstr(sb, "none needed");
+	else
+		trust_fmt_pairs_needed(sb, m);
+	strbuf_addstr(sb, ".\n\nTrend against the previous window: ");
+	if (m->trend.known) {
+		metrics_fmt_pct(sb, m->trend.previous_rate, 2);
+		strbuf_addf(sb, " (%" PRId64 " of %" PRId64 ") before, ", m->trend.escapes,
+			    m->trend.pairs);
+	}
+	trust_fmt_trend(sb, &m->trend);
+	strbuf_addstr(sb, ".\n\n## Blind spots\n\n");
+	trust_fmt_blind(sb, b);
+	strbuf_addstr(sb, ".\n");
+	md_list(o, &b->failed, NULL, NULL, NULL);
+	strbuf_addstr(sb, "\nNew tests: ");
+	trust_fmt_new(sb, b);
+	strbuf_addstr(sb, ".\n");
+	md_list(o, &b->new_tests, b->new_selected, "selected", "never selected");
+	strbuf_addf(sb, "\n## Verifier changed\n\n%" PRId64 " head%s went green after a "
+		    "change to tests, fixtures or config only.\n", m->verifier_heads,
+		    m->verifier_heads == 1 ? "" : "s");
+	if (!m->nr_verifier)
+		return;
+	strbuf_addstr(sb, "\n| change | test | failed identically | green | changed |\n"
+		      "|---|---|---|---|---|\n");
+	for (size_t i = 0; i < m->nr_verifier; i++) {
+		const struct metrics_verifier *v = &m->verifier[i];
+
+		strbuf_addstr(sb, "| ");
+		metrics_fmt_change(sb, &m->rows[v->row]);
+		strbuf_addstr(sb, " | ");
+		metrics_put_text(o, v->test);
+		strbuf_addstr(sb, " | ");
+		trust_fmt_attempts(sb, v->failed, v->nr_failed);
+		strbuf_addstr(sb, " | ");
+		trust_fmt_attempts(sb, &v->passed, 1);
+		strbuf_addstr(sb, " | ");
+		for (size_t j = 0; j < v->changed.nr; j++) {
+			if (j)
+				strbuf_addstr(sb, "<br>");
+			metrics_put_text(o, v->changed.items[j]);
+		}
+		strbuf_addstr(sb, " |\n");
+	}
+}
