@@ -4,6 +4,7 @@
 #include "core/json.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
+#include "metrics/trust.h"
 
 enum {
 	OPT_MIN_DAYS = MOPT_FIRST_PRIVATE,
@@ -42,6 +43,15 @@ static void print_text(const struct metrics *m, const struct metrics_gate *g)
 		strbuf_release(&label);
 	}
 	strbuf_addf(&sb, "\n%s\n", g->go ? "GO" : "NO-GO");
+	if (!g->go && m->pairs_needed > 0) {
+		strbuf_addstr(&sb, "escape rate: ");
+		trust_fmt_pairs_needed(&sb, m);
+		strbuf_addstr(&sb, "\nbring its ");
+		metrics_fmt_confidence(&sb, m->confidence);
+		strbuf_addstr(&sb, " upper bound to ");
+		metrics_fmt_pct(&sb, m->escape_target, 2);
+		strbuf_addstr(&sb, " (with no escape among them)\n");
+	}
 	metrics_flush(&sb);
 }
 
@@ -65,6 +75,10 @@ static void print_json(const struct metrics *m, const struct metrics_gate *g)
 		cJSON_AddItemToArray(list, o);
 	}
 	cJSON_AddItemToObject(root, "criteria", list);
+	json_add_opt_int(root, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
+	json_add_number(root, "days_needed", m->days_needed);
+	json_add_number(root, "confidence", m->confidence);
+	json_add_number(root, "escape_target", m->escape_target);
 	json_add_time(w, "since", m->since);
 	json_add_time(w, "until", m->until);
 	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
@@ -103,6 +117,7 @@ static int criterion_option(struct metrics_criteria *cr, int c, const char *arg)
 
 static const struct option gate_options[] = {
 	METRICS_WINDOW_OPTIONS,
+	METRICS_CONFIDENCE_OPTIONS,
 	{ "min-days", required_argument, NULL, OPT_MIN_DAYS },
 	{ "min-pairs", required_argument, NULL, OPT_MIN_PAIRS },
 	{ "max-escapes", required_argument, NULL, OPT_MAX_ESCAPES },
@@ -135,7 +150,8 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 		return usage_error(&cmd_gate_check, "unexpected argument '%s'", argv[optind]);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
-	if (metrics_load(ctx, &a.window, cr.min_diff_coverage, &m) < 0) {
+	a.threshold = cr.min_diff_coverage;
+	if (metrics_load_args(ctx, &a, &m) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
 	}
@@ -153,7 +169,7 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 const struct cmd cmd_gate_check = {
 	.name = "gate-check",
 	.fn = run_gate_check,
-	.flags = NEED_DB_RO,
+	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--repo NAME] "
 		 "[CRITERIA...] [--format text|json|html] [-o FILE]",
 	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
@@ -171,6 +187,9 @@ const struct cmd cmd_gate_check = {
 		"  --min-days N            UTC days with a shadow run (default 7)\n"
 		"  --min-pairs N           pairs (default 50)\n"
 		"  --max-escapes N         unexplained escapes (default 0)\n"
+		"  --escape-target X       the escape rate's upper bound at most X\n"
+		"                          (default 0.05)\n"
+		"  --confidence C          of that bound: 0.90, 0.95 (default), 0.99\n"
 		"  --max-affected-p50 X    affected-fraction p50 (default 0.6)\n"
 		"  --min-p95-saving X      p95 wall-clock saving 1 - shadow/full must\n"
 		"                          exceed X (default 0: shadow p95 below full p95)\n"

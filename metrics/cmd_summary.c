@@ -10,6 +10,7 @@
 #include "metrics/common.h"
 #include "metrics/html.h"
 #include "metrics/post.h"
+#include "metrics/trust.h"
 
 enum {
 	OPT_MAX_RATE = MOPT_FIRST_PRIVATE,
@@ -40,17 +41,7 @@ static void fmt_length(struct strbuf *sb, int64_t ms)
 		strbuf_addf(sb, "%" PRId64 " minutes", ms / 60000);
 }
 
-static void rate_of(struct strbuf *sb, const struct metrics *m)
-{
-	metrics_fmt_pct(sb, m->escape_rate, 2);
-	strbuf_addf(sb, " (%" PRId64 " escape%s in %" PRId64 " pair%s", m->escapes,
-		    m->escapes == 1 ? "" : "s", m->pairs, m->pairs == 1 ? "" : "s");
-	if (m->escapes_explained)
-		strbuf_addf(sb, ", %" PRId64 " explained", m->escapes_explained);
-	strbuf_addch(sb, ')');
-}
-
-static void trend(struct strbuf *sb, double cur, double prev)
+static void points(struct strbuf *sb, double cur, double prev)
 {
 	double delta = (cur - prev) * 100.0;
 
@@ -62,10 +53,11 @@ static void trend(struct strbuf *sb, double cur, double prev)
 		strbuf_addf(sb, "%s %.2f points", delta > 0 ? "up" : "down", fabs(delta));
 }
 
-static void head_line(struct metrics_out *o, const struct metrics *cur, const struct metrics *prev)
+static void head_line(struct metrics_out *o, const struct metrics *cur)
 {
 	struct strbuf *sb = &o->sb;
 	struct strbuf rate = STRBUF_INIT;
+	const struct metrics_trend *t = &cur->trend;
 
 	bold(o, "tiadash summary:");
 	strbuf_addch(sb, ' ');
@@ -79,13 +71,29 @@ static void head_line(struct metrics_out *o, const struct metrics *cur, const st
 		    cur->escapes == 1 ? "" : "s", cur->pairs, cur->pairs == 1 ? "" : "s");
 	if (cur->escapes_explained)
 		strbuf_addf(sb, ", %" PRId64 " explained", cur->escapes_explained);
-	strbuf_addstr(sb, ")\nPrevious ");
-	fmt_length(sb, cur->until - cur->since);
+	strbuf_addstr(sb, "), ");
+	metrics_fmt_confidence(sb, cur->confidence);
+	strbuf_addstr(sb, " upper bound ");
+	metrics_fmt_pct(sb, cur->escape_bounds.upper, 2);
+	strbuf_addstr(sb, "\nPrevious ");
+	fmt_length(sb, t->until - t->since);
 	strbuf_addstr(sb, ": ");
-	rate_of(sb, prev);
-	strbuf_addstr(sb, ": ");
-	trend(sb, cur->escape_rate, prev->escape_rate);
-	strbuf_addstr(sb, "\n");
+	metrics_fmt_pct(sb, t->previous_rate, 2);
+	strbuf_addf(sb, " (%" PRId64 " escape%s in %" PRId64 " pair%s): ", t->escapes,
+		    t->escapes == 1 ? "" : "s", t->pairs, t->pairs == 1 ? "" : "s");
+	points(sb, cur->escape_rate, t->previous_rate);
+	strbuf_addstr(sb, "\nTrend: ");
+	trust_fmt_trend(sb, t);
+	if (cur->pairs_needed > 0) {
+		strbuf_addstr(sb, "\nTo reach ");
+		metrics_fmt_pct(sb, cur->escape_target, 2);
+		strbuf_addstr(sb, ": ");
+		trust_fmt_pairs_needed(sb, cur);
+	}
+	strbuf_addstr(sb, "\nBlind spots: ");
+	trust_fmt_blind(sb, &cur->blind);
+	strbuf_addf(sb, "\nVerifier changed: %" PRId64 " head%s\n", cur->verifier_heads,
+		    cur->verifier_heads == 1 ? "" : "s");
 }
 
 static void test_list(struct metrics_out *o, const char *what, const struct strlist *l)
@@ -169,33 +177,120 @@ static void reasons(struct metrics_out *o, const struct metrics *m)
 	}
 }
 
-static void render(struct metrics_out *o, const struct metrics *cur, const struct metrics *prev)
+static void render(struct metrics_out *o, const struct metrics *cur)
 {
-	head_line(o, cur, prev);
+	head_line(o, cur);
 	escapes(o, cur);
 	reasons(o, cur);
 }
 
-static void print_html(const struct metrics *cur, const struct metrics *prev, int64_t now)
+/* The page draws the previous window's figures from what the trend counted. */
+static void print_html(const struct metrics *cur, int64_t now)
 {
-	struct strbuf t = STRBUF_INIT;
-	struct metrics_summary_page page = { cur, prev, NULL, SUMMARY_ESCAPES, SUMMARY_TESTS,
+	const struct metrics_trend *t = &cur->trend;
+	struct metrics prev = { .since = t->since, .until = t->until, .repo = cur->repo,
+				.pairs = t->pairs, .escapes = t->escapes,
+				.escape_rate = t->previous_rate };
+	struct strbuf line = STRBUF_INIT;
+	struct metrics_summary_page page = { cur, &prev, NULL, SUMMARY_ESCAPES, SUMMARY_TESTS,
 					     SUMMARY_REASONS };
 
-	trend(&t, cur->escape_rate, prev->escape_rate);
-	page.trend = t.buf;
+	points(&line, cur->escape_rate, t->previous_rate);
+	strbuf_addstr(&line, "; trend ");
+	trust_fmt_trend(&line, t);
+	page.trend = line.buf;
 	metrics_html_summary(&page, now, stdout);
-	strbuf_release(&t);
+	strbuf_release(&line);
 }
 
-static int post(const char *url, const struct metrics *cur, const struct metrics *prev)
+static void print_json(const struct metrics *m)
+{
+	cJSON *root = cJSON_CreateObject(), *w, *e, *prs, *f;
+
+	w = cJSON_AddObjectToObject(root, "window");
+	json_add_time(w, "since", m->since);
+	json_add_time(w, "until", m->until);
+	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
+	json_add_int(root, "pairs", m->pairs);
+	e = cJSON_AddObjectToObject(root, "escapes");
+	json_add_int(e, "count", m->escapes);
+	json_add_int(e, "explained", m->escapes_explained);
+	json_add_number(e, "rate", m->escape_rate);
+	trust_json_rate(e, &m->escape_bounds, false);
+	json_add_opt_int(e, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
+	json_add_number(e, "days_needed", m->days_needed);
+	json_add_number(e, "target", m->escape_target);
+	json_add_number(e, "confidence", m->confidence);
+	prs = cJSON_AddArrayToObject(e, "prs");
+	for (size_t i = 0; i < m->nr_escape_prs; i++)
+		cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)m->escape_prs[i]));
+	cJSON_AddItemToObject(root, "trend", trust_json_trend(&m->trend));
+	f = cJSON_AddObjectToObject(root, "force_full");
+	json_add_int(f, "count", m->force_full);
+	json_add_number(f, "rate", m->force_full_rate);
+	trust_json_rate(f, &m->force_full_bounds, false);
+	cJSON_AddItemToObject(root, "blind_spots", trust_json_blind(&m->blind));
+	cJSON_AddItemToObject(root, "verifier_changed", trust_json_verifier_all(m));
+	json_print_free(root, stdout);
+}
+
+static void csv_number(struct strbuf *sb, double v)
+{
+	strbuf_addch(sb, ',');
+	if (!isnan(v))
+		strbuf_addf(sb, "%.17g", v);
+}
+
+/* One row per summary: cron can append it to a history. */
+static void print_csv(const struct metrics *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct metrics_trend *t = &m->trend;
+	const char *dir = trend_direction_name(t->direction);
+
+	strbuf_addstr(&sb, "since,until,repo,pairs,escapes,explained,escape_rate,"
+		      "escape_rate_upper,escape_rate_ci_lower,escape_rate_ci_upper,"
+		      "confidence,escape_target,pairs_needed,previous_pairs,previous_escapes,"
+		      "previous_rate,p_value,direction,never_selected,failed_in_full,"
+		      "verifier_changed\n");
+	metrics_fmt_bound(&sb, m->since);
+	strbuf_addch(&sb, ',');
+	metrics_fmt_bound(&sb, m->until);
+	strbuf_addch(&sb, ',');
+	csv_field(&sb, m->repo);
+	strbuf_addf(&sb, ",%" PRId64 ",%" PRId64 ",%" PRId64, m->pairs, m->escapes,
+		    m->escapes_explained);
+	csv_number(&sb, m->escape_rate);
+	csv_number(&sb, m->escape_bounds.upper);
+	csv_number(&sb, m->escape_bounds.ci[0]);
+	csv_number(&sb, m->escape_bounds.ci[1]);
+	strbuf_addf(&sb, ",%g,%g,", m->confidence, m->escape_target);
+	if (m->pairs_needed >= 0)
+		strbuf_addf(&sb, "%" PRId64, m->pairs_needed);
+	strbuf_addch(&sb, ',');
+	if (t->known)
+		strbuf_addf(&sb, "%" PRId64 ",%" PRId64, t->pairs, t->escapes);
+	else
+		strbuf_addch(&sb, ',');
+	csv_number(&sb, t->previous_rate);
+	csv_number(&sb, t->p_value);
+	strbuf_addf(&sb, ",%s,", dir ? dir : "");
+	if (m->blind.known)
+		strbuf_addf(&sb, "%zu,%zu", m->blind.never.nr, m->blind.failed.nr);
+	else
+		strbuf_addch(&sb, ',');
+	strbuf_addf(&sb, ",%" PRId64 "\n", m->verifier_heads);
+	metrics_flush(&sb);
+}
+
+static int post(const char *url, const struct metrics *cur)
 {
 	struct metrics_out md = { STRBUF_INIT, true };
 	cJSON *root = cJSON_CreateObject();
 	char *body;
 	int ret;
 
-	render(&md, cur, prev);
+	render(&md, cur);
 	json_add_string(root, "text", md.sb.buf);
 	body = cJSON_PrintUnformatted(root);
 	if (!body)
@@ -209,6 +304,7 @@ static int post(const char *url, const struct metrics *cur, const struct metrics
 
 static const struct option summary_options[] = {
 	METRICS_WINDOW_OPTIONS,
+	METRICS_CONFIDENCE_OPTIONS,
 	{ "max-escape-rate", required_argument, NULL, OPT_MAX_RATE },
 	{ "post", required_argument, NULL, OPT_POST },
 	{ NULL, 0, NULL, 0 },
@@ -217,14 +313,14 @@ static const struct option summary_options[] = {
 static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct metrics_args a;
-	struct metrics cur, prev;
-	struct window before;
+	struct metrics cur;
 	struct metrics_out o = { STRBUF_INIT, false };
 	double max_rate = NAN;
 	const char *url = NULL;
 	int c, rc, status = EXIT_OKAY;
 
-	metrics_args_init(&a, &cmd_summary, FORMAT_TEXT | FORMAT_MD | FORMAT_HTML);
+	metrics_args_init(&a, &cmd_summary, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV |
+			  FORMAT_HTML);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, summary_options, NULL)) != -1) {
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
@@ -251,52 +347,57 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 		a.window.since = a.window.until - 7 * MS_PER_DAY;
 	if ((rc = metrics_args_check(&a)))
 		return rc;
-	before = a.window;
-	before.until = a.window.since;
-	before.since = a.window.since - (a.window.until - a.window.since);
-	if (metrics_load(ctx, &a.window, METRICS_DEFAULT_THRESHOLD, &cur) < 0 ||
-	    metrics_load(ctx, &before, METRICS_DEFAULT_THRESHOLD, &prev) < 0) {
+	if (metrics_load_args(ctx, &a, &cur) < 0) {
 		metrics_release(&cur);
 		return EXIT_INPUT_ERROR;
 	}
 	if (a.format == FORMAT_HTML) {
-		print_html(&cur, &prev, ctx->now);
+		print_html(&cur, ctx->now);
+	} else if (a.format == FORMAT_JSON) {
+		print_json(&cur);
+	} else if (a.format == FORMAT_CSV) {
+		print_csv(&cur);
 	} else {
 		o.md = a.format == FORMAT_MD;
-		render(&o, &cur, &prev);
+		render(&o, &cur);
 		metrics_flush(&o.sb);
 	}
 	if (!isnan(max_rate) && !isnan(cur.escape_rate) && cur.escape_rate > max_rate)
 		status = EXIT_CHECK_FAILED;
 	if (url) {
 		fflush(stdout);
-		if (post(url, &cur, &prev) < 0)
+		if (post(url, &cur) < 0)
 			status = EXIT_INPUT_ERROR;
 	}
 	metrics_release(&cur);
-	metrics_release(&prev);
 	return status;
 }
 
 const struct cmd cmd_summary = {
 	.name = "summary",
 	.fn = run_summary,
-	.flags = NEED_DB_RO,
+	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash summary [--since WHEN] [--until WHEN] [--repo NAME] "
-		 "[--format text|md|html] [-o FILE] [--max-escape-rate X] [--post URL]",
+		 "[--confidence C] [--escape-target X] [--format text|md|json|csv|html] "
+		 "[-o FILE] [--max-escape-rate X] [--post URL]",
 	.summary = "Escape rate and its trend, escapes, costliest force-full reasons.",
 	.help = "  --since WHEN          window start, inclusive (default: 7 days "
 		"before --until)\n"
 		"  --until WHEN          window end, exclusive (default: now)\n"
 		"  --repo NAME           only heads of this repository name (the\n"
 		"                        manifests' \"repo\"; not the global --repo PATH)\n"
-		"  --format F            text (default), md, or html (one page with charts)\n"
+		"  --confidence C        of the escape rate's bound: 0.90, 0.95 (default)\n"
+		"                        or 0.99\n"
+		"  --escape-target X     the rate the bound must reach (default 0.05)\n"
+		"  --format F            text (default), md, json, csv (one row), or html\n"
+		"                        (one page with charts)\n"
 		"  -o FILE               write to FILE (atomically) instead of standard output\n"
 		"  --max-escape-rate X   exit 1 when the window's escape rate exceeds X\n"
 		"  --post URL            also POST {\"text\": <the markdown summary>} to a\n"
 		"                        webhook (HTTP(S), TLS verified); a failed post\n"
 		"                        exits 2\n"
-		"\nThe trend compares with the window of the same length just before.\n",
+		"\nThe trend compares with the window of the same length just before,\n"
+		"by an exact test: rising or falling only at p < 0.05.\n",
 	.options = summary_options,
 	.shortopts = METRICS_SHORTOPTS,
 };
