@@ -163,3 +163,99 @@ void blind_release(struct metrics_blind *b)
 	free(b->new_selected);
 	memset(b, 0, sizeof(*b));
 }
+
+/* A suite key that names a file of the repository (not a dotted class name). */
+static bool suite_is_file(const char *suite)
+{
+	static const char *const exts[] = {
+		".py", ".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".go", ".rb", ".rs",
+		".c", ".cc", ".cpp", ".java", ".kt", ".php", ".cs", ".swift", ".scala",
+		".ex", ".exs",
+	};
+	size_t n = strlen(suite);
+
+	for (const unsigned char *p = (const unsigned char *)suite; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false; /* no place in a rule file's line */
+	if (*suite == '/')
+		return false; /* not a repository path */
+	if (!n || strchr(suite, '/'))
+		return n && suite[n - 1] != '/';
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
+		size_t e = strlen(exts[i]);
+
+		if (n > e && !strcmp(suite + n - e, exts[i]))
+			return true;
+	}
+	return false;
+}
+
+/* A rule-file token: blanks, '#' and backslashes escaped. */
+static void rule_token(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ' ' || *s == '\t' || *s == '#' || *s == '\\')
+			strbuf_addch(sb, '\\');
+		strbuf_addch(sb, *s);
+	}
+}
+
+static int cmp_file(const void *pa, const void *pb)
+{
+	const struct blind_file *a = pa, *b = pb;
+
+	if (a->failed != b->failed)
+		return a->failed > b->failed ? -1 : 1;
+	if (a->tests != b->tests)
+		return a->tests > b->tests ? -1 : 1;
+	return strcmp(a->suite, b->suite);
+}
+
+void blind_files(const struct metrics_blind *b, struct blind_file **out, size_t *nr)
+{
+	struct strmap index = STRMAP_INIT, failed = STRMAP_INIT;
+	size_t alloc = 0;
+
+	*out = NULL;
+	*nr = 0;
+	for (size_t i = 0; i < b->failed.nr; i++)
+		strmap_put(&failed, b->failed.items[i], strlen(b->failed.items[i]), 1);
+	for (size_t i = 0; i < b->never.nr; i++) {
+		const char *id = b->never.items[i];
+		char *suite, *name;
+		bool added;
+		struct strmap_entry *e;
+
+		test_id_split(id, &suite, &name);
+		if (suite_is_file(suite)) {
+			e = strmap_intern(&index, suite, strlen(suite), (int64_t)*nr, &added);
+			if (added) {
+				struct strbuf rule = STRBUF_INIT;
+
+				ALLOC_GROW(*out, *nr + 1, alloc);
+				strbuf_addstr(&rule, "select ** ");
+				rule_token(&rule, suite);
+				(*out)[*nr] = (struct blind_file){ xstrdup(suite),
+					strbuf_detach(&rule, NULL), 0, 0 };
+				(*nr)++;
+			}
+			(*out)[e->value].tests++;
+			(*out)[e->value].failed += strmap_has(&failed, id);
+		}
+		free(suite);
+		free(name);
+	}
+	if (*nr > 1)
+		qsort(*out, *nr, sizeof(**out), cmp_file);
+	strmap_clear(&index);
+	strmap_clear(&failed);
+}
+
+void blind_files_release(struct blind_file *f, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(f[i].suite);
+		free(f[i].rule);
+	}
+	free(f);
+}

@@ -41,6 +41,21 @@ int blind_compute(struct store *s, const struct window *w, const struct idset *s
 		  struct metrics_blind *out);
 void blind_release(struct metrics_blind *b);
 
+/*
+ * The test files of the blind spots, for `propose`: each suite key that is
+ * a file path (a '/' in it, or a source file's extension) with how many
+ * of its tests no narrowed selection named and how many of those failed
+ * in full, and the always-run rule that closes it: "select ** FILE",
+ * appended last to a tiadash rules file (every path no earlier rule
+ * decides then selects the file). Ranked: failed first, then most tests.
+ */
+struct blind_file {
+	char *suite, *rule;
+	int64_t tests, failed;
+};
+void blind_files(const struct metrics_blind *b, struct blind_file **out, size_t *nr);
+void blind_files_release(struct blind_file *f, size_t nr);
+
 /* Is the test with this id (SUITE::CASE) named by selected? */
 bool blind_id_selected(const struct idset *selected, const char *id);
 

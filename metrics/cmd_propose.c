@@ -7,6 +7,7 @@
 #include "adapters/adapter.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
+#include "metrics/blind.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
 #include "metrics/proposals.h"
@@ -308,8 +309,41 @@ static void text_escapes(struct strbuf *sb, const struct proposals *p,
 	}
 }
 
+/* The blind spots' test files and the always-run rules that close them. */
+struct always_run {
+	struct blind_file *files;
+	size_t nr;
+};
+
+static void always_run_list(struct strbuf *sb, const struct always_run *ar, int64_t limit,
+			    bool md)
+{
+	size_t shown = limit < 0 || (uint64_t)limit > ar->nr ? ar->nr : (size_t)limit;
+
+	if (!ar->nr)
+		return;
+	strbuf_addf(sb, md ? "\n## Blind spots\n\n%zu test file%s with tests no narrowed "
+			     "selection named; an always-run rule each (append it last to "
+			     "the rules file):\n\n"
+			   : "\nblind spots  %zu test file%s with tests no narrowed selection "
+			     "named;\n             an always-run rule each (append it last "
+			     "to the rules file):\n",
+		    ar->nr, ar->nr == 1 ? "" : "s");
+	for (size_t i = 0; i < shown; i++) {
+		const struct blind_file *f = &ar->files[i];
+
+		strbuf_addstr(sb, md ? "- " : "  ");
+		add_safe(sb, f->rule, md);
+		strbuf_addf(sb, "%s%" PRId64 " test%s, %" PRId64 " failed in full\n",
+			    md ? ": " : "  ", f->tests, f->tests == 1 ? "" : "s", f->failed);
+	}
+	if (shown < ar->nr)
+		strbuf_addf(sb, "%s... and %zu more (--limit N)\n", md ? "- " : "  ",
+			    ar->nr - shown);
+}
+
 static void print_text(const struct proposals *p, const struct proposals_rules *r,
-		       int64_t limit)
+		       int64_t limit, const struct always_run *ar)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -317,6 +351,7 @@ static void print_text(const struct proposals *p, const struct proposals_rules *
 	text_recommended(&sb, p);
 	text_candidates(&sb, p, limit);
 	text_escapes(&sb, p, r);
+	always_run_list(&sb, ar, limit, false);
 	metrics_flush(&sb);
 }
 
@@ -344,7 +379,7 @@ static const char md_table_head[] =
 	"|---|---:|---|---:|---:|---:|---:|\n";
 
 static void print_md(const struct proposals *p, const struct proposals_rules *r,
-		     int64_t limit)
+		     int64_t limit, const struct always_run *ar)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t shown = limit < 0 || (uint64_t)limit > p->nr ? p->nr : (size_t)limit;
@@ -409,6 +444,7 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 			strbuf_addch(&sb, '\n');
 		}
 	}
+	always_run_list(&sb, ar, limit, true);
 	metrics_flush(&sb);
 }
 
@@ -501,7 +537,8 @@ static cJSON *json_escape(const struct proposals_rules *r, const struct proposal
 	return o;
 }
 
-static void print_json(const struct proposals *p, const struct proposals_rules *r)
+static void print_json(const struct proposals *p, const struct proposals_rules *r,
+		       const struct always_run *ar)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *w = cJSON_CreateObject(), *h = cJSON_CreateObject();
@@ -553,7 +590,37 @@ static void print_json(const struct proposals *p, const struct proposals_rules *
 	cJSON_AddItemToObject(root, "unclosable", unc);
 	cJSON_AddItemToObject(root, "closed_by_rules", cbr);
 	cJSON_AddItemToObject(root, "evidence", ev);
+	{
+		cJSON *arr = cJSON_AddArrayToObject(root, "always_run");
+
+		for (size_t i = 0; i < ar->nr; i++) {
+			cJSON *o = cJSON_CreateObject();
+
+			json_add_string(o, "suite", ar->files[i].suite);
+			json_add_int(o, "tests", ar->files[i].tests);
+			json_add_int(o, "failed_in_full", ar->files[i].failed);
+			json_add_string(o, "rule", ar->files[i].rule);
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
 	json_print_free(root, stdout);
+}
+
+/* The window's blind spots as test files (metrics/blind.h). */
+static int load_always_run(struct cmd_context *ctx, const struct idmap *map,
+			   const struct window *w, struct always_run *ar)
+{
+	struct idset selected = IDSET_INIT;
+	struct metrics_blind b = { 0 };
+	int ret = blind_selected_union(ctx->store, map, w, &selected, NULL);
+
+	if (!ret)
+		ret = blind_compute(ctx->store, w, &selected, &b);
+	if (!ret)
+		blind_files(&b, &ar->files, &ar->nr);
+	blind_release(&b);
+	idset_release(&selected);
+	return ret;
 }
 
 /* ---- --accept and --explain ---- */
@@ -817,6 +884,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	struct proposals p = PROPOSALS_INIT;
 	struct proposals_opts opts = PROPOSALS_OPTS_INIT;
 	struct config cfg = CONFIG_INIT;
+	struct always_run ar = { NULL, 0 };
 	int ret;
 
 	metrics_args_init(&a.m, &cmd_propose, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_HTML);
@@ -856,18 +924,22 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 		}
 		if (accept_glob(&a, &p, &rules, ctx->now) < 0)
 			goto out;
-	} else if (a.m.format == FORMAT_JSON) {
-		print_json(&p, &rules);
-	} else if (a.m.format == FORMAT_MD) {
-		print_md(&p, &rules, a.limit);
 	} else if (a.m.format == FORMAT_HTML) {
 		propose_print_html(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit,
 				   ctx->now, stdout);
 	} else {
-		print_text(&p, &rules, a.limit);
+		if (load_always_run(ctx, cfg.idmap, &a.m.window, &ar) < 0)
+			goto out;
+		if (a.m.format == FORMAT_JSON)
+			print_json(&p, &rules, &ar);
+		else if (a.m.format == FORMAT_MD)
+			print_md(&p, &rules, a.limit, &ar);
+		else
+			print_text(&p, &rules, a.limit, &ar);
 	}
 	ret = EXIT_OKAY;
 out:
+	blind_files_release(ar.files, ar.nr);
 	proposals_release(&p);
 	proposals_rules_release(&rules);
 	config_release(&cfg);

@@ -8,7 +8,10 @@
 #include "core/repo.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
+#include "metrics/blind.h"
 #include "metrics/classify.h"
+#include "metrics/trust.h"
+#include "metrics/verifier.h"
 
 #include <getopt.h>
 
@@ -22,6 +25,8 @@ struct show {
 	const struct run_info *sel_run; /* latest shadow attempt */
 	struct note_info *notes; /* explained notes of the head, oldest first */
 	size_t nr_notes;
+	bool *missed_blind;      /* per missed test: no narrowed selection ever named it */
+	struct verifier verifier; /* .found: the verifier check of the PR's heads */
 };
 
 
@@ -153,6 +158,16 @@ static int print_json(struct show *sh)
 	}
 	cJSON_AddItemToObject(root, "selection", sel);
 	cJSON_AddItemToObject(root, "missed", json_strings(&sh->v.missed));
+	{
+		cJSON *blind = cJSON_AddArrayToObject(root, "missed_blind_spots");
+		cJSON *vc = cJSON_AddArrayToObject(root, "verifier_changed");
+
+		for (size_t i = 0; i < sh->v.missed.nr; i++)
+			if (sh->missed_blind[i])
+				json_push_string(blind, sh->v.missed.items[i]);
+		for (size_t i = 0; i < sh->verifier.nr; i++)
+			cJSON_AddItemToArray(vc, trust_json_verifier(&sh->verifier.found[i], NULL));
+	}
 	cJSON_AddItemToObject(root, "non_hermetic", json_strings(&sh->v.non_hermetic));
 	cJSON_AddItemToObject(root, "flaky", json_strings(&sh->v.flaky));
 	cJSON_AddItemToObject(root, "quarantined", json_strings(&sh->v.quarantined));
@@ -205,6 +220,46 @@ static void text_header(const struct show *sh)
 	if (sh->v.why)
 		printf(" (%s)", sh->v.why);
 	putchar('\n');
+}
+
+static void text_missed(const struct show *sh)
+{
+	for (size_t i = 0; i < sh->v.missed.nr; i++) {
+		put_label(i ? "" : "missed");
+		put_safe(sh->v.missed.items[i]);
+		if (sh->missed_blind[i])
+			fputs("  (blind spot: no narrowed selection names it)", stdout);
+		putchar('\n');
+	}
+}
+
+static void text_verifier(const struct show *sh)
+{
+	for (size_t i = 0; i < sh->verifier.nr; i++) {
+		const struct metrics_verifier *v = &sh->verifier.found[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		put_label(i ? "" : "verifier");
+		put_safe(v->test);
+		fputs(" failed identically in ", stdout);
+		trust_fmt_attempts(&sb, v->failed, v->nr_failed);
+		fputs(sb.buf, stdout);
+		strbuf_reset(&sb);
+		trust_fmt_attempts(&sb, &v->passed, 1);
+		putchar('\n');
+		put_label("");
+		printf("and went green in %s after a change to tests, fixtures or config\n",
+		       sb.buf);
+		put_label("");
+		printf("only (%s):\n", v->from_git ? "git" : "stored diffs");
+		for (size_t j = 0; j < v->changed.nr; j++) {
+			put_label("");
+			fputs("  ", stdout);
+			put_safe(v->changed.items[j]);
+			putchar('\n');
+		}
+		strbuf_release(&sb);
+	}
 }
 
 static void text_notes(const struct show *sh)
@@ -315,7 +370,8 @@ static int print_text(struct show *sh)
 {
 	text_header(sh);
 	text_notes(sh);
-	put_list("missed", &sh->v.missed);
+	text_verifier(sh);
+	text_missed(sh);
 	put_list("selected", &sh->v.non_hermetic);
 	put_list("flaky", &sh->v.flaky);
 	put_list("quarantined", &sh->v.quarantined);
@@ -323,6 +379,52 @@ static int print_text(struct show *sh)
 	text_coverage(sh->sel_run);
 	text_changed(sh);
 	return text_runs(sh);
+}
+
+/* Which missed tests no narrowed selection of the store (this repo) ever named. */
+static int load_blind(struct show *sh, const struct idmap *map)
+{
+	struct window all = { INT64_MIN, INT64_MAX, sh->pair.repo };
+	struct idset selected = IDSET_INIT;
+	int ret = 0;
+
+	sh->missed_blind = xcalloc(sh->v.missed.nr ? sh->v.missed.nr : 1,
+				   sizeof(*sh->missed_blind));
+	if (sh->v.missed.nr)
+		ret = blind_selected_union(sh->store, map, &all, &selected, NULL);
+	for (size_t i = 0; !ret && i < sh->v.missed.nr; i++)
+		sh->missed_blind[i] = !blind_id_selected(&selected, sh->v.missed.items[i]);
+	idset_release(&selected);
+	return ret;
+}
+
+struct pr_attempts {
+	struct verifier_attempt *att;
+	size_t nr, alloc, heads;
+};
+
+static int add_pr_head(const struct pair_info *p, void *data)
+{
+	struct pr_attempts *a = data;
+
+	verifier_add_head(&a->att, &a->nr, &a->alloc, p, a->heads++);
+	return 0;
+}
+
+/* The verifier check over the shadow attempts of the pair's PR (or its head). */
+static int load_verifier(struct show *sh, struct cmd_context *ctx)
+{
+	struct pr_attempts a = { 0 };
+	int ret = verifier_init(&sh->verifier, ctx->store, ctx->repo);
+
+	if (!ret && sh->pair.has_pr)
+		ret = query_pr_heads(ctx->store, sh->pair.repo, sh->pair.pr, add_pr_head, &a);
+	else if (!ret)
+		add_pr_head(&sh->pair, &a);
+	if (!ret)
+		ret = verifier_check(&sh->verifier, a.att, a.nr);
+	free(a.att);
+	return ret;
 }
 
 static int load(struct show *sh, struct cmd_context *ctx, const char *what)
@@ -337,7 +439,11 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 	if (rc < 0 || config_load(&cfg, ctx->db_path) < 0)
 		return -1;
 	rc = classify_pair(ctx->store, cfg.idmap, &sh->pair, &sh->v);
+	if (!rc)
+		rc = load_blind(sh, cfg.idmap);
 	config_release(&cfg);
+	if (!rc)
+		rc = load_verifier(sh, ctx);
 	if (rc < 0)
 		return -1;
 	sh->sel_run = pair_latest(&sh->pair, RUN_SHADOW);
@@ -394,6 +500,11 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 		ret = format == FORMAT_JSON ? print_json(&sh) : print_text(&sh);
 	pair_verdict_release(&sh.v);
 	pair_info_release(&sh.pair);
+	free(sh.missed_blind);
+	for (size_t i = 0; i < sh.verifier.nr; i++)
+		metrics_verifier_release(&sh.verifier.found[i]);
+	free(sh.verifier.found);
+	verifier_release(&sh.verifier);
 	notes_release(sh.notes, sh.nr_notes);
 	diff_info_release(&sh.diff);
 	rules_release(&sh.rules);
@@ -404,7 +515,7 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 const struct cmd cmd_show = {
 	.name = "show",
 	.fn = run_show,
-	.flags = NEED_DB_RO,
+	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash show [--format text|json] [-o FILE] [--rules FILE]... "
 		 "[--no-builtin-rules] PR|SHA",
 	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
