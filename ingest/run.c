@@ -273,6 +273,7 @@ void run_data_init(struct run_data *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->entries_blob = (struct strbuf)STRBUF_INIT;
+	testset_init(&d->tests);
 }
 
 void run_data_release(struct run_data *d)
@@ -339,7 +340,12 @@ static void add_detail(struct run_data *d, const struct junit_case *c)
 	ALLOC_GROW(d->details, d->nr_details + 1, d->alloc_details);
 	fd = &d->details[d->nr_details++];
 	failure_digest(c->message, c->text, fd->digest);
-	fd->excerpt = failure_excerpt(c->message, c->text);
+	/* A report failing everywhere keeps its digests, not megabytes of text. */
+	fd->excerpt = NULL;
+	if (d->excerpt_bytes < FAILURE_EXCERPT_BUDGET) {
+		fd->excerpt = failure_excerpt(c->message, c->text);
+		d->excerpt_bytes += strlen(fd->excerpt);
+	}
 }
 
 static int on_case(const struct junit_case *c, void *data)
@@ -365,6 +371,10 @@ static int parse_results(struct run_source *rs, struct run_data *d)
 	for (size_t i = 0; i < rs->nr_results; i++)
 		if (junit_parse(&rs->results[i], on_case, d, &d->stats) < 0)
 			return -1;
+	if (d->tests.dropped)
+		warning("%s: more test cases than a test list holds (%u MiB): the "
+			"run keeps its failures, and the blind spots leave it out",
+			rs->uri, TESTSET_MAX_BYTES >> 20);
 	return 0;
 }
 

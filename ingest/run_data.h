@@ -25,7 +25,7 @@ struct run_data {
 		char digest[17];
 		char *excerpt;
 	} *details;
-	size_t nr_details, alloc_details;
+	size_t nr_details, alloc_details, excerpt_bytes;
 	/* Full runs with reports: the tests they ran. */
 	bool keep_tests;
 	struct testset tests;

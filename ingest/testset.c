@@ -82,29 +82,76 @@ char *failure_excerpt(const char *message, const char *text)
 	return strbuf_detach(&sb, NULL);
 }
 
-void testset_add(struct testset *t, const char *suite, const char *name)
+void testset_init(struct testset *t)
+{
+	*t = (struct testset)TESTSET_INIT;
+}
+
+static void drop(struct testset *t)
+{
+	testset_release(t);
+	t->dropped = true;
+}
+
+/* Encode the open suite's cases (with those already kept for it). */
+static void close_suite(struct testset *t)
+{
+	struct testset_suite *s;
+
+	if (t->open < 0)
+		return;
+	s = &t->suites[t->open];
+	t->bytes -= s->cases.len;
+	strbuf_reset(&s->cases);
+	store_strings_encode(&t->open_cases, &s->cases);
+	t->bytes += s->cases.len;
+	strlist_release(&t->open_cases);
+	t->open_bytes = 0;
+	t->open = -1;
+}
+
+static void open_suite(struct testset *t, const char *suite)
 {
 	bool added;
 	struct strmap_entry *e = strmap_intern(&t->index, suite, strlen(suite),
-					       (int64_t)t->suites.nr, &added);
+					       (int64_t)t->nr, &added);
 
 	if (added) {
-		strlist_push(&t->suites, suite);
-		ALLOC_GROW(t->cases, t->suites.nr, t->alloc);
-		t->cases[t->suites.nr - 1] = (struct strlist)STRLIST_INIT;
+		ALLOC_GROW(t->suites, t->nr + 1, t->alloc);
+		t->suites[t->nr].suite = xstrdup(suite);
+		t->suites[t->nr].cases = (struct strbuf)STRBUF_INIT;
+		t->nr++;
+	} else if (store_strings_decode(t->suites[e->value].cases.buf,
+					t->suites[e->value].cases.len, &t->open_cases) < 0) {
+		BUG("a test list encoded here does not decode");
 	}
-	strlist_push(&t->cases[e->value], name);
-	t->nr_cases++;
+	t->open = e->value;
+}
+
+void testset_add(struct testset *t, const char *suite, const char *name)
+{
+	if (t->dropped)
+		return;
+	if (t->open < 0 || strcmp(t->suites[t->open].suite, suite)) {
+		close_suite(t);
+		open_suite(t, suite);
+	}
+	strlist_push(&t->open_cases, name);
+	t->open_bytes += strlen(name) + 1;
+	if (t->bytes + t->open_bytes > TESTSET_MAX_BYTES)
+		drop(t);
 }
 
 void testset_release(struct testset *t)
 {
-	for (size_t i = 0; i < t->suites.nr; i++)
-		strlist_release(&t->cases[i]);
-	free(t->cases);
-	strlist_release(&t->suites);
+	for (size_t i = 0; i < t->nr; i++) {
+		free(t->suites[i].suite);
+		strbuf_release(&t->suites[i].cases);
+	}
+	free(t->suites);
+	strlist_release(&t->open_cases);
 	strmap_clear(&t->index);
-	memset(t, 0, sizeof(*t));
+	testset_init(t);
 }
 
 /* The id of a stored group with these cases, inserted when new. */
@@ -169,26 +216,28 @@ int testset_write(struct store *s, const char *repo, int64_t started_at,
 		  int64_t run_id, struct testset *t)
 {
 	static const char sql[] = "INSERT INTO run_tests (run_id, groups) VALUES (?1, ?2)";
-	int64_t *ids = xmalloc((t->suites.nr ? t->suites.nr : 1) * sizeof(*ids));
+	int64_t *ids;
 	struct strbuf blob = STRBUF_INIT;
 	sqlite3_stmt *st;
 	int ret = 0;
 
-	for (size_t i = 0; i < t->suites.nr && !ret; i++) {
-		const char *suite = t->suites.items[i];
+	if (t->dropped)
+		return 0;
+	close_suite(t);
+	ids = xmalloc((t->nr ? t->nr : 1) * sizeof(*ids));
+	for (size_t i = 0; i < t->nr && !ret; i++) {
+		const char *suite = t->suites[i].suite;
 		int64_t suite_id;
 
-		strbuf_reset(&blob);
-		store_strings_encode(&t->cases[i], &blob);
 		ret = store_name_id(s, suite, strlen(suite), &suite_id);
 		if (!ret)
-			ret = group_id(s, repo, suite_id, &blob, started_at, &ids[i]);
+			ret = group_id(s, repo, suite_id, &t->suites[i].cases, started_at,
+				       &ids[i]);
 	}
 	if (!ret) {
 		/* Distinct suites have distinct groups: the ids are unique. */
-		qsort(ids, t->suites.nr, sizeof(*ids), cmp_id);
-		strbuf_reset(&blob);
-		store_ints_encode(ids, t->suites.nr, &blob);
+		qsort(ids, t->nr, sizeof(*ids), cmp_id);
+		store_ints_encode(ids, t->nr, &blob);
 		st = store_stmt(s, sql);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_blob(st, 2, blob.buf, (int)blob.len, SQLITE_STATIC);

@@ -23,16 +23,33 @@ void failure_digest(const char *message, const char *text, char out[17]);
 /* The message, a newline and the text, cut at FAILURE_EXCERPT_MAX bytes; caller frees. */
 #define FAILURE_EXCERPT_MAX 4096
 char *failure_excerpt(const char *message, const char *text);
+/* The excerpts one run keeps at most (bytes); later failures keep their digest only. */
+#define FAILURE_EXCERPT_BUDGET (4u << 20)
 
-/* The cases a run ran (skipped ones left out), by suite. */
-struct testset {
-	struct strmap index;    /* suite -> index into suites and cases */
-	struct strlist suites;
-	struct strlist *cases;
-	size_t alloc;
-	int64_t nr_cases;
+/*
+ * The cases a run ran (skipped ones left out), by suite, in bounded memory:
+ * reports list a suite's cases together, so each suite is sorted and
+ * front-coded when the next one starts (a suite seen again later is
+ * merged into its list), and only the encoded lists stay. Past
+ * TESTSET_MAX_BYTES of them the run's list is dropped (`dropped`): a
+ * report that large keeps its failures, not its test list.
+ */
+#define TESTSET_MAX_BYTES (32u << 20)
+struct testset_suite {
+	char *suite;
+	struct strbuf cases; /* store_strings_encode of its sorted cases */
 };
-#define TESTSET_INIT { STRMAP_INIT, STRLIST_INIT, NULL, 0, 0 }
+struct testset {
+	struct strmap index;         /* suite -> index into suites */
+	struct testset_suite *suites;
+	size_t nr, alloc;
+	int64_t open;                /* the suite being read (-1: none) */
+	struct strlist open_cases;
+	size_t bytes, open_bytes;
+	bool dropped;
+};
+#define TESTSET_INIT { STRMAP_INIT, NULL, 0, 0, -1, STRLIST_INIT, 0, 0, false }
+void testset_init(struct testset *t);
 void testset_add(struct testset *t, const char *suite, const char *name);
 void testset_release(struct testset *t);
 
@@ -40,7 +57,7 @@ void testset_release(struct testset *t);
  * Write the run's tests: each suite's case set as a test_group row of repo
  * (reused when stored, its first_at lowered to started_at when earlier),
  * and the run's sorted group ids in run_tests. In the caller's
- * transaction; -1 after store_error. Sorts t's case lists in place.
+ * transaction; -1 after store_error. Nothing when t was dropped.
  */
 int testset_write(struct store *s, const char *repo, int64_t started_at,
 		  int64_t run_id, struct testset *t);

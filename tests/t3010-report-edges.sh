@@ -21,12 +21,18 @@ test_expect_success 'empty store: nulls, zero counts, no days' '
 	json_close e.json "[d[\"escapes\"][k] for k in (\"count\", \"rate\", \"prs\")]" "[0, null, []]" &&
 	json_close e.json "d[\"diff_coverage\"]" \
 		"{\"p50\": null, \"mean\": null, \"below_threshold\": 0, \"threshold\": 0.7, \"runs\": 0}" &&
-	json_close e.json "d[\"days\"]" "[]"
+	json_close e.json "d[\"days\"]" "[]" &&
+	# 0/0: no bound; 59 clean pairs from nothing bring it to 5%
+	json_close e.json "[d[\"escapes\"][k] for k in (\"rate_upper\", \"rate_ci\", \"pairs_needed\", \"days_needed\")]" "[null, null, 59, null]" &&
+	json_close e.json "[d[\"over_strict\"][k] for k in (\"rate\", \"rate_upper\", \"rate_ci\")]" "[null, null, null]" &&
+	json_close e.json "d[\"trend\"]" "{\"previous_rate\": null, \"rate\": null, \"p_value\": null, \"direction\": null, \"previous\": null}" &&
+	json_close e.json "[d[\"blind_spots\"][k] for k in (\"never_selected\", \"failed_in_full\", \"full_runs\")]" "[null, null, 0]" &&
+	json_close e.json "d[\"verifier_changed\"]" "{\"count\": 0, \"list\": []}"
 '
 
 test_expect_success 'empty bounded window: one empty entry per day' '
 	tiadash --db empty.db report --since 2026-11-01 --until 2026-11-03 --format json >eb.json &&
-	json_close eb.json "d[\"days\"]" "[{\"date\": \"2026-11-01\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"escape_rate\": null, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null}, {\"date\": \"2026-11-02\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"escape_rate\": null, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null}]"
+	json_close eb.json "d[\"days\"]" "[{\"date\": \"2026-11-01\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"escape_rate\": null, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null, \"rate_upper\": null, \"rate_ci\": null}, {\"date\": \"2026-11-02\", \"heads\": 0, \"pairs\": 0, \"escapes\": 0, \"escape_rate\": null, \"shadow_runs\": 0, \"force_full\": 0, \"force_full_rate\": null, \"affected_p50\": null, \"shadow_wall_clock_p95\": null, \"diff_coverage_mean\": null, \"rate_upper\": null, \"rate_ci\": null}]"
 '
 
 test_expect_success 'empty store: text says n/a' '
@@ -113,7 +119,7 @@ test_expect_success 'reruns: latest attempt for the figures, every attempt count
 
 test_expect_success 'every format of the empty store parses' '
 	tiadash --db empty.db report --format csv >e.csv &&
-	python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 1 and len(r[0]) == 15, r" e.csv &&
+	python3 -c "import csv,sys; r=list(csv.reader(open(sys.argv[1]))); assert len(r) == 1 and len(r[0]) == 17, r" e.csv &&
 	tiadash --db empty.db report --format md >e.md &&
 	test_grep "^| escapes | 0 of 0 pairs (n/a), 0 explained, 0 non-hermetic |$" e.md
 '

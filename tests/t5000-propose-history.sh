@@ -141,8 +141,22 @@ test_expect_success 'text: the whole report' '
 	    changed  src/app.py  no rule
 	    failed   tests/test_app.py::test_app
 	               source tests/test_app.py mentions src/app.py
+
+	blind spots  2 test files with tests no narrowed selection named;
+	             an always-run rule each (append it last to the rules file):
+	  select ** tests/exports/test_csv.py  1 test, 1 failed in full
+	  select ** tests/test_fixture.py  1 test, 1 failed in full
 	EOF
 	test_cmp expect actual
+'
+
+test_expect_success 'json: the blind spots as always-run rules for their test files' '
+	tiadash --db s.db --repo repo propose $W --no-builtin-rules --format json >ar.json &&
+	json_close ar.json "d[\"always_run\"]" \
+		"[{\"suite\": \"tests/exports/test_csv.py\", \"tests\": 1, \"failed_in_full\": 1, \"rule\": \"select ** tests/exports/test_csv.py\"}, {\"suite\": \"tests/test_fixture.py\", \"tests\": 1, \"failed_in_full\": 1, \"rule\": \"select ** tests/test_fixture.py\"}]" &&
+	printf "select ** tests/test_fixture.py\n" >always.rules &&
+	tiadash rules --rules always.rules --no-builtin-rules --test src/x.py >t.out &&
+	test_grep "^src/x.py  select   \*\*  always.rules:1$" t.out
 '
 
 test_expect_success 'built-in defaults are not the rules in effect: a candidate marked builtin' '

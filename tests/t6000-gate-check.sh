@@ -24,7 +24,9 @@ test_expect_success 'setup: seven days, eight PRs a day, one escape (PR 13)' '
 
 test_expect_success 'defaults: NO-GO on the unexplained escape, exit 1' '
 	test_expect_code 1 tiadash --db w.db gate-check >actual &&
-	# shadow 101..156, full 601..656: p95 at rank 52.25 -> 153.25 and 653.25
+	# shadow 101..156, full 601..656: p95 at rank 52.25 -> 153.25 and 653.25;
+	# 1 of 56: upper 0.0819 (tests/stats_ref.py upper 1 56 0.95), 37 more
+	# pairs to 5% (stats_ref.py needed 1 56 0.95 0.05), 8 pairs a day: 5 days
 	cat >expect <<-\EOF &&
 	gate-check: all time, all repos
 
@@ -32,11 +34,15 @@ test_expect_success 'defaults: NO-GO on the unexplained escape, exit 1' '
 	days with shadow runs                        >= 7         7  PASS
 	pairs                                       >= 50        56  PASS
 	unexplained escapes                          <= 0         1  FAIL
+	escape rate upper bound (95%)           <= 0.0500    0.0819  FAIL
 	affected fraction p50                    <= 0.600     0.300  PASS
 	p95 wall-clock saving                     > 0.000     0.765  PASS
 	diff coverage p50 (advisory)             >= 0.700       n/a  FAIL (advisory)
+	verifier-changed heads (advisory)            <= 0         0  PASS
 
 	NO-GO
+	escape rate: 37 more clean pairs (about 5 days at this window'"'"'s rate)
+	bring its 95% upper bound to 5.00% (with no escape among them)
 	EOF
 	test_cmp expect actual
 '
@@ -46,24 +52,31 @@ test_expect_success 'json: verdict and criteria' '
 	python3 -m json.tool g.json >/dev/null &&
 	json_close g.json "d[\"verdict\"]" "\"NO-GO\"" &&
 	json_close g.json "[c[\"name\"] for c in d[\"criteria\"]]" \
-		"[\"shadow_days\", \"pairs\", \"unexplained_escapes\", \"affected_fraction_p50\", \"wall_clock_p95_saving\", \"diff_coverage_p50\"]" &&
-	json_close g.json "[[c[\"threshold\"], c[\"value\"], c[\"pass\"], c[\"advisory\"]] for c in d[\"criteria\"]]" \
-		"[[7, 7, true, false], [50, 56, true, false], [0, 1, false, false], [0.6, 0.3, true, false], [0, 0.7654037504783773, true, false], [0.7, null, false, true]]"
+		"[\"shadow_days\", \"pairs\", \"unexplained_escapes\", \"escape_rate_upper\", \"affected_fraction_p50\", \"wall_clock_p95_saving\", \"diff_coverage_p50\", \"verifier_changed\"]" &&
+	json_close g.json "d[\"criteria\"][3][\"value\"]" 0.0819321595293316 &&
+	json_close g.json "[[c[\"threshold\"], c[\"value\"] if c[\"name\"] != \"escape_rate_upper\" else \"bound\", c[\"pass\"], c[\"advisory\"]] for c in d[\"criteria\"]]" \
+		"[[7, 7, true, false], [50, 56, true, false], [0, 1, false, false], [0.05, \"bound\", false, false], [0.6, 0.3, true, false], [0, 0.7654037504783773, true, false], [0.7, null, false, true], [0, 0, true, true]]" &&
+	json_close g.json "[d[k] for k in (\"pairs_needed\", \"days_needed\", \"confidence\", \"escape_target\")]" "[37, 5, 0.95, 0.05]"
 '
 
-test_expect_success 'an explained escape does not count: GO, exit 0' '
+test_expect_success 'an explained escape does not count as unexplained, but stays in the rate' '
 	sqlite3 w.db "INSERT INTO note (head_id, kind, text, created_at) SELECT id, '"'"'explained'"'"', '"'"'test data fixture'"'"', 0 FROM head WHERE pr = 13" &&
-	tiadash --db w.db gate-check >go.txt &&
-	test_grep "^unexplained escapes                          <= 0         0  PASS$" go.txt &&
+	test_expect_code 1 tiadash --db w.db gate-check >nogo.txt &&
+	test_grep "^unexplained escapes                          <= 0         0  PASS$" nogo.txt &&
+	test_grep "^escape rate upper bound (95%)           <= 0.0500    0.0819  FAIL$" nogo.txt &&
+	test "$(sed -n "/^NO-GO/p" nogo.txt)" = NO-GO &&
+	tiadash --db w.db gate-check --escape-target 0.09 >go.txt &&
+	test_grep "^escape rate upper bound (95%)           <= 0.0900    0.0819  PASS$" go.txt &&
 	test "$(tail -n 1 go.txt)" = GO &&
-	tiadash --db w.db gate-check --format json >go.json &&
-	json_close go.json "d[\"verdict\"]" "\"GO\""
+	tiadash --db w.db gate-check --escape-target 0.09 --format json >go.json &&
+	json_close go.json "d[\"verdict\"]" "\"GO\"" &&
+	json_close go.json "d[\"pairs_needed\"]" 0
 '
 
 test_expect_success '--strict: the advisory diff-coverage criterion counts (n/a fails)' '
 	test_expect_code 1 tiadash --db w.db gate-check --strict >s.txt &&
 	test_grep "^diff coverage p50                        >= 0.700       n/a  FAIL$" s.txt &&
-	test "$(tail -n 1 s.txt)" = NO-GO
+	test_grep "^NO-GO$" s.txt
 '
 
 test_expect_success 'each threshold is a flag' '
@@ -75,9 +88,9 @@ test_expect_success 'each threshold is a flag' '
 	test_grep "^days with shadow runs                        >= 8         7  FAIL$" t &&
 	test_expect_code 1 tiadash --db w.db gate-check --min-p95-saving 0.8 >t &&
 	test_grep "^p95 wall-clock saving                     > 0.800     0.765  FAIL$" t &&
-	tiadash --db w.db gate-check --max-escapes 1 --min-diff-coverage 0.5 >t &&
+	tiadash --db w.db gate-check --max-escapes 1 --escape-target 0.09 --min-diff-coverage 0.5 >t &&
 	test_grep "^diff coverage p50 (advisory)             >= 0.500       n/a  FAIL (advisory)$" t &&
-	tiadash --db w.db gate-check --no-p95-saving >t &&
+	test_expect_code 1 tiadash --db w.db gate-check --no-p95-saving >t &&
 	! grep -q "p95" t
 '
 
@@ -89,8 +102,8 @@ test_expect_success 'the window decides the days: six days is not enough' '
 
 test_expect_success 'an empty window: every measured value n/a or 0, NO-GO' '
 	test_expect_code 1 tiadash --db w.db gate-check --since 2026-12-01 --format json >e.json &&
-	json_close e.json "[c[\"value\"] for c in d[\"criteria\"]]" "[0, 0, 0, null, null, null]" &&
-	json_close e.json "[c[\"pass\"] for c in d[\"criteria\"]]" "[false, false, true, false, false, false]"
+	json_close e.json "[c[\"value\"] for c in d[\"criteria\"]]" "[0, 0, 0, null, null, null, null, 0]" &&
+	json_close e.json "[c[\"pass\"] for c in d[\"criteria\"]]" "[false, false, true, false, false, false, false, true]"
 '
 
 test_expect_success 'usage and input errors exit 2' '
@@ -99,6 +112,9 @@ test_expect_success 'usage and input errors exit 2' '
 	test_expect_code 2 tiadash --db w.db gate-check --max-affected-p50 1.5 2>err &&
 	test_expect_code 2 tiadash --db w.db gate-check --format csv 2>err &&
 	test_expect_code 2 tiadash --db w.db gate-check --bogus 2>err &&
+	test_expect_code 2 tiadash --db w.db gate-check --confidence 0.8 2>err &&
+	test_grep "expected 0.90, 0.95 or 0.99" err &&
+	test_expect_code 2 tiadash --db w.db gate-check --escape-target 0 2>err &&
 	test_expect_code 2 tiadash --db missing.db gate-check 2>err
 '
 

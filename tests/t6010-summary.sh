@@ -30,12 +30,19 @@ test_expect_success 'setup: a previous week with 2 escapes in 4 pairs, this week
 
 test_expect_success 'text: default window is the 7 days before now' '
 	tiadash --db s.db summary >actual &&
-	# narrowed p50 75 s: lockfile (660-75)/60 = 9.75 min; migrations (360-75)/60 = 4.75
+	# narrowed p50 75 s: lockfile (660-75)/60 = 9.75 min; migrations (360-75)/60 = 4.75;
+	# 1 of 4: upper 0.7514 (tests/stats_ref.py upper 1 4 0.95), 89 more pairs
+	# (needed 1 4 0.95 0.05) at 4 pairs in 7 days: 156 days; against 2 of 4,
+	# p = 1 (fisher 1 4 2 4); the narrowed runs name tests/a.py only
 	cat >expect <<-\EOF &&
 	tiadash summary: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos
 
-	Escape rate 25.00% (1 escape in 4 pairs)
+	Escape rate 25.00% (1 escape in 4 pairs), 95% upper bound 75.14%
 	Previous 7 days: 50.00% (2 escapes in 4 pairs): down 25.00 points
+	Trend: flat (p = 1)
+	To reach 5.00%: 89 more clean pairs (about 156 days at this window'"'"'s rate)
+	Blind spots: 2 of 3 tests never selected; 2 failed in full
+	Verifier changed: 0 heads
 
 	Escapes
 	- PR #6 $(head_of 6 | cut -c1-12) acme/x (escape); missed tests/exports/test_csv.py::test_width, tests/z.py::w
@@ -55,8 +62,12 @@ test_expect_success 'md: the same, escaped for markdown' '
 	cat >expect <<-EOF &&
 	**tiadash summary:** 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos
 
-	**Escape rate 25.00%** (1 escape in 4 pairs)
+	**Escape rate 25.00%** (1 escape in 4 pairs), 95% upper bound 75.14%
 	Previous 7 days: 50.00% (2 escapes in 4 pairs): down 25.00 points
+	Trend: flat (p = 1)
+	To reach 5.00%: 89 more clean pairs (about 156 days at this window'"'"'s rate)
+	Blind spots: 2 of 3 tests never selected; 2 failed in full
+	Verifier changed: 0 heads
 
 	**Escapes**
 
@@ -82,29 +93,44 @@ test_expect_success '--max-escape-rate: exit 1 above it, 0 at or below' '
 test_expect_success 'an explicit window and its previous one of the same length' '
 	tiadash --db s.db summary --since 2026-10-29 --until 2026-11-03 >w.txt &&
 	# this window: PRs 4, 5 (no escape); before it (10-24 .. 10-29): PRs 1-3
-	test_grep "^Escape rate 0.00% (0 escapes in 2 pairs)$" w.txt &&
+	test_grep "^Escape rate 0.00% (0 escapes in 2 pairs), 95% upper bound 77.64%$" w.txt &&
 	test_grep "^Previous 5 days: 66.67% (2 escapes in 3 pairs): down 66.67 points$" w.txt &&
+	# 0 of 2 against 2 of 3: p = 0.4 (tests/stats_ref.py fisher 0 2 2 3)
+	test_grep "^Trend: flat (p = 0.4)$" w.txt &&
 	test_grep "^No escapes.$" w.txt &&
 	test_grep "^No force-full runs.$" w.txt
 '
 
 test_expect_success 'nothing before: the trend is n/a; --max-escape-rate judges only a defined rate' '
 	tiadash --db s.db summary --since 2026-10-01 --until 2026-10-15 --max-escape-rate 0 >n.txt &&
-	test_grep "^Escape rate n/a (0 escapes in 0 pairs)$" n.txt &&
-	test_grep "^Previous 14 days: n/a (0 escapes in 0 pairs): trend n/a$" n.txt
+	test_grep "^Escape rate n/a (0 escapes in 0 pairs), 95% upper bound n/a$" n.txt &&
+	test_grep "^To reach 5.00%: 59 more clean pairs$" n.txt &&
+	test_grep "^Previous 14 days: n/a (0 escapes in 0 pairs): trend n/a$" n.txt &&
+	test_grep "^Trend: n/a (no pairs in one of the windows)$" n.txt &&
+	test_grep "^Blind spots: n/a (no full run of the window has its test list)$" n.txt
+'
+
+test_expect_success 'json and csv: the trend and the bounds, for machines' '
+	tiadash --db s.db summary --since 2026-10-29 --until 2026-11-03 --format json >w.json &&
+	json_close w.json "d[\"trend\"]" "{\"previous_rate\": 0.6666666666666666, \"rate\": 0.0, \"p_value\": 0.4, \"direction\": \"flat\", \"previous\": {\"since\": \"2026-10-24T00:00:00Z\", \"until\": \"2026-10-29T00:00:00Z\", \"pairs\": 3, \"escapes\": 2}}" &&
+	json_close w.json "d[\"escapes\"][\"rate_upper\"]" 0.776393202250021 &&
+	json_close w.json "[d[\"escapes\"][k] for k in (\"count\", \"pairs_needed\", \"target\", \"confidence\")]" "[0, 57, 0.05, 0.95]" &&
+	tiadash --db s.db summary --since 2026-10-29 --until 2026-11-03 --format csv >w.csv &&
+	python3 -c "import csv,sys; r=list(csv.DictReader(open(sys.argv[1]))); assert len(r) == 1, r; r=r[0]; assert (r[\"pairs\"], r[\"escapes\"], r[\"previous_pairs\"], r[\"previous_escapes\"], r[\"direction\"], r[\"pairs_needed\"]) == (\"2\", \"0\", \"3\", \"2\", \"flat\", \"57\"), r; assert abs(float(r[\"p_value\"]) - 0.4) < 1e-12, r" w.csv
 '
 
 test_expect_success 'explained escapes are marked; the repo filter applies to both windows' '
 	sqlite3 s.db "INSERT INTO note (head_id, kind, text, created_at) SELECT id, '"'"'explained'"'"', '"'"'known [flaky] env'"'"', 0 FROM head WHERE pr = 6" &&
 	tiadash --db s.db summary --format md --repo acme/x >e.md &&
-	test_grep "^\*\*Escape rate 25.00%\*\* (1 escape in 4 pairs, 1 explained)$" e.md &&
+	test_grep "^\*\*Escape rate 25.00%\*\* (1 escape in 4 pairs, 1 explained), 95% upper bound 75.14%$" e.md &&
 	test_grep "(escape, explained: known \\\\\[flaky\\\\\] env); missed" e.md &&
 	tiadash --db s.db summary --repo acme/other >o.txt &&
 	test_grep "Previous 7 days: n/a (0 escapes in 0 pairs): trend n/a" o.txt
 '
 
 test_expect_success 'usage errors exit 2' '
-	test_expect_code 2 tiadash --db s.db summary --format json 2>err &&
+	test_expect_code 2 tiadash --db s.db summary --format xml 2>err &&
+	test_expect_code 2 tiadash --db s.db summary --confidence 95 2>err &&
 	test_expect_code 2 tiadash --db s.db summary --max-escape-rate lots 2>err &&
 	test_grep "max-escape-rate" err &&
 	test_expect_code 2 tiadash --db s.db summary --post 2>err

@@ -1,4 +1,4 @@
-/* The Disagreements view: escapes, non-hermetic, over-strict and flaky pairs from struct
+/* The Disagreements view: escapes, non-hermetic, over-strict, flaky and verifier-changed pairs from struct
  * metrics, each new, explained (a note) or closed-by-glob (an accepted rule matches). */
 #include "core/tiadash.h"
 #include "core/sanitize.h"
@@ -13,6 +13,7 @@ static const char *const state_names[] = { "?", "new", "explained", "closed-by-g
 struct item {
 	size_t row;          /* index into metrics.rows */
 	int escape;          /* index into metrics.escape_list, or -1 */
+	int verifier;        /* index into metrics.verifier, or -1 */
 	enum state state;
 	char *glob;          /* closed-by-glob: the rule's glob */
 };
@@ -80,7 +81,7 @@ static void item_state(struct tui *t, struct item *it)
 	if (it->state != STATE_UNKNOWN)
 		return;
 	it->state = STATE_NEW;
-	if (r->cls == CLASS_ESCAPE && closing_glob(t, r->head_id, &it->glob) == 0 && it->glob) {
+	if (it->verifier < 0 && r->cls == CLASS_ESCAPE && closing_glob(t, r->head_id, &it->glob) == 0 && it->glob) {
 		it->state = STATE_CLOSED;
 		return;
 	}
@@ -100,7 +101,10 @@ static void cells(struct tui *t, struct item *it, struct row_data *row)
 	struct strbuf sb = STRBUF_INIT;
 
 	item_state(t, it);
-	row_add_str(row, 12, tui_class_role(r->cls), pair_class_name(r->cls));
+	if (it->verifier >= 0)
+		row_add_str(row, 12, ROLE_WARN, "verifier");
+	else
+		row_add_str(row, 12, tui_class_role(r->cls), pair_class_name(r->cls));
 	row_add_str(row, 14, it->state == STATE_NEW ? ROLE_BAD : ROLE_DEFAULT,
 		    state_names[it->state]);
 	tui_fmt_short_time(&sb, r->at);
@@ -111,7 +115,13 @@ static void cells(struct tui *t, struct item *it, struct row_data *row)
 		row_add_str(row, -6, ROLE_DIM, "push");
 	row_add(row, 8, ROLE_DEFAULT, "%.8s", r->sha);
 	strbuf_reset(&sb);
-	if (it->escape >= 0) {
+	if (it->verifier >= 0) {
+		const struct metrics_verifier *v = &m->verifier[it->verifier];
+
+		strbuf_addf(&sb, "%s green after %s", v->test, v->changed.items[0]);
+		if (v->changed.nr > 1)
+			strbuf_addf(&sb, " (+%zu)", v->changed.nr - 1);
+	} else if (it->escape >= 0) {
 		const struct metrics_escape *e = &m->escape_list[it->escape];
 		const struct strlist *l = e->missed.nr ? &e->missed : &e->non_hermetic;
 
@@ -193,6 +203,7 @@ static void sync_rows(struct tui *t, struct disagree *d)
 			it = &d->items[d->nr++];
 			it->row = i;
 			it->escape = -1;
+			it->verifier = -1;
 			it->state = STATE_UNKNOWN;
 			it->glob = NULL;
 			/* escape_list is in window order, like rows. */
@@ -201,6 +212,14 @@ static void sync_rows(struct tui *t, struct disagree *d)
 			if (e < m->nr_escape_list && m->escape_list[e].row == i)
 				it->escape = (int)e;
 		}
+	}
+	/* Heads that went green after their verifier changed: after the classes. */
+	for (size_t i = 0; i < m->nr_verifier; i++) {
+		struct item *it;
+
+		ALLOC_GROW(d->items, d->nr + 1, d->alloc);
+		it = &d->items[d->nr++];
+		*it = (struct item){ m->verifier[i].row, -1, (int)i, STATE_UNKNOWN, NULL };
 	}
 	re = d->filter ? compile(t, d->filter) : NULL;
 	apply_filter(t, d, re);
@@ -310,6 +329,8 @@ static void disagree_status(struct tui *t, struct view *v, struct strbuf *sb)
 		    " over-strict, %" PRId64 " flaky", m->class_counts[CLASS_ESCAPE],
 		    m->class_counts[CLASS_NON_HERMETIC], m->class_counts[CLASS_OVER_STRICT],
 		    m->class_counts[CLASS_FLAKY]);
+	if (m->verifier_heads)
+		strbuf_addf(sb, ", %" PRId64 " verifier-changed", m->verifier_heads);
 	if (d->filter)
 		strbuf_addf(sb, "; filter /%s/: %zu", d->filter, d->nr_shown);
 }

@@ -3,6 +3,7 @@
 #include "core/tiadash.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
+#include "metrics/trust.h"
 #include "tui/tui.h"
 
 struct overview {
@@ -102,6 +103,46 @@ static void build_reasons(struct overview *o, const struct metrics *m)
 	}
 }
 
+/* The bound of the escape rate, the trend, blind spots and the verifier check. */
+static void build_trust(struct overview *o, const struct metrics *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct row_data *r = line(o, VIEW_OVERVIEW, "Confidence");
+
+	metrics_fmt_confidence(&sb, m->confidence);
+	strbuf_addstr(&sb, ": upper ");
+	metrics_fmt_pct(&sb, m->escape_bounds.upper, 2);
+	strbuf_addch(&sb, ' ');
+	metrics_fmt_ci(&sb, m->escape_bounds.ci, 2);
+	if (m->pairs_needed > 0) {
+		strbuf_addf(&sb, "; %" PRId64 " more clean pairs", m->pairs_needed);
+		if (!isnan(m->days_needed))
+			strbuf_addf(&sb, " (%.0f days)", m->days_needed);
+	}
+	value(r, m->escape_bounds.upper > m->escape_target ? ROLE_BAD : ROLE_GOOD, &sb);
+	r = line(o, VIEW_OVERVIEW, "Trend");
+	strbuf_reset(&sb);
+	if (m->trend.known && m->trend.pairs) {
+		strbuf_addstr(&sb, "previous window ");
+		metrics_fmt_pct(&sb, m->trend.previous_rate, 2);
+		strbuf_addstr(&sb, ": ");
+	}
+	trust_fmt_trend(&sb, &m->trend);
+	value(r, m->trend.direction == TREND_RISING ? ROLE_BAD : ROLE_DEFAULT, &sb);
+	r = line(o, VIEW_OVERVIEW, "Blind spots");
+	strbuf_reset(&sb);
+	trust_fmt_blind(&sb, &m->blind);
+	if (m->blind.new_known)
+		strbuf_addf(&sb, "; %zu new", m->blind.new_tests.nr);
+	value(r, m->blind.failed.nr ? ROLE_BAD : ROLE_DEFAULT, &sb);
+	r = line(o, VIEW_DISAGREE, "Verifier");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%" PRId64 " head%s green after a change to tests, fixtures or "
+		    "config only", m->verifier_heads, m->verifier_heads == 1 ? "" : "s");
+	value(r, m->verifier_heads ? ROLE_WARN : ROLE_DEFAULT, &sb);
+	strbuf_release(&sb);
+}
+
 static void build_gate(struct overview *o, const struct metrics_gate *g)
 {
 	struct row_data *r = line(o, VIEW_OVERVIEW, "Gate check");
@@ -163,6 +204,7 @@ static void build(struct tui *t, struct overview *o)
 	value(r, m->escapes > m->escapes_explained ? ROLE_BAD : ROLE_DEFAULT, &sb);
 	if (sw)
 		spark(r, m, sw, day_escapes);
+	build_trust(o, m);
 
 	r = line(o, VIEW_RUNS, "Affected");
 	strbuf_reset(&sb);

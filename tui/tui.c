@@ -104,6 +104,7 @@ struct tui_job {
 	const char *db_path;
 	const char *repo_path;
 	struct repo *repo;
+	int64_t now;
 	struct window w;
 	const struct strlist *rules_files;
 	bool do_metrics, do_props;
@@ -142,7 +143,8 @@ static int job_props(struct tui_job *j, struct cmd_context *wctx)
 static void *worker(void *data)
 {
 	struct tui_job *j = data;
-	struct cmd_context wctx = { .db_path = j->db_path };
+	/* The repository for the verifier check; now for the trend of an open window. */
+	struct cmd_context wctx = { .db_path = j->db_path, .repo = j->repo, .now = j->now };
 
 	j->rc = -1;
 	/* Its own connection: SQLite connections are not shared between threads. */
@@ -200,6 +202,7 @@ static void start_job(struct tui *t, bool do_metrics, bool do_props)
 	j->db_path = t->ctx->db_path;
 	j->repo_path = t->ctx->repo_path;
 	j->repo = t->ctx->repo;
+	j->now = t->ctx->now;
 	j->w = t->opts.window;
 	j->rules_files = &t->opts.rules_files;
 	j->do_metrics = do_metrics;

@@ -154,6 +154,9 @@ static void good_metrics(struct metrics *m)
 	m->affected.p50 = 0.6;
 	m->saving_p95 = 0.1;
 	m->diff_coverage.p50 = 0.7;
+	m->confidence = 0.95;
+	m->escape_target = 0.05;
+	m->escape_bounds.upper = 0.049;
 }
 
 static const struct metrics_criterion *find(const struct metrics_gate *g, const char *name)
@@ -174,7 +177,7 @@ static void gate_defaults(void **state)
 	UNUSED(state);
 	good_metrics(&m);
 	metrics_gate_check(&m, &c, &g);
-	assert_int_equal(g.nr, 6);
+	assert_int_equal(g.nr, 8);
 	assert_true(g.go);
 	k = find(&g, "unexplained_escapes");
 	assert_non_null(k);
@@ -186,6 +189,46 @@ static void gate_defaults(void **state)
 	k = find(&g, "wall_clock_p95_saving");
 	assert_true(k->op == OP_GT && k->threshold == 0 && k->pass);
 	assert_string_equal(metrics_op_name(k->op), ">");
+	k = find(&g, "escape_rate_upper");
+	assert_true(k->op == OP_LE && k->threshold == 0.05 && k->value == 0.049 &&
+		    k->pass && !k->advisory && k->decimals == 4);
+	assert_string_equal(k->label, "escape rate upper bound (95%)");
+	k = find(&g, "verifier_changed");
+	assert_true(k->advisory && k->pass && k->value == 0 && k->integer);
+}
+
+/* The escape rate's upper bound decides; the verifier check only advises. */
+static void gate_upper_bound(void **state)
+{
+	struct metrics_criteria c = METRICS_CRITERIA_INIT;
+	struct metrics m;
+	struct metrics_gate g;
+
+	UNUSED(state);
+	good_metrics(&m);
+	m.escape_bounds.upper = 0.05; /* at the target passes */
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+	m.escape_bounds.upper = 0.0582; /* 0 of 50 at 95% */
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	assert_false(find(&g, "escape_rate_upper")->pass);
+	m.escape_bounds.upper = NAN; /* no pairs: no bound, no GO */
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	good_metrics(&m);
+	m.escape_target = 0.1;
+	m.escape_bounds.upper = 0.0582;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+	m.confidence = 0.99;
+	metrics_gate_check(&m, &c, &g);
+	assert_string_equal(find(&g, "escape_rate_upper")->label,
+			    "escape rate upper bound (99%)");
+	m.verifier_heads = 2;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+	assert_false(find(&g, "verifier_changed")->pass);
 }
 
 static void gate_failures(void **state)
@@ -262,7 +305,7 @@ static void gate_configured(void **state)
 	c.p95_saving = false;
 	metrics_gate_check(&m, &c, &g);
 	assert_true(g.go);
-	assert_int_equal(g.nr, 5);
+	assert_int_equal(g.nr, 7);
 	assert_null(find(&g, "wall_clock_p95_saving"));
 	c.p95_saving = true;
 	c.min_p95_saving = 0.2;
@@ -287,6 +330,7 @@ int main(void)
 		cmocka_unit_test(gate_failures),
 		cmocka_unit_test(gate_advisory),
 		cmocka_unit_test(gate_configured),
+		cmocka_unit_test(gate_upper_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,11 +60,16 @@ static void upgrade_from_v1(void **state)
 	exec_raw(path, "INSERT INTO source (uri, digest, ingested_at) VALUES ('kept', 'd', 1);"
 		       "DROP TABLE note; DROP TABLE http_part; DROP TABLE http_cache;"
 		       "DROP TABLE ci_seen; DROP TABLE ci_cursor;"
+		       "DROP TABLE run_tests; DROP TABLE test_group;"
+		       "ALTER TABLE result DROP COLUMN digest;"
+		       "ALTER TABLE result DROP COLUMN excerpt;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM source WHERE uri = 'kept'"), 1);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM note"), 0);
+	assert_int_equal(query_int(s, "SELECT count(*) FROM run_tests"), 0);
+	assert_int_equal(query_int(s, "SELECT count(digest) FROM result"), 0);
 	store_close(s);
 	free(path);
 }
