@@ -659,12 +659,17 @@ static void md_days(struct metrics_out *o, const struct metrics *m)
 	if (!m->nr_days)
 		return;
 	strbuf_addstr(&o->sb, "\n## Per day\n\n| day | pairs | escapes | force-full | "
-		      "affected p50 | shadow p95 | diff coverage |\n"
-		      "|---|---:|---:|---:|---:|---:|---:|\n");
+		      "affected p50 | shadow p95 | diff coverage | escape rate | ");
+	metrics_fmt_confidence(&o->sb, m->confidence);
+	strbuf_addstr(&o->sb, " interval |\n|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	for (size_t i = 0; i < m->nr_days; i++) {
 		strbuf_addstr(&o->sb, "| ");
 		time_format_date(&o->sb, m->days[i].day);
 		day_cells(&o->sb, &m->days[i], " | ");
+		strbuf_addstr(&o->sb, " | ");
+		metrics_fmt_pct(&o->sb, m->days[i].escape.rate, 2);
+		strbuf_addstr(&o->sb, " | ");
+		metrics_fmt_ci(&o->sb, m->days[i].escape.ci, 2);
 		strbuf_addstr(&o->sb, " |\n");
 	}
 }

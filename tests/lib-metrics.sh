@@ -88,3 +88,42 @@ no_control() {
 		return 1
 	fi
 }
+
+# gen_pairs DIR FIRST_PR N ESCAPES DAY DAYS [OVER_STRICT [FORCE_FULL]]
+#   N pairs (PRs FIRST_PR..) spread evenly over DAYS UTC days from DAY
+#   (2026-11-01), no repository: each a narrowed shadow run naming
+#   tests/a.py and a full run. The first ESCAPES pairs escape (the full run
+#   fails tests/b.py::u, not selected), the next OVER_STRICT are over-strict
+#   (shadow fails, full passes), and the last FORCE_FULL shadow runs are
+#   run_all. Manifests only: ingest them without --repo.
+gen_pairs() {
+	python3 - "$@" <<-\PY
+	import datetime, json, os, sys
+	out, first, n, esc, day, days = sys.argv[1], *map(int, sys.argv[2:4]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6])
+	over = int(sys.argv[7]) if len(sys.argv) > 7 else 0
+	ff = int(sys.argv[8]) if len(sys.argv) > 8 else 0
+	t0 = datetime.datetime.fromisoformat(day + "T00:00:00+00:00")
+	os.makedirs(out, exist_ok=True)
+	for i in range(n):
+	    pr = first + i
+	    at = (t0 + datetime.timedelta(seconds=i * days * 86400 // n)).strftime("%Y-%m-%dT%H:%M:%SZ")
+	    base = {"schema": "tiadash.run.v1", "repo": "acme/x", "pr": pr, "base": "0" * 40,
+	            "head": "%040x" % (0xabc000000 + pr), "attempt": 1, "started_at": at}
+	    escape, strict = i < esc, esc <= i < esc + over
+	    sel = ({"decision": "run_all", "reasons": ["force-full:**/x.lock"], "total_tests": 10}
+	           if i >= n - ff else
+	           {"decision": "selected", "selected": ["tests/a.py"], "selected_count": 1, "total_tests": 10})
+	    runs = [dict(base, kind="shadow", verdict="fail" if strict else "pass", wall_clock_s=60,
+	                 selection=sel, failed=["tests/a.py::t"] if strict else []),
+	            dict(base, kind="full", verdict="fail" if escape else "pass", wall_clock_s=600,
+	                 failed=["tests/b.py::u"] if escape else [])]
+	    for r in runs:
+	        with open(os.path.join(out, "%d-%s.tiadash.json" % (pr, r["kind"])), "w") as f:
+	            json.dump(r, f)
+	PY
+}
+
+# ref WHAT ARGS...: the independent value of tests/stats_ref.py.
+ref() {
+	python3 "$TEST_SRC/stats_ref.py" "$@"
+}
