@@ -1455,6 +1455,24 @@ def classify(pr):
     return "agree", [], []
 
 
+def blind_spots(prs):
+    """The tests the full runs ran that no narrowed selection named (SPEC 4)."""
+    narrowed = [pr.selection["entries"] for pr in prs if pr.selection["decision"] == "selected"
+                and any(x.kind == "shadow" for x in pr.runs)]
+    full = [x for pr in prs for x in pr.runs if x.kind == "full"]
+    ran = {(t.suite, t.case) for x in full for t, st, _, _ in x.cases if st != "skip"}
+    failed = set().union(*(run_failing(x) for x in full))
+    named = lambda sc: any(any_match(e, *sc) for e in narrowed)
+    never = sorted(s + "::" + c for s, c in ran | failed if not named((s, c)))
+    never_failed = sorted(s + "::" + c for s, c in failed if not named((s, c)))
+    listed = sorted((x for x in full if x.cases), key=lambda x: x.ms)
+    baseline = {(t.suite, t.case) for t, st, _, _ in listed[0].cases if st != "skip"} if listed else set()
+    new = ran - baseline
+    return {"never_selected": len(never), "tests": never[:100], "failed_in_full": len(never_failed),
+            "failed_in_full_tests": never_failed[:100], "tests_in_full_runs": len(ran | failed),
+            "new": {"count": len(new), "selected": sum(named(sc) for sc in new)}}
+
+
 def truth(hist):
     runs = [x for pr in hist.prs for x in pr.runs]
     heads, lat_shadow, lat_full = [], [], []
@@ -1506,6 +1524,12 @@ def truth(hist):
               "flaky": {"count": sum(c == "flaky" for c in classes.values())},
               "diff_coverage": {"p50": pct(dc, 0.5), "mean": mean(dc), "below_threshold": sum(d < 0.7 for d in dc),
                                 "threshold": 0.7}}
+    report["blind_spots"] = blind_spots(hist.prs)
+    report["verifier_changed"] = {"count": 0}
+    # The blind spots of the week's last four days: the window decides which selections count.
+    late = (WEEK_START + 3 * 86400) * 1000
+    head_ms = lambda pr: min([x.ms for x in pr.runs if x.kind == "shadow"] or [x.ms for x in pr.runs])
+    blind_late = dict(blind_spots([pr for pr in hist.prs if head_ms(pr) >= late]), since=fmt_z(late))
     replay = []
     for i in range(len(hist.mains) - 1, hist.first_week - 1, -1):
         c = hist.mains[i]
@@ -1542,7 +1566,7 @@ def truth(hist):
             raise SystemExit("make-week: PR #%d planted as %s but classifies as %s"
                              % (pr.number, pr.scenario, classes[pr.number]))
     return {"now": fmt_z(WEEK_END * 1000), "window": report["window"], "status": status, "heads": heads,
-            "report": report, "replay": replay, "planted": planted}
+            "report": report, "replay": replay, "planted": planted, "blind_spots_late": blind_late}
 
 
 # --------------------------------------------------------------- writers --

@@ -122,6 +122,34 @@ test_expect_success 'gate-check on the week: NO-GO with unexplained escapes, jso
 		"$(json_get r.json "d[\"pairs\"]")"
 '
 
+test_expect_success 'the bounds of the week: stats_ref.py on the ground-truth counts' '
+	n=$(json_get "$SAMPLE/expected.json" "d[\"report\"][\"pairs\"]") &&
+	x=$(json_get "$SAMPLE/expected.json" "d[\"report\"][\"escapes\"][\"count\"]") &&
+	o=$(json_get "$SAMPLE/expected.json" "d[\"report\"][\"over_strict\"][\"count\"]") &&
+	json_close r.json "d[\"escapes\"][\"rate_upper\"]" "$(ref upper $x $n 0.95)" &&
+	json_close r.json "d[\"escapes\"][\"rate_ci\"][0]" "$(ref interval $x $n 0.95 | cut -d" " -f1)" &&
+	json_close r.json "d[\"escapes\"][\"rate_ci\"][1]" "$(ref interval $x $n 0.95 | cut -d" " -f2)" &&
+	json_close r.json "d[\"escapes\"][\"pairs_needed\"]" "$(ref needed $x $n 0.95 0.05)" &&
+	json_close r.json "d[\"over_strict\"][\"rate_upper\"]" "$(ref upper $o $n 0.95)" &&
+	json_close g.json "[c[\"value\"] for c in d[\"criteria\"] if c[\"name\"] == \"escape_rate_upper\"][0]" \
+		"$(ref upper $x $n 0.95)"
+'
+
+test_expect_success 'the blind spots of the last four days equal the ground truth' '
+	since=$(json_get "$SAMPLE/expected.json" "d[\"blind_spots_late\"][\"since\"]") &&
+	tiadash --db week.db report --since $since --until 2026-11-08 --format json >late.json &&
+	python3 - "$SAMPLE/expected.json" late.json <<-\PY
+	import json, sys
+	want = json.load(open(sys.argv[1]))["blind_spots_late"]
+	got = json.load(open(sys.argv[2]))["blind_spots"]
+	del want["since"]
+	got["new"] = {k: got["new"][k] for k in ("count", "selected")}
+	got = {k: got[k] for k in want}
+	assert got == want, (got, want)
+	assert want["failed_in_full"] == 1 and want["never_selected"] == 2, want
+	PY
+'
+
 test_expect_success 'summary of the week (default window: the 7 days before now)' '
 	tiadash --db week.db summary >s.txt && no_control s.txt &&
 	rate=$(json_get r.json "\"%.2f%%\" % (d[\"escapes\"][\"rate\"] * 100)") &&
