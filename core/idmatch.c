@@ -105,7 +105,8 @@ char *idmap_apply(const struct idmap *map, const char *entry)
 
 void idset_add(struct idset *set, const struct idmap *map, const char *entry)
 {
-	char *e = map ? idmap_apply(map, entry) : xstrdup(entry);
+	char *mapped = map ? idmap_apply(map, entry) : NULL;
+	const char *e = mapped ? mapped : entry;
 	size_t n = strlen(e);
 
 	/*
@@ -117,7 +118,7 @@ void idset_add(struct idset *set, const struct idmap *map, const char *entry)
 		n--;
 	if (n)
 		strmap_intern(&set->entries, e, n, 0, NULL);
-	free(e);
+	free(mapped);
 }
 
 void idset_release(struct idset *set)

@@ -471,11 +471,11 @@ int query_window_failures(struct store *s, const struct window *w, enum run_kind
 			  result_fn fn, void *data)
 {
 	static const char sql[] =
-		"SELECT su.text, ca.text, x.outcome, x.digest, x.excerpt FROM head h"
-		" JOIN run r ON r.head_id = h.id JOIN result x ON x.run_id = r.id"
+		"SELECT su.text, ca.text, x.outcome, x.digest, x.excerpt FROM result x"
+		" CROSS JOIN run r ON r.id = x.run_id CROSS JOIN head h ON h.id = r.head_id"
 		" JOIN name su ON su.id = x.suite_id JOIN name ca ON ca.id = x.case_id"
 		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
-		" AND r.kind = ?4 AND x.outcome IN ('failed', 'error') ORDER BY r.id";
+		" AND r.kind = ?4 AND x.outcome IN ('failed', 'error')";
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	bind_window(st, w);
@@ -484,36 +484,33 @@ int query_window_failures(struct store *s, const struct window *w, enum run_kind
 }
 
 int query_narrowed_selections(struct store *s, const struct window *w,
-			      selection_fn fn, void *data)
+			      entry_fn fn, void *data, int64_t *runs)
 {
 	static const char sql[] =
-		"SELECT r.id, sel.entries FROM head h JOIN run r ON r.head_id = h.id"
-		" JOIN selection sel ON sel.run_id = r.id"
+		"SELECT r.id, sel.entries FROM selection sel"
+		" CROSS JOIN run r ON r.id = sel.run_id CROSS JOIN head h ON h.id = r.head_id"
 		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
-		" AND r.kind = 'shadow' AND sel.decision = 'selected' ORDER BY r.id";
+		" AND r.kind = 'shadow' AND sel.decision = 'selected'";
 	sqlite3_stmt *st = store_stmt(s, sql);
-	struct strlist entries = STRLIST_INIT;
+	int64_t n = 0;
 	int rc, ret = 0;
 
 	bind_window(st, w);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t run_id = sqlite3_column_int64(st, 0);
-
-		strlist_release(&entries);
-		if (store_strings_decode(sqlite3_column_blob(st, 1),
-					 (size_t)sqlite3_column_bytes(st, 1), &entries) < 0) {
-			ret = error("store '%s': the selection of run %" PRId64
-				    " is corrupt", s->path, run_id);
-			break;
-		}
-		ret = fn(run_id, &entries, data);
+		n++;
+		ret = store_strings_each(sqlite3_column_blob(st, 1),
+					 (size_t)sqlite3_column_bytes(st, 1), fn, data);
+		if (ret < 0)
+			ret = error("store '%s': the selection of run %" PRId64 " is corrupt",
+				    s->path, (int64_t)sqlite3_column_int64(st, 0));
 		if (ret)
 			break;
 	}
 	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read selections");
 	sqlite3_reset(st);
-	strlist_release(&entries);
+	if (runs)
+		*runs = n;
 	return ret;
 }
 
@@ -567,27 +564,29 @@ static int read_groups(struct store *s, const int64_t *ids, size_t nr,
 }
 
 int query_window_tests(struct store *s, const struct window *w, test_group_fn fn,
-		       void *data, int64_t *runs, int64_t *listed)
+		       void *data, int64_t *listed)
 {
 	static const char sql[] =
-		"SELECT r.id, t.groups FROM head h JOIN run r ON r.head_id = h.id"
-		" LEFT JOIN run_tests t ON t.run_id = r.id"
-		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
-		" AND r.kind = 'full'";
+		"SELECT r.id, t.groups FROM run_tests t CROSS JOIN run r ON r.id = t.run_id"
+		" CROSS JOIN head h ON h.id = r.head_id"
+		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)";
 	sqlite3_stmt *st = store_stmt(s, sql);
-	int64_t *ids = NULL, n_runs = 0, n_listed = 0;
+	int64_t *ids = NULL, n_listed = 0;
 	size_t nr = 0, alloc = 0;
+	struct strmap seen = STRMAP_INIT; /* full runs mostly ran the same tests */
 	int rc, ret = 0;
 
 	bind_window(st, w);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n_runs++;
-		if (store_col_is_null(st, 1))
-			continue;
+		const char *blob = sqlite3_column_blob(st, 1);
+		size_t len = (size_t)sqlite3_column_bytes(st, 1);
+		bool added;
+
 		n_listed++;
-		if (store_ints_decode(sqlite3_column_blob(st, 1),
-				      (size_t)sqlite3_column_bytes(st, 1),
-				      &ids, &nr, &alloc) < 0) {
+		strmap_intern(&seen, blob ? blob : "", len, 0, &added);
+		if (!added)
+			continue;
+		if (store_ints_decode(blob, len, &ids, &nr, &alloc) < 0) {
 			ret = error("store '%s': the test list of run %" PRId64
 				    " is corrupt", s->path, (int64_t)sqlite3_column_int64(st, 0));
 			break;
@@ -596,10 +595,9 @@ int query_window_tests(struct store *s, const struct window *w, test_group_fn fn
 	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read test lists");
 	sqlite3_reset(st);
-	if (runs)
-		*runs = n_runs;
 	if (listed)
 		*listed = n_listed;
+	strmap_clear(&seen);
 	if (!ret && nr > 1)
 		qsort(ids, nr, sizeof(*ids), cmp_id);
 	if (!ret)

@@ -130,18 +130,22 @@ int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
 
 /*
  * The real failures (failed or errored) of every run of a kind, every
- * attempt, of the heads in window w; ordered by run. For the blind spots.
+ * attempt, of the heads in window w, in no particular order. For the blind
+ * spots. This and query_narrowed_selections walk their own (sparse) table
+ * and keep the rows of the window: the pairs' walk of head and run costs
+ * more, even for a week of a long history.
  */
 int query_window_failures(struct store *s, const struct window *w, enum run_kind kind,
 			  result_fn fn, void *data);
 
 /*
- * The entries of every shadow selection with decision `selected` (every
- * attempt) of the heads in window w, one call per run, entries borrowed.
+ * Every entry of every shadow selection with decision `selected` (every
+ * attempt) of the heads in window w: fn per entry (borrowed); *runs counts
+ * the selections (may be NULL).
  */
-typedef int (*selection_fn)(int64_t run_id, const struct strlist *entries, void *data);
+typedef int (*entry_fn)(const char *entry, size_t len, void *data);
 int query_narrowed_selections(struct store *s, const struct window *w,
-			      selection_fn fn, void *data);
+			      entry_fn fn, void *data, int64_t *runs);
 
 /*
  * The tests full runs ran, as stored: groups, each one suite's set of
@@ -155,11 +159,11 @@ struct test_group {
 typedef int (*test_group_fn)(const struct test_group *g, void *data);
 /*
  * Each distinct group of the full runs (every attempt) of the heads in
- * window w, once. *runs counts those full runs, *listed the ones with a
- * stored test list (either may be NULL).
+ * window w, once; *listed counts the full runs with a stored test list
+ * (may be NULL).
  */
 int query_window_tests(struct store *s, const struct window *w, test_group_fn fn,
-		       void *data, int64_t *runs, int64_t *listed);
+		       void *data, int64_t *listed);
 /*
  * The groups of repo ("" or NULL: every repo) first run before `before`,
  * and those of its earliest full run with a test list (the baseline).

@@ -373,13 +373,14 @@ void store_strings_encode(struct strlist *l, struct strbuf *out)
 	}
 }
 
-int store_strings_decode(const void *blob, size_t len, struct strlist *out)
+int store_strings_each(const void *blob, size_t len,
+		       int (*fn)(const char *s, size_t n, void *data), void *data)
 {
 	const unsigned char *p = blob, *end = p + len;
 	struct strbuf cur = STRBUF_INIT;
 	int ret = 0;
 
-	while (p < end) {
+	while (p < end && !ret) {
 		uint64_t shared, rest;
 
 		if (!get_varint(&p, end, &shared) || !get_varint(&p, end, &rest) ||
@@ -390,10 +391,22 @@ int store_strings_decode(const void *blob, size_t len, struct strlist *out)
 		strbuf_setlen(&cur, (size_t)shared);
 		strbuf_add(&cur, p, (size_t)rest);
 		p += rest;
-		strlist_push(out, cur.buf);
+		ret = fn(cur.buf, cur.len, data);
 	}
 	strbuf_release(&cur);
 	return ret;
+}
+
+static int push_string(const char *s, size_t n, void *data)
+{
+	UNUSED(n);
+	strlist_push(data, s);
+	return 0;
+}
+
+int store_strings_decode(const void *blob, size_t len, struct strlist *out)
+{
+	return store_strings_each(blob, len, push_string, out) ? -1 : 0;
 }
 
 void store_ints_encode(const int64_t *v, size_t n, struct strbuf *out)

@@ -80,6 +80,12 @@ int store_name_id(struct store *s, const char *text, size_t len, int64_t *id);
  */
 void store_strings_encode(struct strlist *l, struct strbuf *out);
 int store_strings_decode(const void *blob, size_t len, struct strlist *out);
+/*
+ * Call fn with each string of such a blob (borrowed, NUL-terminated, n its
+ * length) until it returns non-zero, which is returned; -1 on a corrupt blob.
+ */
+int store_strings_each(const void *blob, size_t len,
+		       int (*fn)(const char *s, size_t n, void *data), void *data);
 
 /*
  * Ascending ids as one blob: varints of the differences. encode BUGs on

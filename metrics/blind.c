@@ -5,29 +5,23 @@
 struct union_acc {
 	struct idset *set;
 	const struct idmap *map;
-	int64_t runs;
 };
 
-static int add_selection(int64_t run_id, const struct strlist *entries, void *data)
+static int add_entry(const char *entry, size_t len, void *data)
 {
 	struct union_acc *u = data;
 
-	UNUSED(run_id);
-	u->runs++;
-	for (size_t i = 0; i < entries->nr; i++)
-		idset_add(u->set, u->map, entries->items[i]);
+	UNUSED(len);
+	idset_add(u->set, u->map, entry);
 	return 0;
 }
 
 int blind_selected_union(struct store *s, const struct idmap *map,
 			 const struct window *w, struct idset *out, int64_t *runs)
 {
-	struct union_acc u = { out, map, 0 };
-	int ret = query_narrowed_selections(s, w, add_selection, &u);
+	struct union_acc u = { out, map };
 
-	if (runs)
-		*runs = u.runs;
-	return ret;
+	return query_narrowed_selections(s, w, add_entry, &u, runs);
 }
 
 bool blind_id_selected(const struct idset *selected, const char *id)
@@ -141,7 +135,7 @@ int blind_compute(struct store *s, const struct window *w, const struct idset *s
 	struct tests_acc t = { selected, STRMAP_INIT, STRBUF_INIT };
 	int ret;
 
-	ret = query_window_tests(s, w, add_group, &t, &out->full_runs, &out->listed_runs);
+	ret = query_window_tests(s, w, add_group, &t, &out->listed_runs);
 	out->known = out->listed_runs > 0;
 	if (!ret && out->known)
 		ret = query_window_failures(s, w, RUN_FULL, add_failure, &t);

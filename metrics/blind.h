@@ -35,7 +35,8 @@ int blind_selected_union(struct store *s, const struct idmap *map,
 
 /*
  * The blind spots of window w, given the union of its narrowed selections
- * (blind_selected_union). Fills out (release with blind_release).
+ * (blind_selected_union). Fills out (release with blind_release) but for
+ * full_runs and narrowed_runs, which the caller counts.
  */
 int blind_compute(struct store *s, const struct window *w, const struct idset *selected,
 		  struct metrics_blind *out);

@@ -462,37 +462,35 @@ static int finish_trend(struct acc *a)
 	return 0;
 }
 
-/* One PR's heads (a push: its head) of a repo share a group: "repo\0#pr" or "repo\0head". */
-static void group_attempts(struct acc *a)
-{
-	struct metrics *m = a->m;
-	struct strmap groups = STRMAP_INIT;
-	struct strbuf key = STRBUF_INIT;
-
-	for (size_t i = 0; i < a->nr_att; i++) {
-		const struct metrics_row *r = &m->rows[a->att[i].row];
-
-		strbuf_reset(&key);
-		strbuf_addstr(&key, r->repo);
-		strbuf_addch(&key, '\0');
-		if (r->has_pr)
-			strbuf_addf(&key, "#%" PRId64, r->pr);
-		else
-			strbuf_addstr(&key, r->sha);
-		a->att[i].group = strmap_intern(&groups, key.buf, key.len,
-						(int64_t)groups.nr, NULL)->value;
-	}
-	strmap_clear(&groups);
-	strbuf_release(&key);
-}
-
+/*
+ * One PR's heads (a push: its head) of a repo share a group: the rows' repo
+ * strings are pooled, so equal repos are one pointer.
+ */
 static int cmp_attempt_group(const void *x, const void *y)
 {
 	const struct verifier_attempt *a = x, *b = y;
 
+	if (a->group_repo != b->group_repo)
+		return (uintptr_t)a->group_repo < (uintptr_t)b->group_repo ? -1 : 1;
 	if (a->group != b->group)
 		return a->group < b->group ? -1 : 1;
 	return (a->run_id > b->run_id) - (a->run_id < b->run_id);
+}
+
+static bool other_group(const struct verifier_attempt *a, const struct verifier_attempt *b)
+{
+	return a->group_repo != b->group_repo || a->group != b->group;
+}
+
+static void group_attempts(struct acc *a)
+{
+	for (size_t i = 0; i < a->nr_att; i++) {
+		const struct metrics_row *r = &a->m->rows[a->att[i].row];
+
+		a->att[i].group_repo = r->repo;
+		/* PR numbers are >= 0; a push is its own group, below them. */
+		a->att[i].group = r->has_pr ? r->pr : -r->head_id - 1;
+	}
 }
 
 static int cmp_found(const void *x, const void *y)
@@ -516,7 +514,7 @@ static int finish_verifier(struct acc *a)
 	if (a->nr_att > 1)
 		qsort(a->att, a->nr_att, sizeof(*a->att), cmp_attempt_group);
 	for (size_t i = 1; i <= a->nr_att && !ret; i++) {
-		if (i < a->nr_att && a->att[from].group == a->att[i].group)
+		if (i < a->nr_att && !other_group(&a->att[from], &a->att[i]))
 			continue;
 		ret = verifier_check(&v, a->att + from, i - from);
 		from = i;
@@ -545,6 +543,7 @@ static int finish_blind(struct acc *a, const struct window *w)
 
 	if (!ret)
 		ret = blind_compute(a->store, w, &selected, &m->blind);
+	m->blind.full_runs = m->full_runs;
 	for (size_t i = 0; !ret && i < m->nr_escape_list; i++) {
 		struct metrics_escape *e = &m->escape_list[i];
 

@@ -37,7 +37,8 @@ struct glob_set;
 /* One shadow attempt: a run of one of the PR's heads. */
 struct verifier_attempt {
 	size_t row;          /* the caller's index of the head */
-	int64_t group;       /* the caller's: one PR's attempts share it */
+	const void *group_repo; /* the caller's grouping: one PR's attempts */
+	int64_t group;          /* share both */
 	int64_t run_id, diff_id, started_at;
 	char sha[41];
 	int attempt;
