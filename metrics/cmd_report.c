@@ -114,11 +114,7 @@ static void json_escapes(cJSON *root, const struct metrics *m)
 
 	json_add_int(e, "count", m->escapes);
 	json_add_number(e, "rate", m->escape_rate);
-	trust_json_rate(e, &m->escape_bounds, false);
-	json_add_opt_int(e, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
-	json_add_number(e, "days_needed", m->days_needed);
-	json_add_number(e, "target", m->escape_target);
-	json_add_number(e, "confidence", m->confidence);
+	trust_json_escape_bounds(e, m);
 	for (size_t i = 0; i < m->nr_escape_prs; i++)
 		cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)m->escape_prs[i]));
 	cJSON_AddItemToObject(e, "prs", prs);
@@ -240,13 +236,6 @@ static void print_json(const struct metrics *m)
 
 /* ---- CSV: one row per head of the window ---- */
 
-static void csv_num(struct strbuf *sb, double v)
-{
-	strbuf_addch(sb, ',');
-	if (!isnan(v))
-		strbuf_addf(sb, "%.17g", v);
-}
-
 static void print_csv(const struct metrics *m)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -268,10 +257,10 @@ static void print_csv(const struct metrics *m)
 		csv_field(&sb, r->why ? r->why : "");
 		strbuf_addf(&sb, ",%s", r->decision == DECISION_NONE ? ""
 							   : decision_name(r->decision));
-		csv_num(&sb, r->affected);
-		csv_num(&sb, r->shadow_wall_s);
-		csv_num(&sb, r->full_wall_s);
-		csv_num(&sb, r->diff_coverage);
+		metrics_csv_number(&sb, r->affected);
+		metrics_csv_number(&sb, r->shadow_wall_s);
+		metrics_csv_number(&sb, r->full_wall_s);
+		metrics_csv_number(&sb, r->diff_coverage);
 		strbuf_addf(&sb, ",%zu,%s,%d,%d,%zu,%s\n", r->missed,
 			    r->explained ? "yes" : pair_class_is_escape(r->cls) ? "no" : "",
 			    r->shadow_attempts, r->full_attempts, r->missed_blind,

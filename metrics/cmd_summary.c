@@ -216,11 +216,7 @@ static void print_json(const struct metrics *m)
 	json_add_int(e, "count", m->escapes);
 	json_add_int(e, "explained", m->escapes_explained);
 	json_add_number(e, "rate", m->escape_rate);
-	trust_json_rate(e, &m->escape_bounds, false);
-	json_add_opt_int(e, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
-	json_add_number(e, "days_needed", m->days_needed);
-	json_add_number(e, "target", m->escape_target);
-	json_add_number(e, "confidence", m->confidence);
+	trust_json_escape_bounds(e, m);
 	prs = cJSON_AddArrayToObject(e, "prs");
 	for (size_t i = 0; i < m->nr_escape_prs; i++)
 		cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)m->escape_prs[i]));
@@ -232,13 +228,6 @@ static void print_json(const struct metrics *m)
 	cJSON_AddItemToObject(root, "blind_spots", trust_json_blind(&m->blind));
 	cJSON_AddItemToObject(root, "verifier_changed", trust_json_verifier_all(m));
 	json_print_free(root, stdout);
-}
-
-static void csv_number(struct strbuf *sb, double v)
-{
-	strbuf_addch(sb, ',');
-	if (!isnan(v))
-		strbuf_addf(sb, "%.17g", v);
 }
 
 /* One row per summary: cron can append it to a history. */
@@ -260,10 +249,10 @@ static void print_csv(const struct metrics *m)
 	csv_field(&sb, m->repo);
 	strbuf_addf(&sb, ",%" PRId64 ",%" PRId64 ",%" PRId64, m->pairs, m->escapes,
 		    m->escapes_explained);
-	csv_number(&sb, m->escape_rate);
-	csv_number(&sb, m->escape_bounds.upper);
-	csv_number(&sb, m->escape_bounds.ci[0]);
-	csv_number(&sb, m->escape_bounds.ci[1]);
+	metrics_csv_number(&sb, m->escape_rate);
+	metrics_csv_number(&sb, m->escape_bounds.upper);
+	metrics_csv_number(&sb, m->escape_bounds.ci[0]);
+	metrics_csv_number(&sb, m->escape_bounds.ci[1]);
 	strbuf_addf(&sb, ",%g,%g,", m->confidence, m->escape_target);
 	if (m->pairs_needed >= 0)
 		strbuf_addf(&sb, "%" PRId64, m->pairs_needed);
@@ -272,8 +261,8 @@ static void print_csv(const struct metrics *m)
 		strbuf_addf(&sb, "%" PRId64 ",%" PRId64, t->pairs, t->escapes);
 	else
 		strbuf_addch(&sb, ',');
-	csv_number(&sb, t->previous_rate);
-	csv_number(&sb, t->p_value);
+	metrics_csv_number(&sb, t->previous_rate);
+	metrics_csv_number(&sb, t->p_value);
 	strbuf_addf(&sb, ",%s,", dir ? dir : "");
 	if (m->blind.known)
 		strbuf_addf(&sb, "%zu,%zu", m->blind.never.nr, m->blind.failed.nr);

@@ -210,6 +210,13 @@ void metrics_fmt_change(struct strbuf *sb, const struct metrics_row *r)
 	strbuf_addf(sb, " %.12s", r->sha);
 }
 
+void metrics_csv_number(struct strbuf *sb, double v)
+{
+	strbuf_addch(sb, ',');
+	if (!isnan(v))
+		strbuf_addf(sb, "%.17g", v);
+}
+
 void metrics_flush(struct strbuf *sb)
 {
 	fwrite(sb->buf, 1, sb->len, stdout);

@@ -94,6 +94,9 @@ void metrics_fmt_change(struct strbuf *sb, const struct metrics_row *r);
 /* Append a gate-check threshold or value v of criterion c ("n/a" for NaN). */
 void metrics_fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c, double v);
 
+/* Append ",V" (V to 17 digits, nothing when NAN): a CSV field of a figure. */
+void metrics_csv_number(struct strbuf *sb, double v);
+
 /* Write sb to stdout and release it. */
 void metrics_flush(struct strbuf *sb);
 

@@ -4,6 +4,12 @@
 
 #include <float.h>
 
+/* Lentz's guard: a denominator that would vanish becomes a tiny one. */
+static double not_tiny(double v)
+{
+	return fabs(v) < 1e-300 ? 1e-300 : v;
+}
+
 /*
  * The continued fraction of I_x(a, b) by the modified Lentz method
  * (Numerical Recipes, 2nd ed., 6.4 betacf). It converges in O(sqrt(max(a,
@@ -11,34 +17,20 @@
  */
 static double beta_cf(double a, double b, double x)
 {
-	const double tiny = 1e-300;
 	double qab = a + b, qap = a + 1, qam = a - 1;
-	double c = 1, d = 1 - qab * x / qap, h;
+	double c = 1, d = 1 / not_tiny(1 - qab * x / qap), h = d;
 
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	h = d;
 	for (int m = 1; m <= 1000000; m++) {
 		double m2 = 2.0 * m, aa, del;
 
+		/* The even step of the fraction, then the odd one. */
 		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
+		d = 1 / not_tiny(1 + aa * d);
+		c = not_tiny(1 + aa / c);
 		h *= d * c;
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
+		d = 1 / not_tiny(1 + aa * d);
+		c = not_tiny(1 + aa / c);
 		del = d * c;
 		h *= del;
 		if (fabs(del - 1) < 4 * DBL_EPSILON)

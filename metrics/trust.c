@@ -26,6 +26,15 @@ void trust_json_rate(cJSON *obj, const struct stats_rate *r, bool with_rate)
 	cJSON_AddItemToObject(obj, "rate_ci", json_pair(r->ci[0], r->ci[1]));
 }
 
+void trust_json_escape_bounds(cJSON *obj, const struct metrics *m)
+{
+	trust_json_rate(obj, &m->escape_bounds, false);
+	json_add_opt_int(obj, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
+	json_add_number(obj, "days_needed", m->days_needed);
+	json_add_number(obj, "target", m->escape_target);
+	json_add_number(obj, "confidence", m->confidence);
+}
+
 cJSON *trust_json_trend(const struct metrics_trend *t)
 {
 	cJSON *o = cJSON_CreateObject(), *prev;

@@ -1,6 +1,7 @@
 /* Fuzz target: JUnit XML through the streaming junit_parse (an in-memory input). */
 #include "core/tiadash.h"
 #include "ingest/junit.h"
+#include "ingest/testset.h"
 #include "tests/fuzz/fuzz.h"
 
 FUZZ_QUIET_STDERR()
@@ -11,6 +12,15 @@ static int on_case(const struct junit_case *c, void *data)
 	size_t *sum = data;
 
 	*sum += strlen(c->suite) + strlen(c->name) + (size_t)c->outcome;
+	if (c->message) {
+		char digest[17], *excerpt = failure_excerpt(c->message, c->text);
+
+		failure_digest(c->message, c->text, digest);
+		if (strlen(digest) != 16 || strlen(excerpt) > FAILURE_EXCERPT_MAX ||
+		    strlen(c->text) > JUNIT_TEXT_MAX)
+			BUG("a failure's digest or excerpt out of bounds");
+		free(excerpt);
+	}
 	return 0;
 }
 
