@@ -514,11 +514,24 @@ int query_narrowed_selections(struct store *s, const struct window *w,
 	return ret;
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+/* A set of ids as a bitmap: test-list ids are dense rowids, each run names thousands. */
+struct idbits {
+	uint64_t *words;
+	size_t nr;
+};
 
-	return (x > y) - (x < y);
+static void idbits_set(struct idbits *b, int64_t id)
+{
+	size_t w = (size_t)id / 64;
+
+	if (w >= b->nr) {
+		size_t nr = w + 1 > 2 * b->nr ? w + 1 : 2 * b->nr;
+
+		b->words = xrealloc(b->words, nr * sizeof(*b->words));
+		memset(b->words + b->nr, 0, (nr - b->nr) * sizeof(*b->words));
+		b->nr = nr;
+	}
+	b->words[w] |= UINT64_C(1) << (id % 64);
 }
 
 /* Hand the group in the current row (suite, cases, first_at) to fn. */
@@ -538,27 +551,30 @@ static int emit_group(struct store *s, sqlite3_stmt *st, test_group_fn fn, void 
 	return ret;
 }
 
-static int read_groups(struct store *s, const int64_t *ids, size_t nr,
-		       test_group_fn fn, void *data)
+/* Hand each group whose id is in the set to fn, in id order. */
+static int read_groups(struct store *s, const struct idbits *b, test_group_fn fn, void *data)
 {
 	static const char sql[] =
 		"SELECT n.text, g.cases, g.first_at FROM test_group g"
 		" JOIN name n ON n.id = g.suite_id WHERE g.id = ?1";
 	int ret = 0;
 
-	for (size_t i = 0; i < nr && !ret; i++) {
-		sqlite3_stmt *st = store_stmt(s, sql);
-		int rc;
+	for (size_t w = 0; w < b->nr && !ret; w++) {
+		for (int bit = 0; bit < 64 && !ret; bit++) {
+			sqlite3_stmt *st;
+			int rc;
 
-		if (i && ids[i] == ids[i - 1])
-			continue;
-		sqlite3_bind_int64(st, 1, ids[i]);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW)
-			ret = emit_group(s, st, fn, data);
-		else if (rc != SQLITE_DONE)
-			ret = store_error(s, "cannot read a test list");
-		sqlite3_reset(st);
+			if (!(b->words[w] >> bit & 1))
+				continue;
+			st = store_stmt(s, sql);
+			sqlite3_bind_int64(st, 1, (int64_t)(w * 64 + (size_t)bit));
+			rc = sqlite3_step(st);
+			if (rc == SQLITE_ROW)
+				ret = emit_group(s, st, fn, data);
+			else if (rc != SQLITE_DONE)
+				ret = store_error(s, "cannot read a test list");
+			sqlite3_reset(st);
+		}
 	}
 	return ret;
 }
@@ -573,6 +589,7 @@ int query_window_tests(struct store *s, const struct window *w, test_group_fn fn
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int64_t *ids = NULL, n_listed = 0;
 	size_t nr = 0, alloc = 0;
+	struct idbits groups = { NULL, 0 };
 	struct strmap seen = STRMAP_INIT; /* full runs mostly ran the same tests */
 	int rc, ret = 0;
 
@@ -586,23 +603,34 @@ int query_window_tests(struct store *s, const struct window *w, test_group_fn fn
 		strmap_intern(&seen, blob ? blob : "", len, 0, &added);
 		if (!added)
 			continue;
+		nr = 0;
 		if (store_ints_decode(blob, len, &ids, &nr, &alloc) < 0) {
 			ret = error("store '%s': the test list of run %" PRId64
 				    " is corrupt", s->path, (int64_t)sqlite3_column_int64(st, 0));
 			break;
 		}
+		for (size_t i = 0; i < nr && !ret; i++) {
+			/* Rowids of test_group: far below 2^40 in any store. */
+			if (ids[i] >= INT64_C(1) << 40)
+				ret = error("store '%s': the test list of run %" PRId64
+					    " is corrupt", s->path,
+					    (int64_t)sqlite3_column_int64(st, 0));
+			else
+				idbits_set(&groups, ids[i]);
+		}
+		if (ret)
+			break;
 	}
 	if (!ret && rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read test lists");
 	sqlite3_reset(st);
+	strmap_clear(&seen);
 	if (listed)
 		*listed = n_listed;
-	strmap_clear(&seen);
-	if (!ret && nr > 1)
-		qsort(ids, nr, sizeof(*ids), cmp_id);
 	if (!ret)
-		ret = read_groups(s, ids, nr, fn, data);
+		ret = read_groups(s, &groups, fn, data);
 	free(ids);
+	free(groups.words);
 	return ret;
 }
 
