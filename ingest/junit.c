@@ -115,6 +115,7 @@ static void open_detail(struct junit_state *st, const char **atts)
 		return;
 	st->has_detail = true;
 	st->fail_depth = st->depth;
+	xml_want_text(&st->xr, true);
 	if (message)
 		strbuf_add(&st->message, message, strnlen(message, JUNIT_TEXT_MAX));
 }
@@ -203,8 +204,10 @@ static void on_end(void *data, const char *el)
 	int rc;
 
 	UNUSED(el);
-	if (st->fail_depth == st->depth)
+	if (st->fail_depth == st->depth) {
 		st->fail_depth = 0;
+		xml_want_text(&st->xr, false);
+	}
 	if (st->case_depth && st->depth == st->case_depth) {
 		rc = close_case(st);
 		if (rc)
@@ -230,6 +233,7 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 	xml_reader_init(&st.xr, in, &st, on_start, on_end);
 	st.xr.capped = junit_identity;
 	st.xr.text = on_text;
+	st.xr.text_later = true; /* a failure's text only (open_detail) */
 	ret = xml_reader_run(&st.xr);
 	while (st.nr_suites)
 		pop_suite(&st);

@@ -58,6 +58,11 @@ void xml_reader_init(struct xml_reader *xr, struct input *in, void *data,
 	xr->end = end;
 }
 
+void xml_want_text(struct xml_reader *xr, bool on)
+{
+	XML_SetCharacterDataHandler(xr->parser, on && xr->text ? text_cb : NULL);
+}
+
 unsigned long xml_line(const struct xml_reader *xr)
 {
 	return (unsigned long)XML_GetCurrentLineNumber(xr->parser);
@@ -204,7 +209,7 @@ int xml_reader_run(struct xml_reader *xr)
 	XML_SetUserData(xr->parser, xr);
 	XML_SetUnknownEncodingHandler(xr->parser, single_byte_encoding, NULL);
 	XML_SetElementHandler(xr->parser, start_cb, end_cb);
-	if (xr->text)
+	if (xr->text && !xr->text_later)
 		XML_SetCharacterDataHandler(xr->parser, text_cb);
 	/* Never fetch external entities or DTDs named by an artifact. */
 	XML_SetParamEntityParsing(xr->parser, XML_PARAM_ENTITY_PARSING_NEVER);

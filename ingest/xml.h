@@ -31,6 +31,7 @@ struct xml_reader {
 	xml_start_fn start;
 	xml_end_fn end;
 	xml_text_fn text; /* optional character-data handler */
+	bool text_later;  /* text only between xml_want_text(true) and (false) */
 	/*
 	 * Attributes whose values are identities (test and file names), NULL-
 	 * terminated: a value over XML_VALUE_MAX is refused with file:line
@@ -50,6 +51,12 @@ int xml_reader_run(struct xml_reader *xr);
 void xml_fail(struct xml_reader *xr, const char *fmt, ...) ATTR_FORMAT(2, 3);
 /* From a handler: stop with a status already reported. */
 void xml_stop(struct xml_reader *xr, int status);
+/*
+ * From a handler: hand character data to xr->text from now on (or stop).
+ * Off by default when xr->text is set before the run with want_text false:
+ * most of a report's text is white space no handler needs.
+ */
+void xml_want_text(struct xml_reader *xr, bool on);
 /* Current line, for handlers that report through other paths. */
 unsigned long xml_line(const struct xml_reader *xr);
 

@@ -1,6 +1,7 @@
 /* JUnit parser: every report of the real-world corpus, counted as its producers count. */
 #include "core/tiadash.h"
 #include "ingest/junit.h"
+#include "ingest/testset.h"
 
 #include <setjmp.h>
 #include <cmocka.h>
@@ -98,6 +99,71 @@ static char *cases_of_bytes(const char *xml, size_t len)
 static char *cases_of(const char *xml)
 {
 	return cases_of_bytes(xml, strlen(xml));
+}
+
+static int record_detail(const struct junit_case *c, void *data)
+{
+	struct seen *s = data;
+
+	if (c->message)
+		strbuf_addf(&s->ids, "%s [%s] [%s]\n", c->name, c->message, c->text);
+	else
+		strbuf_addf(&s->ids, "%s -\n", c->name);
+	return 0;
+}
+
+/* A failure's message and text (CDATA, nested elements) reach the callback, cut short. */
+static void failure_details(void **state)
+{
+	static const char xml[] =
+		"<testsuite><testcase name='a'/>"
+		"<testcase name='b'><failure message='m1'>line 1\n<![CDATA[x < y]]></failure>"
+		"<error message='second'>ignored</error><system-out>out</system-out></testcase>"
+		"<testcase name='c'><error message='e'><stackTrace>at f()</stackTrace></error></testcase>"
+		"<testcase name='d'><flakyFailure message='once'>t</flakyFailure></testcase>"
+		"<testcase name='e'><failure/></testcase></testsuite>";
+	struct seen s = { STRBUF_INIT };
+	struct junit_stats st = { 0 };
+	struct strbuf big = STRBUF_INIT;
+	struct input in;
+
+	UNUSED(state);
+	input_from_memory(&in, "mem.xml", xmemdup(xml, sizeof(xml) - 1), sizeof(xml) - 1);
+	assert_int_equal(junit_parse(&in, record_detail, &s, &st), 0);
+	assert_string_equal(s.ids.buf, "a -\nb [m1] [line 1\nx < y]\nc [e] [at f()]\nd -\ne [] []\n");
+	input_release(&in);
+	strbuf_reset(&s.ids);
+	/* A huge text is kept to JUNIT_TEXT_MAX bytes. */
+	strbuf_addstr(&big, "<testsuite><testcase name='h'><failure message='m'>");
+	for (int i = 0; i < 2 * JUNIT_TEXT_MAX; i++)
+		strbuf_addch(&big, 'x');
+	strbuf_addstr(&big, "</failure></testcase></testsuite>");
+	input_from_memory(&in, "big.xml", xmemdup(big.buf, big.len), big.len);
+	assert_int_equal(junit_parse(&in, record_detail, &s, &st), 0);
+	assert_int_equal(s.ids.len, strlen("h [m] []\n") + JUNIT_TEXT_MAX);
+	input_release(&in);
+	strbuf_release(&big);
+	strbuf_release(&s.ids);
+}
+
+/* The same failure twice is one digest: white space and addresses do not count. */
+static void failure_digests(void **state)
+{
+	char a[17], b[17], c[17], d[17];
+	char *ex;
+
+	UNUSED(state);
+	failure_digest("assert 3 == 4", "  def t():\n\n>  assert f() == 4\nE at 0x7f3a2c1e90\nrest 1", a);
+	failure_digest("assert  3 == 4 ", "def t():\n>  assert   f() == 4\nE at 0x00aa11bb22\nrest 2", b);
+	failure_digest("assert 5 == 4", "def t():\n>  assert f() == 4\nE at 0x7f3a2c1e90", c);
+	failure_digest("assert 3 == 4", "def t():\n>  assert g() == 4\nE at 0x7f3a2c1e90", d);
+	assert_int_equal(strlen(a), 16);
+	assert_string_equal(a, b); /* the fourth line is not read */
+	assert_string_not_equal(a, c); /* another actual value */
+	assert_string_not_equal(a, d); /* another line in the first three */
+	ex = failure_excerpt("msg", "text");
+	assert_string_equal(ex, "msg\ntext");
+	free(ex);
 }
 
 /* Reports from Windows tools: UTF-16 with a BOM, single-byte code pages. */
@@ -230,6 +296,8 @@ int main(void)
 		cmocka_unit_test(encodings),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(deep_nesting),
+		cmocka_unit_test(failure_details),
+		cmocka_unit_test(failure_digests),
 	};
 
 	return cmocka_run_group_tests_name("junit", tests, NULL, NULL);
