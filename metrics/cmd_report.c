@@ -196,7 +196,6 @@ static void json_days(cJSON *root, const struct metrics *m)
 		json_add_number(o, "affected_p50", d->affected_p50);
 		json_add_number(o, "shadow_wall_clock_p95", d->shadow_wall_p95);
 		json_add_number(o, "diff_coverage_mean", d->diff_coverage_mean);
-		json_add_number(o, "escape_rate", d->escape.rate);
 		trust_json_rate(o, &d->escape, false);
 		cJSON_AddItemToArray(days, o);
 		strbuf_release(&date);
