@@ -196,8 +196,10 @@ static void print_html(const struct metrics *cur, int64_t now)
 					     SUMMARY_REASONS };
 
 	points(&line, cur->escape_rate, t->previous_rate);
-	strbuf_addstr(&line, "; trend ");
-	trust_fmt_trend(&line, t);
+	if (t->direction != TREND_NONE) {
+		strbuf_addstr(&line, ", ");
+		trust_fmt_trend(&line, t);
+	}
 	page.trend = line.buf;
 	metrics_html_summary(&page, now, stdout);
 	strbuf_release(&line);
