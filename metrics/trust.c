@@ -254,20 +254,27 @@ static void text_trend(struct metrics_out *o, const struct metrics *m)
 	strbuf_addch(&o->sb, '\n');
 }
 
-static void text_tests(struct metrics_out *o, const struct strlist *l, const bool *flag,
+/*
+ * The first TRUST_TEXT_TESTS of a list, one a line ("    " in text, "- "
+ * in markdown), each with its flag's word when flag is given.
+ */
+static void test_lines(struct metrics_out *o, const struct strlist *l, const bool *flag,
 		       const char *yes, const char *no)
 {
 	size_t n = l->nr < TRUST_TEXT_TESTS ? l->nr : TRUST_TEXT_TESTS;
 
+	if (o->md && l->nr)
+		strbuf_addch(&o->sb, '\n');
 	for (size_t i = 0; i < n; i++) {
-		strbuf_addstr(&o->sb, "    ");
+		strbuf_addstr(&o->sb, o->md ? "- " : "    ");
 		metrics_put_text(o, l->items[i]);
 		if (flag)
 			strbuf_addf(&o->sb, " (%s)", flag[i] ? yes : no);
 		strbuf_addch(&o->sb, '\n');
 	}
 	if (l->nr > n)
-		strbuf_addf(&o->sb, "    ... and %zu more (--format json lists %d)\n",
+		strbuf_addf(&o->sb, o->md ? "- and %zu more\n"
+				      : "    ... and %zu more (--format json lists %d)\n",
 			    l->nr - n, TRUST_JSON_TESTS);
 }
 
@@ -282,16 +289,16 @@ static void text_blind(struct metrics_out *o, const struct metrics *m)
 	strbuf_addch(&o->sb, '\n');
 	if (b->failed.nr) {
 		strbuf_addstr(&o->sb, "   failed in full:\n");
-		text_tests(o, &b->failed, NULL, NULL, NULL);
+		test_lines(o, &b->failed, NULL, NULL, NULL);
 	}
 	if (b->never.nr) {
 		strbuf_addstr(&o->sb, "   never selected:\n");
-		text_tests(o, &b->never, NULL, NULL, NULL);
+		test_lines(o, &b->never, NULL, NULL, NULL);
 	}
 	label(o, "New tests");
 	trust_fmt_new(&o->sb, b);
 	strbuf_addch(&o->sb, '\n');
-	text_tests(o, &b->new_tests, b->new_selected, "selected", "never selected");
+	test_lines(o, &b->new_tests, b->new_selected, "selected", "never selected");
 }
 
 static void text_verifier(struct metrics_out *o, const struct metrics *m)
@@ -314,7 +321,7 @@ static void text_verifier(struct metrics_out *o, const struct metrics *m)
 		strbuf_addstr(sb, "; green in ");
 		trust_fmt_attempts(sb, &v->passed, 1);
 		strbuf_addf(sb, " after (%s):\n", v->from_git ? "git" : "stored diffs");
-		text_tests(o, &v->changed, NULL, NULL, NULL);
+		test_lines(o, &v->changed, NULL, NULL, NULL);
 	}
 }
 
@@ -324,25 +331,6 @@ void trust_text(struct metrics_out *o, const struct metrics *m)
 	text_trend(o, m);
 	text_blind(o, m);
 	text_verifier(o, m);
-}
-
-static void md_list(struct metrics_out *o, const struct strlist *l, const bool *flag,
-		    const char *yes, const char *no)
-{
-	size_t n = l->nr < TRUST_TEXT_TESTS ? l->nr : TRUST_TEXT_TESTS;
-
-	if (!l->nr)
-		return;
-	strbuf_addch(&o->sb, '\n');
-	for (size_t i = 0; i < n; i++) {
-		strbuf_addstr(&o->sb, "- ");
-		metrics_put_text(o, l->items[i]);
-		if (flag)
-			strbuf_addf(&o->sb, " (%s)", flag[i] ? yes : no);
-		strbuf_addch(&o->sb, '\n');
-	}
-	if (l->nr > n)
-		strbuf_addf(&o->sb, "- and %zu more\n", l->nr - n);
 }
 
 static void md_rate(struct metrics_out *o, const char *what, const struct stats_rate *r)
@@ -387,11 +375,11 @@ void trust_md(struct metrics_out *o, const struct metrics *m)
 	strbuf_addstr(sb, ".\n\n## Blind spots\n\n");
 	trust_fmt_blind(sb, b);
 	strbuf_addstr(sb, ".\n");
-	md_list(o, &b->failed, NULL, NULL, NULL);
+	test_lines(o, &b->failed, NULL, NULL, NULL);
 	strbuf_addstr(sb, "\nNew tests: ");
 	trust_fmt_new(sb, b);
 	strbuf_addstr(sb, ".\n");
-	md_list(o, &b->new_tests, b->new_selected, "selected", "never selected");
+	test_lines(o, &b->new_tests, b->new_selected, "selected", "never selected");
 	strbuf_addf(sb, "\n## Verifier changed\n\n%" PRId64 " head%s went green after a "
 		    "change to tests, fixtures or config only.\n", m->verifier_heads,
 		    m->verifier_heads == 1 ? "" : "s");

@@ -12,32 +12,16 @@ files. Rows follow core/store.c's schema 5, blobs its encodings.
 Deterministic.
 """
 import hashlib
+import os
 import random
 import sqlite3
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_report import front_coded, varint  # noqa: E402  (the store's encodings, once)
+
 DAY_MS = 86400000
 START_MS = 1793491200000  # 2026-11-01T00:00:00Z
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        byte, v = v & 0x7F, v >> 7
-        out.append(byte | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def front_coded(entries):
-    out, prev = bytearray(), b""
-    for cur in sorted(set(e.encode() for e in entries)):
-        shared = 0
-        while shared < min(len(cur), len(prev)) and cur[shared] == prev[shared]:
-            shared += 1
-        out += varint(shared) + varint(len(cur) - shared) + cur[shared:]
-        prev = cur
-    return bytes(out)
 
 
 def deltas(ids):
