@@ -6,6 +6,7 @@
 
 extern const struct cmd cmd_init;     /* core/cmd_store.c */
 extern const struct cmd cmd_status;   /* core/cmd_store.c */
+extern const struct cmd cmd_diff;     /* core/cmd_diff.c */
 extern const struct cmd cmd_ingest;   /* ingest/cmd_ingest.c */
 extern const struct cmd cmd_record;   /* ingest/cmd_record.c */
 extern const struct cmd cmd_show;     /* metrics/cmd_show.c */

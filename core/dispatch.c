@@ -20,6 +20,7 @@ const struct cmd *const command_table[] = {
 	&cmd_ingest,
 	&cmd_record,
 	&cmd_status,
+	&cmd_diff,
 	&cmd_show,
 	&cmd_report,
 	&cmd_gate_check,

@@ -184,12 +184,10 @@ static int status_of(git_delta_t s)
 	}
 }
 
-static int on_file(const git_diff_delta *delta, float progress, void *payload)
+static void add_file(struct repo_diff *d, const git_diff_delta *delta)
 {
-	struct repo_diff *d = payload;
 	struct changed_file *f;
 
-	UNUSED(progress);
 	ALLOC_GROW(d->files, d->nr + 1, d->alloc);
 	f = &d->files[d->nr++];
 	memset(f, 0, sizeof(*f));
@@ -201,22 +199,137 @@ static int on_file(const git_diff_delta *delta, float progress, void *payload)
 		if (delta->status == GIT_DELTA_RENAMED)
 			f->old_path = xstrdup(delta->old_file.path);
 	}
+}
+
+/*
+ * One side of a file as git diff reads it: a blob's bytes, "Subproject
+ * commit SHA" for a submodule, nothing when the side does not exist.
+ */
+struct side {
+	git_blob *blob;
+	const char *buf;
+	size_t len;
+	char gitlink[64];
+};
+
+static void empty_side(struct side *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->buf = "";
+}
+
+static int load_side(struct repo *r, const git_diff_file *f, struct side *s)
+{
+	empty_side(s);
+	if (!(f->flags & GIT_DIFF_FLAG_EXISTS) || git_oid_is_zero(&f->id))
+		return 0;
+	if (f->mode == GIT_FILEMODE_COMMIT) {
+		char hex[GIT_OID_HEXSZ + 1];
+
+		git_oid_tostr(hex, sizeof(hex), &f->id);
+		snprintf(s->gitlink, sizeof(s->gitlink), "Subproject commit %s\n", hex);
+		s->buf = s->gitlink;
+		s->len = strlen(s->gitlink);
+		return 0;
+	}
+	if (git_blob_lookup(&s->blob, r->git, &f->id) < 0)
+		return error("cannot read blob of '%s': %s", f->path, git_reason());
+	s->buf = git_blob_rawcontent(s->blob);
+	s->len = (size_t)git_blob_rawsize(s->blob);
 	return 0;
 }
 
-static int on_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
-		   const git_diff_line *line, void *payload)
+/*
+ * git's rules for "Binary files differ": a NUL in the first 8000 bytes, or
+ * a file past core.bigFileThreshold's default (512 MiB).
+ */
+static bool side_is_binary(const struct side *s)
 {
-	struct repo_diff *d = payload;
+	size_t n = s->len < 8000 ? s->len : 8000;
 
-	UNUSED(delta), UNUSED(hunk);
-	if (line->origin == GIT_DIFF_LINE_ADDITION && line->new_lineno > 0)
-		lineset_add(&d->files[d->nr - 1].added, (uint32_t)line->new_lineno);
+	return s->len > ((size_t)512 << 20) || memchr(s->buf, '\0', n) != NULL;
+}
+
+/*
+ * With no context lines, git diff (xdiff-interface.c's xdi_diff) first drops
+ * the common tail of both files in whole 1 KiB blocks, cut back to a line
+ * end, and diffs what is left; where a change could align two ways, the
+ * shorter input changes the answer. libgit2 diffs whole files, so to give
+ * git's added lines the same tail is dropped here first.
+ */
+static void drop_common_tail(const struct side *a, size_t *alen,
+			     const struct side *b, size_t *blen)
+{
+	const size_t blk = 1024;
+	size_t smaller = a->len < b->len ? a->len : b->len, cut = 0, back = 0;
+	const char *rest;
+
+	while (cut + blk <= smaller &&
+	       !memcmp(a->buf + a->len - cut - blk, b->buf + b->len - cut - blk, blk))
+		cut += blk;
+	/* Keep the line the cut falls in: up to the first newline after it. */
+	rest = a->buf + a->len - cut;
+	while (back < cut && rest[back++] != '\n')
+		;
+	*alen = a->len - (cut - back);
+	*blen = b->len - (cut - back);
+}
+
+/* With no context, a hunk's new side is exactly the lines it adds. */
+static int on_hunk(const git_diff_delta *delta, const git_diff_hunk *hunk, void *payload)
+{
+	struct lineset *added = payload;
+
+	UNUSED(delta);
+	for (int i = 0; i < hunk->new_lines; i++)
+		lineset_add(added, (uint32_t)(hunk->new_start + i));
 	return 0;
+}
+
+/*
+ * The added lines of one changed file, as `git diff -U0` prints them:
+ * Myers with the indent heuristic (git's default since 2.14), the common
+ * tail dropped first, binaries without lines. A type change is a deletion
+ * and an addition for git, so every line of the new side is added.
+ */
+static int file_added_lines(struct repo *r, const git_diff_delta *delta,
+			    struct lineset *added)
+{
+	struct side a, b;
+	git_diff_options opts;
+	size_t alen, blen;
+	int ret;
+
+	if (delta->status == GIT_DELTA_DELETED)
+		return 0;
+	if (load_side(r, &delta->new_file, &b) < 0)
+		return -1;
+	if (delta->status == GIT_DELTA_TYPECHANGE) {
+		empty_side(&a);
+	} else if (load_side(r, &delta->old_file, &a) < 0) {
+		git_blob_free(b.blob);
+		return -1;
+	}
+	ret = 0;
+	if (!side_is_binary(&a) && !side_is_binary(&b)) {
+		git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+		opts.context_lines = 0;
+		opts.interhunk_lines = 0;
+		opts.flags = GIT_DIFF_INDENT_HEURISTIC | GIT_DIFF_FORCE_TEXT;
+		drop_common_tail(&a, &alen, &b, &blen);
+		if (git_diff_buffers(a.buf, alen, delta->old_file.path, b.buf, blen,
+				     delta->new_file.path, &opts, NULL, NULL, on_hunk,
+				     NULL, added) < 0)
+			ret = error("cannot diff '%s': %s", delta->new_file.path,
+				    git_reason());
+	}
+	git_blob_free(a.blob);
+	git_blob_free(b.blob);
+	return ret;
 }
 
 static int diff_trees(struct repo *r, git_tree *from, git_tree *to,
-		      struct repo_diff *out)
+		      unsigned flags, struct repo_diff *out)
 {
 	git_diff_options opts;
 	git_diff_find_options find;
@@ -225,20 +338,27 @@ static int diff_trees(struct repo *r, git_tree *from, git_tree *to,
 
 	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	git_diff_find_options_init(&find, GIT_DIFF_FIND_OPTIONS_VERSION);
-	opts.context_lines = 0;
-	opts.interhunk_lines = 0;
-	opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
+	/* Lines come from file_added_lines; this diff only names the files. */
+	opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE | GIT_DIFF_SKIP_BINARY_CHECK;
 	find.flags = GIT_DIFF_FIND_RENAMES;
 	if (git_diff_tree_to_tree(&diff, r->git, from, to, &opts) < 0 ||
-	    git_diff_find_similar(diff, &find) < 0 ||
-	    git_diff_foreach(diff, on_file, NULL, NULL, on_line, out) < 0)
+	    (!(flags & REPO_DIFF_NO_RENAMES) && git_diff_find_similar(diff, &find) < 0)) {
 		ret = error("cannot diff trees: %s", git_reason());
+		goto out;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(diff) && !ret; i++) {
+		const git_diff_delta *delta = git_diff_get_delta(diff, i);
+
+		add_file(out, delta);
+		ret = file_added_lines(r, delta, &out->files[out->nr - 1].added);
+	}
+out:
 	git_diff_free(diff);
 	return ret;
 }
 
 int repo_diff_three_dot(struct repo *r, const char *base, const char *head,
-			struct repo_diff *out, const char **missing)
+			unsigned flags, struct repo_diff *out, const char **missing)
 {
 	git_commit *b = lookup_commit(r, base), *h = lookup_commit(r, head);
 	git_commit *mb = NULL;
@@ -263,7 +383,7 @@ int repo_diff_three_dot(struct repo *r, const char *base, const char *head,
 			    git_reason());
 		goto out;
 	}
-	ret = diff_trees(r, from, to, out);
+	ret = diff_trees(r, from, to, flags, out);
 out:
 	git_tree_free(from);
 	git_tree_free(to);

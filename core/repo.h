@@ -59,14 +59,20 @@ void repo_diff_release(struct repo_diff *d);
 /* repo_diff_three_dot result when a commit is missing: not an error. */
 #define REPO_UNKNOWN_COMMIT 1
 
+/* repo_diff_three_dot flags. */
+#define REPO_DIFF_NO_RENAMES (1u << 0) /* a rename is a deletion and an addition */
+
 /*
  * The three-dot diff merge-base(base, head)..head with renames detected as
- * git diff does by default, and added lines. Returns 0; REPO_UNKNOWN_COMMIT
+ * git diff does by default (unless REPO_DIFF_NO_RENAMES), and added lines:
+ * for every file, the new-side lines that `git diff -U0` marks added (git
+ * 2.39's defaults: Myers with the indent heuristic, the common tail dropped
+ * before diffing; a binary file has none). Returns 0; REPO_UNKNOWN_COMMIT
  * with *missing set to the commit (or "merge base") that is not in the
  * repository; or -1 after error().
  */
 int repo_diff_three_dot(struct repo *r, const char *base, const char *head,
-			struct repo_diff *out, const char **missing);
+			unsigned flags, struct repo_diff *out, const char **missing);
 
 /* A tree at a commit, for many path look-ups. NULL when the commit is unknown. */
 git_tree *repo_tree_at(struct repo *r, const char *sha);

@@ -552,7 +552,7 @@ static int read_diff(struct ingest_env *env, struct run_source *rs, struct run_d
 		warn_no_repo(ing);
 		return 0;
 	}
-	rc = repo_diff_three_dot(env->repo, m->base, m->head, &d->diff, &missing);
+	rc = repo_diff_three_dot(env->repo, m->base, m->head, 0, &d->diff, &missing);
 	if (rc < 0)
 		return error("%s: cannot diff %.12s...%.12s", rs->uri, m->base, m->head);
 	if (rc == REPO_UNKNOWN_COMMIT) {

@@ -75,7 +75,7 @@ static void three_dot(void **state)
 
 	UNUSED(state);
 	assert_int_equal(repo_open(&r, dir), 0);
-	assert_int_equal(repo_diff_three_dot(r, base, head, &d, &missing), 0);
+	assert_int_equal(repo_diff_three_dot(r, base, head, 0, &d, &missing), 0);
 	/* b.txt changed on main after the fork: not part of the change. */
 	assert_int_equal(d.nr, 4);
 	assert_string_equal(d.files[0].path, "a.c");
@@ -104,14 +104,14 @@ static void unknown_commits(void **state)
 
 	UNUSED(state);
 	assert_int_equal(repo_open(&r, dir), 0);
-	assert_int_equal(repo_diff_three_dot(r, base, ghost, &d, &missing), REPO_UNKNOWN_COMMIT);
+	assert_int_equal(repo_diff_three_dot(r, base, ghost, 0, &d, &missing), REPO_UNKNOWN_COMMIT);
 	assert_string_equal(missing, ghost);
-	assert_int_equal(repo_diff_three_dot(r, ghost, head, &d, &missing), REPO_UNKNOWN_COMMIT);
+	assert_int_equal(repo_diff_three_dot(r, ghost, head, 0, &d, &missing), REPO_UNKNOWN_COMMIT);
 	assert_string_equal(missing, ghost);
 	/* Unrelated histories have no merge base. */
-	assert_int_equal(repo_diff_three_dot(r, other, head, &d, &missing), REPO_UNKNOWN_COMMIT);
+	assert_int_equal(repo_diff_three_dot(r, other, head, 0, &d, &missing), REPO_UNKNOWN_COMMIT);
 	assert_string_equal(missing, "merge base");
-	assert_int_equal(repo_diff_three_dot(r, base, "not-a-sha", &d, &missing), REPO_UNKNOWN_COMMIT);
+	assert_int_equal(repo_diff_three_dot(r, base, "not-a-sha", 0, &d, &missing), REPO_UNKNOWN_COMMIT);
 	assert_false(repo_has_commit(r, ghost));
 	assert_true(repo_has_commit(r, head));
 	repo_diff_release(&d);
