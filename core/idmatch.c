@@ -116,8 +116,13 @@ void idset_add(struct idset *set, const struct idmap *map, const char *entry)
 	 */
 	while (n > 1 && e[n - 1] == '/' && !strstr(e, "::"))
 		n--;
-	if (n)
-		strmap_intern(&set->entries, e, n, 0, NULL);
+	if (n) {
+		bool added;
+
+		strmap_intern(&set->entries, e, n, (int64_t)set->entries.nr, &added);
+		if (added && memchr(e, ':', n))
+			set->has_ids = true;
+	}
 	free(mapped);
 }
 
@@ -125,38 +130,70 @@ void idset_release(struct idset *set)
 {
 	strmap_clear(&set->entries);
 	set->all = false;
+	set->has_ids = false;
 }
 
-static bool has(const struct idset *set, const char *s, size_t n)
+/* Visit the entry that is s[0..n), if any; true when fn says stop. */
+static bool visit(const struct idset *set, const char *s, size_t n, idset_match_fn fn,
+		  void *data)
 {
-	return strmap_find(&set->entries, s, n) != NULL;
+	const struct strmap_entry *e = strmap_find(&set->entries, s, n);
+
+	return e && fn(e->value, data);
+}
+
+bool idset_suite_matches(const struct idset *set, const char *suite,
+			 idset_match_fn fn, void *data)
+{
+	size_t slen = strlen(suite);
+
+	if (visit(set, suite, slen, fn, data))
+		return true;
+	/* Directory prefixes of a suite key that is a path. */
+	for (size_t i = 1; i < slen; i++)
+		if (suite[i] == '/' && visit(set, suite, i, fn, data))
+			return true;
+	return false;
+}
+
+bool idset_case_matches(const struct idset *set, const char *suite, const char *name,
+			idset_match_fn fn, void *data)
+{
+	struct strbuf id = STRBUF_INIT;
+	bool stop = false;
+	size_t slen = strlen(suite);
+
+	if (!set->has_ids)
+		return false;
+	strbuf_addf(&id, "%s::%s", suite, name);
+	stop = visit(set, id.buf, id.len, fn, data);
+	/* A class of the case ("file.py::TestA" selects "file.py::TestA::test_x"). */
+	for (size_t i = slen + 2; !stop && i + 1 < id.len; i++)
+		if (id.buf[i] == ':' && id.buf[i + 1] == ':')
+			stop = visit(set, id.buf, i, fn, data);
+	if (!stop) {
+		strbuf_reset(&id);
+		strbuf_addf(&id, "%s:%s", suite, name);
+		stop = visit(set, id.buf, id.len, fn, data);
+	}
+	strbuf_release(&id);
+	return stop;
+}
+
+static bool stop_at_first(int64_t index, void *data)
+{
+	UNUSED(index), UNUSED(data);
+	return true;
 }
 
 bool idset_selects(const struct idset *set, const char *suite, const char *name)
 {
-	struct strbuf id = STRBUF_INIT;
-	size_t slen = strlen(suite);
-	bool found;
-
 	if (set->all)
 		return true;
 	if (!set->entries.nr)
 		return false;
-	if (has(set, suite, slen))
-		return true;
-	/* Directory prefixes of a suite key that is a path. */
-	for (size_t i = 1; i < slen; i++)
-		if (suite[i] == '/' && has(set, suite, i))
-			return true;
-	strbuf_addf(&id, "%s::%s", suite, name);
-	found = has(set, id.buf, id.len);
-	if (!found) {
-		strbuf_reset(&id);
-		strbuf_addf(&id, "%s:%s", suite, name);
-		found = has(set, id.buf, id.len);
-	}
-	strbuf_release(&id);
-	return found;
+	return idset_suite_matches(set, suite, stop_at_first, NULL) ||
+	       idset_case_matches(set, suite, name, stop_at_first, NULL);
 }
 
 void test_id_format(struct strbuf *sb, const char *suite, const char *name)

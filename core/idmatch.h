@@ -4,6 +4,8 @@
  * printed as SUITE::CASE. A test counts as *selected* by a selection when an
  * entry is
  *   - its id SUITE::CASE, or SUITE:CASE as codebase-memory-mcp writes it,
+ *   - SUITE::CLASS for a case named CLASS::NAME (a pytest class,
+ *     `tests/a.py::TestA` selects `tests/a.py::TestA::test_x`),
  *   - its suite key, or
  *   - a directory prefix of a suite key that is a path (`tests/exports/` or
  *     `tests/exports`).
@@ -23,10 +25,11 @@ struct idmap;
 
 /* A set of selection entries, normalized for matching. */
 struct idset {
-	struct strmap entries;
-	bool all; /* run_all: every test is selected */
+	struct strmap entries; /* entry -> its index, in the order added */
+	bool all;     /* run_all: every test is selected */
+	bool has_ids; /* some entry names a case (has a ':') */
 };
-#define IDSET_INIT { STRMAP_INIT, false }
+#define IDSET_INIT { STRMAP_INIT, false, false }
 
 /*
  * Add an entry (a test id, suite key or directory) after the id-map (map may
@@ -37,6 +40,19 @@ void idset_release(struct idset *set);
 
 /* Is SUITE::CASE selected by set? The one matching rule of SPEC 3.3. */
 bool idset_selects(const struct idset *set, const char *suite, const char *name);
+
+/*
+ * The entries that select a test, in two halves of idset_selects' rule:
+ * those naming its suite (the key or a directory of it), and those naming
+ * the case (its id, a class of it). fn gets each entry's index (the order
+ * added) and returns true to stop, which the call then returns. For
+ * finding the entries that select no test of a run.
+ */
+typedef bool (*idset_match_fn)(int64_t index, void *data);
+bool idset_suite_matches(const struct idset *set, const char *suite,
+			 idset_match_fn fn, void *data);
+bool idset_case_matches(const struct idset *set, const char *suite, const char *name,
+			idset_match_fn fn, void *data);
 
 /* Append SUITE::CASE to sb. */
 void test_id_format(struct strbuf *sb, const char *suite, const char *name);

@@ -430,7 +430,7 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
 	return lookup(s, c, st, sha, out);
 }
 
-/* Step rows of (suite, case, outcome, digest, excerpt) into fn. */
+/* Step rows of (suite, case, outcome, digest, excerpt, count, resolved) into fn. */
 static int stream_results(struct store *s, sqlite3_stmt *st, result_fn fn, void *data)
 {
 	int rc, ret = 0;
@@ -443,6 +443,8 @@ static int stream_results(struct store *s, sqlite3_stmt *st, result_fn fn, void 
 							  ARRAY_SIZE(outcome_names)),
 			.digest = (const char *)sqlite3_column_text(st, 3),
 			.excerpt = (const char *)sqlite3_column_text(st, 4),
+			.cases = sqlite3_column_int64(st, 5),
+			.resolved = (enum resolved)sqlite3_column_int(st, 6),
 		};
 
 		ret = fn(&r, data);
@@ -458,7 +460,8 @@ static int stream_results(struct store *s, sqlite3_stmt *st, result_fn fn, void 
 int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
 {
 	static const char sql[] =
-		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt FROM result r"
+		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count,"
+		" coalesce(r.resolved, -1) FROM result r"
 		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
 		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
 	sqlite3_stmt *st = store_stmt(s, sql);
@@ -471,7 +474,8 @@ int query_window_failures(struct store *s, const struct window *w, enum run_kind
 			  result_fn fn, void *data)
 {
 	static const char sql[] =
-		"SELECT su.text, ca.text, x.outcome, x.digest, x.excerpt FROM result x"
+		"SELECT su.text, ca.text, x.outcome, x.digest, x.excerpt, x.count,"
+		" coalesce(x.resolved, -1) FROM result x"
 		" CROSS JOIN run r ON r.id = x.run_id CROSS JOIN head h ON h.id = r.head_id"
 		" JOIN name su ON su.id = x.suite_id JOIN name ca ON ca.id = x.case_id"
 		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"

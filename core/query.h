@@ -114,12 +114,21 @@ int query_pair_lookup(struct store *s, const char *what, struct pair_info *out);
 /* The head stored for a commit sha in any repo; 1 when there is none. */
 int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out);
 
+/*
+ * How a stored result's suite key resolved (core/identity.h): to a path of
+ * the tree at the head, as a suite name that claims none, or neither;
+ * unknown for results stored before tiadash resolved keys.
+ */
+enum resolved { RESOLVED_UNKNOWN = -1, RESOLVED_NOT = 0, RESOLVED_PATH = 1, RESOLVED_NAME = 2 };
+
 /* A failing (or flaky) test of a run. */
 struct test_result {
 	const char *suite, *name;
 	enum outcome outcome;
 	const char *digest;  /* of its message and first lines; NULL when not stored */
 	const char *excerpt; /* its message and text, cut short; NULL when not stored */
+	int64_t cases;     /* the cases reported under this id (SPEC 3.3) */
+	enum resolved resolved;
 };
 typedef int (*result_fn)(const struct test_result *r, void *data);
 /* Results of a run ordered by suite then case name. */

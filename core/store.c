@@ -178,6 +178,21 @@ static const char *const migrations[] = {
 	"CREATE TABLE run_tests ("
 	"  run_id INTEGER PRIMARY KEY REFERENCES run (id) ON DELETE CASCADE,"
 	"  groups BLOB NOT NULL);",
+
+	/*
+	 * 5 -> 6: test identity (core/identity.h). A failing id keeps how many
+	 * of the run's cases failed under it and how its suite key resolved
+	 * (enum resolved in core/query.h: 1 a path of the tree at the head, 2 a
+	 * suite name, 0 neither; NULL: ingested before tiadash resolved keys);
+	 * a selection, how many entries it has, how
+	 * many resolve to nothing, and how many select no test of the run's
+	 * own results (NULL: the run has none).
+	 */
+	"ALTER TABLE result ADD COLUMN count INTEGER NOT NULL DEFAULT 1;"
+	"ALTER TABLE result ADD COLUMN resolved INTEGER;"
+	"ALTER TABLE selection ADD COLUMN entries_total INTEGER;"
+	"ALTER TABLE selection ADD COLUMN entries_unresolved INTEGER;"
+	"ALTER TABLE selection ADD COLUMN entries_unmatched INTEGER;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,

@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/commands.h"
+#include "core/config.h"
 #include "core/timeutil.h"
 #include "ingest/ciapi.h"
 #include "ingest/coverage.h"
@@ -26,6 +27,7 @@ struct bare_opts {
 	const char *kind, *head, *base, *verdict, *started_at, *repo_name;
 	const char *decision, *lane, *selection, *quarantine, *failed;
 	const char *selection_format, *selection_root; /* adapters/adapter.h */
+	const char *workdir; /* core/identity.h */
 	bool has_pr, has_attempt, has_wall, has_total, has_selected, has_packages;
 	int64_t pr, attempt, total, selected, packages;
 	double wall;
@@ -40,7 +42,7 @@ enum {
 	OPT_FAILED, OPT_LANE, OPT_TIMEOUT, OPT_CONNECT_TIMEOUT, OPT_MAX_SIZE,
 	OPT_RETRIES, OPT_SELECTION_FORMAT, OPT_SELECTION_ROOT, OPT_TOTAL_PACKAGES,
 	OPT_GITHUB, OPT_GITLAB, OPT_WORKFLOW, OPT_JOB, OPT_SINCE, OPT_API_URL,
-	OPT_MAX_SOURCE_SIZE,
+	OPT_MAX_SOURCE_SIZE, OPT_WORKDIR,
 };
 
 static const struct option options[] = {
@@ -76,6 +78,7 @@ static const struct option options[] = {
 	{ "job", required_argument, NULL, OPT_JOB },
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "api-url", required_argument, NULL, OPT_API_URL },
+	{ "workdir", required_argument, NULL, OPT_WORKDIR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -114,6 +117,7 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 		case OPT_QUARANTINE: o->quarantine = optarg; break;
 		case OPT_FAILED: o->failed = optarg; break;
 		case OPT_LANE: o->lane = optarg; break;
+		case OPT_WORKDIR: o->workdir = optarg; break;
 		case OPT_TIMEOUT: if (!http_parse_seconds(optarg, &http->timeout)) bad = "--timeout"; break;
 		case OPT_CONNECT_TIMEOUT: if (!http_parse_seconds(optarg, &http->connect_timeout)) bad = "--connect-timeout"; break;
 		case OPT_MAX_SIZE: if (!http_parse_size(optarg, &http->max_size)) bad = "--max-size"; break;
@@ -190,6 +194,10 @@ static int bare_manifest(struct cmd_context *ctx, const struct bare_opts *o, str
 	m->pr = o->pr;
 	m->attempt = o->has_attempt ? (int)o->attempt : 1;
 	m->wall_clock_s = o->has_wall ? o->wall : NAN;
+	if (o->workdir && *o->workdir && !path_is_contained(o->workdir))
+		return usage_error(&cmd_ingest, "--workdir must be a directory relative "
+				   "to the repository root, not '%s'", o->workdir);
+	m->workdir = o->workdir && *o->workdir ? xstrdup(o->workdir) : NULL;
 	return 0;
 }
 
@@ -325,6 +333,8 @@ static void describe(struct strbuf *sb, const struct manifest *m)
 			    m->sel.format, m->sel.has_decision,
 			    m->sel.root ? m->sel.root : "-", m->sel.has_total_packages,
 			    m->sel.total_packages);
+	if (m->workdir)
+		strbuf_addf(sb, "workdir %s\n", m->workdir);
 }
 
 static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
@@ -442,6 +452,7 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct bare_opts o = { 0 };
 	struct http_options http;
+	struct config cfg = CONFIG_INIT;
 	struct ingest ing;
 	bool replace = false;
 	int ret = 0;
@@ -461,7 +472,14 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 		strlist_release(&o.ci.jobs);
 		return ret;
 	}
+	if (config_load(&cfg, ctx->db_path) < 0) {
+		strlist_release(&o.reasons);
+		strlist_release(&o.ci.workflows);
+		strlist_release(&o.ci.jobs);
+		return EXIT_INPUT_ERROR;
+	}
 	ingest_init(&ing, ctx->store, ctx->repo, ctx->now);
+	ing.idmap = cfg.idmap;
 	ing.replace = replace;
 	ing.progress = isatty(STDERR_FILENO);
 	ing.http_opts = &http;
@@ -478,6 +496,7 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 		fputc('\n', stderr);
 	print_summary(&ing.stats);
 	ingest_release(&ing);
+	config_release(&cfg);
 	strlist_release(&o.reasons);
 	strlist_release(&o.ci.workflows);
 	strlist_release(&o.ci.jobs);
@@ -535,6 +554,8 @@ const struct cmd cmd_ingest = {
 		"  --total-packages N   turbo, moon: how many packages/projects exist\n"
 		"  --failed FILE        failing test ids (.mq-failed-tests.txt form)\n"
 		"  --quarantine FILE    the quarantine list in effect\n"
-		"  --lane NAME          lane of a codebase-memory-mcp answer (default unit)\n",
+		"  --lane NAME          lane of a codebase-memory-mcp answer (default unit)\n"
+		"  --workdir DIR        the directory the runner ran in, relative to the\n"
+		"                       repository root (its relative names start there)\n",
 	.options = options,
 };

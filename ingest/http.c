@@ -1650,7 +1650,7 @@ static void top_up(struct ingest *ing, struct run_queue *q)
 static void *prep_worker(void *arg)
 {
 	struct prep_pool *p = arg;
-	struct ingest_env env = { p->ing, NULL, NULL };
+	struct ingest_env env = { p->ing, NULL, NULL, identity_cache_new() };
 	bool ok = store_open(&env.store, p->ing->store->path, STORE_EXISTING) == 0 &&
 		  (!p->ing->repo || repo_open(&env.repo, p->ing->repo->root) == 0);
 
@@ -1673,6 +1673,7 @@ static void *prep_worker(void *arg)
 		curl_multi_wakeup(p->wake);
 	}
 	store_close(env.store);
+	identity_cache_free(env.ids);
 	repo_close(env.repo);
 	return NULL;
 }
@@ -1786,7 +1787,7 @@ static bool settle(struct ingest *ing, struct prep_pool *pool, struct url_run *r
 	if (pool->threads) {
 		pool_submit(pool, r);
 	} else {
-		struct ingest_env env = { ing, ing->store, ing->repo };
+		struct ingest_env env = { ing, ing->store, ing->repo, ing->ids };
 
 		r->prepared = ingest_prepare(&env, &r->rs, &r->d);
 		r->state = RUN_PREPARED;

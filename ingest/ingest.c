@@ -4,6 +4,7 @@
  * in order, one transaction each.
  */
 #include "core/tiadash.h"
+#include "core/identity.h"
 #include "ingest/ingest.h"
 #include "ingest/run_data.h"
 
@@ -24,10 +25,12 @@ void ingest_init(struct ingest *ing, struct store *s, struct repo *r, int64_t no
 	ing->repo = r;
 	ing->now = now;
 	ing->jobs = cpus < 1 ? 1 : cpus > 4 ? 4 : (int)cpus;
+	ing->ids = identity_cache_new();
 }
 
 void ingest_release(struct ingest *ing)
 {
+	identity_cache_free(ing->ids);
 	strmap_clear(&ing->seen);
 	pthread_mutex_destroy(&ing->lock);
 }
@@ -125,7 +128,7 @@ struct pool {
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
-	struct ingest_env env = { p->ing, NULL, NULL };
+	struct ingest_env env = { p->ing, NULL, NULL, identity_cache_new() };
 	bool ok = store_open(&env.store, p->ing->store->path, STORE_EXISTING) == 0 &&
 		  (!p->ing->repo || repo_open(&env.repo, p->ing->repo->root) == 0);
 
@@ -146,13 +149,14 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 	}
 	store_close(env.store);
+	identity_cache_free(env.ids);
 	repo_close(env.repo);
 	return NULL;
 }
 
 static int run_sequentially(struct ingest *ing, struct jobs *jobs)
 {
-	struct ingest_env env = { ing, ing->store, ing->repo };
+	struct ingest_env env = { ing, ing->store, ing->repo, ing->ids };
 	int ret = 0;
 
 	for (size_t i = 0; i < jobs->nr; i++) {

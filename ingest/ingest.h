@@ -20,6 +20,8 @@
 
 struct http_options;
 struct http_client;
+struct idmap;
+struct identity_cache;
 
 struct ingest_stats {
 	int sources;   /* sources looked at */
@@ -39,6 +41,8 @@ struct ingest {
 	bool progress;        /* progress lines on stderr */
 	bool warned_no_repo;
 	int64_t now;
+	const struct idmap *idmap;   /* the config's id-map, for JUnit suite keys (NULL: none) */
+	struct identity_cache *ids;  /* the writing thread's resolvers */
 	struct strmap seen;   /* source URIs handled in this invocation */
 	struct {
 		bool open;

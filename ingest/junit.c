@@ -19,7 +19,7 @@ struct junit_state {
 	size_t nr_suites, alloc_suites;
 	/* The open test case (case_depth 0: none). */
 	int case_depth;
-	struct strbuf suite, name;
+	struct strbuf suite, name, file, classname, suite_key;
 	bool failed, errored, flaky, skipped;
 	/* Its first failure or error: message and text (fail_depth 0: none open). */
 	int fail_depth;
@@ -82,18 +82,27 @@ static bool skipped_by_attribute(const char **atts)
 	return false;
 }
 
+static void set(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, s ? s : "");
+}
+
 static void open_case(struct junit_state *st, const char **atts)
 {
-	const char *key = nonempty(attr(atts, "file"));
-	const char *name = attr(atts, "name");
+	const char *file = nonempty(attr(atts, "file"));
+	const char *classname = nonempty(attr(atts, "classname"));
+	const char *name = attr(atts, "name"), *outer = NULL, *key;
 
-	if (!key)
-		key = nonempty(attr(atts, "classname"));
-	if (!key && st->nr_suites) {
+	if (st->nr_suites) {
 		const struct suite_frame *f = &st->suites[st->nr_suites - 1];
 
-		key = f->file ? f->file : f->name;
+		outer = f->file ? f->file : f->name;
 	}
+	key = file ? file : classname ? classname : outer;
+	set(&st->file, file);
+	set(&st->classname, classname);
+	set(&st->suite_key, outer);
 	strbuf_reset(&st->suite);
 	strbuf_addstr(&st->suite, key ? key : "");
 	strbuf_reset(&st->name);
@@ -148,7 +157,9 @@ static void case_child(struct junit_state *st, const char *el, const char **atts
 
 static int close_case(struct junit_state *st)
 {
-	struct junit_case c = { st->suite.buf, st->name.buf, JUNIT_PASSED, NULL, NULL };
+	struct junit_case c = { .suite = st->suite.buf, .name = st->name.buf,
+				.outcome = JUNIT_PASSED, .file = st->file.buf,
+				.classname = st->classname.buf, .suite_key = st->suite_key.buf };
 	struct junit_stats *s = st->stats;
 
 	if (st->failed || st->errored) {
@@ -227,7 +238,9 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 {
 	struct junit_state st = { .fn = fn, .data = data, .stats = stats,
 				  .suite = STRBUF_INIT, .name = STRBUF_INIT,
-				  .message = STRBUF_INIT, .text = STRBUF_INIT };
+				  .message = STRBUF_INIT, .text = STRBUF_INIT,
+				  .file = STRBUF_INIT, .classname = STRBUF_INIT,
+				  .suite_key = STRBUF_INIT };
 	int ret;
 
 	xml_reader_init(&st.xr, in, &st, on_start, on_end);
@@ -242,6 +255,9 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 	strbuf_release(&st.name);
 	strbuf_release(&st.message);
 	strbuf_release(&st.text);
+	strbuf_release(&st.file);
+	strbuf_release(&st.classname);
+	strbuf_release(&st.suite_key);
 	return ret;
 }
 

@@ -37,6 +37,12 @@ struct junit_case {
 	 * JUNIT_TEXT_MAX bytes; NULL otherwise.
 	 */
 	const char *message, *text;
+	/*
+	 * Where suite came from, for resolving it (core/identity.h): the
+	 * case's `file` and `classname` attributes and the enclosing
+	 * testsuite's `file`, else its `name` ("" when absent).
+	 */
+	const char *file, *classname, *suite_key;
 };
 
 struct junit_stats {

@@ -131,6 +131,20 @@ static int get_ref(const struct mparse *mp, const cJSON *obj, const char *key, c
 	return 0;
 }
 
+/* "workdir": the runner's directory, relative to the repository root. */
+static int get_workdir(const struct mparse *mp, const cJSON *obj, char **out)
+{
+	const char *s;
+
+	if (get_string(mp, obj, "workdir", false, &s) < 0)
+		return -1;
+	if (s && *s && !path_is_contained(s))
+		return field_error(mp, "workdir", "must be a directory relative to the "
+				   "repository root, not '%s'", s);
+	*out = s && *s ? xstrdup(s) : NULL;
+	return 0;
+}
+
 static int get_strings(const struct mparse *mp, const cJSON *obj, const char *key,
 		       bool refs, bool *has, struct strlist *out)
 {
@@ -271,7 +285,7 @@ static int parse_fields(const struct mparse *mp, const cJSON *root, struct manif
 	    get_strings(mp, root, "failed", false, &m->has_failed, &m->failed) < 0 ||
 	    get_ref(mp, root, "quarantine", &m->quarantine) < 0)
 		return -1;
-	return 0;
+	return get_workdir(mp, root, &m->workdir);
 }
 
 static int check_schema(const struct mparse *mp, const cJSON *root, const char *want)
@@ -308,6 +322,7 @@ void manifest_release(struct manifest *m)
 	strlist_release(&m->coverage);
 	strlist_release(&m->failed);
 	free(m->quarantine);
+	free(m->workdir);
 	manifest_init(m);
 }
 

@@ -49,6 +49,12 @@ struct manifest {
 	bool has_failed;
 	struct strlist failed;
 	char *quarantine;
+	/*
+	 * The directory the test runner ran in, relative to the repository
+	 * root (NULL: the root): relative names in its reports and selection
+	 * resolve below it first (core/identity.h).
+	 */
+	char *workdir;
 };
 
 void manifest_init(struct manifest *m);

@@ -5,6 +5,7 @@
  */
 #include "core/tiadash.h"
 #include "core/idmatch.h"
+#include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "ingest/coverage.h"
 #include "ingest/ingest.h"
@@ -276,6 +277,11 @@ void run_data_init(struct run_data *d)
 	testset_init(&d->tests);
 }
 
+static void tally_release(struct identity_tally *t)
+{
+	free(t->example);
+}
+
 void run_data_release(struct run_data *d)
 {
 	strmap_clear(&d->failures);
@@ -284,6 +290,9 @@ void run_data_release(struct run_data *d)
 		free(d->details[i].excerpt);
 	free(d->details);
 	testset_release(&d->tests);
+	free(d->rows);
+	tally_release(&d->failing_ids);
+	tally_release(&d->entry_ids);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
 	strlist_release(&d->reasons);
@@ -301,40 +310,127 @@ void run_data_release(struct run_data *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static int outcome_rank(enum outcome o)
+enum outcome fail_row_outcome(const struct fail_row *f)
 {
-	return o == OUTCOME_FAILED ? 3 : o == OUTCOME_ERROR ? 2 : 1;
+	return f->failed ? OUTCOME_FAILED : f->errors ? OUTCOME_ERROR : OUTCOME_FLAKY;
 }
 
-/* Record a non-passing result; a test reported twice keeps its worst outcome. */
-static void add_failure(struct run_data *d, const char *suite, const char *name,
-			enum outcome o)
+int64_t fail_row_cases(const struct fail_row *f)
 {
-	struct strbuf key = STRBUF_INIT;
-	struct strmap_entry *e;
+	return f->failed + f->errors ? f->failed + f->errors : f->flaky;
+}
+
+static void tally(struct identity_tally *t, const char *name, enum id_state state)
+{
+	t->total++;
+	if (id_state_joined(state))
+		return;
+	t->unresolved++;
+	if (!t->example) {
+		t->example = xstrdup(name);
+		t->example_state = state;
+	}
+}
+
+static void key_of(struct strbuf *key, const char *suite, const char *name)
+{
+	strbuf_reset(key);
+	strbuf_addstr(key, suite);
+	strbuf_addch(key, '\0');
+	strbuf_addstr(key, name);
+}
+
+/* The row of SUITE::CASE (key_of form), a new one when there is none. */
+static struct fail_row *row_for(struct run_data *d, const struct strbuf *key,
+				enum id_state state, bool *added)
+{
+	struct strmap_entry *e = strmap_intern(&d->failures, key->buf, key->len,
+					       (int64_t)d->nr_rows, added);
+
+	if (*added) {
+		ALLOC_GROW(d->rows, d->nr_rows + 1, d->alloc_rows);
+		memset(&d->rows[d->nr_rows], 0, sizeof(*d->rows));
+		d->rows[d->nr_rows++].state = state;
+	}
+	return &d->rows[e->value];
+}
+
+/* A non-passing case: every case counts, repeated ids included (SPEC 3.3). */
+static void add_failure(struct run_data *d, const struct strbuf *key, enum id_state state,
+			enum junit_outcome o)
+{
+	bool added;
+	struct fail_row *f = row_for(d, key, state, &added);
+
+	f->failed += o == JUNIT_FAILED;
+	f->errors += o == JUNIT_ERROR;
+	f->flaky += o == JUNIT_FLAKY;
+}
+
+/*
+ * The resolved name of the case being read. Consecutive cases mostly share
+ * a suite, so the last answer is kept.
+ */
+struct case_names {
+	struct strbuf file, classname, suite_key; /* what the last answer was for */
+	struct strbuf suite, cls, name, key;
+	enum id_state state;
+	bool valid;
+	/* Entry matching (run_data.has_unmatched): the entries, and which select a test. */
+	struct idset entries;
+	bool *hit;
+	struct strmap suites_seen;
+};
+
+static bool same(const struct strbuf *sb, const char *s)
+{
+	return !strcmp(sb->buf, s);
+}
+
+static void name_case(struct run_data *d, struct case_names *cn, const struct junit_case *c)
+{
+	if (!cn->valid || !same(&cn->file, c->file) || !same(&cn->classname, c->classname) ||
+	    !same(&cn->suite_key, c->suite_key)) {
+		cn->state = identity_junit_case(d->ids, c->file, c->classname, c->suite_key,
+						&cn->suite, &cn->cls);
+		strbuf_reset(&cn->file);
+		strbuf_addstr(&cn->file, c->file);
+		strbuf_reset(&cn->classname);
+		strbuf_addstr(&cn->classname, c->classname);
+		strbuf_reset(&cn->suite_key);
+		strbuf_addstr(&cn->suite_key, c->suite_key);
+		cn->valid = true;
+	}
+	strbuf_reset(&cn->name);
+	if (cn->cls.len)
+		strbuf_addf(&cn->name, "%s::", cn->cls.buf);
+	strbuf_addstr(&cn->name, c->name);
+}
+
+static bool mark_hit(int64_t index, void *data)
+{
+	((bool *)data)[index] = true;
+	return false;
+}
+
+/* Which entries select this case; the suite-wide ones once per suite. */
+static void match_entries(struct case_names *cn)
+{
 	bool added;
 
-	strbuf_addstr(&key, suite);
-	strbuf_addch(&key, '\0');
-	strbuf_addstr(&key, name);
-	e = strmap_intern(&d->failures, key.buf, key.len, o, &added);
-	if (!added && outcome_rank(o) > outcome_rank((enum outcome)e->value))
-		e->value = o;
-	strbuf_release(&key);
+	strmap_intern(&cn->suites_seen, cn->suite.buf, cn->suite.len, 0, &added);
+	if (added)
+		idset_suite_matches(&cn->entries, cn->suite.buf, mark_hit, cn->hit);
+	idset_case_matches(&cn->entries, cn->suite.buf, cn->name.buf, mark_hit, cn->hit);
 }
 
-/* The first failure of a case: its digest and excerpt (the verifier check). */
-static void add_detail(struct run_data *d, const struct junit_case *c)
+/* The first failure of a case (key_of form): its digest and excerpt (the verifier check). */
+static void add_detail(struct run_data *d, const struct strbuf *key, const struct junit_case *c)
 {
-	struct strbuf key = STRBUF_INIT;
 	struct failure_detail *fd;
 	bool added;
 
-	strbuf_addstr(&key, c->suite);
-	strbuf_addch(&key, '\0');
-	strbuf_addstr(&key, c->name);
-	strmap_intern(&d->detail_index, key.buf, key.len, (int64_t)d->nr_details, &added);
-	strbuf_release(&key);
+	strmap_intern(&d->detail_index, key->buf, key->len, (int64_t)d->nr_details, &added);
 	if (!added)
 		return;
 	ALLOC_GROW(d->details, d->nr_details + 1, d->alloc_details);
@@ -348,68 +444,140 @@ static void add_detail(struct run_data *d, const struct junit_case *c)
 	}
 }
 
+struct case_ctx {
+	struct run_data *d;
+	struct case_names names;
+};
+
 static int on_case(const struct junit_case *c, void *data)
 {
-	struct run_data *d = data;
+	struct case_ctx *cc = data;
+	struct run_data *d = cc->d;
+	bool failing = c->outcome == JUNIT_FAILED || c->outcome == JUNIT_ERROR ||
+		       c->outcome == JUNIT_FLAKY;
 
-	if (d->keep_tests && c->outcome != JUNIT_SKIPPED)
-		testset_add(&d->tests, c->suite, c->name);
+	bool kept = d->keep_tests && c->outcome != JUNIT_SKIPPED;
+
+	if (!failing && !d->has_unmatched && !kept && !c->message)
+		return 0;
+	name_case(d, &cc->names, c);
+	if (d->has_unmatched)
+		match_entries(&cc->names);
+	if (kept)
+		testset_add(&d->tests, cc->names.suite.buf, cc->names.name.buf);
+	if (failing || c->message)
+		key_of(&cc->names.key, cc->names.suite.buf, cc->names.name.buf);
 	if (c->message)
-		add_detail(d, c);
-	if (c->outcome == JUNIT_FAILED)
-		add_failure(d, c->suite, c->name, OUTCOME_FAILED);
-	else if (c->outcome == JUNIT_ERROR)
-		add_failure(d, c->suite, c->name, OUTCOME_ERROR);
-	else if (c->outcome == JUNIT_FLAKY)
-		add_failure(d, c->suite, c->name, OUTCOME_FLAKY);
+		add_detail(d, &cc->names.key, c);
+	if (failing)
+		add_failure(d, &cc->names.key, cc->names.state, c->outcome);
 	return 0;
+}
+
+static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
+{
+	memset(cc, 0, sizeof(*cc));
+	cc->d = d;
+	cc->names = (struct case_names){ STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+					 STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, ID_NOT_FOUND,
+					 false, IDSET_INIT, NULL, STRMAP_INIT };
+	if (!d->has_unmatched)
+		return;
+	for (size_t i = 0; i < d->entries.nr; i++)
+		idset_add(&cc->names.entries, NULL, d->entries.items[i]);
+	cc->names.hit = xcalloc(cc->names.entries.entries.nr + 1, sizeof(bool));
+}
+
+static void case_ctx_release(struct case_ctx *cc)
+{
+	struct case_names *cn = &cc->names;
+
+	if (cc->d->has_unmatched)
+		for (size_t i = 0; i < cn->entries.entries.nr; i++)
+			cc->d->entries_unmatched += !cn->hit[i];
+	strbuf_release(&cn->file);
+	strbuf_release(&cn->classname);
+	strbuf_release(&cn->suite_key);
+	strbuf_release(&cn->suite);
+	strbuf_release(&cn->cls);
+	strbuf_release(&cn->name);
+	strbuf_release(&cn->key);
+	idset_release(&cn->entries);
+	strmap_clear(&cn->suites_seen);
+	free(cn->hit);
 }
 
 static int parse_results(struct run_source *rs, struct run_data *d)
 {
+	struct case_ctx cc;
+	int ret = 0;
+
 	d->keep_tests = rs->m.kind == RUN_FULL && rs->nr_results > 0;
-	for (size_t i = 0; i < rs->nr_results; i++)
-		if (junit_parse(&rs->results[i], on_case, d, &d->stats) < 0)
-			return -1;
-	if (d->tests.dropped)
+	/* A shadow run's own results say which entries named no test. */
+	d->has_unmatched = rs->nr_results && d->decision == DECISION_SELECTED &&
+			   d->entries.nr;
+	case_ctx_init(&cc, d);
+	for (size_t i = 0; i < rs->nr_results && !ret; i++)
+		if (junit_parse(&rs->results[i], on_case, &cc, &d->stats) < 0)
+			ret = -1;
+	case_ctx_release(&cc);
+	if (!ret && d->tests.dropped)
 		warning("%s: more test cases than a test list holds (%u MiB): the "
 			"run keeps its failures, and the blind spots leave it out",
 			rs->uri, TESTSET_MAX_BYTES >> 20);
-	return 0;
+	return ret;
 }
 
 /*
  * An explicit failed list replaces the failures the reports show; the
- * reports still say which of them errored and which tests were flaky.
+ * reports still say which of them errored, how many cases failed, and
+ * which tests were flaky.
  */
 static void apply_failed_list(struct run_data *d, const struct strlist *ids)
 {
 	struct strmap from_reports = d->failures;
+	struct fail_row *rows = d->rows;
+	struct strbuf id = STRBUF_INIT, key = STRBUF_INIT;
 
 	memset(&d->failures, 0, sizeof(d->failures));
+	d->rows = NULL;
+	d->nr_rows = d->alloc_rows = 0;
 	for (size_t i = 0; i < from_reports.cap; i++) {
 		struct strmap_entry *e = &from_reports.slots[i];
+		bool added;
 
-		if (e->key && e->value == OUTCOME_FLAKY)
-			strmap_put(&d->failures, e->key, e->keylen, OUTCOME_FLAKY);
+		if (e->key && fail_row_outcome(&rows[e->value]) == OUTCOME_FLAKY) {
+			strbuf_reset(&key);
+			strbuf_add(&key, e->key, e->keylen);
+			*row_for(d, &key, rows[e->value].state, &added) = rows[e->value];
+		}
 	}
 	for (size_t i = 0; i < ids->nr; i++) {
 		char *suite, *name;
-		struct strbuf key = STRBUF_INIT;
+		enum id_state state;
 		struct strmap_entry *e;
+		struct fail_row *f;
+		bool added;
 
-		test_id_split(ids->items[i], &suite, &name);
-		strbuf_addstr(&key, suite);
-		strbuf_addch(&key, '\0');
-		strbuf_addstr(&key, name);
+		strbuf_reset(&id);
+		state = identity_test_id(d->ids, ids->items[i], ID_MAP, &id);
+		test_id_split(id.buf, &suite, &name);
+		key_of(&key, suite, name);
 		e = strmap_find(&from_reports, key.buf, key.len);
-		strmap_put(&d->failures, key.buf, key.len,
-			   e && e->value == OUTCOME_ERROR ? OUTCOME_ERROR : OUTCOME_FAILED);
-		strbuf_release(&key);
+		f = row_for(d, &key, state, &added);
+		if (e && fail_row_outcome(&rows[e->value]) != OUTCOME_FLAKY) {
+			*f = rows[e->value];
+		} else if (added) {
+			f->failed = 1;
+			f->flaky = 0;
+		}
 		free(suite);
 		free(name);
 	}
 	strmap_clear(&from_reports);
+	free(rows);
+	strbuf_release(&id);
+	strbuf_release(&key);
 }
 
 static int parse_failed(struct run_source *rs, struct run_data *d)
@@ -513,17 +681,6 @@ static void settle_selected_count(struct run_source *rs, struct run_data *d)
 	}
 }
 
-static int parse_inputs(struct run_source *rs, struct run_data *d)
-{
-	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0 ||
-	    parse_selection(rs, d) < 0)
-		return -1;
-	if (rs->has_quarantine && list_parse(&rs->quarantine, &d->quarantine) < 0)
-		return -1;
-	settle_selected_count(rs, d);
-	return 0;
-}
-
 static void warn_no_repo(struct ingest *ing)
 {
 	bool first;
@@ -533,8 +690,8 @@ static void warn_no_repo(struct ingest *ing)
 	ing->warned_no_repo = true;
 	pthread_mutex_unlock(&ing->lock);
 	if (first)
-		warning("no git repository: changed files and diff coverage are "
-			"not computed (give --repo PATH)");
+		warning("no git repository: changed files, diff coverage and test "
+			"identity are not computed (give --repo PATH)");
 }
 
 /* The three-dot diff of the run. */
@@ -568,6 +725,48 @@ static int read_diff(struct ingest_env *env, struct run_source *rs, struct run_d
 		return 0;
 	}
 	d->git = RUN_GIT_OK;
+	return 0;
+}
+
+/* Selection entries and quarantined ids as repository paths (core/identity.h). */
+static void resolve_list(struct identity *ids, struct strlist *l, unsigned flags,
+			 struct identity_tally *t)
+{
+	struct strlist out = STRLIST_INIT;
+	struct strbuf id = STRBUF_INIT;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		enum id_state state;
+
+		strbuf_reset(&id);
+		state = identity_test_id(ids, l->items[i], flags, &id);
+		if (t)
+			tally(t, l->items[i], state);
+		strlist_push(&out, id.buf);
+	}
+	strlist_release(l);
+	*l = out;
+	strbuf_release(&id);
+}
+
+/*
+ * Everything but the coverage, in the order identity needs: the selection
+ * and the diff first (the change's packages help resolve names), then the
+ * reports, whose cases resolve as they stream by.
+ */
+static int parse_inputs(struct ingest_env *env, struct run_source *rs, struct run_data *d)
+{
+	if (parse_selection(rs, d) < 0 || read_diff(env, rs, d) < 0)
+		return -1;
+	d->ids = identity_for_run(env->ids, env->repo, rs->m.head, rs->m.base,
+				  rs->m.workdir, &d->diff, env->ing->idmap);
+	resolve_list(d->ids, &d->entries, ID_ENTRY, &d->entry_ids);
+	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0)
+		return -1;
+	if (rs->has_quarantine && list_parse(&rs->quarantine, &d->quarantine) < 0)
+		return -1;
+	resolve_list(d->ids, &d->quarantine, 0, NULL);
+	settle_selected_count(rs, d);
 	return 0;
 }
 
@@ -717,21 +916,78 @@ static void sum_coverage(struct run_data *d)
 	}
 }
 
-/* Failing and erroring results (flaky ones passed on a rerun). */
+/*
+ * The run's counts, every case counted (SPEC 3.3): failing cases (failed
+ * or errored), errored ones, and cases of tests that only passed on a
+ * rerun. The failing ids' identity tally takes, as its example, the first
+ * unresolved id the reports gave.
+ */
 static void count_failing(struct run_data *d)
 {
+	struct identity_tally *t = &d->failing_ids;
+	struct strbuf id = STRBUF_INIT;
+	int64_t first = -1;
+
 	for (size_t i = 0; i < d->failures.cap; i++) {
-		struct strmap_entry *e = &d->failures.slots[i];
+		const struct strmap_entry *e = &d->failures.slots[i];
+		const struct fail_row *f;
 
 		if (!e->key)
 			continue;
-		if (e->value == OUTCOME_FLAKY) {
-			d->nr_flaky++;
+		f = &d->rows[e->value];
+		if (fail_row_outcome(f) == OUTCOME_FLAKY) {
+			d->nr_flaky += f->flaky;
 			continue;
 		}
-		d->nr_failing++;
-		d->nr_errors += e->value == OUTCOME_ERROR;
+		d->nr_failing += f->failed + f->errors;
+		d->nr_errors += f->errors;
+		t->total++;
+		if (id_state_joined(f->state))
+			continue;
+		t->unresolved++;
+		if (first < 0 || e->value < first) {
+			first = e->value;
+			strbuf_reset(&id);
+			test_id_format(&id, e->key, e->key + strlen(e->key) + 1);
+			free(t->example);
+			t->example = xstrdup(id.buf);
+			t->example_state = f->state;
+		}
 	}
+	strbuf_release(&id);
+}
+
+/* What to do about names that resolve to nothing, by why they do not. */
+static const char *identity_fix(enum id_state s)
+{
+	switch (s) {
+	case ID_OUTSIDE:
+		return "have the producer write paths relative to the repository, or "
+		       "add an id-map rule that strips the prefix (man tiadash, "
+		       "TEST IDENTITY)";
+	case ID_AMBIGUOUS:
+		return "give the manifest's \"workdir\" (the directory the runner "
+		       "ran in) so one of the candidates is meant";
+	default:
+		return "give the manifest's \"workdir\" (the directory, relative to "
+		       "the repository root, the runner ran in), or an id-map rule "
+		       "(man tiadash, TEST IDENTITY)";
+	}
+}
+
+static void warn_tally(const struct run_source *rs, const struct identity_tally *t,
+		       const char *what)
+{
+	char *ex;
+
+	if (!t->unresolved || t->unresolved * 10 <= t->total || t->example_state == ID_NO_TREE)
+		return;
+	ex = sanitized(t->example);
+	warning("%s: %" PRId64 " of %" PRId64 " %s name no path in the tree at %.12s "
+		"(e.g. '%s': %s): %s", rs->uri, t->unresolved, t->total, what,
+		rs->m.head, ex, id_state_name(t->example_state),
+		identity_fix(t->example_state));
+	free(ex);
 }
 
 static void say_progress(struct ingest *ing)
@@ -769,11 +1025,12 @@ int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_dat
 	} else {
 		d->old_source = 0;
 	}
-	if (parse_inputs(rs, d) < 0 || read_diff(env, rs, d) < 0 ||
-	    parse_coverage(env, rs, d) < 0)
+	if (parse_inputs(env, rs, d) < 0 || parse_coverage(env, rs, d) < 0)
 		return PREPARE_FAILED;
 	sum_coverage(d);
 	count_failing(d);
+	warn_tally(rs, &d->failing_ids, "failing tests");
+	warn_tally(rs, &d->entry_ids, "selection entries");
 	store_strings_encode(&d->entries, &d->entries_blob);
 	if (rs->verdict_from_results)
 		rs->m.verdict = d->nr_failing ? VERDICT_FAIL : VERDICT_PASS;
@@ -879,7 +1136,7 @@ int ingest_commit(struct ingest *ing, struct run_source *rs, struct run_data *d,
 
 int ingest_run(struct ingest *ing, struct run_source *rs)
 {
-	struct ingest_env env = { ing, ing->store, ing->repo };
+	struct ingest_env env = { ing, ing->store, ing->repo, ing->ids };
 	struct run_data d;
 	int ret;
 

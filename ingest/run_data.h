@@ -6,6 +6,7 @@
 #define TIADASH_INGEST_RUN_DATA_H
 
 #include "core/tiadash.h"
+#include "core/identity.h"
 #include "core/lineset.h"
 #include "core/query.h"
 #include "core/repo.h"
@@ -14,10 +15,35 @@
 #include "ingest/junit.h"
 #include "ingest/testset.h"
 
+/*
+ * A failing (or flaky) id of a run: every case reported under it counts
+ * (SPEC 3.3), and its suite key resolved or not.
+ */
+struct fail_row {
+	int64_t failed, errors, flaky; /* the cases of each outcome */
+	enum id_state state;           /* of its suite key */
+};
+/* The row's outcome: failed over error over flaky. */
+enum outcome fail_row_outcome(const struct fail_row *f);
+/* Its stored count: the failing cases, else the flaky ones. */
+int64_t fail_row_cases(const struct fail_row *f);
+
+/*
+ * How a run's names resolved (core/identity.h): counted for the store,
+ * and an example of each kind that did not, for ingest's warning.
+ */
+struct identity_tally {
+	int64_t total, unresolved;
+	char *example;         /* the first unresolved name, as written */
+	enum id_state example_state;
+};
+
 struct run_data {
 	struct junit_stats stats;
-	/* "suite\0case" -> enum outcome: failed, error or flaky results. */
+	/* "suite\0case" -> index into rows: failed, error or flaky results. */
 	struct strmap failures;
+	struct fail_row *rows;
+	size_t nr_rows, alloc_rows;
 	int64_t nr_failing, nr_errors, nr_flaky;
 	/* "suite\0case" -> index into details: the first failure of a case. */
 	struct strmap detail_index;
@@ -29,6 +55,11 @@ struct run_data {
 	/* Full runs with reports: the tests they ran. */
 	bool keep_tests;
 	struct testset tests;
+	/* Test identity: the run's resolver, and what resolved. */
+	struct identity *ids;          /* borrowed from the env's cache */
+	struct identity_tally failing_ids, entry_ids;
+	bool has_unmatched;            /* the run has results to match entries with */
+	int64_t entries_unmatched;     /* entries that select none of them */
 	/* Selection (shadow). */
 	enum decision decision;
 	struct strlist reasons, entries;
@@ -60,6 +91,7 @@ struct ingest_env {
 	struct ingest *ing;
 	struct store *store; /* read only here */
 	struct repo *repo;   /* NULL when there is none */
+	struct identity_cache *ids; /* the thread's resolvers (core/identity.h) */
 };
 
 enum { PREPARE_FAILED = -1, PREPARE_NEW = 0, PREPARE_UNCHANGED = 1 };

@@ -210,7 +210,8 @@ static int insert_selection(struct store *s, const struct manifest *m,
 {
 	static const char sel_sql[] =
 		"INSERT INTO selection (run_id, decision, total_tests, selected_count,"
-		" format, entries) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+		" format, entries, entries_total, entries_unresolved, entries_unmatched)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 	static const char reason_sql[] =
 		"INSERT INTO selection_reason (run_id, pos, reason) VALUES (?1, ?2, ?3)";
 	sqlite3_stmt *st;
@@ -227,6 +228,9 @@ static int insert_selection(struct store *s, const struct manifest *m,
 	store_bind_opt_int(st, 4, d->has_selected, d->selected_count);
 	sqlite3_bind_text(st, 5, format, -1, SQLITE_STATIC);
 	sqlite3_bind_blob(st, 6, d->entries_blob.buf, (int)d->entries_blob.len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 7, d->entry_ids.total);
+	sqlite3_bind_int64(st, 8, d->entry_ids.unresolved);
+	store_bind_opt_int(st, 9, d->has_unmatched, d->entries_unmatched);
 	ret = store_exec_stmt(s, st, "cannot write a selection");
 	for (size_t i = 0; i < d->reasons.nr && !ret; i++) {
 		st = store_stmt(s, reason_sql);
@@ -241,11 +245,12 @@ static int insert_selection(struct store *s, const struct manifest *m,
 static int insert_results(struct store *s, const struct run_data *d, int64_t run_id)
 {
 	static const char sql[] =
-		"INSERT INTO result (run_id, suite_id, case_id, outcome, digest, excerpt)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+		"INSERT INTO result (run_id, suite_id, case_id, outcome, digest, excerpt,"
+		" count, resolved) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
 
 	for (size_t i = 0; i < d->failures.cap; i++) {
 		const struct strmap_entry *e = &d->failures.slots[i];
+		const struct fail_row *f;
 		size_t slen;
 		int64_t suite_id, case_id;
 		const struct strmap_entry *de;
@@ -254,8 +259,9 @@ static int insert_results(struct store *s, const struct run_data *d, int64_t run
 
 		if (!e->key)
 			continue;
+		f = &d->rows[e->value];
 		de = strmap_find(&d->detail_index, e->key, e->keylen);
-		if (de && e->value != OUTCOME_FLAKY)
+		if (de && fail_row_outcome(f) != OUTCOME_FLAKY)
 			fd = &d->details[de->value];
 		slen = strlen(e->key);
 		if (store_name_id(s, e->key, slen, &suite_id) < 0 ||
@@ -265,9 +271,12 @@ static int insert_results(struct store *s, const struct run_data *d, int64_t run
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_int64(st, 2, suite_id);
 		sqlite3_bind_int64(st, 3, case_id);
-		sqlite3_bind_text(st, 4, outcome_name((enum outcome)e->value), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, outcome_name(fail_row_outcome(f)), -1, SQLITE_STATIC);
 		store_bind_text(st, 5, fd ? fd->digest : NULL);
 		store_bind_text(st, 6, fd ? fd->excerpt : NULL);
+		sqlite3_bind_int64(st, 7, fail_row_cases(f));
+		sqlite3_bind_int(st, 8, f->state == ID_RESOLVED ? RESOLVED_PATH :
+					f->state == ID_NAME ? RESOLVED_NAME : RESOLVED_NOT);
 		if (store_exec_stmt(s, st, "cannot write a test result") < 0)
 			return -1;
 	}

@@ -248,7 +248,7 @@ static int change_between(struct verifier *v, const struct verifier_attempt *a,
 	if (v->repo) {
 		struct repo_diff d = REPO_DIFF_INIT;
 		const char *missing;
-		int rc = repo_diff_three_dot(v->repo, a->sha, b->sha, &d, &missing);
+		int rc = repo_diff_three_dot(v->repo, a->sha, b->sha, 0, &d, &missing);
 
 		for (size_t i = 0; rc == 0 && i < d.nr; i++) {
 			strlist_push(out, d.files[i].path);

@@ -5,8 +5,8 @@
 
 test_expect_success 'init creates the store with the current schema' '
 	tiadash --db new/dir/s.db init >out &&
-	test_grep "^store new/dir/s.db ready (schema 5)$" out &&
-	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 5 &&
+	test_grep "^store new/dir/s.db ready (schema 6)$" out &&
+	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 6 &&
 	test "$(sqlite3 new/dir/s.db "pragma journal_mode")" = wal &&
 	test "$(sqlite3 new/dir/s.db "pragma application_id")" = 1414086980
 '
@@ -17,10 +17,14 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 		drop table note; drop table http_part; drop table http_cache;
 		drop table ci_seen; drop table ci_cursor; drop table run_tests;
 		drop table test_group; alter table result drop column digest;
-		alter table result drop column excerpt; pragma user_version = 1" &&
+		alter table result drop column excerpt;
+		alter table result drop column count; alter table result drop column resolved;
+		alter table selection drop column entries_total;
+		alter table selection drop column entries_unresolved;
+		alter table selection drop column entries_unmatched; pragma user_version = 1" &&
 	tiadash --db old.db status --format json >st.json &&
 	test "$(json_get st.json "d[\"sources\"]")" = 1 &&
-	test "$(sqlite3 old.db "pragma user_version")" = 5 &&
+	test "$(sqlite3 old.db "pragma user_version")" = 6 &&
 	sqlite3 old.db "select count(*) from note; select count(*) from http_cache;
 		select count(*) from ci_seen" >counts &&
 	printf "0\n0\n0\n" >expect && test_cmp expect counts
@@ -31,7 +35,7 @@ test_expect_success 'a store from a newer tiadash is refused, untouched' '
 	sqlite3 newer.db "pragma user_version = 99" &&
 	cp newer.db newer.copy &&
 	test_expect_code 2 tiadash --db newer.db status 2>err &&
-	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 5): upgrade tiadash" err &&
+	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 6): upgrade tiadash" err &&
 	cmp newer.db newer.copy
 '
 

@@ -63,6 +63,11 @@ static void upgrade_from_v1(void **state)
 		       "DROP TABLE run_tests; DROP TABLE test_group;"
 		       "ALTER TABLE result DROP COLUMN digest;"
 		       "ALTER TABLE result DROP COLUMN excerpt;"
+		       "ALTER TABLE result DROP COLUMN count;"
+		       "ALTER TABLE result DROP COLUMN resolved;"
+		       "ALTER TABLE selection DROP COLUMN entries_total;"
+		       "ALTER TABLE selection DROP COLUMN entries_unresolved;"
+		       "ALTER TABLE selection DROP COLUMN entries_unmatched;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);

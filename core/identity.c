@@ -1,0 +1,695 @@
+/* Test names resolved to repository paths through the tree at a run's head (SPEC 3.3). */
+#include "core/tiadash.h"
+#include "core/identity.h"
+#include "core/strmap.h"
+#include "core/treeindex.h"
+
+#include <ctype.h>
+
+#define CACHED_RUNS 4
+
+struct identity {
+	char *run;              /* head, base, workdir and map: what the cache matches */
+	const struct idmap *map;
+	struct tree_index *tree; /* NULL: no tree */
+	char *workdir;          /* "" for the root */
+	struct strlist changed; /* the change's paths */
+	struct strlist change_packages;
+	bool packages_known;
+	struct strmap cache;    /* flags byte + key -> index into results */
+	struct id_result *results;
+	size_t nr, alloc;
+	uint64_t used;
+};
+
+struct identity_cache {
+	struct identity *runs[CACHED_RUNS];
+	uint64_t clock;
+};
+
+const char *id_state_name(enum id_state s)
+{
+	switch (s) {
+	case ID_RESOLVED: return "resolved";
+	case ID_NAME: return "a suite name";
+	case ID_NOT_FOUND: return "not found";
+	case ID_AMBIGUOUS: return "ambiguous";
+	case ID_OUTSIDE: return "outside the tree";
+	case ID_NO_TREE: return "no tree";
+	}
+	return "?";
+}
+
+struct identity_cache *identity_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct identity_cache));
+}
+
+static void identity_free(struct identity *id)
+{
+	if (!id)
+		return;
+	for (size_t i = 0; i < id->nr; i++) {
+		free((char *)id->results[i].key);
+		free((char *)id->results[i].suffix);
+	}
+	free(id->results);
+	strmap_clear(&id->cache);
+	strlist_release(&id->changed);
+	strlist_release(&id->change_packages);
+	tree_index_free(id->tree);
+	free(id->workdir);
+	free(id->run);
+	free(id);
+}
+
+void identity_cache_free(struct identity_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < CACHED_RUNS; i++)
+		identity_free(c->runs[i]);
+	free(c);
+}
+
+/* A workdir as a clean relative directory: no "./", no trailing '/'; "" for the root. */
+static char *clean_workdir(const char *w)
+{
+	size_t n;
+
+	if (!w)
+		return xstrdup("");
+	while (starts_with(w, "./"))
+		w += 2;
+	n = strlen(w);
+	while (n > 0 && w[n - 1] == '/')
+		n--;
+	return n == 1 && *w == '.' ? xstrdup("") : xstrndup(w, n);
+}
+
+static struct identity *identity_new(const char *run, struct repo *r, const char *head,
+				     const char *workdir, const struct repo_diff *change,
+				     const struct idmap *map)
+{
+	struct identity *id = xcalloc(1, sizeof(*id));
+	git_tree *tree = r && head && is_hex_sha(head) ? repo_tree_at(r, head) : NULL;
+
+	id->run = xstrdup(run);
+	id->map = map;
+	id->tree = tree ? tree_index_new(r, tree) : NULL;
+	id->workdir = clean_workdir(workdir);
+	for (size_t i = 0; change && i < change->nr; i++)
+		strlist_push(&id->changed, change->files[i].path);
+	return id;
+}
+
+struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
+				  const char *head, const char *base,
+				  const char *workdir, const struct repo_diff *change,
+				  const struct idmap *map)
+{
+	char *run = xstrfmt("%s %s %p %s", head ? head : "", base ? base : "",
+			    (const void *)map, workdir ? workdir : "");
+	size_t victim = 0;
+
+	for (size_t i = 0; i < CACHED_RUNS; i++) {
+		struct identity *id = c->runs[i];
+
+		if (id && !strcmp(id->run, run)) {
+			free(run);
+			id->used = ++c->clock;
+			return id;
+		}
+		if (!id || (c->runs[victim] && id->used < c->runs[victim]->used))
+			victim = i;
+	}
+	identity_free(c->runs[victim]);
+	c->runs[victim] = identity_new(run, r, head, workdir, change, map);
+	c->runs[victim]->used = ++c->clock;
+	free(run);
+	return c->runs[victim];
+}
+
+/* ---- what the tree has ---- */
+
+static bool exists(struct identity *id, const char *path)
+{
+	return tree_index_kind(id->tree, path) != TREE_ABSENT;
+}
+
+/* The packages the change touches (the package fallback's tie-breaker). */
+static const struct strlist *change_packages(struct identity *id)
+{
+	if (!id->packages_known) {
+		struct strmap seen = STRMAP_INIT;
+
+		id->packages_known = true;
+		for (size_t i = 0; i < id->changed.nr; i++) {
+			const char *p = tree_index_package_of(id->tree, id->changed.items[i]);
+			bool added;
+
+			if (!p)
+				continue;
+			strmap_intern(&seen, p, strlen(p), 0, &added);
+			if (added)
+				strlist_push(&id->change_packages, p);
+		}
+		strmap_clear(&seen);
+	}
+	return &id->change_packages;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !n || (!strncmp(path, dir, n) && path[n] == '/');
+}
+
+static bool in_changed_package(struct identity *id, const char *path)
+{
+	const struct strlist *pk = change_packages(id);
+	const char *mine = tree_index_package_of(id->tree, path);
+
+	for (size_t i = 0; mine && i < pk->nr; i++)
+		if (!strcmp(pk->items[i], mine))
+			return true;
+	return false;
+}
+
+/*
+ * One of several candidate paths: the only one, else the only one under the
+ * workdir, else the only one in a package the change touches. 1 and *out,
+ * 0 when there is none, -1 when it stays ambiguous.
+ */
+static int pick_one(struct identity *id, const char *const *cands, size_t n,
+		    const char **out)
+{
+	size_t hits = 0;
+	const char *hit = NULL;
+
+	if (n == 0)
+		return 0;
+	if (n == 1) {
+		*out = cands[0];
+		return 1;
+	}
+	for (size_t i = 0; *id->workdir && i < n; i++) {
+		if (under(cands[i], id->workdir)) {
+			hits++;
+			hit = cands[i];
+		}
+	}
+	if (hits != 1) {
+		hits = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (in_changed_package(id, cands[i])) {
+				hits++;
+				hit = cands[i];
+			}
+		}
+	}
+	if (hits != 1)
+		return -1;
+	*out = hit;
+	return 1;
+}
+
+/* ---- the name forms ---- */
+
+struct answer {
+	struct strbuf key, suffix;
+	enum id_state state;
+};
+
+static int found(struct answer *a, const char *path, size_t len)
+{
+	strbuf_reset(&a->key);
+	strbuf_add(&a->key, path, len);
+	a->state = ID_RESOLVED;
+	return 1;
+}
+
+/* A path under the workdir, else from the root. */
+static int as_path(struct identity *id, const char *key, struct answer *a)
+{
+	if (*id->workdir) {
+		char *p = path_join(id->workdir, key);
+		int hit = exists(id, p) ? found(a, p, strlen(p)) : 0;
+
+		free(p);
+		if (hit)
+			return 1;
+	}
+	return exists(id, key) ? found(a, key, strlen(key)) : 0;
+}
+
+static bool is_word(const char *s, size_t n)
+{
+	if (!n || isdigit((unsigned char)*s))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+/*
+ * A dotted classname split into its components, the last one without its
+ * nested classes (Java's Outer$Inner, .NET's Outer+Inner), which go into
+ * nested. False when key is not one.
+ */
+static bool split_dotted(const char *key, struct strlist *parts, struct strlist *nested)
+{
+	const char *p = key, *end = key + strlen(key), *mark = strpbrk(key, "$+");
+
+	if (!strchr(key, '.') || strchr(key, '/'))
+		return false;
+	if (mark) {
+		for (const char *s = mark + 1, *e; s <= end; s = e + 1) {
+			e = s + strcspn(s, "$+");
+			if (!is_word(s, (size_t)(e - s)))
+				return false;
+			strlist_push_owned(nested, xstrndup(s, (size_t)(e - s)));
+		}
+		end = mark;
+	}
+	for (const char *e; p <= end; p = e + 1) {
+		e = memchr(p, '.', (size_t)(end - p));
+		if (!e)
+			e = end;
+		if (!is_word(p, (size_t)(e - p)))
+			return false;
+		strlist_push_owned(parts, xstrndup(p, (size_t)(e - p)));
+	}
+	return parts->nr >= 2;
+}
+
+static void join(struct strbuf *sb, const struct strlist *l, size_t from, size_t to,
+		 const char *sep)
+{
+	for (size_t i = from; i < to; i++) {
+		if (i > from)
+			strbuf_addstr(sb, sep);
+		strbuf_addstr(sb, l->items[i]);
+	}
+}
+
+/* The class part beyond the first i components: "TestWidth", "Outer::Inner". */
+static void class_part(struct answer *a, const struct strlist *parts, size_t i,
+		       const struct strlist *nested)
+{
+	strbuf_reset(&a->suffix);
+	join(&a->suffix, parts, i, parts->nr, "::");
+	if (a->suffix.len && nested->nr)
+		strbuf_addstr(&a->suffix, "::");
+	join(&a->suffix, nested, 0, nested->nr, "::");
+}
+
+/* pytest's classname: the module path, then classes. */
+static int python_module(struct identity *id, const struct strlist *parts,
+			 const struct strlist *nested, struct answer *a)
+{
+	struct strbuf p = STRBUF_INIT;
+	int hit = 0;
+
+	for (size_t i = parts->nr; i >= 1 && !hit; i--) {
+		strbuf_reset(&p);
+		join(&p, parts, 0, i, "/");
+		strbuf_addstr(&p, ".py");
+		hit = as_path(id, p.buf, a);
+		if (hit)
+			class_part(a, parts, i, nested);
+	}
+	strbuf_release(&p);
+	return hit;
+}
+
+/* How many of a namespace's components name directories of path. */
+static size_t namespace_score(const char *path, const struct strlist *parts, size_t i)
+{
+	size_t score = 0;
+
+	for (size_t k = 0; k + 1 < i; k++) {
+		const char *s = path;
+		size_t n = strlen(parts->items[k]);
+
+		for (; (s = strstr(s, parts->items[k])); s += n)
+			if ((s == path || s[-1] == '/' || s[-1] == '.') &&
+			    (s[n] == '/' || s[n] == '.')) {
+				score++;
+				break;
+			}
+	}
+	return score;
+}
+
+/*
+ * JVM and .NET classnames: the source file named after the class. A JVM
+ * file must sit in its package's directories; a .NET file is the one whose
+ * directories carry most of the namespace.
+ */
+static int class_file(struct identity *id, const struct strlist *parts,
+		      const struct strlist *nested, struct answer *a)
+{
+	static const char *const jvm[] = { ".java", ".kt", ".scala", ".groovy" };
+	struct strbuf want = STRBUF_INIT, base = STRBUF_INIT;
+	const char **cands = NULL;
+	size_t nr = 0, alloc = 0;
+	int rc = 0;
+
+	for (size_t i = parts->nr; i >= 1 && !rc; i--) {
+		size_t best = 0;
+		const char *const *list;
+		size_t n;
+		const char *pick = NULL;
+
+		nr = 0;
+		strbuf_reset(&want);
+		join(&want, parts, 0, i, "/");
+		for (size_t e = 0; e < ARRAY_SIZE(jvm); e++) {
+			strbuf_reset(&base);
+			strbuf_addf(&base, "%s%s", parts->items[i - 1], jvm[e]);
+			list = tree_index_by_base(id->tree, base.buf, &n);
+			for (size_t k = 0; k < n; k++) {
+				size_t plen = strlen(list[k]) - strlen(jvm[e]);
+
+				if (plen >= want.len && !strncmp(list[k] + plen - want.len, want.buf, want.len) &&
+				    (plen == want.len || list[k][plen - want.len - 1] == '/')) {
+					ALLOC_GROW(cands, nr + 1, alloc);
+					cands[nr++] = list[k];
+				}
+			}
+		}
+		if (!nr) {
+			strbuf_reset(&base);
+			strbuf_addf(&base, "%s.cs", parts->items[i - 1]);
+			list = tree_index_by_base(id->tree, base.buf, &n);
+			for (size_t k = 0; k < n; k++) {
+				size_t score = namespace_score(list[k], parts, i);
+
+				if (!nr || score > best) {
+					best = score;
+					nr = 0;
+				}
+				if (score == best) {
+					ALLOC_GROW(cands, nr + 1, alloc);
+					cands[nr++] = list[k];
+				}
+			}
+		}
+		rc = pick_one(id, cands, nr, &pick);
+		if (rc > 0) {
+			found(a, pick, strlen(pick));
+			class_part(a, parts, i, nested);
+		}
+	}
+	if (rc < 0)
+		a->state = ID_AMBIGUOUS;
+	free(cands);
+	strbuf_release(&want);
+	strbuf_release(&base);
+	return rc;
+}
+
+static int dotted(struct identity *id, const char *key, bool jvm, struct answer *a)
+{
+	struct strlist parts = STRLIST_INIT, nested = STRLIST_INIT;
+	int rc = 0;
+
+	if (split_dotted(key, &parts, &nested))
+		rc = jvm ? class_file(id, &parts, &nested, a) : python_module(id, &parts, &nested, a);
+	strlist_release(&parts);
+	strlist_release(&nested);
+	return rc;
+}
+
+static int go_package(struct identity *id, const char *key, struct answer *a)
+{
+	char *dir = NULL;
+
+	if (!strchr(key, '/') && !strchr(key, '.'))
+		return 0;
+	if (tree_index_go_package(id->tree, key, &dir) <= 0)
+		return 0;
+	found(a, dir, strlen(dir));
+	free(dir);
+	return 1;
+}
+
+/* A relative path under one package directory (a runner that ran inside it). */
+static int in_package(struct identity *id, const char *key, struct answer *a)
+{
+	const char *base = strrchr(key, '/') ? strrchr(key, '/') + 1 : key;
+	const char *const *list;
+	const char **cands = NULL, *pick = NULL;
+	size_t n, nr = 0, alloc = 0, klen = strlen(key);
+	int rc;
+
+	list = tree_index_by_base(id->tree, base, &n);
+	for (size_t i = 0; i < n; i++) {
+		size_t plen = strlen(list[i]);
+		char *dir;
+
+		if (plen <= klen + 1 || strcmp(list[i] + plen - klen, key) ||
+		    list[i][plen - klen - 1] != '/')
+			continue;
+		dir = xstrndup(list[i], plen - klen - 1);
+		if (tree_index_is_package(id->tree, dir)) {
+			ALLOC_GROW(cands, nr + 1, alloc);
+			cands[nr++] = list[i];
+		}
+		free(dir);
+	}
+	rc = pick_one(id, cands, nr, &pick);
+	if (rc > 0)
+		found(a, pick, strlen(pick));
+	else if (rc < 0)
+		a->state = ID_AMBIGUOUS;
+	free(cands);
+	return rc;
+}
+
+static int named_package(struct identity *id, const char *key, struct answer *a)
+{
+	const char *dir;
+	int rc = tree_index_named_package(id->tree, key, &dir);
+
+	if (rc > 0)
+		found(a, dir, strlen(dir));
+	else if (rc < 0)
+		a->state = ID_AMBIGUOUS;
+	return rc;
+}
+
+/* Backslashes to slashes, no "./" in front, no '/' at the end. */
+static char *normalize(const char *key)
+{
+	char *k, *s;
+	size_t n;
+
+	while (starts_with(key, "./"))
+		key += 2;
+	k = xstrdup(key);
+	for (s = k; *s; s++)
+		if (*s == '\\')
+			*s = '/';
+	n = strlen(k);
+	while (n > 1 && k[n - 1] == '/')
+		k[--n] = '\0';
+	return k;
+}
+
+static bool outside(const char *key)
+{
+	if (key[0] == '/' || (isalpha((unsigned char)key[0]) && key[1] == ':' && key[2] == '/'))
+		return true;
+	for (const char *s = key;; s++) {
+		if (s[0] == '.' && s[1] == '.' && (s[2] == '/' || !s[2]))
+			return true;
+		s = strchr(s, '/');
+		if (!s)
+			return false;
+	}
+}
+
+/* The steps of core/identity.h, in order; false when none resolves key. */
+static bool resolve_in_tree(struct identity *id, const char *key, const char *written,
+			    unsigned flags, struct answer *a)
+{
+	if (as_path(id, key, a) > 0 || dotted(id, key, false, a) > 0 ||
+	    go_package(id, key, a) > 0 || dotted(id, key, true, a) > 0)
+		return true;
+	if (a->state == ID_AMBIGUOUS)
+		return false;
+	if (in_package(id, key, a) > 0)
+		return true;
+	return a->state != ID_AMBIGUOUS && (flags & ID_ENTRY) && named_package(id, written, a) > 0;
+}
+
+/* A suite name that cannot be a path: ctest's and codebase-memory-mcp's tokens. */
+static bool is_token(const char *s)
+{
+	if (!isalpha((unsigned char)*s) && *s != '_')
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+			return false;
+	return true;
+}
+
+static void resolve(struct identity *id, const char *written, unsigned flags,
+		    struct answer *a)
+{
+	char *key = normalize(written);
+
+	a->state = ID_NOT_FOUND;
+	if (!id->tree)
+		a->state = ID_NO_TREE;
+	else if (*key && strcmp(key, ".") && outside(key))
+		a->state = ID_OUTSIDE;
+	else if (*key)
+		resolve_in_tree(id, key, written, flags, a);
+	if ((a->state == ID_NOT_FOUND || a->state == ID_NO_TREE) && is_token(written))
+		a->state = ID_NAME;
+	if (a->state != ID_RESOLVED) {
+		strbuf_reset(&a->key);
+		strbuf_addstr(&a->key, written);
+		strbuf_reset(&a->suffix);
+	}
+	free(key);
+}
+
+const struct id_result *identity_suite(struct identity *id, const char *key,
+				       unsigned flags)
+{
+	struct answer a = { STRBUF_INIT, STRBUF_INIT, ID_NOT_FOUND };
+	struct strbuf ck = STRBUF_INIT;
+	struct strmap_entry *e;
+	struct id_result *r;
+
+	strbuf_addch(&ck, (char)('0' + (flags & (ID_ENTRY | ID_MAP))));
+	strbuf_addstr(&ck, key);
+	e = strmap_find(&id->cache, ck.buf, ck.len);
+	if (e) {
+		strbuf_release(&ck);
+		return &id->results[e->value];
+	}
+	resolve(id, key, flags, &a);
+	if (!id_state_joined(a.state) && (flags & ID_MAP) && id->map) {
+		char *mapped = idmap_apply(id->map, key);
+
+		if (strcmp(mapped, key)) {
+			resolve(id, mapped, flags, &a);
+			if (!id_state_joined(a.state)) {
+				strbuf_reset(&a.key);
+				strbuf_addstr(&a.key, mapped);
+			}
+		}
+		free(mapped);
+	}
+	ALLOC_GROW(id->results, id->nr + 1, id->alloc);
+	r = &id->results[id->nr];
+	r->key = strbuf_detach(&a.key, NULL);
+	r->suffix = strbuf_detach(&a.suffix, NULL);
+	r->state = a.state;
+	strmap_put(&id->cache, ck.buf, ck.len, (int64_t)id->nr++);
+	strbuf_release(&ck);
+	return r;
+}
+
+static const char *nonempty(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+/*
+ * pytest's legacy reports give a `file` attribute and a classname that
+ * starts with the file's module path: what follows it is the class part.
+ */
+static void file_class_part(const char *file, const char *classname, struct strbuf *out)
+{
+	char *mod = normalize(file), *dot = strrchr(mod, '.');
+	size_t n;
+
+	if (dot && !strchr(dot, '/'))
+		*dot = '\0';
+	for (char *s = mod; *s; s++)
+		if (*s == '/')
+			*s = '.';
+	n = strlen(mod);
+	if (n && !strncmp(classname, mod, n) && classname[n] == '.' && classname[n + 1]) {
+		for (const char *s = classname + n + 1; *s; s++)
+			if (*s == '.' || *s == '$' || *s == '+')
+				strbuf_addstr(out, "::");
+			else
+				strbuf_addch(out, *s);
+	}
+	free(mod);
+}
+
+enum id_state identity_junit_case(struct identity *id, const char *file,
+				  const char *classname, const char *suite_key,
+				  struct strbuf *suite, struct strbuf *cls)
+{
+	const char *keys[3] = { nonempty(file), nonempty(classname), NULL };
+	const struct id_result *first = NULL, *win = NULL;
+	size_t w = 0;
+
+	/* The enclosing suite names a case only when the case names nothing. */
+	if (!keys[0] && !keys[1])
+		keys[2] = nonempty(suite_key);
+	for (size_t i = 0; i < ARRAY_SIZE(keys) && !win; i++) {
+		const struct id_result *r;
+
+		if (!keys[i])
+			continue;
+		r = identity_suite(id, keys[i], ID_MAP);
+		if (!first || r->state == ID_RESOLVED)
+			w = i;
+		if (!first)
+			first = r;
+		if (r->state == ID_RESOLVED)
+			win = r;
+	}
+	if (!win)
+		win = first;
+	strbuf_reset(suite);
+	strbuf_reset(cls);
+	strbuf_addstr(suite, win ? win->key : "");
+	if (win && *win->suffix)
+		strbuf_addstr(cls, win->suffix);
+	else if (win && w == 0 && keys[1])
+		file_class_part(keys[0], keys[1], cls);
+	return win ? win->state : ID_NOT_FOUND;
+}
+
+enum id_state identity_test_id(struct identity *id, const char *text, unsigned flags,
+			       struct strbuf *out)
+{
+	const char *sep = strstr(text, "::");
+	const char *colon = strrchr(text, ':');
+	const struct id_result *r;
+	char *suite;
+	const char *rest = NULL, *mark = "";
+
+	if (sep) {
+		rest = sep + 2;
+		mark = "::";
+	} else if (colon && colon != text && colon[1]) {
+		sep = colon;
+		rest = colon + 1;
+		mark = ":";
+	}
+	suite = sep ? xstrndup(text, (size_t)(sep - text)) : xstrdup(text);
+	r = identity_suite(id, suite, flags);
+	strbuf_addstr(out, r->key);
+	if (*r->suffix) {
+		strbuf_addf(out, "::%s", r->suffix);
+		mark = "::";
+	}
+	if (rest)
+		strbuf_addf(out, "%s%s", mark, rest);
+	free(suite);
+	return r->state;
+}
