@@ -42,6 +42,17 @@ static void print_time_or_dash(const char *label, int64_t ms)
 	strbuf_release(&sb);
 }
 
+/* One line: how far the join of test names held (SPEC 3.3). */
+static void print_identity_text(const struct identity_figures *f)
+{
+	printf("%-9s %" PRId64 " of %" PRId64 " failing tests resolved", "identity",
+	       f->resolved, f->failing_tests);
+	if (f->has_unmatched)
+		printf(", %" PRId64 " of %" PRId64 " selection entries select no test",
+		       f->entries_unmatched, f->selection_entries);
+	putchar('\n');
+}
+
 static void print_status_text(const struct store_status *st, const char *path)
 {
 	printf("%-9s %s\n", "store", path);
@@ -53,6 +64,7 @@ static void print_status_text(const struct store_status *st, const char *path)
 	printf("%-9s %" PRId64 "\n", "failures", st->failures);
 	print_time_or_dash("first", st->first);
 	print_time_or_dash("last", st->last);
+	print_identity_text(&st->identity);
 }
 
 static void print_status_json(const struct store_status *st)
@@ -68,6 +80,7 @@ static void print_status_json(const struct store_status *st)
 	json_add_int(root, "sources", st->sources);
 	json_add_time(root, "first", st->first);
 	json_add_time(root, "last", st->last);
+	json_add_identity(root, "identity", &st->identity);
 	json_print_free(root, stdout);
 }
 
@@ -94,12 +107,15 @@ static int run_status(int argc, char **argv, struct cmd_context *ctx)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_status, "unexpected argument '%s'", argv[optind]);
-	if (query_status(ctx->store, &st) < 0)
+	if (query_status(ctx->store, &st) < 0) {
+		identity_figures_release(&st.identity);
 		return EXIT_INPUT_ERROR;
+	}
 	if (format == FORMAT_JSON)
 		print_status_json(&st);
 	else
 		print_status_text(&st, ctx->db_path);
+	identity_figures_release(&st.identity);
 	return EXIT_OKAY;
 }
 

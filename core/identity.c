@@ -609,16 +609,20 @@ static const char *nonempty(const char *s)
  */
 static void file_class_part(const char *file, const char *classname, struct strbuf *out)
 {
-	char *mod = normalize(file), *dot = strrchr(mod, '.');
+	char *mod = normalize(file), *dot = strrchr(mod, '.'), *ext = NULL;
 	size_t n;
 
-	if (dot && !strchr(dot, '/'))
+	if (dot && !strchr(dot, '/')) {
 		*dot = '\0';
+		ext = dot + 1;
+	}
 	for (char *s = mod; *s; s++)
 		if (*s == '/')
 			*s = '.';
 	n = strlen(mod);
-	if (n && !strncmp(classname, mod, n) && classname[n] == '.' && classname[n + 1]) {
+	/* A classname that is the dotted file name itself has no class part. */
+	if (n && !strncmp(classname, mod, n) && classname[n] == '.' && classname[n + 1] &&
+	    (!ext || strcmp(classname + n + 1, ext))) {
 		for (const char *s = classname + n + 1; *s; s++)
 			if (*s == '.' || *s == '$' || *s == '+')
 				strbuf_addstr(out, "::");

@@ -1,6 +1,7 @@
 /* cJSON helpers: safe strings, nulls for undefined figures, parse errors with lines. */
 #include "core/tiadash.h"
 #include "core/json.h"
+#include "core/query.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "core/util.h"
@@ -158,4 +159,20 @@ cJSON *json_parse_source(const char *text, size_t len, const char *source)
 			error("%s:%d: %s", source, line_of_offset(text, len, off), what);
 	}
 	return root;
+}
+
+void json_add_identity(cJSON *obj, const char *key, const struct identity_figures *f)
+{
+	cJSON *o = cJSON_AddObjectToObject(obj, key);
+	cJSON *ids = cJSON_CreateArray();
+
+	json_add_int(o, "failing_tests", f->failing_tests);
+	json_add_int(o, "resolved", f->resolved);
+	for (size_t i = 0; i < f->unresolved.nr; i++)
+		json_push_string(ids, f->unresolved.items[i]);
+	cJSON_AddItemToObject(o, "unresolved", ids);
+	json_add_int(o, "selection_entries", f->selection_entries);
+	json_add_opt_int(o, "entries_matching_no_test", f->has_unmatched, f->entries_unmatched);
+	json_add_int(o, "by_name", f->by_name);
+	json_add_int(o, "entries_unresolved", f->entries_unresolved);
 }

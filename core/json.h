@@ -25,6 +25,14 @@ void json_add_time(cJSON *obj, const char *key, int64_t ms);
 /* Append a string to an array. */
 void json_push_string(cJSON *arr, const char *s);
 
+struct identity_figures;
+/*
+ * The "identity" object of report and status (SPEC 3.3): failing_tests,
+ * resolved, unresolved (ids), selection_entries, entries_matching_no_test
+ * (null when no run could tell), and by_name, entries_unresolved.
+ */
+void json_add_identity(cJSON *obj, const char *key, const struct identity_figures *f);
+
 /* Print obj (indented) and a newline to f, then free it. */
 void json_print_free(cJSON *obj, FILE *f);
 

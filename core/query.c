@@ -102,6 +102,93 @@ static int64_t count_of(struct store *s, const char *sql, int64_t *out)
 	return 0;
 }
 
+void identity_figures_release(struct identity_figures *f)
+{
+	strlist_release(&f->unresolved);
+	memset(f, 0, sizeof(*f));
+}
+
+void identity_figures_finish(struct identity_figures *f)
+{
+	struct strlist *l = &f->unresolved;
+	size_t n = 0;
+
+	strlist_sort(l);
+	for (size_t i = 0; i < l->nr; i++) {
+		if (n && !strcmp(l->items[n - 1], l->items[i])) {
+			free(l->items[i]);
+		} else if (n >= IDENTITY_LISTED) {
+			free(l->items[i]);
+		} else {
+			l->items[n++] = l->items[i];
+		}
+	}
+	l->nr = n;
+}
+
+void identity_figures_add_entries(struct identity_figures *f, const struct run_info *shadow)
+{
+	if (!shadow || shadow->decision != DECISION_SELECTED || !shadow->has_entry_counts)
+		return;
+	f->selection_entries += shadow->entries_total;
+	f->entries_unresolved += shadow->entries_unresolved;
+	if (shadow->has_unmatched) {
+		f->has_unmatched = true;
+		f->entries_unmatched += shadow->entries_unmatched;
+	}
+}
+
+/* Every stored run's identity figures (status). */
+static int status_identity(struct store *s, struct identity_figures *f)
+{
+	static const char counts_sql[] =
+		"SELECT count(*), coalesce(sum(resolved IN (1, 2)), 0),"
+		" coalesce(sum(resolved = 2), 0) FROM result WHERE outcome IN ('failed', 'error')";
+	static const char ids_sql[] =
+		"SELECT DISTINCT su.text, ca.text FROM result r"
+		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
+		" WHERE r.outcome IN ('failed', 'error') AND coalesce(r.resolved, 0) NOT IN (1, 2)"
+		" ORDER BY su.text, ca.text LIMIT 100";
+	static const char entries_sql[] =
+		"SELECT coalesce(sum(entries_total), 0), coalesce(sum(entries_unresolved), 0),"
+		" count(entries_unmatched), coalesce(sum(entries_unmatched), 0)"
+		" FROM selection WHERE decision = 'selected'";
+	sqlite3_stmt *st = store_stmt(s, counts_sql);
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_ROW) {
+		f->failing_tests = sqlite3_column_int64(st, 0);
+		f->resolved = sqlite3_column_int64(st, 1);
+		f->by_name = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return store_error(s, "cannot count test identity");
+	st = store_stmt(s, ids_sql);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct strbuf id = STRBUF_INIT;
+
+		test_id_format(&id, store_col_text(st, 0), store_col_text(st, 1));
+		strlist_push_owned(&f->unresolved, strbuf_detach(&id, NULL));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_error(s, "cannot list unresolved tests");
+	st = store_stmt(s, entries_sql);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		f->selection_entries = sqlite3_column_int64(st, 0);
+		f->entries_unresolved = sqlite3_column_int64(st, 1);
+		f->has_unmatched = sqlite3_column_int64(st, 2) > 0;
+		f->entries_unmatched = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return store_error(s, "cannot count selection entries");
+	identity_figures_finish(f);
+	return 0;
+}
+
 int query_status(struct store *s, struct store_status *out)
 {
 	static const char shadow_sql[] = "SELECT count(*) FROM run WHERE kind = 'shadow'";
@@ -111,12 +198,14 @@ int query_status(struct store *s, struct store_status *out)
 		" EXISTS (SELECT 1 FROM run WHERE head_id = h.id AND kind = 'shadow') AND"
 		" EXISTS (SELECT 1 FROM run WHERE head_id = h.id AND kind = 'full')";
 	static const char tests_sql[] = "SELECT coalesce(sum(tests), 0) FROM run";
+	/* Every failing case counts (SPEC 3.3). */
 	static const char failures_sql[] =
-		"SELECT count(*) FROM result WHERE outcome IN ('failed', 'error')";
+		"SELECT coalesce(sum(count), 0) FROM result WHERE outcome IN ('failed', 'error')";
 	static const char sources_sql[] = "SELECT count(*) FROM source";
 	static const char first_sql[] = "SELECT coalesce(min(started_at), -1) FROM run";
 	static const char last_sql[] = "SELECT coalesce(max(started_at), -1) FROM run";
 
+	memset(out, 0, sizeof(*out));
 	if (count_of(s, shadow_sql, &out->shadow_runs) < 0 ||
 	    count_of(s, full_sql, &out->full_runs) < 0 ||
 	    count_of(s, pairs_sql, &out->pairs) < 0 ||
@@ -124,7 +213,8 @@ int query_status(struct store *s, struct store_status *out)
 	    count_of(s, failures_sql, &out->failures) < 0 ||
 	    count_of(s, sources_sql, &out->sources) < 0 ||
 	    count_of(s, first_sql, &out->first) < 0 ||
-	    count_of(s, last_sql, &out->last) < 0)
+	    count_of(s, last_sql, &out->last) < 0 ||
+	    status_identity(s, &out->identity) < 0)
 		return -1;
 	if (out->shadow_runs + out->full_runs == 0) {
 		out->first = INT64_MIN;
@@ -141,7 +231,8 @@ int query_status(struct store *s, struct store_status *out)
 	" r.failures, r.errors, r.skipped, r.cov_lines, r.cov_hit, r.flaky,"  \
 	" s.decision, s.total_tests, s.selected_count,"                       \
 	" (SELECT group_concat(reason, char(0)) FROM (SELECT reason FROM"     \
-	"   selection_reason WHERE run_id = r.id ORDER BY pos))"              \
+	"   selection_reason WHERE run_id = r.id ORDER BY pos)),"             \
+	" s.entries_total, s.entries_unresolved, s.entries_unmatched"         \
 	" FROM head h JOIN run r ON r.head_id = h.id"                         \
 	" LEFT JOIN selection s ON s.run_id = r.id "
 
@@ -198,6 +289,11 @@ static void fill_run(sqlite3_stmt *st, struct run_info *r)
 		r->has_selected = !store_col_is_null(st, 25);
 		r->selected_count = sqlite3_column_int64(st, 25);
 		split_reasons(st, 26, &r->reasons);
+		r->has_entry_counts = !store_col_is_null(st, 27);
+		r->entries_total = sqlite3_column_int64(st, 27);
+		r->entries_unresolved = sqlite3_column_int64(st, 28);
+		r->has_unmatched = !store_col_is_null(st, 29);
+		r->entries_unmatched = sqlite3_column_int64(st, 29);
 	}
 }
 

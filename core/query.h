@@ -49,6 +49,13 @@ struct run_info {
 	bool has_total, has_selected;
 	int64_t total_tests, selected_count;
 	struct strlist reasons;
+	/*
+	 * Its entries (core/identity.h): how many, how many resolve to
+	 * nothing, and how many select no test of the run's own results
+	 * (has_unmatched false: it has none, or it was stored before).
+	 */
+	bool has_entry_counts, has_unmatched;
+	int64_t entries_total, entries_unresolved, entries_unmatched;
 };
 
 /* One head (the unit of a pair) with every run of it, by kind then attempt. */
@@ -72,9 +79,30 @@ const struct run_info *pair_latest(const struct pair_info *p, enum run_kind k);
 /* How many attempts of a kind. */
 size_t pair_count(const struct pair_info *p, enum run_kind k);
 
+/*
+ * How far test identity held (SPEC 3.3; `identity` in report and status):
+ * failing tests, those whose suite key resolved (to a path, or as a suite
+ * name: by_name), the ids of the others, and the selection entries with
+ * those that resolve to nothing and those that select no test of their
+ * run's own results (has_unmatched: some run could tell).
+ */
+#define IDENTITY_LISTED 100
+struct identity_figures {
+	int64_t failing_tests, resolved, by_name;
+	struct strlist unresolved; /* sorted, distinct, the first IDENTITY_LISTED */
+	int64_t selection_entries, entries_unresolved, entries_unmatched;
+	bool has_unmatched;
+};
+void identity_figures_release(struct identity_figures *f);
+/* After adding ids to f->unresolved: sort them, drop repeats, keep the first IDENTITY_LISTED. */
+void identity_figures_finish(struct identity_figures *f);
+/* Add a shadow run's entry counts (a selection's, when it has them). */
+void identity_figures_add_entries(struct identity_figures *f, const struct run_info *shadow);
+
 struct store_status {
 	int64_t shadow_runs, full_runs, pairs, tests, failures, sources;
 	int64_t first, last; /* INT64_MIN / INT64_MAX when empty */
+	struct identity_figures identity; /* every stored run; release it */
 };
 int query_status(struct store *s, struct store_status *out);
 

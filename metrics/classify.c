@@ -22,6 +22,7 @@ void pair_verdict_release(struct pair_verdict *v)
 	strlist_release(&v->non_hermetic);
 	strlist_release(&v->flaky);
 	strlist_release(&v->quarantined);
+	strlist_release(&v->unresolved);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -106,6 +107,13 @@ static int scan_result(const struct test_result *r, void *data)
 	struct strbuf id = STRBUF_INIT;
 
 	test_id_format(&id, r->suite, r->name);
+	if (r->outcome != OUTCOME_FLAKY) {
+		fs->v->failing++;
+		fs->v->resolved += r->resolved == RESOLVED_PATH || r->resolved == RESOLVED_NAME;
+		fs->v->by_name += r->resolved == RESOLVED_NAME;
+		if (r->resolved != RESOLVED_PATH && r->resolved != RESOLVED_NAME)
+			strlist_push(&fs->v->unresolved, id.buf);
+	}
 	if (r->outcome == OUTCOME_FLAKY) {
 		strlist_push(&fs->v->flaky, id.buf);
 	} else if (idset_selects(fs->quarantine, r->suite, r->name)) {
@@ -203,5 +211,110 @@ int classify_pair(struct store *s, const struct idmap *map,
 	strlist_sort(&out->quarantined);
 	idset_release(&selected);
 	idset_release(&quarantine);
+	return ret;
+}
+
+/* ---- why a missed test was not selected ---- */
+
+/* How many leading path components a and b share. */
+static size_t shared_dirs(const char *a, const char *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; a[i] && a[i] == b[i]; i++)
+		if (a[i] == '/')
+			n++;
+	return n;
+}
+
+struct missed_scan {
+	struct strmap resolved; /* SUITE::CASE -> enum resolved */
+};
+
+static int note_resolved(const struct test_result *r, void *data)
+{
+	struct missed_scan *ms = data;
+	struct strbuf id = STRBUF_INIT;
+
+	test_id_format(&id, r->suite, r->name);
+	strmap_put(&ms->resolved, id.buf, id.len, r->resolved);
+	strbuf_release(&id);
+	return 0;
+}
+
+/* One missed test's sentence. */
+static void why_one(struct strbuf *sb, const struct strlist *entries, const char *id,
+		    enum resolved resolved)
+{
+	char *suite, *name;
+	const char *nearest = NULL;
+	size_t best = 0, same_file = 0;
+
+	test_id_split(id, &suite, &name);
+	if (resolved == RESOLVED_UNKNOWN) {
+		strbuf_addf(sb, "stored before tiadash resolved suite keys: ingest the run "
+			    "again with --replace");
+	} else if (resolved == RESOLVED_NOT) {
+		strbuf_addf(sb, "its suite key names no path of the tree at the head "
+			    "(identity in tiadash report)");
+	} else if (!entries->nr) {
+		strbuf_addstr(sb, "the selection names no tests");
+	} else {
+		for (size_t i = 0; i < entries->nr; i++) {
+			const char *e = entries->items[i];
+			size_t n = strlen(suite), d;
+
+			if (!strncmp(e, suite, n) && e[n] == ':')
+				same_file++;
+			d = shared_dirs(e, suite);
+			if (d > best) {
+				best = d;
+				nearest = e;
+			}
+		}
+		if (same_file)
+			strbuf_addf(sb, "%zu %s other cases of its file", same_file,
+				    same_file == 1 ? "entry names" : "entries name");
+		else if (nearest)
+			strbuf_addf(sb, "no entry names it or its directories; nearest: %s",
+				    nearest);
+		else
+			strbuf_addf(sb, "none of the %zu entries shares a directory with it",
+				    entries->nr);
+	}
+	free(suite);
+	free(name);
+}
+
+int explain_missed(struct store *s, const struct idmap *map, const struct pair_verdict *v,
+		   struct strlist *why)
+{
+	struct missed_scan ms = { STRMAP_INIT };
+	struct strlist raw = STRLIST_INIT, entries = STRLIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	if (!v->missed.nr)
+		return 0;
+	if (v->shadow->decision == DECISION_SELECTED)
+		ret = query_selection_entries(s, v->shadow->id, &raw);
+	if (!ret)
+		ret = query_run_results(s, v->full->id, note_resolved, &ms);
+	for (size_t i = 0; i < raw.nr; i++)
+		strlist_push_owned(&entries, map ? idmap_apply(map, raw.items[i]) :
+				   xstrdup(raw.items[i]));
+	strlist_sort(&entries);
+	for (size_t i = 0; !ret && i < v->missed.nr; i++) {
+		int64_t r = RESOLVED_UNKNOWN;
+
+		strmap_get(&ms.resolved, v->missed.items[i], &r);
+		strbuf_reset(&sb);
+		why_one(&sb, &entries, v->missed.items[i], (enum resolved)r);
+		strlist_push(why, sb.buf);
+	}
+	strbuf_release(&sb);
+	strlist_release(&raw);
+	strlist_release(&entries);
+	strmap_clear(&ms.resolved);
 	return ret;
 }

@@ -45,6 +45,13 @@ struct pair_verdict {
 	struct strlist non_hermetic; /* real failing tests that were selected */
 	struct strlist flaky;        /* tests that passed on a rerun */
 	struct strlist quarantined;  /* failing tests on the quarantine list */
+	/*
+	 * The full run's failing tests whose suite key resolved to a path or
+	 * is a suite name, and the ids of those that did not (sorted), read
+	 * when the pair is classified and its full run has failures.
+	 */
+	int64_t failing, resolved, by_name;
+	struct strlist unresolved;
 };
 void pair_verdict_release(struct pair_verdict *v);
 
@@ -54,6 +61,16 @@ void pair_verdict_release(struct pair_verdict *v);
  */
 int classify_pair(struct store *s, const struct idmap *map,
 		  const struct pair_info *p, struct pair_verdict *out);
+
+/*
+ * Why no selection entry named each missed test of an escape (SPEC 3.3),
+ * one sentence per test of v->missed, in its order, into why: the suite key
+ * that did not resolve to a path, the empty selection, the entries that
+ * name other cases of the same file, or the nearest entry. map as for
+ * classify_pair. -1 after error().
+ */
+int explain_missed(struct store *s, const struct idmap *map, const struct pair_verdict *v,
+		   struct strlist *why);
 
 /* The shadow run's selection as an id set (run_all: everything). */
 int selection_idset(struct store *s, const struct idmap *map,

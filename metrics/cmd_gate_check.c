@@ -15,6 +15,7 @@ enum {
 	OPT_NO_SAVING,
 	OPT_MIN_DIFF_COV,
 	OPT_STRICT,
+	OPT_MIN_IDENTITY,
 };
 
 
@@ -108,6 +109,7 @@ static int criterion_option(struct metrics_criteria *cr, int c, const char *arg)
 	case OPT_NO_SAVING: cr->p95_saving = false; break;
 	case OPT_MIN_DIFF_COV: ok = parse_fraction(arg, &cr->min_diff_coverage); break;
 	case OPT_STRICT: cr->strict = true; break;
+	case OPT_MIN_IDENTITY: ok = parse_fraction(arg, &cr->min_identity); break;
 	default: return usage_error(&cmd_gate_check, "unknown option");
 	}
 	if (!ok)
@@ -126,6 +128,7 @@ static const struct option gate_options[] = {
 	{ "no-p95-saving", no_argument, NULL, OPT_NO_SAVING },
 	{ "min-diff-coverage", required_argument, NULL, OPT_MIN_DIFF_COV },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "min-identity", required_argument, NULL, OPT_MIN_IDENTITY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -190,6 +193,8 @@ const struct cmd cmd_gate_check = {
 		"  --escape-target X       the escape rate's upper bound at most X\n"
 		"                          (default 0.05)\n"
 		"  --confidence C          of that bound: 0.90, 0.95 (default), 0.99\n"
+		"  --min-identity X        share of failing tests whose suite key\n"
+		"                          resolved (default 0.99; none failing: n/a, pass)\n"
 		"  --max-affected-p50 X    affected-fraction p50 (default 0.6)\n"
 		"  --min-p95-saving X      p95 wall-clock saving 1 - shadow/full must\n"
 		"                          exceed X (default 0: shadow p95 below full p95)\n"

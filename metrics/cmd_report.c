@@ -229,6 +229,7 @@ static void print_json(const struct metrics *m)
 	cJSON_AddItemToObject(root, "trend", trust_json_trend(&m->trend));
 	cJSON_AddItemToObject(root, "blind_spots", trust_json_blind(&m->blind));
 	cJSON_AddItemToObject(root, "verifier_changed", trust_json_verifier_all(m));
+	json_add_identity(root, "identity", &m->identity);
 	json_days(root, m);
 	json_print_free(root, stdout);
 }
@@ -430,6 +431,49 @@ static void text_escapes(struct metrics_out *o, const struct metrics *m)
 	}
 }
 
+/* "12 of 14 failing tests resolved (2 by suite name)" */
+static void identity_failing(struct strbuf *sb, const struct identity_figures *f)
+{
+	strbuf_addf(sb, "%" PRId64 " of %" PRId64 " failing %s resolved", f->resolved,
+		    f->failing_tests, plural(f->failing_tests, "test", "tests"));
+	if (f->by_name)
+		strbuf_addf(sb, " (%" PRId64 " by suite name)", f->by_name);
+}
+
+/* "3 of 120 selection entries select no test" (empty when no run could tell) */
+static void identity_entries(struct strbuf *sb, const struct identity_figures *f)
+{
+	if (f->has_unmatched)
+		strbuf_addf(sb, "%" PRId64 " of %" PRId64 " selection %s no test",
+			    f->entries_unmatched, f->selection_entries,
+			    f->selection_entries == 1 ? "entry selects" : "entries select");
+}
+
+/* The unresolved ids shown in text and markdown; the json lists IDENTITY_LISTED. */
+#define IDENTITY_SHOWN 5
+
+static void text_identity(struct metrics_out *o, const struct metrics *m)
+{
+	const struct strlist *l = &m->identity.unresolved;
+
+	text_label(o, "Identity");
+	identity_failing(&o->sb, &m->identity);
+	strbuf_addch(&o->sb, '\n');
+	if (m->identity.has_unmatched) {
+		text_label(o, "");
+		identity_entries(&o->sb, &m->identity);
+		strbuf_addch(&o->sb, '\n');
+	}
+	for (size_t i = 0; i < l->nr && i < IDENTITY_SHOWN; i++) {
+		strbuf_addstr(&o->sb, "    ");
+		metrics_put_text(o, l->items[i]);
+		strbuf_addch(&o->sb, '\n');
+	}
+	if (l->nr > IDENTITY_SHOWN)
+		strbuf_addf(&o->sb, "    ... (%" PRId64 " unresolved in all; --format json "
+			    "lists them)\n", m->identity.failing_tests - m->identity.resolved);
+}
+
 static void text_rest(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
@@ -456,6 +500,7 @@ static void text_rest(struct metrics_out *o, const struct metrics *m)
 		    m->below_threshold, m->diff_coverage.n);
 	text_label(o, "Shadow days");
 	strbuf_addf(sb, "%" PRId64 "\n", m->shadow_days);
+	text_identity(o, m);
 }
 
 static void day_cells(struct strbuf *sb, const struct metrics_day *d, const char *sep)
@@ -588,6 +633,12 @@ static void md_overview(struct metrics_out *o, const struct metrics *m)
 	strbuf_reset(&v);
 	strbuf_addf(&v, "%" PRId64, m->shadow_days);
 	md_row(o, "days with shadow runs", v.buf);
+	strbuf_reset(&v);
+	identity_failing(&v, &m->identity);
+	if (m->identity.has_unmatched)
+		strbuf_addstr(&v, "; ");
+	identity_entries(&v, &m->identity);
+	md_row(o, "test identity", v.buf);
 	strbuf_release(&v);
 }
 

@@ -27,6 +27,7 @@ struct show {
 	size_t nr_notes;
 	bool *missed_blind;      /* per missed test: no narrowed selection ever named it */
 	struct verifier verifier; /* .found: the verifier check of the PR's heads */
+	struct strlist why_missed; /* per v.missed: why no entry named it */
 };
 
 
@@ -168,6 +169,7 @@ static int print_json(struct show *sh)
 		for (size_t i = 0; i < sh->verifier.nr; i++)
 			cJSON_AddItemToArray(vc, trust_json_verifier(&sh->verifier.found[i], NULL));
 	}
+	cJSON_AddItemToObject(root, "why_missed", json_strings(&sh->why_missed));
 	cJSON_AddItemToObject(root, "non_hermetic", json_strings(&sh->v.non_hermetic));
 	cJSON_AddItemToObject(root, "flaky", json_strings(&sh->v.flaky));
 	cJSON_AddItemToObject(root, "quarantined", json_strings(&sh->v.quarantined));
@@ -230,6 +232,12 @@ static void text_missed(const struct show *sh)
 		if (sh->missed_blind[i])
 			fputs("  (blind spot: no narrowed selection names it)", stdout);
 		putchar('\n');
+		if (i < sh->why_missed.nr) {
+			put_label("");
+			fputs("  why: ", stdout);
+			put_safe(sh->why_missed.items[i]);
+			putchar('\n');
+		}
 	}
 }
 
@@ -441,6 +449,8 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 	rc = classify_pair(ctx->store, cfg.idmap, &sh->pair, &sh->v);
 	if (!rc)
 		rc = load_blind(sh, cfg.idmap);
+	if (!rc)
+		rc = explain_missed(ctx->store, cfg.idmap, &sh->v, &sh->why_missed);
 	config_release(&cfg);
 	if (!rc)
 		rc = load_verifier(sh, ctx);
@@ -499,6 +509,7 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 	if (!ret)
 		ret = format == FORMAT_JSON ? print_json(&sh) : print_text(&sh);
 	pair_verdict_release(&sh.v);
+	strlist_release(&sh.why_missed);
 	pair_info_release(&sh.pair);
 	free(sh.missed_blind);
 	for (size_t i = 0; i < sh.verifier.nr; i++)

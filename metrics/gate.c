@@ -24,9 +24,10 @@ static bool holds(enum metrics_op op, double value, double threshold)
 	return false;
 }
 
-static void add(struct metrics_gate *g, const char *name, const char *label,
-		enum metrics_op op, double threshold, double value, bool integer,
-		bool advisory)
+static struct metrics_criterion *add(struct metrics_gate *g, const char *name,
+				      const char *label, enum metrics_op op,
+				      double threshold, double value, bool integer,
+				      bool advisory)
 {
 	struct metrics_criterion *c;
 
@@ -42,8 +43,7 @@ static void add(struct metrics_gate *g, const char *name, const char *label,
 	c->decimals = 3;
 	c->advisory = advisory;
 	c->pass = holds(op, value, threshold);
-	if (!c->pass && !advisory)
-		g->go = false;
+	return c;
 }
 
 static const char *bound_label(double confidence)
@@ -72,6 +72,12 @@ void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *
 	add(out, "escape_rate_upper", bound_label(m->confidence), OP_LE,
 	    m->escape_target, m->escape_bounds.upper, false, false);
 	out->criteria[out->nr - 1].decimals = 4;
+	/*
+	 * An escape computed on an unresolved id is not evidence (SPEC 3.3);
+	 * a window without failing tests has no join to doubt.
+	 */
+	add(out, "identity_resolved", "failing tests resolved", OP_GE, c->min_identity,
+	    m->identity_share, false, false)->pass |= isnan(m->identity_share);
 	add(out, "affected_fraction_p50", "affected fraction p50", OP_LE,
 	    c->max_affected_p50, m->affected.p50, false, false);
 	if (c->p95_saving)
@@ -82,4 +88,7 @@ void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *
 	    c->min_diff_coverage, m->diff_coverage.p50, false, !c->strict);
 	add(out, "verifier_changed", "verifier-changed heads", OP_LE, 0,
 	    (double)m->verifier_heads, true, true);
+	for (size_t i = 0; i < out->nr; i++)
+		if (!out->criteria[i].pass && !out->criteria[i].advisory)
+			out->go = false;
 }

@@ -292,6 +292,17 @@ static int add_escape(struct acc *a, struct pair_verdict *v)
 	return 0;
 }
 
+static void add_identity(struct identity_figures *f, const struct pair_info *p,
+			 struct pair_verdict *v)
+{
+	f->failing_tests += v->failing;
+	f->resolved += v->resolved;
+	f->by_name += v->by_name;
+	for (size_t i = 0; i < v->unresolved.nr; i++)
+		strlist_push(&f->unresolved, v->unresolved.items[i]);
+	identity_figures_add_entries(f, pair_latest(p, RUN_SHADOW));
+}
+
 static int on_pair(const struct pair_info *p, void *data)
 {
 	struct acc *a = data;
@@ -315,6 +326,7 @@ static int on_pair(const struct pair_info *p, void *data)
 		m->quarantined_tests += (int64_t)v.quarantined.nr;
 	}
 	m->flaky_tests += (int64_t)v.flaky.nr;
+	add_identity(&m->identity, p, &v);
 	if (pair_class_is_escape(v.cls))
 		ret = add_escape(a, &v);
 	pair_verdict_release(&v);
@@ -368,6 +380,9 @@ static void finish_figures(struct acc *a)
 	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
 	m->escape_rate = m->pairs ? (double)m->escapes / (double)m->pairs : NAN;
+	identity_figures_finish(&m->identity);
+	m->identity_share = m->identity.failing_tests ?
+		(double)m->identity.resolved / (double)m->identity.failing_tests : NAN;
 	free(aff.v), free(nar.v), free(ws.v), free(wf.v), free(dc.v), free(nw.v);
 }
 
@@ -781,5 +796,6 @@ void metrics_release(struct metrics *m)
 	free(m->repo);
 	strlist_release(&m->pool_);
 	strmap_clear(&m->pool_index_);
+	identity_figures_release(&m->identity);
 	memset(m, 0, sizeof(*m));
 }

@@ -35,6 +35,12 @@
  *                number of those tests
  *   diff coverage per shadow run; below_threshold counts runs strictly
  *                below the threshold
+ *   identity     the failing tests (failed or errored, quarantined ones
+ *                too) of the latest full run of every pair that is not
+ *                incomplete, each once per pair; resolved: its suite key
+ *                resolved to a path or is a suite name (core/identity.h);
+ *                the entries of every head's latest shadow run whose
+ *                decision is `selected` 
  *   shadow days  distinct UTC days (of the window) on which a head's first
  *                shadow run started
  *   days         one entry per UTC day from the window's first day to its
@@ -245,6 +251,14 @@ struct metrics {
 	size_t nr_verifier;
 	int64_t verifier_heads; /* distinct heads flagged */
 
+	/*
+	 * Test identity (SPEC 3.3): the failing tests of the window's
+	 * classified pairs' full runs, and the entries of their latest narrowed
+	 * shadow runs; identity_share is resolved / failing_tests (NAN: none).
+	 */
+	struct identity_figures identity;
+	double identity_share;
+
 	int64_t shadow_days;
 	struct metrics_day *days;
 	size_t nr_days;
@@ -282,7 +296,8 @@ double metrics_saving(double shadow, double full);
 /*
  * gate-check (SPEC 8). Each criterion compares a measured value with its
  * threshold; a value that cannot be computed (NAN) fails, unless the
- * criterion is advisory. The verdict is GO when every non-advisory
+ * criterion is advisory, or is identity_resolved (a window without failing
+ * tests has no join to doubt). The verdict is GO when every non-advisory
  * criterion passes. escape_rate_upper compares the escape rate's one-sided
  * upper bound with the metrics' escape target; verifier_changed (advisory)
  * counts the heads flagged by the verifier check.
@@ -296,8 +311,9 @@ struct metrics_criteria {
 	double min_p95_saving;    /* saving must exceed this (0: shadow p95 below full p95) */
 	double min_diff_coverage; /* diff-coverage p50 */
 	bool strict;              /* diff coverage is not advisory */
+	double min_identity;      /* share of failing tests resolved (n/a passes) */
 };
-#define METRICS_CRITERIA_INIT { 7, 50, 0, 0.6, true, 0, METRICS_DEFAULT_THRESHOLD, false }
+#define METRICS_CRITERIA_INIT { 7, 50, 0, 0.6, true, 0, METRICS_DEFAULT_THRESHOLD, false, 0.99 }
 
 enum metrics_op { OP_GE, OP_LE, OP_GT };
 
@@ -312,7 +328,7 @@ struct metrics_criterion {
 	bool pass, advisory;
 };
 
-#define METRICS_MAX_CRITERIA 8
+#define METRICS_MAX_CRITERIA 9
 struct metrics_gate {
 	struct metrics_criterion criteria[METRICS_MAX_CRITERIA];
 	size_t nr;

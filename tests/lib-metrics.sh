@@ -4,20 +4,30 @@
 
 # mrepo N: a git repository repo/ with a base commit on main and one branch
 # commit per PR 1..N (adding src/pN.py); heads.base and heads.N hold the shas.
+# MREPO_TESTS="tests/a.py ..." adds those test files to the base commit, so
+# the reports' suite keys name files of the tree (core/identity.h).
 # Ingest with `tiadash --repo repo ingest ...`.
 mrepo() {
-	local i
+	local i t
 	git init -q repo &&
 	mkdir -p repo/src && echo base >repo/src/base.py &&
+	for t in ${MREPO_TESTS:-}; do
+		mkdir -p "repo/$(dirname "$t")" && echo "def test(): pass" >"repo/$t" || return 1
+	done &&
 	(cd repo && commit_at 2026-10-30T00:00:00Z base) &&
 	git -C repo rev-parse HEAD >heads.base &&
 	for i in $(seq 1 "$1"); do
-		git -C repo checkout -q -b "pr$i" main &&
-		printf 'def f():\n    return %s\n' "$i" >"repo/src/p$i.py" &&
-		(cd repo && commit_at 2026-10-31T00:00:00Z "pr $i") &&
-		git -C repo rev-parse HEAD >"heads.$i" &&
-		git -C repo checkout -q main || return 1
+		mrepo_add "$i" || return 1
 	done
+}
+
+# mrepo_add PR: one more PR branch in the repository mrepo made.
+mrepo_add() {
+	git -C repo checkout -q -b "pr$1" main &&
+	printf 'def f():\n    return %s\n' "$1" >"repo/src/p$1.py" &&
+	(cd repo && commit_at 2026-10-31T00:00:00Z "pr $1") &&
+	git -C repo rev-parse HEAD >"heads.$1" &&
+	git -C repo checkout -q main
 }
 
 # head_of PR: the head commit of a PR made by mrepo.

@@ -6,7 +6,7 @@
 . "$TEST_SRC/lib-metrics.sh"
 
 test_expect_success 'setup: seven days, eight PRs a day, one escape (PR 13)' '
-	mrepo 56 &&
+	MREPO_TESTS="tests/a.py tests/b.py" mrepo 56 &&
 	for i in $(seq 1 56); do
 		day=$(( (i - 1) / 8 + 1 )) &&
 		at=$(printf "2026-11-%02dT%02d:00:00Z" "$day" $(( 8 + (i - 1) % 8 ))) &&
@@ -35,6 +35,7 @@ test_expect_success 'defaults: NO-GO on the unexplained escape, exit 1' '
 	pairs                                       >= 50        56  PASS
 	unexplained escapes                          <= 0         1  FAIL
 	escape rate upper bound (95%)           <= 0.0500    0.0819  FAIL
+	failing tests resolved                   >= 0.990     1.000  PASS
 	affected fraction p50                    <= 0.600     0.300  PASS
 	p95 wall-clock saving                     > 0.000     0.765  PASS
 	diff coverage p50 (advisory)             >= 0.700       n/a  FAIL (advisory)
@@ -52,10 +53,10 @@ test_expect_success 'json: verdict and criteria' '
 	python3 -m json.tool g.json >/dev/null &&
 	json_close g.json "d[\"verdict\"]" "\"NO-GO\"" &&
 	json_close g.json "[c[\"name\"] for c in d[\"criteria\"]]" \
-		"[\"shadow_days\", \"pairs\", \"unexplained_escapes\", \"escape_rate_upper\", \"affected_fraction_p50\", \"wall_clock_p95_saving\", \"diff_coverage_p50\", \"verifier_changed\"]" &&
+		"[\"shadow_days\", \"pairs\", \"unexplained_escapes\", \"escape_rate_upper\", \"identity_resolved\", \"affected_fraction_p50\", \"wall_clock_p95_saving\", \"diff_coverage_p50\", \"verifier_changed\"]" &&
 	json_close g.json "d[\"criteria\"][3][\"value\"]" 0.0819321595293316 &&
 	json_close g.json "[[c[\"threshold\"], c[\"value\"] if c[\"name\"] != \"escape_rate_upper\" else \"bound\", c[\"pass\"], c[\"advisory\"]] for c in d[\"criteria\"]]" \
-		"[[7, 7, true, false], [50, 56, true, false], [0, 1, false, false], [0.05, \"bound\", false, false], [0.6, 0.3, true, false], [0, 0.7654037504783773, true, false], [0.7, null, false, true], [0, 0, true, true]]" &&
+		"[[7, 7, true, false], [50, 56, true, false], [0, 1, false, false], [0.05, \"bound\", false, false], [0.99, 1, true, false], [0.6, 0.3, true, false], [0, 0.7654037504783773, true, false], [0.7, null, false, true], [0, 0, true, true]]" &&
 	json_close g.json "[d[k] for k in (\"pairs_needed\", \"days_needed\", \"confidence\", \"escape_target\")]" "[37, 5, 0.95, 0.05]"
 '
 
@@ -102,8 +103,24 @@ test_expect_success 'the window decides the days: six days is not enough' '
 
 test_expect_success 'an empty window: every measured value n/a or 0, NO-GO' '
 	test_expect_code 1 tiadash --db w.db gate-check --since 2026-12-01 --format json >e.json &&
-	json_close e.json "[c[\"value\"] for c in d[\"criteria\"]]" "[0, 0, 0, null, null, null, null, 0]" &&
-	json_close e.json "[c[\"pass\"] for c in d[\"criteria\"]]" "[false, false, true, false, false, false, false, true]"
+	json_close e.json "[c[\"value\"] for c in d[\"criteria\"]]" "[0, 0, 0, null, null, null, null, null, 0]" &&
+	json_close e.json "[c[\"pass\"] for c in d[\"criteria\"]]" "[false, false, true, false, true, false, false, false, true]"
+'
+
+test_expect_success 'identity: an unresolved failing test fails the gate, n/a passes' '
+	# PR 57: a full run fails a test whose suite key names no file of the tree
+	mrepo_add 57 &&
+	mrun w2/57-s 57 shadow 1 2026-11-07T20:00:00Z 100 pass "$(sel selected 10 100 tests/a.py)" tests/a.py::t &&
+	mrun w2/57-f 57 full 1 2026-11-07T20:00:00Z 600 fail - tests/gone.py::u:failed &&
+	tiadash --db w.db --repo repo ingest w2 >out 2>err &&
+	test_grep "1 of 1 failing tests name no path in the tree" err &&
+	test_expect_code 1 tiadash --db w.db gate-check --max-escapes 2 >t &&
+	test_grep "^failing tests resolved                   >= 0.990     0.500  FAIL$" t &&
+	tiadash --db w.db gate-check --max-escapes 2 --escape-target 0.99 --min-identity 0.5 >t &&
+	test_grep "^failing tests resolved                   >= 0.500     0.500  PASS$" t &&
+	tiadash --db w.db gate-check --since 2026-11-03 --until 2026-11-04 --min-days 1 --min-pairs 1 \
+		--escape-target 0.99 >t &&
+	test_grep "^failing tests resolved                   >= 0.990       n/a  PASS$" t
 '
 
 test_expect_success 'usage and input errors exit 2' '

@@ -75,6 +75,8 @@ ci_repo() {
 		cd repo &&
 		mkdir -p src tests &&
 		printf "1\n2\n" >src/m.c &&
+		echo "def test_one(): pass" >tests/test_a.py &&
+		echo "def test_one(): pass" >tests/test_b.py &&
 		commit_at "2026-10-30T10:00:00Z" base &&
 		git rev-parse HEAD >../heads.base &&
 		for pr in 11 12 13 14; do

@@ -68,7 +68,8 @@ def main():
     os.makedirs(repo, exist_ok=True)
     git(repo, "init", "-q", "-b", "main")
     write(os.path.join(repo, "src/money.c"), "".join("line %d\n" % i for i in range(20)))
-    write(os.path.join(repo, "tests/test_money.py"), "def test_adds(): pass\n")
+    for t in ("money", "tax", "report"):
+        write(os.path.join(repo, "tests/test_%s.py" % t), "def test_adds(): pass\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "init", when=BASE_TIME - 3600)
     base = git(repo, "rev-parse", "HEAD")

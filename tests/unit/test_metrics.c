@@ -157,6 +157,7 @@ static void good_metrics(struct metrics *m)
 	m->confidence = 0.95;
 	m->escape_target = 0.05;
 	m->escape_bounds.upper = 0.049;
+	m->identity_share = 1;
 }
 
 static const struct metrics_criterion *find(const struct metrics_gate *g, const char *name)
@@ -177,7 +178,7 @@ static void gate_defaults(void **state)
 	UNUSED(state);
 	good_metrics(&m);
 	metrics_gate_check(&m, &c, &g);
-	assert_int_equal(g.nr, 8);
+	assert_int_equal(g.nr, 9);
 	assert_true(g.go);
 	k = find(&g, "unexplained_escapes");
 	assert_non_null(k);
@@ -270,6 +271,35 @@ static void gate_failures(void **state)
 	assert_false(g.go);
 }
 
+static void gate_identity(void **state)
+{
+	struct metrics_criteria c = METRICS_CRITERIA_INIT;
+	struct metrics m;
+	struct metrics_gate g;
+	const struct metrics_criterion *k;
+
+	UNUSED(state);
+	good_metrics(&m);
+	m.identity_share = 0.99;
+	metrics_gate_check(&m, &c, &g);
+	k = find(&g, "identity_resolved");
+	assert_true(g.go && k->pass && k->threshold == 0.99 && !k->advisory && k->op == OP_GE);
+	/* Not advisory: an escape on an unresolved id is not evidence. */
+	m.identity_share = 0.98;
+	metrics_gate_check(&m, &c, &g);
+	assert_false(g.go);
+	assert_false(find(&g, "identity_resolved")->pass);
+	/* No failing tests: n/a, and it passes. */
+	m.identity_share = NAN;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+	assert_true(find(&g, "identity_resolved")->pass);
+	c.min_identity = 0.9;
+	m.identity_share = 0.95;
+	metrics_gate_check(&m, &c, &g);
+	assert_true(g.go);
+}
+
 static void gate_advisory(void **state)
 {
 	struct metrics_criteria c = METRICS_CRITERIA_INIT;
@@ -305,7 +335,7 @@ static void gate_configured(void **state)
 	c.p95_saving = false;
 	metrics_gate_check(&m, &c, &g);
 	assert_true(g.go);
-	assert_int_equal(g.nr, 7);
+	assert_int_equal(g.nr, 8);
 	assert_null(find(&g, "wall_clock_p95_saving"));
 	c.p95_saving = true;
 	c.min_p95_saving = 0.2;
@@ -329,6 +359,7 @@ int main(void)
 		cmocka_unit_test(gate_defaults),
 		cmocka_unit_test(gate_failures),
 		cmocka_unit_test(gate_advisory),
+		cmocka_unit_test(gate_identity),
 		cmocka_unit_test(gate_configured),
 		cmocka_unit_test(gate_upper_bound),
 	};
