@@ -493,6 +493,23 @@ static int resolve_base(struct record *r, struct repo *repo)
 		     "MQ_AFFECTED_BASE, or give --base)", from, rev, repo->root);
 }
 
+/*
+ * The directory the job runs in, relative to the repository root: where
+ * the reports' relative names start (the manifest's "workdir",
+ * core/identity.h). NULL when it is not below the root.
+ */
+static char *workdir_of(const char *root)
+{
+	char *cwd = realpath(".", NULL), *top = realpath(root, NULL), *w = NULL;
+	size_t n = top ? strlen(top) : 0;
+
+	if (cwd && top && !strncmp(cwd, top, n) && (cwd[n] == '/' || !cwd[n]))
+		w = xstrdup(cwd[n] ? cwd + n + 1 : "");
+	free(cwd);
+	free(top);
+	return w;
+}
+
 void record_prepare(struct record *r, const struct record_opts *o,
 		    const struct cmd_context *ctx)
 {
@@ -531,12 +548,14 @@ void record_prepare(struct record *r, const struct record_opts *o,
 		r->root = getcwd(NULL, 0);
 	if (!r->root)
 		r->root = xstrdup(".");
+	r->workdir = workdir_of(r->root);
 	repo_close(repo);
 }
 
 void record_release(struct record *r)
 {
 	free(r->root);
+	free(r->workdir);
 	free(r->repo_name);
 	free(r->dir);
 	ci_release(&r->ci);
@@ -990,6 +1009,8 @@ static cJSON *manifest_json(const struct record *r, const struct plan *p,
 	}
 	if (p->quarantine >= 0)
 		json_add_string(m, "quarantine", p->items[p->quarantine].dst);
+	if (r->workdir && *r->workdir)
+		json_add_string(m, "workdir", r->workdir);
 	/* Not part of the contract: how the job ended, for whoever reads the folder. */
 	job = cJSON_AddObjectToObject(m, "job");
 	json_add_opt_int(job, "exit_status", !out->signal && !out->not_run, out->status);

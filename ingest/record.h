@@ -71,6 +71,7 @@ struct record {
 	bool broken; /* something needed is missing (already reported): no record */
 	char head[41], base[41];
 	char *root;  /* the repository's root (the cwd outside one) */
+	char *workdir; /* the cwd relative to root ("" at the root, NULL outside it) */
 	char *repo_name;
 	bool has_pr, has_attempt;
 	int64_t pr, attempt;
