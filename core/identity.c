@@ -108,8 +108,8 @@ struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
 				  const char *workdir, const struct repo_diff *change,
 				  const struct idmap *map)
 {
-	char *run = xstrfmt("%s %s %p %s", head ? head : "", base ? base : "",
-			    (const void *)map, workdir ? workdir : "");
+	char *run = xstrfmt("%s %s %p", head ? head : "", base ? base : "",
+			    (const void *)map);
 	size_t victim = 0;
 
 	for (size_t i = 0; i < CACHED_RUNS; i++) {
@@ -118,6 +118,7 @@ struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
 		if (id && !strcmp(id->run, run)) {
 			free(run);
 			id->used = ++c->clock;
+			identity_use_workdir(id, workdir);
 			return id;
 		}
 		if (!id || (c->runs[victim] && id->used < c->runs[victim]->used))
@@ -128,6 +129,12 @@ struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
 	c->runs[victim]->used = ++c->clock;
 	free(run);
 	return c->runs[victim];
+}
+
+void identity_use_workdir(struct identity *id, const char *workdir)
+{
+	free(id->workdir);
+	id->workdir = clean_workdir(workdir);
 }
 
 /* ---- what the tree has ---- */
@@ -569,6 +576,8 @@ const struct id_result *identity_suite(struct identity *id, const char *key,
 	struct id_result *r;
 
 	strbuf_addch(&ck, (char)('0' + (flags & (ID_ENTRY | ID_MAP))));
+	strbuf_addstr(&ck, id->workdir);
+	strbuf_addch(&ck, '\0');
 	strbuf_addstr(&ck, key);
 	e = strmap_find(&id->cache, ck.buf, ck.len);
 	if (e) {
@@ -636,17 +645,19 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 				  const char *classname, const char *suite_key,
 				  struct strbuf *suite, struct strbuf *cls)
 {
-	const char *keys[3] = { nonempty(file), nonempty(classname), NULL };
+	const char *keys[3] = { nonempty(file), nonempty(classname), nonempty(suite_key) };
 	const struct id_result *first = NULL, *win = NULL;
 	size_t w = 0;
 
-	/* The enclosing suite names a case only when the case names nothing. */
-	if (!keys[0] && !keys[1])
-		keys[2] = nonempty(suite_key);
 	for (size_t i = 0; i < ARRAY_SIZE(keys) && !win; i++) {
 		const struct id_result *r;
 
-		if (!keys[i])
+		/*
+		 * The enclosing suite names a case only when the case's own
+		 * names say nothing the join can use (ctest's suite "core" is
+		 * not the case's; jest's "Test suite failed to run" is no name).
+		 */
+		if (!keys[i] || (i == 2 && first && first->state == ID_NAME))
 			continue;
 		r = identity_suite(id, keys[i], ID_MAP);
 		if (!first || r->state == ID_RESOLVED)

@@ -88,12 +88,19 @@ struct identity;
  * directory its runner ran in (NULL or "": the root), its change (for the
  * package fallback; NULL: none) and the id-map (NULL: none). r NULL or a
  * head not in it: every name stays as written (ID_NO_TREE). The resolver
- * lives in c, until c has been asked for four other runs' resolvers.
+ * lives in c, until c has been asked for four other runs' resolvers; a run
+ * of the same head, base and map shares it (with its own workdir).
  */
 struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
 				  const char *head, const char *base,
 				  const char *workdir, const struct repo_diff *change,
 				  const struct idmap *map);
+
+/*
+ * Resolve what follows as written by a runner that ran in workdir (NULL
+ * or "": the root), e.g. one report of a monorepo's run.
+ */
+void identity_use_workdir(struct identity *id, const char *workdir);
 
 /* Resolve one suite key (borrowed answer, valid as long as id). */
 const struct id_result *identity_suite(struct identity *id, const char *key,
@@ -101,10 +108,10 @@ const struct id_result *identity_suite(struct identity *id, const char *key,
 
 /*
  * A JUnit case's stored suite key (into suite, reset first) from its
- * `file` attribute and classname, tried in that order (the first that
- * resolves to a path wins, else the first given, as written), or, when it
- * has neither, the enclosing suite's file or name (each NULL or "" when
- * absent). Into cls (reset first) the class
+ * `file` attribute, its classname and the enclosing suite's file or name
+ * (each NULL or "" when absent), tried in that order: the first that
+ * resolves to a path wins, else the first given, as written. The suite's
+ * is not tried after a classname that is a suite name (ctest's suites). Into cls (reset first) the class
  * part of a classname, which goes in front of the case name
  * ("TestWidth::test_x"), also when a `file` attribute names the module
  * the classname starts with (pytest's legacy reports).

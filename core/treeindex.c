@@ -76,7 +76,7 @@ void tree_index_free(struct tree_index *t)
 	free(t);
 }
 
-static bool is_package_manifest(const char *base)
+bool tree_is_package_manifest(const char *base)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(package_manifests); i++)
 		if (!strcmp(base, package_manifests[i]))
@@ -113,7 +113,7 @@ static void add_path(struct tree_index *t, const char *root, const char *name,
 		e->value = (int64_t)t->nr;
 	}
 	t->nr++;
-	if (kind == TREE_FILE && is_package_manifest(name)) {
+	if (kind == TREE_FILE && tree_is_package_manifest(name)) {
 		size_t dlen = strlen(root) ? strlen(root) - 1 : 0;
 
 		strmap_intern(&t->packages, root, dlen, (int64_t)t->package_dirs.nr, &added);

@@ -21,6 +21,9 @@
 
 struct tree_index;
 
+/* Is a file of this base name a package manifest (its directory a package)? */
+bool tree_is_package_manifest(const char *base);
+
 /* An index of tree (which it takes over) in r. */
 struct tree_index *tree_index_new(struct repo *r, git_tree *tree);
 void tree_index_free(struct tree_index *t);

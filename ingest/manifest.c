@@ -145,6 +145,41 @@ static int get_workdir(const struct mparse *mp, const cJSON *obj, char **out)
 	return 0;
 }
 
+/*
+ * "results": report paths, each a string or {"path": P, "workdir": D}: D is
+ * the directory, relative to the root, its runner ran in ("" the root), for
+ * that report alone (tiadash record writes it for a report it found inside
+ * a package of a monorepo).
+ */
+static int get_results(const struct mparse *mp, const cJSON *obj, struct manifest *m)
+{
+	const cJSON *v = get(obj, "results"), *item;
+	size_t i = 0;
+
+	if (!v)
+		return 0;
+	if (!cJSON_IsArray(v))
+		return field_error(mp, "results", "must be an array of paths");
+	m->result_workdirs = xcalloc((size_t)cJSON_GetArraySize(v) + 1, sizeof(char *));
+	cJSON_ArrayForEach(item, v) {
+		const cJSON *path = cJSON_IsObject(item) ? get(item, "path") : item;
+		const cJSON *wd = cJSON_IsObject(item) ? get(item, "workdir") : NULL;
+
+		if (!cJSON_IsString(path) || (wd && !cJSON_IsString(wd)))
+			return field_error(mp, "results", "must be an array of paths or "
+					   "{\"path\", \"workdir\"} objects");
+		if (check_ref(mp, "results", path->valuestring) < 0)
+			return -1;
+		if (wd && *wd->valuestring && !path_is_contained(wd->valuestring))
+			return field_error(mp, "results", "workdir must be a directory "
+					   "relative to the repository root, not '%s'",
+					   wd->valuestring);
+		strlist_push(&m->results, path->valuestring);
+		m->result_workdirs[i++] = wd ? xstrdup(wd->valuestring) : NULL;
+	}
+	return 0;
+}
+
 static int get_strings(const struct mparse *mp, const cJSON *obj, const char *key,
 		       bool refs, bool *has, struct strlist *out)
 {
@@ -280,7 +315,7 @@ static int parse_fields(const struct mparse *mp, const cJSON *root, struct manif
 		return field_error(mp, "selection", "is only for shadow runs");
 	if (sel && parse_selection(mp, sel, &m->sel) < 0)
 		return -1;
-	if (get_strings(mp, root, "results", true, NULL, &m->results) < 0 ||
+	if (get_results(mp, root, m) < 0 ||
 	    get_strings(mp, root, "coverage", true, NULL, &m->coverage) < 0 ||
 	    get_strings(mp, root, "failed", false, &m->has_failed, &m->failed) < 0 ||
 	    get_ref(mp, root, "quarantine", &m->quarantine) < 0)
@@ -318,6 +353,9 @@ void manifest_release(struct manifest *m)
 	free(m->sel.lane);
 	free(m->sel.format);
 	free(m->sel.root);
+	for (size_t i = 0; m->result_workdirs && i < m->results.nr; i++)
+		free(m->result_workdirs[i]);
+	free(m->result_workdirs);
 	strlist_release(&m->results);
 	strlist_release(&m->coverage);
 	strlist_release(&m->failed);

@@ -46,6 +46,7 @@ struct manifest {
 	enum verdict verdict;
 	struct manifest_selection sel;
 	struct strlist results, coverage;
+	char **result_workdirs; /* per result: its own workdir, or NULL for the run's */
 	bool has_failed;
 	struct strlist failed;
 	char *quarantine;

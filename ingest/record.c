@@ -6,6 +6,7 @@
 #include "core/repo.h"
 #include "core/strmap.h"
 #include "core/timeutil.h"
+#include "core/treeindex.h"
 #include "ingest/input.h"
 #include "ingest/lists.h"
 #include "ingest/manifest.h"
@@ -952,6 +953,70 @@ static int claim_dir(struct record *r, struct undo *u, int64_t *attempt)
 	return ret;
 }
 
+/* A directory holding a package manifest (core/treeindex.h's list)? */
+static bool is_package_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool found = false;
+
+	while (d && !found && (e = readdir(d)))
+		found = tree_is_package_manifest(e->d_name);
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * The package a report was found in, relative to the root ("" the root),
+ * or NULL when it lies outside the root. In a monorepo each package's
+ * runner writes its report in the package, naming its tests from there.
+ */
+static char *report_package(const char *root, const char *report)
+{
+	char *top = realpath(root, NULL), *real = realpath(report, NULL), *dir, *s;
+	size_t n = top ? strlen(top) : 0;
+	char *pkg = NULL;
+
+	if (!top || !real || strncmp(real, top, n) || real[n] != '/') {
+		free(top);
+		free(real);
+		return NULL;
+	}
+	dir = real;
+	while ((s = strrchr(dir, '/')) && (size_t)(s - dir) > n) {
+		*s = '\0';
+		if (is_package_dir(dir)) {
+			pkg = xstrdup(dir + n + 1);
+			break;
+		}
+	}
+	free(top);
+	free(real);
+	return pkg ? pkg : xstrdup("");
+}
+
+/*
+ * A result: its name, with its own workdir when it was found in a package
+ * below the job's directory (`turbo run test` at the root, each package's
+ * runner writing its report in the package).
+ */
+static void push_result(cJSON *arr, const struct record *r, const struct copy *c)
+{
+	char *pkg = r->workdir ? report_package(r->root, c->src) : NULL;
+	cJSON *o;
+
+	if (!pkg || !*pkg || !strcmp(pkg, r->workdir)) {
+		json_push_string(arr, c->dst);
+	} else {
+		o = cJSON_CreateObject();
+		json_add_string(o, "path", c->dst);
+		json_add_string(o, "workdir", pkg);
+		cJSON_AddItemToArray(arr, o);
+	}
+	free(pkg);
+}
+
 static cJSON *manifest_json(const struct record *r, const struct plan *p,
 			    const struct record_outcome *out, int64_t attempt)
 {
@@ -996,7 +1061,7 @@ static cJSON *manifest_json(const struct record *r, const struct plan *p,
 	}
 	arr = cJSON_AddArrayToObject(m, "results");
 	for (size_t i = 0; i < p->results; i++)
-		json_push_string(arr, p->items[i].dst);
+		push_result(arr, r, &p->items[i]);
 	if (p->coverage > p->results) {
 		arr = cJSON_AddArrayToObject(m, "coverage");
 		for (size_t i = p->results; i < p->coverage; i++)

@@ -517,9 +517,16 @@ static int parse_results(struct run_source *rs, struct run_data *d)
 	d->has_unmatched = rs->nr_results && d->decision == DECISION_SELECTED &&
 			   d->entries.nr;
 	case_ctx_init(&cc, d);
-	for (size_t i = 0; i < rs->nr_results && !ret; i++)
+	for (size_t i = 0; i < rs->nr_results && !ret; i++) {
+		const char *wd = i < rs->m.results.nr && rs->m.result_workdirs &&
+				 rs->m.result_workdirs[i] ? rs->m.result_workdirs[i] : rs->m.workdir;
+
+		identity_use_workdir(d->ids, wd);
+		cc.names.valid = false;
 		if (junit_parse(&rs->results[i], on_case, &cc, &d->stats) < 0)
 			ret = -1;
+	}
+	identity_use_workdir(d->ids, rs->m.workdir);
 	case_ctx_release(&cc);
 	if (!ret && d->tests.dropped)
 		warning("%s: more test cases than a test list holds (%u MiB): the "
