@@ -108,8 +108,8 @@ struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
 				  const char *workdir, const struct repo_diff *change,
 				  const struct idmap *map)
 {
-	char *run = xstrfmt("%s %s %p", head ? head : "", base ? base : "",
-			    (const void *)map);
+	char *run = xstrfmt("%s %s %p %p", head ? head : "", base ? base : "",
+			    (const void *)r, (const void *)map);
 	size_t victim = 0;
 
 	for (size_t i = 0; i < CACHED_RUNS; i++) {
