@@ -585,12 +585,12 @@ const struct id_result *identity_suite(struct identity *id, const char *key,
 		return &id->results[e->value];
 	}
 	resolve(id, key, flags, &a);
-	if (!id_state_joined(a.state) && (flags & ID_MAP) && id->map) {
+	if (a.state != ID_RESOLVED && (flags & ID_MAP) && id->map) {
 		char *mapped = idmap_apply(id->map, key);
 
 		if (strcmp(mapped, key)) {
 			resolve(id, mapped, flags, &a);
-			if (!id_state_joined(a.state)) {
+			if (a.state != ID_RESOLVED) {
 				strbuf_reset(&a.key);
 				strbuf_addstr(&a.key, mapped);
 			}

@@ -36,8 +36,8 @@
  * tree does not have, and every name of a run whose head is not in the
  * repository stay as written and are counted as unresolved. For JUnit
  * suite keys and listed failures the config's id-map rules (core/idmatch.h)
- * are tried on a name that does not resolve as written, before resolving
- * again.
+ * are tried on a name that does not resolve to a path as written (a suite
+ * name too), before resolving again.
  *
  * Resolution is cached per key, and the tree's index per head (a few heads
  * per thread), so a report of 10^5 cases costs one look-up per distinct

@@ -74,7 +74,8 @@ static char *substitute(const struct idmap_rule *r, const char *in)
 
 		rc = pcre2_substitute(r->re, (PCRE2_SPTR)in, inlen, 0,
 				      PCRE2_SUBSTITUTE_OVERFLOW_LENGTH |
-				      PCRE2_SUBSTITUTE_GLOBAL, NULL, NULL,
+				      PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_UNSET_EMPTY,
+				      NULL, NULL,
 				      (PCRE2_SPTR)r->replacement,
 				      PCRE2_ZERO_TERMINATED, (PCRE2_UCHAR *)out, &cap);
 		if (rc != PCRE2_ERROR_NOMEMORY)

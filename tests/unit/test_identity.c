@@ -214,6 +214,14 @@ static void idmap_for_reports(void **state)
 	assert_string_equal(identity_suite(id, "tests/test_tax.py", ID_MAP)->key, "tests/test_tax.py");
 	assert_int_equal(identity_suite(id, "ledger.tests.test_tax", ID_ENTRY)->state, ID_NOT_FOUND);
 	idmap_free(map);
+	/* A suite name can be mapped to a path too (the man page's ctest recipe). */
+	map = idmap_new();
+	assert_int_equal(idmap_add_rule(map, "^(\\w+)(:.*)?$ => tests/test_$1.py$2", "t"), 0);
+	id = identity_for_run(cache, repo, head, head, NULL, NULL, map);
+	r = identity_suite(id, "tax", ID_MAP);
+	assert_int_equal(r->state, ID_RESOLVED);
+	assert_string_equal(r->key, "tests/test_tax.py");
+	idmap_free(map);
 }
 
 static void no_tree(void **state)
