@@ -9,7 +9,8 @@
 #define CACHED_RUNS 4
 
 struct identity {
-	char *run;              /* head, base, workdir and map: what the cache matches */
+	char *run;              /* head, repository and map: what the cache matches */
+	char *base;             /* the run whose change this is (the cache is its answers) */
 	const struct idmap *map;
 	struct tree_index *tree; /* NULL: no tree */
 	char *workdir;          /* "" for the root */
@@ -45,20 +46,18 @@ struct identity_cache *identity_cache_new(void)
 	return xcalloc(1, sizeof(struct identity_cache));
 }
 
+static void forget_answers(struct identity *id);
+
 static void identity_free(struct identity *id)
 {
 	if (!id)
 		return;
-	for (size_t i = 0; i < id->nr; i++) {
-		free((char *)id->results[i].key);
-		free((char *)id->results[i].suffix);
-	}
+	forget_answers(id);
 	free(id->results);
-	strmap_clear(&id->cache);
 	strlist_release(&id->changed);
-	strlist_release(&id->change_packages);
 	tree_index_free(id->tree);
 	free(id->workdir);
+	free(id->base);
 	free(id->run);
 	free(id);
 }
@@ -87,8 +86,36 @@ static char *clean_workdir(const char *w)
 	return n == 1 && *w == '.' ? xstrdup("") : xstrndup(w, n);
 }
 
+static void forget_answers(struct identity *id)
+{
+	for (size_t i = 0; i < id->nr; i++) {
+		free((char *)id->results[i].key);
+		free((char *)id->results[i].suffix);
+	}
+	id->nr = 0;
+	strmap_clear(&id->cache);
+	strlist_release(&id->change_packages);
+	id->packages_known = false;
+}
+
+/*
+ * The change of the run: the package fallback's tie-breaker. Another base
+ * is another change, and the answers given for the last one are dropped
+ * (the tree's index is the head's, and stays).
+ */
+static void use_change(struct identity *id, const char *base, const struct repo_diff *change)
+{
+	if (id->base && !strcmp(id->base, base ? base : ""))
+		return;
+	forget_answers(id);
+	free(id->base);
+	id->base = xstrdup(base ? base : "");
+	strlist_release(&id->changed);
+	for (size_t i = 0; change && i < change->nr; i++)
+		strlist_push(&id->changed, change->files[i].path);
+}
+
 static struct identity *identity_new(const char *run, struct repo *r, const char *head,
-				     const char *workdir, const struct repo_diff *change,
 				     const struct idmap *map)
 {
 	struct identity *id = xcalloc(1, sizeof(*id));
@@ -97,9 +124,7 @@ static struct identity *identity_new(const char *run, struct repo *r, const char
 	id->run = xstrdup(run);
 	id->map = map;
 	id->tree = tree ? tree_index_new(r, tree) : NULL;
-	id->workdir = clean_workdir(workdir);
-	for (size_t i = 0; change && i < change->nr; i++)
-		strlist_push(&id->changed, change->files[i].path);
+	id->workdir = xstrdup("");
 	return id;
 }
 
@@ -108,27 +133,25 @@ struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
 				  const char *workdir, const struct repo_diff *change,
 				  const struct idmap *map)
 {
-	char *run = xstrfmt("%s %s %p %p", head ? head : "", base ? base : "",
-			    (const void *)r, (const void *)map);
+	char *run = xstrfmt("%s %p %p", head ? head : "", (const void *)r, (const void *)map);
+	struct identity *id = NULL;
 	size_t victim = 0;
 
-	for (size_t i = 0; i < CACHED_RUNS; i++) {
-		struct identity *id = c->runs[i];
-
-		if (id && !strcmp(id->run, run)) {
-			free(run);
-			id->used = ++c->clock;
-			identity_use_workdir(id, workdir);
-			return id;
-		}
-		if (!id || (c->runs[victim] && id->used < c->runs[victim]->used))
+	for (size_t i = 0; i < CACHED_RUNS && !id; i++) {
+		if (c->runs[i] && !strcmp(c->runs[i]->run, run))
+			id = c->runs[i];
+		else if (!c->runs[i] || (c->runs[victim] && c->runs[i]->used < c->runs[victim]->used))
 			victim = i;
 	}
-	identity_free(c->runs[victim]);
-	c->runs[victim] = identity_new(run, r, head, workdir, change, map);
-	c->runs[victim]->used = ++c->clock;
+	if (!id) {
+		identity_free(c->runs[victim]);
+		id = c->runs[victim] = identity_new(run, r, head, map);
+	}
 	free(run);
-	return c->runs[victim];
+	id->used = ++c->clock;
+	use_change(id, base, change);
+	identity_use_workdir(id, workdir);
+	return id;
 }
 
 void identity_use_workdir(struct identity *id, const char *workdir)
@@ -434,8 +457,16 @@ static int dotted(struct identity *id, const char *key, bool jvm, struct answer 
 static int go_package(struct identity *id, const char *key, struct answer *a)
 {
 	char *dir = NULL;
+	const char *slash = strchr(key, '/');
 
-	if (!strchr(key, '/') && !strchr(key, '.'))
+	/*
+	 * An import path has a '/' or a '.'; look for go.mod files (a walk
+	 * of the tree) only when the root has one or the path starts with a
+	 * domain (github.com/...), not for every path the tree lacks.
+	 */
+	if (!slash && !strchr(key, '.'))
+		return 0;
+	if (!exists(id, "go.mod") && !(slash && memchr(key, '.', (size_t)(slash - key))))
 		return 0;
 	if (tree_index_go_package(id->tree, key, &dir) <= 0)
 		return 0;
@@ -520,6 +551,21 @@ static bool outside(const char *key)
 	}
 }
 
+static bool is_token_n(const char *s, size_t n)
+{
+	if (!n || (!isalpha((unsigned char)*s) && *s != '_'))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-')
+			return false;
+	return true;
+}
+
+static bool is_token(const char *s)
+{
+	return is_token_n(s, strlen(s));
+}
+
 /* The steps of core/identity.h, in order; false when none resolves key. */
 static bool resolve_in_tree(struct identity *id, const char *key, const char *written,
 			    unsigned flags, struct answer *a)
@@ -529,22 +575,13 @@ static bool resolve_in_tree(struct identity *id, const char *key, const char *wr
 		return true;
 	if (a->state == ID_AMBIGUOUS)
 		return false;
-	if (in_package(id, key, a) > 0)
+	/* A bare token is no relative path: no walk for ctest's suites. */
+	if (!is_token(key) && in_package(id, key, a) > 0)
 		return true;
 	return a->state != ID_AMBIGUOUS && (flags & ID_ENTRY) && named_package(id, written, a) > 0;
 }
 
 /* A suite name that cannot be a path: ctest's and codebase-memory-mcp's tokens. */
-static bool is_token(const char *s)
-{
-	if (!isalpha((unsigned char)*s) && *s != '_')
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-			return false;
-	return true;
-}
-
 static void resolve(struct identity *id, const char *written, unsigned flags,
 		    struct answer *a)
 {
@@ -565,6 +602,22 @@ static void resolve(struct identity *id, const char *written, unsigned flags,
 		strbuf_reset(&a->suffix);
 	}
 	free(key);
+}
+
+/* Without a tree (or an id-map) a name is what it says: no look-up, nothing to cache. */
+static bool as_written(const struct identity *id, unsigned flags)
+{
+	return !id->tree && !((flags & ID_MAP) && id->map);
+}
+
+bool identity_rewrites(const struct identity *id, unsigned flags)
+{
+	return !as_written(id, flags);
+}
+
+static enum id_state written_state(const char *key, size_t len)
+{
+	return is_token_n(key, len) ? ID_NAME : ID_NO_TREE;
 }
 
 const struct id_result *identity_suite(struct identity *id, const char *key,
@@ -616,29 +669,32 @@ static const char *nonempty(const char *s)
  * pytest's legacy reports give a `file` attribute and a classname that
  * starts with the file's module path: what follows it is the class part.
  */
-static void file_class_part(const char *file, const char *classname, struct strbuf *out)
+void identity_class_part(const char *file, const char *classname, struct strbuf *out)
 {
-	char *mod = normalize(file), *dot = strrchr(mod, '.'), *ext = NULL;
-	size_t n;
+	const char *f = file, *c = classname, *base, *ext;
 
-	if (dot && !strchr(dot, '/')) {
-		*dot = '\0';
-		ext = dot + 1;
-	}
-	for (char *s = mod; *s; s++)
-		if (*s == '/')
-			*s = '.';
-	n = strlen(mod);
+	while (f[0] == '.' && f[1] == '/')
+		f += 2;
+	/* The file's module path is the file without its extension, '/' as '.'. */
+	base = strrchr(f, '/');
+	base = base ? base + 1 : f;
+	ext = strrchr(base, '.');
+	if (!ext)
+		ext = base + strlen(base);
+	/* Only a classname longer than the module path has a class part. */
+	if (strlen(c) <= (size_t)(ext - f) + 1)
+		return;
+	for (; f < ext && *c; f++, c++)
+		if (*c != (*f == '/' || *f == '\\' ? '.' : *f))
+			return;
 	/* A classname that is the dotted file name itself has no class part. */
-	if (n && !strncmp(classname, mod, n) && classname[n] == '.' && classname[n + 1] &&
-	    (!ext || strcmp(classname + n + 1, ext))) {
-		for (const char *s = classname + n + 1; *s; s++)
-			if (*s == '.' || *s == '$' || *s == '+')
-				strbuf_addstr(out, "::");
-			else
-				strbuf_addch(out, *s);
-	}
-	free(mod);
+	if (f < ext || *c != '.' || !c[1] || (*ext && !strcmp(c + 1, ext + 1)))
+		return;
+	for (c++; *c; c++)
+		if (*c == '.' || *c == '$' || *c == '+')
+			strbuf_addstr(out, "::");
+		else
+			strbuf_addch(out, *c);
 }
 
 enum id_state identity_junit_case(struct identity *id, const char *file,
@@ -648,6 +704,19 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 	const char *keys[3] = { nonempty(file), nonempty(classname), nonempty(suite_key) };
 	const struct id_result *first = NULL, *win = NULL;
 	size_t w = 0;
+
+	if (as_written(id, ID_MAP)) {
+		const char *k = keys[0] ? keys[0] : keys[1] ? keys[1] : keys[2] ? keys[2] : "";
+
+		strbuf_reset(cls);
+		if (suite) {
+			strbuf_reset(suite);
+			strbuf_addstr(suite, k);
+		}
+		if (keys[0] && keys[1])
+			identity_class_part(keys[0], keys[1], cls);
+		return written_state(k, strlen(k));
+	}
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys) && !win; i++) {
 		const struct id_result *r;
@@ -675,7 +744,7 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 	if (win && *win->suffix)
 		strbuf_addstr(cls, win->suffix);
 	else if (win && w == 0 && keys[1])
-		file_class_part(keys[0], keys[1], cls);
+		identity_class_part(keys[0], keys[1], cls);
 	return win ? win->state : ID_NOT_FOUND;
 }
 
@@ -695,6 +764,11 @@ enum id_state identity_test_id(struct identity *id, const char *text, unsigned f
 		sep = colon;
 		rest = colon + 1;
 		mark = ":";
+	}
+	if (as_written(id, flags)) {
+		if (out)
+			strbuf_addstr(out, text);
+		return written_state(text, sep ? (size_t)(sep - text) : strlen(text));
 	}
 	suite = sep ? xstrndup(text, (size_t)(sep - text)) : xstrdup(text);
 	r = identity_suite(id, suite, flags);

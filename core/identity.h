@@ -102,6 +102,9 @@ struct identity *identity_for_run(struct identity_cache *c, struct repo *r,
  */
 void identity_use_workdir(struct identity *id, const char *workdir);
 
+/* Can resolving change a name? Not without a tree and an id-map. */
+bool identity_rewrites(const struct identity *id, unsigned flags);
+
 /* Resolve one suite key (borrowed answer, valid as long as id). */
 const struct id_result *identity_suite(struct identity *id, const char *key,
 				       unsigned flags);
@@ -114,16 +117,25 @@ const struct id_result *identity_suite(struct identity *id, const char *key,
  * is not tried after a classname that is a suite name (ctest's suites). Into cls (reset first) the class
  * part of a classname, which goes in front of the case name
  * ("TestWidth::test_x"), also when a `file` attribute names the module
- * the classname starts with (pytest's legacy reports).
+ * the classname starts with (pytest's legacy reports). suite may be NULL
+ * when !identity_rewrites(id, ID_MAP): the key is then the first given.
  */
 enum id_state identity_junit_case(struct identity *id, const char *file,
 				  const char *classname, const char *suite_key,
 				  struct strbuf *suite, struct strbuf *cls);
 
 /*
+ * Append the class part a classname gives beyond the module a `file`
+ * attribute names ("tests/a.py", "tests.a.TestA.TestB": "TestA::TestB");
+ * nothing when it names none.
+ */
+void identity_class_part(const char *file, const char *classname, struct strbuf *out);
+
+/*
  * A test id or selection entry in any accepted form (SUITE::CASE,
  * suite:case, SUITE; core/idmatch.h) with its suite part resolved, into
- * out (appended).
+ * out (appended). out may be NULL when !identity_rewrites(id, flags): the
+ * name stays as written, only its state is wanted.
  */
 enum id_state identity_test_id(struct identity *id, const char *text,
 			       unsigned flags, struct strbuf *out);

@@ -104,42 +104,131 @@ char *idmap_apply(const struct idmap *map, const char *entry)
 	return cur;
 }
 
+/*
+ * The length of entry as the set keeps it, and its form. Hardening (issue
+ * 7, fuzz_lists): only a directory or suite entry loses its trailing
+ * slashes; in a SUITE::CASE id they belong to the case name ("resolves a/"),
+ * and dropping them unselected the test.
+ */
+static size_t entry_form(const char *e, unsigned *form)
+{
+	size_t n = strlen(e);
+	bool is_id = strstr(e, "::") != NULL;
+
+	while (n > 1 && e[n - 1] == '/' && !is_id)
+		n--;
+	*form = is_id ? IDSET_CASE_IDS : memchr(e, ':', n) ? IDSET_CBM_IDS : IDSET_SUITES;
+	return n;
+}
+
 void idset_add(struct idset *set, const struct idmap *map, const char *entry)
 {
 	char *mapped = map ? idmap_apply(map, entry) : NULL;
 	const char *e = mapped ? mapped : entry;
-	size_t n = strlen(e);
+	unsigned form;
+	size_t n = entry_form(e, &form);
+	bool added;
 
-	/*
-	 * Hardening (issue 7, fuzz_lists): only a directory or suite entry
-	 * loses its trailing slashes; in a SUITE::CASE id they belong to the
-	 * case name ("resolves a/"), and dropping them unselected the test.
-	 */
-	while (n > 1 && e[n - 1] == '/' && !strstr(e, "::"))
-		n--;
 	if (n) {
-		bool added;
-
 		strmap_intern(&set->entries, e, n, (int64_t)set->entries.nr, &added);
-		if (added && memchr(e, ':', n))
-			set->has_ids = true;
+		if (added)
+			set->forms |= form;
 	}
 	free(mapped);
+}
+
+static size_t hashed_slot(const struct idset *set, uint64_t h)
+{
+	size_t mask = set->cap_hashed - 1, i = h & mask;
+
+	/* Slot values are hashes; 0 marks a free slot (a zero hash becomes 1). */
+	while (set->hashes[i] && set->hashes[i] != h)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static uint64_t entry_hash(const char *s, size_t n)
+{
+	uint64_t h = strhash(s, n);
+
+	return h ? h : 1;
+}
+
+static void grow_hashed(struct idset *set, size_t cap)
+{
+	uint64_t *old = set->hashes;
+	int64_t *old_index = set->indexes;
+	size_t old_cap = set->cap_hashed;
+
+	set->cap_hashed = cap;
+	set->hashes = xcalloc(set->cap_hashed, sizeof(*set->hashes));
+	set->indexes = xcalloc(set->cap_hashed, sizeof(*set->indexes));
+	for (size_t i = 0; i < old_cap; i++) {
+		if (old[i]) {
+			size_t at = hashed_slot(set, old[i]);
+
+			set->hashes[at] = old[i];
+			set->indexes[at] = old_index[i];
+		}
+	}
+	free(old);
+	free(old_index);
+}
+
+void idset_add_hashed(struct idset *set, const char *entry)
+{
+	unsigned form;
+	size_t n = entry_form(entry, &form), at;
+	uint64_t h;
+
+	if (!n)
+		return;
+	if (2 * (set->nr_hashed + 1) > set->cap_hashed)
+		grow_hashed(set, set->cap_hashed ? set->cap_hashed * 2 : 64);
+	h = entry_hash(entry, n);
+	at = hashed_slot(set, h);
+	if (set->hashes[at])
+		return;
+	set->hashes[at] = h;
+	set->indexes[at] = (int64_t)set->nr_hashed++;
+	set->forms |= form;
+}
+
+void idset_reserve_hashed(struct idset *set, size_t n)
+{
+	size_t cap = 64;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	if (cap > set->cap_hashed)
+		grow_hashed(set, cap);
+}
+
+size_t idset_size(const struct idset *set)
+{
+	return set->hashes ? set->nr_hashed : set->entries.nr;
 }
 
 void idset_release(struct idset *set)
 {
 	strmap_clear(&set->entries);
-	set->all = false;
-	set->has_ids = false;
+	free(set->hashes);
+	free(set->indexes);
+	memset(set, 0, sizeof(*set));
 }
 
 /* Visit the entry that is s[0..n), if any; true when fn says stop. */
 static bool visit(const struct idset *set, const char *s, size_t n, idset_match_fn fn,
 		  void *data)
 {
-	const struct strmap_entry *e = strmap_find(&set->entries, s, n);
+	const struct strmap_entry *e;
+	size_t at;
 
+	if (set->hashes) {
+		at = hashed_slot(set, entry_hash(s, n));
+		return set->hashes[at] && fn(set->indexes[at], data);
+	}
+	e = strmap_find(&set->entries, s, n);
 	return e && fn(e->value, data);
 }
 
@@ -148,6 +237,8 @@ bool idset_suite_matches(const struct idset *set, const char *suite,
 {
 	size_t slen = strlen(suite);
 
+	if (!(set->forms & IDSET_SUITES))
+		return false;
 	if (visit(set, suite, slen, fn, data))
 		return true;
 	/* Directory prefixes of a suite key that is a path. */
@@ -160,24 +251,31 @@ bool idset_suite_matches(const struct idset *set, const char *suite,
 bool idset_case_matches(const struct idset *set, const char *suite, const char *name,
 			idset_match_fn fn, void *data)
 {
-	struct strbuf id = STRBUF_INIT;
+	char small[256], *id;
+	size_t slen = strlen(suite), nlen = strlen(name), len = slen + 2 + nlen;
 	bool stop = false;
-	size_t slen = strlen(suite);
 
-	if (!set->has_ids)
+	if (!set->forms)
 		return false;
-	strbuf_addf(&id, "%s::%s", suite, name);
-	stop = visit(set, id.buf, id.len, fn, data);
-	/* A class of the case ("file.py::TestA" selects "file.py::TestA::test_x"). */
-	for (size_t i = slen + 2; !stop && i + 1 < id.len; i++)
-		if (id.buf[i] == ':' && id.buf[i + 1] == ':')
-			stop = visit(set, id.buf, i, fn, data);
-	if (!stop) {
-		strbuf_reset(&id);
-		strbuf_addf(&id, "%s:%s", suite, name);
-		stop = visit(set, id.buf, id.len, fn, data);
+	/* Called for every case of a run: no allocation for ids of usual length. */
+	id = len < sizeof(small) ? small : xmalloc(len + 1);
+	memcpy(id, suite, slen);
+	memcpy(id + slen, "::", 2);
+	memcpy(id + slen + 2, name, nlen + 1);
+	if (set->forms & IDSET_CASE_IDS) {
+		stop = visit(set, id, len, fn, data);
+		/* A class of the case ("file.py::TestA" selects "file.py::TestA::test_x"). */
+		for (size_t i = slen + 2; !stop && i + 1 < len; i++)
+			if (id[i] == ':' && id[i + 1] == ':')
+				stop = visit(set, id, i, fn, data);
 	}
-	strbuf_release(&id);
+	if (!stop && (set->forms & IDSET_CBM_IDS)) {
+		/* SUITE:CASE, codebase-memory-mcp's form: drop one of the colons. */
+		memmove(id + slen + 1, id + slen + 2, nlen + 1);
+		stop = visit(set, id, len - 1, fn, data);
+	}
+	if (id != small)
+		free(id);
 	return stop;
 }
 
@@ -191,7 +289,7 @@ bool idset_selects(const struct idset *set, const char *suite, const char *name)
 {
 	if (set->all)
 		return true;
-	if (!set->entries.nr)
+	if (!idset_size(set))
 		return false;
 	return idset_suite_matches(set, suite, stop_at_first, NULL) ||
 	       idset_case_matches(set, suite, name, stop_at_first, NULL);

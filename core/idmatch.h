@@ -27,15 +27,33 @@ struct idmap;
 struct idset {
 	struct strmap entries; /* entry -> its index, in the order added */
 	bool all;     /* run_all: every test is selected */
-	bool has_ids; /* some entry names a case (has a ':') */
+	unsigned forms; /* which forms the entries take: */
+#define IDSET_CASE_IDS 1u /* SUITE::CASE */
+#define IDSET_CBM_IDS 2u  /* suite:case */
+#define IDSET_SUITES 4u   /* a suite key or a directory */
+	/*
+	 * Or, filled by idset_add_hashed, the entries as 64-bit hashes only
+	 * (slot -> index): ingest matches a run's every case against its
+	 * selection, and a million entries then cost one array, not a million
+	 * copies. Two entries of equal hash (2^-64) would count as one.
+	 */
+	uint64_t *hashes;
+	int64_t *indexes;
+	size_t nr_hashed, cap_hashed;
 };
-#define IDSET_INIT { STRMAP_INIT, false, false }
+#define IDSET_INIT { STRMAP_INIT, false, 0, NULL, NULL, 0, 0 }
 
 /*
  * Add an entry (a test id, suite key or directory) after the id-map (map may
  * be NULL). Trailing slashes are dropped so `dir/` and `dir` are one entry.
  */
 void idset_add(struct idset *set, const struct idmap *map, const char *entry);
+/* The same, kept as a hash (see above); a set is filled one way or the other. */
+void idset_add_hashed(struct idset *set, const char *entry);
+/* Room for n hashed entries without growing. */
+void idset_reserve_hashed(struct idset *set, size_t n);
+/* How many distinct entries set holds. */
+size_t idset_size(const struct idset *set);
 void idset_release(struct idset *set);
 
 /* Is SUITE::CASE selected by set? The one matching rule of SPEC 3.3. */

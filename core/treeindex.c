@@ -573,11 +573,16 @@ int tree_index_named_package(struct tree_index *t, const char *name, const char 
 {
 	int64_t i;
 
-	walk(t);
 	if (!t->names_read) {
 		t->names_read = true;
-		read_turbo_names(t);
-		read_moon_projects(t);
+		/* No workspace file, no package names: no walk of the tree. */
+		if (tree_index_kind(t, "package.json") || tree_index_kind(t, "pnpm-workspace.yaml") ||
+		    tree_index_kind(t, ".moon/workspace.yml") ||
+		    tree_index_kind(t, ".moon/workspace.yaml")) {
+			walk(t);
+			read_turbo_names(t);
+			read_moon_projects(t);
+		}
 	}
 	if (!strmap_get(&t->names, name, &i))
 		return 0;

@@ -19,7 +19,16 @@ struct junit_state {
 	size_t nr_suites, alloc_suites;
 	/* The open test case (case_depth 0: none). */
 	int case_depth;
-	struct strbuf suite, name, file, classname, suite_key;
+	struct strbuf suite, name;
+	/*
+	 * Where suite came from (junit_case): it is the file attribute when
+	 * has_file, else the classname when has_classname; classname holds
+	 * the classname beside a file attribute; outer is the
+	 * enclosing suite's file or name (its frame outlives the case).
+	 */
+	bool has_file, has_classname;
+	struct strbuf classname;
+	const char *outer;
 	bool failed, errored, flaky, skipped;
 	/* Its first failure or error: message and text (fail_depth 0: none open). */
 	int fail_depth;
@@ -82,12 +91,6 @@ static bool skipped_by_attribute(const char **atts)
 	return false;
 }
 
-static void set(struct strbuf *sb, const char *s)
-{
-	strbuf_reset(sb);
-	strbuf_addstr(sb, s ? s : "");
-}
-
 static void open_case(struct junit_state *st, const char **atts)
 {
 	const char *file = nonempty(attr(atts, "file"));
@@ -100,9 +103,12 @@ static void open_case(struct junit_state *st, const char **atts)
 		outer = f->file ? f->file : f->name;
 	}
 	key = file ? file : classname ? classname : outer;
-	set(&st->file, file);
-	set(&st->classname, classname);
-	set(&st->suite_key, outer);
+	st->has_file = file != NULL;
+	st->has_classname = classname != NULL;
+	strbuf_reset(&st->classname);
+	if (file && classname)
+		strbuf_addstr(&st->classname, classname);
+	st->outer = outer ? outer : "";
 	strbuf_reset(&st->suite);
 	strbuf_addstr(&st->suite, key ? key : "");
 	strbuf_reset(&st->name);
@@ -158,8 +164,11 @@ static void case_child(struct junit_state *st, const char *el, const char **atts
 static int close_case(struct junit_state *st)
 {
 	struct junit_case c = { .suite = st->suite.buf, .name = st->name.buf,
-				.outcome = JUNIT_PASSED, .file = st->file.buf,
-				.classname = st->classname.buf, .suite_key = st->suite_key.buf };
+				.outcome = JUNIT_PASSED,
+				.file = st->has_file ? st->suite.buf : "",
+				.classname = st->has_file ? st->classname.buf :
+					     st->has_classname ? st->suite.buf : "",
+				.suite_key = st->outer };
 	struct junit_stats *s = st->stats;
 
 	if (st->failed || st->errored) {
@@ -239,8 +248,7 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 	struct junit_state st = { .fn = fn, .data = data, .stats = stats,
 				  .suite = STRBUF_INIT, .name = STRBUF_INIT,
 				  .message = STRBUF_INIT, .text = STRBUF_INIT,
-				  .file = STRBUF_INIT, .classname = STRBUF_INIT,
-				  .suite_key = STRBUF_INIT };
+				  .classname = STRBUF_INIT };
 	int ret;
 
 	xml_reader_init(&st.xr, in, &st, on_start, on_end);
@@ -255,9 +263,7 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 	strbuf_release(&st.name);
 	strbuf_release(&st.message);
 	strbuf_release(&st.text);
-	strbuf_release(&st.file);
 	strbuf_release(&st.classname);
-	strbuf_release(&st.suite_key);
 	return ret;
 }
 

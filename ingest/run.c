@@ -374,12 +374,13 @@ static void add_failure(struct run_data *d, const struct strbuf *key, enum id_st
 struct case_names {
 	struct strbuf file, classname, suite_key; /* what the last answer was for */
 	struct strbuf suite, cls, name, key;
+	const char *suite_name, *case_name; /* as stored: into suite and name, or the case's */
 	enum id_state state;
+	bool rewrites; /* identity_rewrites(): names may change */
 	bool valid;
 	/* Entry matching (run_data.has_unmatched): the entries, and which select a test. */
 	struct idset entries;
 	bool *hit;
-	struct strmap suites_seen;
 };
 
 static bool same(const struct strbuf *sb, const char *s)
@@ -387,24 +388,55 @@ static bool same(const struct strbuf *sb, const char *s)
 	return !strcmp(sb->buf, s);
 }
 
-static void name_case(struct run_data *d, struct case_names *cn, const struct junit_case *c)
+/*
+ * Name the case (cn->suite_name, cn->case_name, cn->state); true when its
+ * suite is not the last case's.
+ */
+static bool name_case(struct run_data *d, struct case_names *cn, const struct junit_case *c,
+		      bool failing)
 {
-	if (!cn->valid || !same(&cn->file, c->file) || !same(&cn->classname, c->classname) ||
-	    !same(&cn->suite_key, c->suite_key)) {
-		cn->state = identity_junit_case(d->ids, c->file, c->classname, c->suite_key,
-						&cn->suite, &cn->cls);
-		strbuf_reset(&cn->file);
-		strbuf_addstr(&cn->file, c->file);
-		strbuf_reset(&cn->classname);
-		strbuf_addstr(&cn->classname, c->classname);
-		strbuf_reset(&cn->suite_key);
-		strbuf_addstr(&cn->suite_key, c->suite_key);
+	bool fresh;
+
+	if (!cn->rewrites) {
+		/*
+		 * Names stay as written: JUnit's own choice of key, no copies;
+		 * the state only when a failure is stored under it.
+		 */
+		fresh = !cn->valid || strcmp(cn->suite_name, c->suite);
+		cn->suite_name = c->suite;
 		cn->valid = true;
+		strbuf_reset(&cn->cls);
+		if (*c->file && *c->classname)
+			identity_class_part(c->file, c->classname, &cn->cls);
+		if (failing)
+			cn->state = identity_junit_case(d->ids, c->file, c->classname,
+							c->suite_key, NULL, &cn->cls);
+	} else {
+		fresh = !cn->valid || !same(&cn->file, c->file) ||
+			!same(&cn->classname, c->classname) || !same(&cn->suite_key, c->suite_key);
+		if (fresh) {
+			cn->state = identity_junit_case(d->ids, c->file, c->classname,
+							c->suite_key, &cn->suite, &cn->cls);
+			/* Most reports name one suite for many cases: remember what this was for. */
+			strbuf_reset(&cn->file);
+			strbuf_addstr(&cn->file, c->file);
+			strbuf_reset(&cn->classname);
+			strbuf_addstr(&cn->classname, c->classname);
+			strbuf_reset(&cn->suite_key);
+			strbuf_addstr(&cn->suite_key, c->suite_key);
+			cn->valid = true;
+		}
+		cn->suite_name = cn->suite.buf;
 	}
-	strbuf_reset(&cn->name);
-	if (cn->cls.len)
-		strbuf_addf(&cn->name, "%s::", cn->cls.buf);
-	strbuf_addstr(&cn->name, c->name);
+	cn->case_name = c->name;
+	if (cn->cls.len) {
+		strbuf_reset(&cn->name);
+		strbuf_add(&cn->name, cn->cls.buf, cn->cls.len);
+		strbuf_add(&cn->name, "::", 2);
+		strbuf_addstr(&cn->name, c->name);
+		cn->case_name = cn->name.buf;
+	}
+	return fresh;
 }
 
 static bool mark_hit(int64_t index, void *data)
@@ -413,15 +445,12 @@ static bool mark_hit(int64_t index, void *data)
 	return false;
 }
 
-/* Which entries select this case; the suite-wide ones once per suite. */
-static void match_entries(struct case_names *cn)
+/* Which entries select this case; the suite-wide ones when the suite changes. */
+static void match_entries(struct case_names *cn, bool new_suite)
 {
-	bool added;
-
-	strmap_intern(&cn->suites_seen, cn->suite.buf, cn->suite.len, 0, &added);
-	if (added)
-		idset_suite_matches(&cn->entries, cn->suite.buf, mark_hit, cn->hit);
-	idset_case_matches(&cn->entries, cn->suite.buf, cn->name.buf, mark_hit, cn->hit);
+	if (new_suite)
+		idset_suite_matches(&cn->entries, cn->suite_name, mark_hit, cn->hit);
+	idset_case_matches(&cn->entries, cn->suite_name, cn->case_name, mark_hit, cn->hit);
 }
 
 /* The first failure of a case (key_of form): its digest and excerpt (the verifier check). */
@@ -454,19 +483,18 @@ static int on_case(const struct junit_case *c, void *data)
 	struct case_ctx *cc = data;
 	struct run_data *d = cc->d;
 	bool failing = c->outcome == JUNIT_FAILED || c->outcome == JUNIT_ERROR ||
-		       c->outcome == JUNIT_FLAKY;
-
+		       c->outcome == JUNIT_FLAKY, fresh;
 	bool kept = d->keep_tests && c->outcome != JUNIT_SKIPPED;
 
 	if (!failing && !d->has_unmatched && !kept && !c->message)
 		return 0;
-	name_case(d, &cc->names, c);
+	fresh = name_case(d, &cc->names, c, failing);
 	if (d->has_unmatched)
-		match_entries(&cc->names);
+		match_entries(&cc->names, fresh);
 	if (kept)
-		testset_add(&d->tests, cc->names.suite.buf, cc->names.name.buf);
+		testset_add(&d->tests, cc->names.suite_name, cc->names.case_name);
 	if (failing || c->message)
-		key_of(&cc->names.key, cc->names.suite.buf, cc->names.name.buf);
+		key_of(&cc->names.key, cc->names.suite_name, cc->names.case_name);
 	if (c->message)
 		add_detail(d, &cc->names.key, c);
 	if (failing)
@@ -479,13 +507,15 @@ static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
 	memset(cc, 0, sizeof(*cc));
 	cc->d = d;
 	cc->names = (struct case_names){ STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-					 STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, ID_NOT_FOUND,
-					 false, IDSET_INIT, NULL, STRMAP_INIT };
+					 STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, NULL,
+					 ID_NOT_FOUND, false, false, IDSET_INIT, NULL };
+	cc->names.rewrites = identity_rewrites(d->ids, ID_MAP);
 	if (!d->has_unmatched)
 		return;
+	idset_reserve_hashed(&cc->names.entries, d->entries.nr);
 	for (size_t i = 0; i < d->entries.nr; i++)
-		idset_add(&cc->names.entries, NULL, d->entries.items[i]);
-	cc->names.hit = xcalloc(cc->names.entries.entries.nr + 1, sizeof(bool));
+		idset_add_hashed(&cc->names.entries, d->entries.items[i]);
+	cc->names.hit = xcalloc(idset_size(&cc->names.entries) + 1, sizeof(bool));
 }
 
 static void case_ctx_release(struct case_ctx *cc)
@@ -493,7 +523,7 @@ static void case_ctx_release(struct case_ctx *cc)
 	struct case_names *cn = &cc->names;
 
 	if (cc->d->has_unmatched)
-		for (size_t i = 0; i < cn->entries.entries.nr; i++)
+		for (size_t i = 0; i < idset_size(&cn->entries); i++)
 			cc->d->entries_unmatched += !cn->hit[i];
 	strbuf_release(&cn->file);
 	strbuf_release(&cn->classname);
@@ -503,7 +533,6 @@ static void case_ctx_release(struct case_ctx *cc)
 	strbuf_release(&cn->name);
 	strbuf_release(&cn->key);
 	idset_release(&cn->entries);
-	strmap_clear(&cn->suites_seen);
 	free(cn->hit);
 }
 
@@ -523,6 +552,7 @@ static int parse_results(struct run_source *rs, struct run_data *d)
 
 		identity_use_workdir(d->ids, wd);
 		cc.names.valid = false;
+		cc.names.rewrites = identity_rewrites(d->ids, ID_MAP);
 		if (junit_parse(&rs->results[i], on_case, &cc, &d->stats) < 0)
 			ret = -1;
 	}
@@ -739,20 +769,21 @@ static int read_diff(struct ingest_env *env, struct run_source *rs, struct run_d
 static void resolve_list(struct identity *ids, struct strlist *l, unsigned flags,
 			 struct identity_tally *t)
 {
-	struct strlist out = STRLIST_INIT;
 	struct strbuf id = STRBUF_INIT;
+	bool rewrites = identity_rewrites(ids, flags);
 
 	for (size_t i = 0; i < l->nr; i++) {
 		enum id_state state;
 
 		strbuf_reset(&id);
-		state = identity_test_id(ids, l->items[i], flags, &id);
+		state = identity_test_id(ids, l->items[i], flags, rewrites ? &id : NULL);
 		if (t)
 			tally(t, l->items[i], state);
-		strlist_push(&out, id.buf);
+		if (rewrites && strcmp(id.buf, l->items[i])) {
+			free(l->items[i]);
+			l->items[i] = strbuf_detach(&id, NULL);
+		}
 	}
-	strlist_release(l);
-	*l = out;
 	strbuf_release(&id);
 }
 
