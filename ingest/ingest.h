@@ -89,6 +89,7 @@ struct run_source {
 	struct strbuf head_bytes; /* the manifest's bytes (or a bare run's description) */
 	struct input *results, *coverage;
 	size_t nr_results, nr_coverage;
+	size_t *result_refs; /* per results input: its index in m.results (NULL: bare) */
 	struct input selected_file, engine_file, quarantine, failed_file;
 	bool has_selected_file, has_engine_file, has_quarantine, has_failed_file;
 	bool verdict_from_results; /* bare runs without --verdict */

@@ -43,6 +43,7 @@ void run_source_release(struct run_source *rs)
 	strbuf_release(&rs->head_bytes);
 	manifest_release(&rs->m);
 	release_inputs(rs->results, rs->nr_results);
+	free(rs->result_refs);
 	release_inputs(rs->coverage, rs->nr_coverage);
 	input_release(&rs->selected_file);
 	input_release(&rs->engine_file);
@@ -116,7 +117,8 @@ static const char *input_key(const struct input *in)
  * with one warning for it.
  */
 static int open_list(struct run_source *rs, const struct strlist *refs, const char *key,
-		     run_ref_fn fn, void *data, struct input **arr, size_t *nr)
+		     run_ref_fn fn, void *data, struct input **arr, size_t *nr,
+		     size_t **from)
 {
 	struct strmap seen = { 0 };
 	size_t *times = xcalloc(refs->nr + 1, sizeof(*times));
@@ -138,6 +140,10 @@ static int open_list(struct run_source *rs, const struct strlist *refs, const ch
 		if (added) {
 			first[*nr - start] = i;
 			times[*nr - start] = 1;
+			if (from) {
+				*from = xrealloc(*from, (*nr + 1) * sizeof(**from));
+				(*from)[*nr] = i;
+			}
 			push_input(arr, nr, &in);
 		} else {
 			times[e->value]++;
@@ -159,9 +165,9 @@ int run_source_open_refs_with(struct run_source *rs, run_ref_fn fn, void *data)
 	struct manifest *m = &rs->m;
 
 	if (open_list(rs, &m->results, "results", fn, data, &rs->results,
-		      &rs->nr_results) < 0 ||
+		      &rs->nr_results, &rs->result_refs) < 0 ||
 	    open_list(rs, &m->coverage, "coverage", fn, data, &rs->coverage,
-		      &rs->nr_coverage) < 0)
+		      &rs->nr_coverage, NULL) < 0)
 		return -1;
 	if (m->sel.selected_file) {
 		if (fn(&rs->selected_file, m->sel.selected_file, data) < 0)
@@ -536,6 +542,15 @@ static void case_ctx_release(struct case_ctx *cc)
 	free(cn->hit);
 }
 
+/* The directory the runner of results[i] ran in: its own, else the run's. */
+static const char *result_workdir(const struct run_source *rs, size_t i)
+{
+	const char *own = rs->result_refs && rs->m.result_workdirs ?
+			  rs->m.result_workdirs[rs->result_refs[i]] : NULL;
+
+	return own ? own : rs->m.workdir;
+}
+
 static int parse_results(struct run_source *rs, struct run_data *d)
 {
 	struct case_ctx cc;
@@ -547,8 +562,7 @@ static int parse_results(struct run_source *rs, struct run_data *d)
 			   d->entries.nr;
 	case_ctx_init(&cc, d);
 	for (size_t i = 0; i < rs->nr_results && !ret; i++) {
-		const char *wd = i < rs->m.results.nr && rs->m.result_workdirs &&
-				 rs->m.result_workdirs[i] ? rs->m.result_workdirs[i] : rs->m.workdir;
+		const char *wd = result_workdir(rs, i);
 
 		identity_use_workdir(d->ids, wd);
 		cc.names.valid = false;
