@@ -77,11 +77,13 @@ int repo_open(struct repo **out, const char *path)
 	libgit2_up();
 	git = open_git(path);
 	if (!git) {
+		/* libgit2's message is gone once it shuts down: say it first. */
+		int ret = path ? error("cannot open git repository '%s': %s", path,
+				       git_reason())
+			       : error("not in a git repository (give --repo PATH)");
+
 		libgit2_down();
-		if (path)
-			return error("cannot open git repository '%s': %s", path,
-				     git_reason());
-		return error("not in a git repository (give --repo PATH)");
+		return ret;
 	}
 	r = xcalloc(1, sizeof(*r));
 	r->git = git;

@@ -10,13 +10,13 @@
 test_expect_success 'setup: a repository, a report of 13 tests' '
 	ci_repo &&
 	set -- &&
-	for i in $(seq 1 12); do set -- "$@" "tests/t.py::t$i"; done &&
-	junit junit.xml "$@" tests/t.py::t13:failed
+	for i in $(seq 1 12); do set -- "$@" "tests/test_a.py::t$i"; done &&
+	junit junit.xml "$@" tests/test_a.py::t13:failed
 '
 
 test_expect_success 'five references to one report: parsed once, counted once, one warning' '
 	h=$(cat heads/11) b=$(cat heads/base) &&
-	write_run five "\"repo\": \"acme/ledger\", \"pr\": 11, \"head\": \"$h\", \"base\": \"$b\", \"kind\": \"shadow\", \"started_at\": \"2026-11-02T10:00:00Z\", \"verdict\": \"fail\", \"results\": [\"junit.xml\", \"junit.xml\", \"./junit.xml\", \"junit.xml\", \"junit.xml\"], \"selection\": {\"decision\": \"selected\", \"selected\": [\"tests/t.py\"], \"total_tests\": 100}" &&
+	write_run five "\"repo\": \"acme/ledger\", \"pr\": 11, \"head\": \"$h\", \"base\": \"$b\", \"kind\": \"shadow\", \"started_at\": \"2026-11-02T10:00:00Z\", \"verdict\": \"fail\", \"results\": [\"junit.xml\", \"junit.xml\", \"./junit.xml\", \"junit.xml\", \"junit.xml\"], \"selection\": {\"decision\": \"selected\", \"selected\": [\"tests/test_a.py\"], \"total_tests\": 100}" &&
 	cp junit.xml five/ &&
 	tiadash --db s.db --repo repo ingest five >out 2>err &&
 	echo "1 new run, 0 unchanged" >expect && test_cmp expect out &&

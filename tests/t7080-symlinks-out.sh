@@ -10,7 +10,8 @@
 SQ="'"
 
 test_expect_success 'setup: a repository, a secret outside the artifacts, a store' '
-	git init -q repo && echo a >repo/a.py && (cd repo && commit_at 2026-11-02T00:00:00Z a) &&
+	git init -q repo && echo a >repo/a.py && mkdir repo/tests && echo t >repo/tests/a.py &&
+	(cd repo && commit_at 2026-11-02T00:00:00Z a) &&
 	git -C repo rev-parse HEAD >head &&
 	mkdir outside && echo "ghp_SECRET0TOKEN" >outside/secret.txt &&
 	junit outside/junit.xml "ghp_SECRET0TOKEN::t" &&

@@ -31,7 +31,8 @@ test_expect_success "$n gzip-encoded bodies of $mb MB: ingested in under 64 MB${
 	echo "1 new run, 0 unchanged" >expect && test_cmp expect out &&
 	read tests failures <counts &&
 	sqlite3 g.db "SELECT failures FROM run" >actual &&
-	echo "$failures" >expect && test_cmp expect actual &&
+	# every case counts: the report is named (and so read) four times
+	echo "$((failures * n))" >expect && test_cmp expect actual &&
 	below gz.kb 64
 '
 
@@ -63,7 +64,7 @@ test_expect_success "the archive's entries inflate as they are parsed: under 64 
 	echo "1 new run, 0 unchanged" >expect && test_cmp expect out &&
 	read tests failures <counts &&
 	sqlite3 z.db "SELECT failures FROM run" >actual &&
-	echo "$failures" >expect && test_cmp expect actual &&
+	echo "$((failures * n))" >expect && test_cmp expect actual &&
 	below zip.kb 64
 '
 

@@ -166,8 +166,9 @@ def main():
                        " started_at, wall_clock_s, verdict, git, diff_id, tests, failures,"
                        " errors, skipped, flaky, cov_lines, cov_hit)"
                        " VALUES (" + ", ".join("?" * 19) + ")", runs)
-        db.executemany("INSERT INTO selection VALUES (?, ?, ?, ?, ?%s)"
-                       % (", ?" if coded else ""), sels)
+        db.executemany("INSERT INTO selection (run_id, decision, total_tests, selected_count,"
+                       " format%s) VALUES (?, ?, ?, ?, ?%s)"
+                       % ((", entries", ", ?") if coded else ("", "")), sels)
         db.executemany("INSERT INTO selection_reason VALUES (?, ?, ?)", reasons)
         if entries:
             db.executemany("INSERT OR IGNORE INTO selection_entry VALUES (?, ?)", entries)
