@@ -55,7 +55,8 @@ static const char style[] =
 	".sheet{break-after:page}.sheet:last-of-type{break-after:auto}"
 	".charts{grid-template-columns:1fr 1fr;gap:2px 14px;margin:4px 0}"
 	"h2{break-after:avoid;margin-top:8px}tr,svg,.tile{break-inside:avoid}"
-	"table.criteria{font-size:1em}.tiles{grid-template-columns:repeat(auto-fit,minmax(80px,1fr))}}\n";
+	"table.criteria{font-size:1em}td,th{padding:1px 6px}"
+	".tiles{grid-template-columns:repeat(auto-fit,minmax(80px,1fr))}}\n";
 
 void html_begin(struct strbuf *sb, const char *kind, const char *title)
 {

@@ -104,7 +104,7 @@ test_expect_success "a monochrome terminal: the cursor line reversed, labels bol
 	{B}Gate check{-}  {B}NO-GO
 	            days with shadow runs                   >= 7         7 PASS
 	            pairs                                  >= 50       295 PASS
-	{R}[overview] NO-GO                                                       1/28   0%
+	{R}[overview] NO-GO                                                       1/29   0%
 	<Enter> open  q back  <Tab> views  ? help  r reload  u undo
 	EOF
 '

@@ -67,7 +67,7 @@ wait_for_width() {
 	local n=0 limit=$((TEST_TIMEOUT * 10 / 4))
 	while :; do
 		screen pane
-		if grep -q "^\[overview\] NO-GO  *1/28   0%$" pane &&
+		if grep -q "^\[overview\] NO-GO  *1/29   0%$" pane &&
 		   [ "$(grep "^\[overview\]" pane | wc -L)" = "$1" ]; then
 			return 0
 		fi

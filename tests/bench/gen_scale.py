@@ -68,7 +68,8 @@ def main():
                                            tests))
             narrowed = rnd.random() < 2 / 3
             chosen = rnd.sample(files, len(files) * 3 // 10) if narrowed else []
-            db.execute("INSERT INTO selection VALUES (?, ?, ?, ?, 'list', ?)",
+            db.execute("INSERT INTO selection (run_id, decision, total_tests, selected_count,"
+                       " format, entries) VALUES (?, ?, ?, ?, 'list', ?)",
                        (2 * i - 1, "selected" if narrowed else "run_all", tests,
                         len(chosen) * 20 if narrowed else tests, front_coded(chosen)))
             if rnd.random() < 0.2:
