@@ -43,8 +43,11 @@ SRC_DIRS = core adapters ingest metrics replay tui
 SRCS = $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 MAIN_SRC = core/main.c
 LIB_SRCS = $(filter-out $(MAIN_SRC),$(SRCS))
-LIB_OBJS = $(LIB_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS = $(LIB_SRCS:%.c=$(BUILD)/%.o) $(MAN_OBJ)
 MAIN_OBJ = $(MAIN_SRC:%.c=$(BUILD)/%.o)
+# The man page, compiled in for `tiadash help COMMAND` (core/manpage.h).
+MAN_C = $(BUILD)/gen/manpage.c
+MAN_OBJ = $(BUILD)/gen/manpage.o
 
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS = $(UNIT_SRCS:%.c=$(BUILD)/%)
@@ -73,6 +76,16 @@ $(FLAGS_STAMP): FORCE
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+
+$(MAN_C): man/tiadash.1
+	@mkdir -p $(@D)
+	@{ echo '/* Generated from man/tiadash.1 by the Makefile: do not edit. */'; \
+	  echo '#include "core/manpage.h"'; echo 'const char tiadash_man_page[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/?/\\?/g' -e 's/^/\t"/' \
+	      -e 's/$$/\\n"/' $<; echo ';'; } >$@
+
+$(MAN_OBJ): $(MAN_C) $(FLAGS_STAMP)
 	$(QUIET_CC)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)

@@ -44,6 +44,11 @@ struct cmd {
 	const struct option *options;
 	/* Its getopt short-option string, e.g. "+j:" (NULL: none, permuting). */
 	const char *shortopts;
+	/*
+	 * Optional: check the arguments before the store and repository are
+	 * opened (a usage error creates nothing). 0, or the exit status.
+	 */
+	int (*check)(int argc, char **argv, struct cmd_context *ctx);
 };
 
 /*
@@ -61,8 +66,18 @@ extern struct sigaction sigpipe_at_start;
 /* Run the program; returns the exit status. */
 int tiadash_main(int argc, char **argv);
 
-/* Print a command's usage and help to f. */
+/*
+ * After an unknown name: print git's "The most similar command is ..."
+ * to stderr for the names of nr within a small edit distance of typed
+ * (each shown with prefix, "--" for options). Nothing when none is close.
+ */
+void suggest_similar(const char *what, const char *typed, const char *const *names,
+		     size_t nr, const char *prefix);
+
+/* Print a command's usage and help to f (fitted to 80 columns). */
 void print_command_help(FILE *f, const struct cmd *c);
+/* Print "usage: ..." of a command to f. */
+void print_command_usage(FILE *f, const struct cmd *c);
 /* Report a usage error for command c ("error: ...", then its usage); returns 2. */
 int usage_error(const struct cmd *c, const char *fmt, ...) ATTR_FORMAT(2, 3);
 

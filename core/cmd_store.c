@@ -8,24 +8,69 @@
 #include "core/timeutil.h"
 
 #include <getopt.h>
+#include <unistd.h>
 
 static const struct option no_options[] = { { NULL, 0, NULL, 0 } };
 
-static int run_init(int argc, char **argv, struct cmd_context *ctx)
+static int check_init(int argc, char **argv, struct cmd_context *ctx)
 {
+	UNUSED(ctx);
 	if (argc > 1)
 		return usage_error(&cmd_init, "unexpected argument '%s'", argv[1]);
+	return 0;
+}
+
+/*
+ * A store in a .tiadash/ folder gets a .gitignore there (once): the store,
+ * the run folders of `tiadash record` and replay's worktrees stay out of
+ * git; the rules and the config are the team's, committed.
+ */
+static int write_gitignore(const char *db_path)
+{
+	static const char lines[] =
+		"# Written by tiadash init: commit the rules and the config, not these.\n"
+		"tiadash.db\n"
+		"tiadash.db-*\n"
+		"runs/\n"
+		"worktrees/\n";
+	char *dir = path_dirname(db_path), *path;
+	const char *base = strrchr(dir, '/');
+	FILE *f;
+	int ret = 0;
+
+	if (strcmp(base ? base + 1 : dir, ".tiadash")) {
+		free(dir);
+		return 0;
+	}
+	path = path_join(dir, ".gitignore");
+	if (access(path, F_OK) != 0) {
+		f = fopen(path, "w");
+		if (!f || fputs(lines, f) == EOF || fclose(f))
+			ret = error("cannot write '%s': %s", path, strerror(errno));
+		else
+			printf("wrote %s: the store, runs/ and worktrees/ stay out of git\n", path);
+	}
+	free(path);
+	free(dir);
+	return ret;
+}
+
+static int run_init(int argc, char **argv, struct cmd_context *ctx)
+{
+	if (check_init(argc, argv, ctx))
+		return EXIT_INPUT_ERROR;
 	printf("store %s ready (schema %d)\n", ctx->db_path,
 	       store_schema_version(ctx->store));
-	return EXIT_OKAY;
+	return write_gitignore(ctx->db_path) < 0 ? EXIT_INPUT_ERROR : EXIT_OKAY;
 }
 
 const struct cmd cmd_init = {
 	.name = "init",
 	.fn = run_init,
+	.check = check_init,
 	.flags = NEED_DB_RW,
 	.usage = "tiadash init",
-	.summary = "Create the store (or upgrade an older one in place).",
+	.summary = "Create the store (or upgrade an older one in place) and its .gitignore.",
 	.help = "",
 	.options = no_options,
 };

@@ -3,13 +3,16 @@
  * command with its store and repository opened according to its flags.
  */
 #include "core/tiadash.h"
+#include "core/textfit.h"
 #include "core/cli.h"
 #include "core/commands.h"
+#include "core/manpage.h"
 #include "core/output.h"
 #include "core/repo.h"
 #include "core/store.h"
 #include "core/timeutil.h"
 
+#include <ctype.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -44,6 +47,78 @@ const struct cmd *find_command(const char *name)
 	return NULL;
 }
 
+/* Edit distance with adjacent transpositions (optimal string alignment). */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d;
+	size_t *row = xcalloc(3 * (lb + 1), sizeof(*row));
+	size_t *prev2 = row, *prev = row + lb + 1, *cur = row + 2 * (lb + 1);
+
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t best = prev[j - 1] + cost;
+
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+		{
+			size_t *t = prev2;
+
+			prev2 = prev;
+			prev = cur;
+			cur = t;
+		}
+	}
+	d = prev[lb];
+	free(row);
+	return d;
+}
+
+void suggest_similar(const char *what, const char *typed, const char *const *names,
+		     size_t nr, const char *prefix)
+{
+	size_t len = strlen(typed), best = SIZE_MAX, n = 0;
+	size_t limit = len < 4 ? 1 : len < 8 ? 2 : 3;
+	size_t *d = xcalloc(nr ? nr : 1, sizeof(*d));
+
+	for (size_t i = 0; i < nr; i++) {
+		d[i] = edit_distance(typed, names[i]);
+		/* A name cut short ("gate" for gate-check) is as close as can be. */
+		if (len >= 3 && starts_with(names[i], typed) && d[i] > limit)
+			d[i] = limit;
+		if (d[i] <= limit && d[i] < best)
+			best = d[i];
+	}
+	for (size_t i = 0; i < nr; i++)
+		n += d[i] == best;
+	if (n)
+		fprintf(stderr, "\nThe most similar %s%s\n", what, n > 1 ? "s are" : " is");
+	for (size_t i = 0; i < nr && n; i++)
+		if (d[i] == best)
+			fprintf(stderr, "\t%s%s\n", prefix, names[i]);
+	free(d);
+}
+
+static void suggest_command(const char *typed)
+{
+	const char *names[64];
+	size_t nr = 0;
+
+	for (const struct cmd *const *c = command_table; *c && nr < ARRAY_SIZE(names); c++)
+		names[nr++] = (*c)->name;
+	suggest_similar("command", typed, names, nr, "");
+}
+
 static void print_program_help(FILE *f)
 {
 	fputs(program_usage, f);
@@ -60,15 +135,34 @@ static void print_program_help(FILE *f)
 	      "the current\n"
 	      "                directory)\n"
 	      "  --version     print the version\n"
-	      "\nRun 'tiadash COMMAND --help' for a command's options; "
-	      "'man tiadash' for more.\n", f);
+	      "\nRun 'tiadash COMMAND --help' for a command's options, 'tiadash help "
+	      "COMMAND'\nfor its section of the manual, 'tiadash help TOPIC' for one of "
+	      "the manual's\nsections (windows, keys, rules, environment, examples, "
+	      "...).\n", f);
 }
 
 void print_command_help(FILE *f, const struct cmd *c)
 {
-	fprintf(f, "usage: %s\n\n%s\n", c->usage, c->summary);
+	struct strbuf sb = STRBUF_INIT, fitted = STRBUF_INIT;
+
+	strbuf_addf(&sb, "usage: %s\n\n%s\n", c->usage, c->summary);
 	if (c->help && *c->help)
-		fprintf(f, "\n%s", c->help);
+		strbuf_addf(&sb, "\n%s", c->help);
+	text_fit(&fitted, sb.buf, sb.len, TEXT_WIDTH);
+	fwrite(fitted.buf, 1, fitted.len, f);
+	strbuf_release(&sb);
+	strbuf_release(&fitted);
+}
+
+void print_command_usage(FILE *f, const struct cmd *c)
+{
+	struct strbuf sb = STRBUF_INIT, fitted = STRBUF_INIT;
+
+	strbuf_addf(&sb, "usage: %s\n", c->usage);
+	text_fit(&fitted, sb.buf, sb.len, TEXT_WIDTH);
+	fwrite(fitted.buf, 1, fitted.len, f);
+	strbuf_release(&sb);
+	strbuf_release(&fitted);
 }
 
 int usage_error(const struct cmd *c, const char *fmt, ...)
@@ -82,7 +176,7 @@ int usage_error(const struct cmd *c, const char *fmt, ...)
 	error("%s", msg.buf);
 	strbuf_release(&msg);
 	if (c)
-		fprintf(stderr, "usage: %s\n", c->usage);
+		print_command_usage(stderr, c);
 	else
 		fputs(program_usage, stderr);
 	return EXIT_INPUT_ERROR;
@@ -114,9 +208,51 @@ bool parse_window_bound(const char *opt, const char *value, int64_t now, int64_t
 	return false;
 }
 
+/* Through $PAGER (default less) when stdout is a terminal, as git's help does. */
+static int page_out(const char *text, size_t len)
+{
+	const char *pager = getenv("PAGER");
+	FILE *f = NULL;
+	int rc = 0;
+
+	if (isatty(STDOUT_FILENO) && !(pager && !*pager)) {
+		fflush(stdout);
+		setenv("LESS", getenv("LESS") ? getenv("LESS") : "FRX", 1);
+		f = popen(pager ? pager : "less", "w");
+	}
+	if (!f)
+		return fwrite(text, 1, len, stdout) == len ? 0 : -1;
+	if (fwrite(text, 1, len, f) != len && errno != EPIPE)
+		rc = -1;
+	pclose(f);
+	return rc;
+}
+
+/* The commands, and the words of the manual's section titles ("windows"). */
+static void suggest_topic(const char *typed)
+{
+	struct strlist names = STRLIST_INIT, titles = STRLIST_INIT;
+
+	for (const struct cmd *const *c = command_table; *c; c++)
+		strlist_push(&names, (*c)->name);
+	man_topics(tiadash_man_page, &titles);
+	for (size_t i = 0; i < titles.nr; i++) {
+		for (char *w = strtok(titles.items[i], " "); w; w = strtok(NULL, " ")) {
+			for (char *p = w; *p; p++)
+				*p = (char)tolower((unsigned char)*p);
+			if (strlen(w) > 3 && !find_command(w))
+				strlist_push(&names, w);
+		}
+	}
+	suggest_similar("topic", typed, (const char *const *)names.items, names.nr, "");
+	strlist_release(&names);
+	strlist_release(&titles);
+}
+
 static int cmd_help_run(int argc, char **argv, struct cmd_context *ctx)
 {
-	const struct cmd *c;
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
 
 	UNUSED(ctx);
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
@@ -125,18 +261,27 @@ static int cmd_help_run(int argc, char **argv, struct cmd_context *ctx)
 	}
 	if (argc > 2)
 		return usage_error(&cmd_help, "too many arguments");
-	c = find_command(argv[1]);
-	if (!c)
-		return usage_error(&cmd_help, "unknown command '%s'", argv[1]);
-	print_command_help(stdout, c);
-	return EXIT_OKAY;
+	/* The command's (or topic's) section of the manual, from the binary. */
+	if (man_render_topic(&sb, tiadash_man_page, argv[1], TEXT_WIDTH) == 0) {
+		rc = page_out(sb.buf, sb.len);
+		strbuf_release(&sb);
+		return rc < 0 ? EXIT_INPUT_ERROR : EXIT_OKAY;
+	}
+	strbuf_release(&sb);
+	if (find_command(argv[1])) {
+		print_command_help(stdout, find_command(argv[1]));
+		return EXIT_OKAY;
+	}
+	error("no command or manual section '%s' (try 'tiadash help')", argv[1]);
+	suggest_topic(argv[1]);
+	return EXIT_INPUT_ERROR;
 }
 
 const struct cmd cmd_help = {
 	.name = "help",
 	.fn = cmd_help_run,
-	.usage = "tiadash help [COMMAND]",
-	.summary = "Show the commands, or one command's options.",
+	.usage = "tiadash help [COMMAND|TOPIC]",
+	.summary = "Show the commands, or a command's (a topic's) section of the manual.",
 };
 
 /* The store path: --db, $TIADASH_DB, else .tiadash/tiadash.db at the repo root. */
@@ -193,9 +338,11 @@ static int open_context(const struct cmd *c, struct cmd_context *ctx,
 /* A write error on stdout (a full disk, a closed pipe) is an error too. */
 static int finish_stdout(int status)
 {
-	bool failed = fflush(stdout) || ferror(stdout);
-	int err = failed ? (errno ? errno : EIO) : 0;
+	bool failed = text_fit_stdout_end() < 0;
+	int err;
 
+	failed = fflush(stdout) || ferror(stdout) || failed;
+	err = failed ? (errno ? errno : EIO) : 0;
 	if (output_active())
 		return output_end(status, err);
 	if (failed) {
@@ -204,6 +351,32 @@ static int finish_stdout(int status)
 		return EXIT_INPUT_ERROR;
 	}
 	return status;
+}
+
+static const struct option *find_long(const struct option *opts, const char *name,
+				      size_t len)
+{
+	for (const struct option *o = opts; o && o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	return NULL;
+}
+
+static void suggest_option(const struct cmd *c, const char *typed)
+{
+	const char *names[64];
+	size_t nr = 0;
+	char *name = xstrndup(typed, strcspn(typed, "="));
+
+	for (const struct option *o = c->options; o->name && nr < ARRAY_SIZE(names) - 2; o++)
+		names[nr++] = o->name;
+	/* The global options are accepted after the command too. */
+	if (!find_long(c->options, "db", 2))
+		names[nr++] = "db";
+	if (!find_long(c->options, "repo", 4))
+		names[nr++] = "repo";
+	suggest_similar("option", name, names, nr, "--");
+	free(name);
 }
 
 /*
@@ -229,9 +402,12 @@ static int check_options(const struct cmd *c, int argc, char **argv,
 		if (ch == 'o')
 			*output = optarg;
 		if (ch == '?' || ch == ':') {
+			const char *bad = argv[optind - 1];
+
 			ret = usage_error(c, "%s option '%s'",
-					  ch == ':' ? "missing value for" : "unknown",
-					  argv[optind - 1]);
+					  ch == ':' ? "missing value for" : "unknown", bad);
+			if (ch == '?' && starts_with(bad, "--"))
+				suggest_option(c, bad + 2);
 			break;
 		}
 	}
@@ -239,6 +415,77 @@ static int check_options(const struct cmd *c, int argc, char **argv,
 	optind = 0;
 	free(optstring);
 	return ret;
+}
+
+/* Does short option ch take a value in shortopts ("+j:")? */
+static bool short_takes_value(const char *shortopts, char ch)
+{
+	const char *p = shortopts ? strchr(shortopts, ch) : NULL;
+
+	return p && ch != '+' && ch != ':' && p[1] == ':';
+}
+
+/*
+ * The global options given after the command name (tiadash status --db X)
+ * when the command has no option of that name itself: taken out of argv
+ * into ctx. Values of the command's own options are skipped, and so is
+ * everything after "--" (and, for in-order commands, after the first
+ * operand: record's job command line). 0, or a usage error's status.
+ */
+static int take_global_options(const struct cmd *c, int *argc, char **argv,
+			       struct cmd_context *ctx)
+{
+	bool in_order = c->shortopts && *c->shortopts == '+';
+
+	for (int i = 1; i < *argc; i++) {
+		const char *arg = argv[i], *val;
+		size_t len;
+		int take = 0;
+
+		if (!strcmp(arg, "--"))
+			break;
+		if (arg[0] != '-' || !arg[1]) {
+			if (in_order)
+				break;
+			continue;
+		}
+		if (arg[1] != '-') {
+			/* -j4 or -j 4: skip the value. */
+			if (short_takes_value(c->shortopts, arg[1]) && !arg[2])
+				i++;
+			continue;
+		}
+		len = strcspn(arg + 2, "=");
+		if (find_long(c->options, arg + 2, len)) {
+			const struct option *o = find_long(c->options, arg + 2, len);
+
+			if (o->has_arg == required_argument && !arg[2 + len])
+				i++;
+			continue;
+		}
+		if ((len != 2 || strncmp(arg + 2, "db", 2)) &&
+		    (len != 4 || strncmp(arg + 2, "repo", 4)))
+			continue;
+		if (arg[2 + len] == '=') {
+			val = arg + 3 + len;
+			take = 1;
+		} else if (i + 1 < *argc) {
+			val = argv[i + 1];
+			take = 2;
+		} else {
+			return usage_error(c, "%s needs a value", arg);
+		}
+		if (!*val)
+			return usage_error(c, "--%.*s needs a value", (int)len, arg + 2);
+		if (len == 2)
+			ctx->db_path = val;
+		else
+			ctx->repo_path = val;
+		memmove(argv + i, argv + i + take, (size_t)(*argc - i - take + 1) * sizeof(*argv));
+		*argc -= take;
+		i--;
+	}
+	return 0;
 }
 
 static int run_command(const struct cmd *c, int argc, char **argv,
@@ -256,11 +503,14 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 			return finish_stdout(EXIT_OKAY);
 		}
 	}
-	if (check_options(c, argc, argv, &output))
-		return EXIT_INPUT_ERROR;
-	if (output && output_begin(output) < 0)
+	if (take_global_options(c, &argc, argv, ctx) || check_options(c, argc, argv, &output))
 		return EXIT_INPUT_ERROR;
 	ctx->now = time_now_ms();
+	/* Arguments first: a usage error must not create a store, nor the -o file. */
+	if (c->check && (status = c->check(argc, argv, ctx)) != 0)
+		return finish_stdout(status);
+	if (output && output_begin(output) < 0)
+		return EXIT_INPUT_ERROR;
 	if (open_context(c, ctx, &owned_db) < 0)
 		status = EXIT_INPUT_ERROR;
 	else
@@ -329,8 +579,10 @@ int tiadash_main(int argc, char **argv)
 		return usage_error(NULL, "no command given (try 'tiadash help')");
 	}
 	c = find_command(argv[0]);
-	if (!c)
-		return usage_error(NULL, "unknown command '%s' (try 'tiadash help')",
-				   argv[0]);
+	if (!c) {
+		error("'%s' is not a tiadash command (see 'tiadash help')", argv[0]);
+		suggest_command(argv[0]);
+		return EXIT_INPUT_ERROR;
+	}
 	return run_command(c, argc, argv, &ctx);
 }

@@ -503,6 +503,19 @@ char *path_dirname(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+const char *path_for_people(const char *path)
+{
+	static char cwd[4096];
+	size_t n;
+
+	if (!*cwd && !getcwd(cwd, sizeof(cwd)))
+		return path;
+	n = strlen(cwd);
+	if (!strncmp(path, cwd, n) && path[n] == '/' && path[n + 1])
+		return path + n + 1;
+	return path;
+}
+
 bool path_is_contained(const char *rel)
 {
 	const char *seg = rel;

@@ -126,6 +126,11 @@ char *path_join(const char *dir, const char *name);
 /* Directory part of a path ("." when none); caller frees. */
 char *path_dirname(const char *path);
 /*
+ * A path as people read it: relative to the current directory when below
+ * it (a pointer into path), else path itself.
+ */
+const char *path_for_people(const char *path);
+/*
  * Is `rel` a safe relative reference (no absolute path, no `..` segment,
  * no URL scheme, no NUL)? Manifests may only name files below themselves.
  */

@@ -448,6 +448,40 @@ static void print_summary(const struct ingest_stats *st)
 	putchar('\n');
 }
 
+static void bare_opts_release(struct bare_opts *o)
+{
+	strlist_release(&o->reasons);
+	strlist_release(&o->ci.workflows);
+	strlist_release(&o->ci.jobs);
+}
+
+/* Every option and argument, checked: 0, or a usage error's status. */
+static int parse_all(int argc, char **argv, int64_t now, struct bare_opts *o,
+		     bool *replace, struct http_options *http)
+{
+	if (http_options_init(http) < 0)
+		return EXIT_INPUT_ERROR;
+	if (parse_options(argc, argv, o, replace, http) ||
+	    ci_options(&o->ci, o, argc - optind, now))
+		return EXIT_INPUT_ERROR;
+	if (optind >= argc && !o->ci.pull.project &&
+	    !(o->bare && (o->selection || o->failed || o->verdict)))
+		return usage_error(&cmd_ingest, "nothing to ingest");
+	return 0;
+}
+
+/* Before the store is opened (created): a usage error leaves nothing behind. */
+static int check_ingest(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct bare_opts o = { 0 };
+	struct http_options http;
+	bool replace = false;
+	int ret = parse_all(argc, argv, ctx->now, &o, &replace, &http);
+
+	bare_opts_release(&o);
+	return ret;
+}
+
 static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct bare_opts o = { 0 };
@@ -455,27 +489,14 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 	struct config cfg = CONFIG_INIT;
 	struct ingest ing;
 	bool replace = false;
-	int ret = 0;
+	int ret = parse_all(argc, argv, ctx->now, &o, &replace, &http);
 
-	if (http_options_init(&http) < 0)
-		return EXIT_INPUT_ERROR;
-	if (parse_options(argc, argv, &o, &replace, &http) ||
-	    ci_options(&o.ci, &o, argc - optind, ctx->now)) {
-		ret = EXIT_INPUT_ERROR;
-	} else if (optind >= argc && !o.ci.pull.project &&
-		   !(o.bare && (o.selection || o.failed || o.verdict))) {
-		ret = usage_error(&cmd_ingest, "nothing to ingest");
-	}
 	if (ret) {
-		strlist_release(&o.reasons);
-		strlist_release(&o.ci.workflows);
-		strlist_release(&o.ci.jobs);
+		bare_opts_release(&o);
 		return ret;
 	}
 	if (config_load(&cfg, ctx->db_path) < 0) {
-		strlist_release(&o.reasons);
-		strlist_release(&o.ci.workflows);
-		strlist_release(&o.ci.jobs);
+		bare_opts_release(&o);
 		return EXIT_INPUT_ERROR;
 	}
 	ingest_init(&ing, ctx->store, ctx->repo, ctx->now);
@@ -497,15 +518,14 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 	print_summary(&ing.stats);
 	ingest_release(&ing);
 	config_release(&cfg);
-	strlist_release(&o.reasons);
-	strlist_release(&o.ci.workflows);
-	strlist_release(&o.ci.jobs);
+	bare_opts_release(&o);
 	return ret || ing.stats.failed ? EXIT_INPUT_ERROR : EXIT_OKAY;
 }
 
 const struct cmd cmd_ingest = {
 	.name = "ingest",
 	.fn = run_ingest,
+	.check = check_ingest,
 	.flags = NEED_DB_RW | WANT_REPO,
 	.usage = "tiadash ingest [--replace] SOURCE...\n"
 		 "       tiadash ingest --kind shadow|full --head SHA [--base SHA] [--pr N] [OPTIONS] FILE...\n"

@@ -1,5 +1,6 @@
 /* `tiadash gate-check`: GO / NO-GO for flipping the merge gate, every criterion shown. */
 #include "core/tiadash.h"
+#include "core/textfit.h"
 #include "core/commands.h"
 #include "core/json.h"
 #include "metrics/common.h"
@@ -151,6 +152,7 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_gate_check, "unexpected argument '%s'", argv[optind]);
+	metrics_args_default_window(&a, ctx->now);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
 	a.threshold = cr.min_diff_coverage;
@@ -163,8 +165,10 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 		print_json(&m, &g);
 	else if (a.format == FORMAT_HTML)
 		metrics_html_gate(&m, &g, ctx->now, stdout);
-	else
+	else {
+		text_fit_stdout();
 		print_text(&m, &g);
+	}
 	metrics_release(&m);
 	return g.go ? EXIT_OKAY : EXIT_CHECK_FAILED;
 }
@@ -173,15 +177,16 @@ const struct cmd cmd_gate_check = {
 	.name = "gate-check",
 	.fn = run_gate_check,
 	.flags = NEED_DB_RO | WANT_REPO,
-	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--repo NAME] "
+	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[CRITERIA...] [--format text|json|html] [-o FILE]",
 	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
 	.help = "Window:\n"
-		"  --since WHEN            window start, inclusive: 7d, 24h, a date or\n"
-		"                          an RFC 3339 time (default: unbounded)\n"
-		"  --until WHEN            window end, exclusive (default: unbounded)\n"
-		"  --repo NAME             only heads of this repository name (the\n"
-		"                          manifests' \"repo\"; not the global --repo PATH)\n"
+		"  --since WHEN            window start, inclusive: 1w, 7d, 24h, 90m, a\n"
+		"                          date (00:00 UTC) or an RFC 3339 time (default:\n"
+		"                          7 days before --until, as for summary)\n"
+		"  --until WHEN            window end, exclusive (default: now)\n"
+		"  --project NAME          only heads of this repository name (the\n"
+		"                          manifests' \"repo\", e.g. acme/ledger)\n"
 		"  --format F              text (default), json, or html (one page with\n"
 		"                          charts, for a projector or A4)\n"
 		"  -o FILE                 write to FILE (atomically) instead of standard\n"

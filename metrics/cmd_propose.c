@@ -1,5 +1,6 @@
 /* `tiadash propose`: force-full globs for the window's escapes, accepting one, explaining an escape. */
 #include "core/tiadash.h"
+#include "core/textfit.h"
 #include "core/commands.h"
 #include "core/config.h"
 #include "core/json.h"
@@ -150,7 +151,7 @@ static void fmt_state(struct strbuf *sb, const struct proposals *p,
 			for (size_t j = 0; j < item->nr_closes; j++) {
 				if (&p->escapes_list[item->closes[j]] != e)
 					continue;
-				strbuf_addstr(sb, first ? " (by " : ", ");
+				strbuf_addstr(sb, first ? " (closable by " : ", ");
 				add_safe(sb, item->glob, md);
 				first = false;
 			}
@@ -174,11 +175,10 @@ static void text_header(struct strbuf *sb, const struct proposals *p,
 {
 	strbuf_addstr(sb, "propose      ");
 	fmt_window(sb, p, false);
-	strbuf_addf(sb, "\nescapes      %" PRId64 " unexplained (%" PRId64
-		    " explained): %" PRId64 " closable, %" PRId64
-		    " closed by the current rules, %" PRId64 " unclosable\n",
-		    p->escapes, p->explained, p->closable, p->closed_by_rules,
-		    p->unclosable);
+	strbuf_addf(sb, "\nescapes      %" PRId64 " unexplained: %" PRId64 " new, %" PRId64
+		    " closed-by-rules, %" PRId64 " unclosable; %" PRId64 " explained\n",
+		    p->escapes, p->closable, p->closed_by_rules, p->unclosable,
+		    p->explained);
 	strbuf_addf(sb, "history      %" PRId64 " changes with a shadow run; "
 		    "force-full %" PRId64 " (", p->history_heads, p->force_full_before);
 	metrics_fmt_pct(sb, p->force_full_rate_before, 1);
@@ -188,16 +188,21 @@ static void text_header(struct strbuf *sb, const struct proposals *p,
 	if (!r->files.nr)
 		strbuf_addstr(sb, "no rule file or selector config");
 	for (size_t i = 0; i < r->files.nr; i++) {
+		const char *f = path_for_people(r->files.items[i]);
+
 		strbuf_addstr(sb, i ? ", " : "from ");
-		sanitize_text(sb, r->files.items[i], strlen(r->files.items[i]));
+		sanitize_text(sb, f, strlen(f));
 	}
 	strbuf_addstr(sb, "\naccept into  ");
 	if (r->target)
-		sanitize_text(sb, r->target, strlen(r->target));
+		sanitize_text(sb, path_for_people(r->target), strlen(path_for_people(r->target)));
 	else
 		strbuf_addstr(sb, "no file (give --rules FILE)");
 	strbuf_addch(sb, '\n');
 }
+
+/* The table's columns take 45; the glob column what is left of 80. */
+#define TABLE_GLOB_ROOM 35
 
 static void text_row(struct strbuf *sb, const struct proposals *p,
 		     const struct proposal *it)
@@ -207,21 +212,30 @@ static void text_row(struct strbuf *sb, const struct proposals *p,
 	fmt_minutes(&mins, it->extra_minutes);
 	metrics_fmt_pct(&rate, it->force_full_rate_after, 1);
 	metrics_fmt_secs(&p95, it->p95_after);
-	strbuf_addf(sb, "  %6zu  %5" PRId64 "  %8s  %8s  %9s  ", it->nr_closes,
-		    it->extra_force_full, mins.buf, rate.buf, p95.buf);
-	sanitize_text(sb, it->glob, strlen(it->glob));
+	struct strbuf glob = STRBUF_INIT, esc = STRBUF_INIT;
+
+	/* 80 columns: a long glob on a line of its own, the escapes under it. */
+	sanitize_text(&glob, it->glob, strlen(it->glob));
 	if (it->form == FORM_BUILTIN)
-		strbuf_addstr(sb, " [builtin]");
-	strbuf_addstr(sb, "  (");
-	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
-	strbuf_addstr(sb, ")\n");
+		strbuf_addstr(&glob, " [builtin]");
+	proposals_name_escapes(&esc, p, it->closes, it->nr_closes);
+	if (glob.len > TABLE_GLOB_ROOM)
+		strbuf_addf(sb, "  %s\n", glob.buf);
+	strbuf_addf(sb, "  %6zu %6" PRId64 " %8s %8s %9s  ", it->nr_closes,
+		    it->extra_force_full, mins.buf, rate.buf, p95.buf);
+	if (glob.len <= TABLE_GLOB_ROOM)
+		strbuf_addf(sb, "%s%s", glob.buf, glob.len + esc.len + 4 <= TABLE_GLOB_ROOM ?
+			    "  " : "\n                                             ");
+	strbuf_addf(sb, "(%s)\n", esc.buf);
+	strbuf_release(&glob);
+	strbuf_release(&esc);
 	strbuf_release(&mins);
 	strbuf_release(&rate);
 	strbuf_release(&p95);
 }
 
 static const char table_head[] =
-	"  CLOSES  +RUNS      +MIN  FF AFTER  P95 AFTER  GLOB  (ESCAPES)\n";
+	"  CLOSES  +RUNS     +MIN FF AFTER P95 AFTER  GLOB (ESCAPES)\n";
 
 static void text_recommended(struct strbuf *sb, const struct proposals *p)
 {
@@ -230,7 +244,7 @@ static void text_recommended(struct strbuf *sb, const struct proposals *p)
 		return;
 	}
 	strbuf_addf(sb, "\nrecommended  %zu glob%s closing %" PRId64 " of %" PRId64
-		    " closable escapes: %+" PRId64 " force-full runs, ",
+		    " new escapes: %+" PRId64 " force-full runs, ",
 		    p->nr_recommended, p->nr_recommended == 1 ? "" : "s",
 		    p->rec_closes, p->closable, p->rec_extra_force_full);
 	fmt_minutes(sb, p->rec_extra_minutes);
@@ -386,11 +400,10 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 
 	strbuf_addstr(&sb, "# Force-full proposals\n\n");
 	fmt_window(&sb, p, true);
-	strbuf_addf(&sb, "\n\n- escapes: %" PRId64 " unexplained (%" PRId64
-		    " explained): %" PRId64 " closable, %" PRId64
-		    " closed by the current rules, %" PRId64 " unclosable\n",
-		    p->escapes, p->explained, p->closable, p->closed_by_rules,
-		    p->unclosable);
+	strbuf_addf(&sb, "\n\n- escapes: %" PRId64 " unexplained: %" PRId64 " new, %" PRId64
+		    " closed-by-rules, %" PRId64 " unclosable; %" PRId64 " explained\n",
+		    p->escapes, p->closable, p->closed_by_rules, p->unclosable,
+		    p->explained);
 	strbuf_addf(&sb, "- history: %" PRId64 " changes with a shadow run, "
 		    "force-full %" PRId64 " (", p->history_heads, p->force_full_before);
 	metrics_fmt_pct(&sb, p->force_full_rate_before, 1);
@@ -401,7 +414,7 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 		strbuf_addstr(&sb, "Nothing to close.\n");
 	} else {
 		strbuf_addf(&sb, "Together: closes %" PRId64 " of %" PRId64
-			    " closable escapes, %" PRId64 " extra force-full runs, ",
+			    " new escapes, %" PRId64 " extra force-full runs, ",
 			    p->rec_closes, p->closable, p->rec_extra_force_full);
 		fmt_minutes(&sb, p->rec_extra_minutes);
 		strbuf_addstr(&sb, " min, force-full ");
@@ -891,6 +904,8 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	ret = parse_args(&a, argc, argv, ctx->now);
 	if (ret)
 		goto out;
+	if (a.m.format == FORMAT_TEXT)
+		text_fit_stdout();
 	ret = EXIT_INPUT_ERROR;
 	if (config_load(&cfg, ctx->db_path) < 0)
 		goto out;
@@ -952,15 +967,15 @@ const struct cmd cmd_propose = {
 	.name = "propose",
 	.fn = run_propose,
 	.flags = NEED_DB_RO | WANT_REPO,
-	.usage = "tiadash propose [--since WHEN] [--until WHEN] [--repo NAME] "
+	.usage = "tiadash propose [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--rules FILE]... [--no-builtin-rules] [--format text|md|json|html] [-o FILE] "
 		 "[--limit N|all] [--preview GLOB]... [--accept GLOB] "
 		 "[--explain PR --note TEXT]",
 	.summary = "Propose force-full globs that close the window's escapes, scored on history.",
 	.help =
-	"  --since WHEN          window start (7d, 24h, 2026-11-01, RFC 3339)\n"
+	"  --since WHEN          window start (1w, 7d, 24h, 90m, 2026-11-01, RFC 3339)\n"
 	"  --until WHEN          window end (exclusive)\n"
-	"  --repo NAME           only heads of this repo (the manifests' name)\n"
+	"  --project NAME        only heads of this repository name (the manifests')\n"
 	"  --rules FILE          a rule file or selector config in effect\n"
 	"                        (repeatable; default: the selector configs found\n"
 	"                        at the repository root, then .tiadash/rules); an\n"

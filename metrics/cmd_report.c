@@ -1,5 +1,6 @@
 /* `tiadash report`: the window's calibration figures as text, markdown, JSON or per-pair CSV. */
 #include "core/tiadash.h"
+#include "core/textfit.h"
 #include "core/commands.h"
 #include "core/json.h"
 #include "core/sanitize.h"
@@ -761,7 +762,7 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 	case FORMAT_CSV: print_csv(&m); break;
 	case FORMAT_MD: print_md(&m); break;
 	case FORMAT_HTML: metrics_html_report(&m, ctx->now, stdout); break;
-	default: print_text(&m); break;
+	default: text_fit_stdout(); print_text(&m); break;
 	}
 	metrics_release(&m);
 	return EXIT_OKAY;
@@ -771,16 +772,16 @@ const struct cmd cmd_report = {
 	.name = "report",
 	.fn = run_report,
 	.flags = NEED_DB_RO | WANT_REPO,
-	.usage = "tiadash report [--since WHEN] [--until WHEN] [--repo NAME] "
+	.usage = "tiadash report [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--threshold X] [--confidence C] [--escape-target X] "
 		 "[--format text|md|json|csv|html] [-o FILE]",
 	.summary = "The calibration figures of a window (text, md, json, csv).",
-	.help = "  --since WHEN     window start, inclusive: 7d, 24h, a date (00:00 UTC)\n"
-		"                   or an RFC 3339 time (default: unbounded)\n"
+	.help = "  --since WHEN     window start, inclusive: 1w, 7d, 24h, 90m (before now),\n"
+		"                   a date (00:00 UTC) or an RFC 3339 time (default:\n"
+		"                   unbounded)\n"
 		"  --until WHEN     window end, exclusive (default: unbounded)\n"
-		"  --repo NAME      only heads of this repository name (the manifests'\n"
-		"                   \"repo\", e.g. acme/ledger; the global --repo PATH\n"
-		"                   before the command is the git checkout)\n"
+		"  --project NAME   only heads of this repository name (the manifests'\n"
+		"                   \"repo\", e.g. acme/ledger)\n"
 		"  --threshold X    diff-coverage threshold (default 0.7)\n"
 		METRICS_CONFIDENCE_HELP
 		"  --format F       text (default), md, json, csv (one row per head), or\n"

@@ -1,5 +1,6 @@
 /* `tiadash show PR|SHA`: one pair in full, the batch twin of the dashboard's detail view. */
 #include "core/tiadash.h"
+#include "core/textfit.h"
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/config.h"
@@ -352,15 +353,16 @@ static int text_runs(struct show *sh)
 
 		if (run_failed(sh, r, &failed) < 0)
 			return -1;
+		/* The detail view's line: it fits 80 columns (JSON has the time whole). */
 		time_format(&when, r->started_at);
 		put_label(i ? "" : "runs");
-		printf("%-6s #%d  %-5s  %-24s  ", run_kind_name(r->kind), r->attempt,
-		       verdict_name(r->verdict), when.buf);
+		printf("%-6s #%-2d %-5s %.5s %.5s ", run_kind_name(r->kind), r->attempt,
+		       verdict_name(r->verdict), when.buf + 5, when.buf + 11);
 		if (isnan(r->wall_clock_s))
 			fputs("    - s", stdout);
 		else
 			printf("%5.0f s", r->wall_clock_s);
-		printf("  %" PRId64 " tests, %zu failed, %" PRId64 " skipped\n",
+		printf(" %" PRId64 " tests, %zu failed, %" PRId64 " skipped\n",
 		       r->tests, failed.nr, r->skipped);
 		for (size_t j = 0; j < failed.nr; j++) {
 			put_label("");
@@ -506,6 +508,8 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 		ret = rules_compile(&sh.rules);
 	if (!ret)
 		ret = load(&sh, ctx, argv[optind]);
+	if (!ret && format == FORMAT_TEXT)
+		text_fit_stdout();
 	if (!ret)
 		ret = format == FORMAT_JSON ? print_json(&sh) : print_text(&sh);
 	pair_verdict_release(&sh.v);

@@ -3,6 +3,7 @@
  * costliest force-full reasons, for a cron job, a channel or an e-mail.
  */
 #include "core/tiadash.h"
+#include "core/textfit.h"
 #include "core/commands.h"
 #include "core/json.h"
 #include "core/sanitize.h"
@@ -331,11 +332,8 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 	}
 	if (optind < argc)
 		return usage_error(&cmd_summary, "unexpected argument '%s'", argv[optind]);
-	/* A trend needs a bounded window: default the last 7 days up to now. */
-	if (!a.until_given)
-		a.window.until = ctx->now;
-	if (!a.since_given)
-		a.window.since = a.window.until - 7 * MS_PER_DAY;
+	/* A trend needs a bounded window. */
+	metrics_args_default_window(&a, ctx->now);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
 	if (metrics_load_args(ctx, &a, &cur) < 0) {
@@ -350,6 +348,8 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 		print_csv(&cur);
 	} else {
 		o.md = a.format == FORMAT_MD;
+		if (!o.md)
+			text_fit_stdout();
 		render(&o, &cur);
 		metrics_flush(&o.sb);
 	}
@@ -368,15 +368,16 @@ const struct cmd cmd_summary = {
 	.name = "summary",
 	.fn = run_summary,
 	.flags = NEED_DB_RO | WANT_REPO,
-	.usage = "tiadash summary [--since WHEN] [--until WHEN] [--repo NAME] "
+	.usage = "tiadash summary [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--confidence C] [--escape-target X] [--format text|md|json|csv|html] "
 		 "[-o FILE] [--max-escape-rate X] [--post URL]",
 	.summary = "Escape rate and its trend, escapes, costliest force-full reasons.",
-	.help = "  --since WHEN          window start, inclusive (default: 7 days "
-		"before --until)\n"
+	.help = "  --since WHEN          window start, inclusive: 1w, 7d, 24h, 90m, a date\n"
+		"                        (00:00 UTC) or an RFC 3339 time (default: 7 days\n"
+		"                        before --until, as for gate-check)\n"
 		"  --until WHEN          window end, exclusive (default: now)\n"
-		"  --repo NAME           only heads of this repository name (the\n"
-		"                        manifests' \"repo\"; not the global --repo PATH)\n"
+		"  --project NAME        only heads of this repository name (the\n"
+		"                        manifests' \"repo\", e.g. acme/ledger)\n"
 		"  --confidence C        of the escape rate's bound: 0.90, 0.95 (default)\n"
 		"                        or 0.99\n"
 		"  --escape-target X     the rate the bound must reach (default 0.05)\n"

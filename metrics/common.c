@@ -37,7 +37,7 @@ static bool parse_confidence(const char *s, double *out)
 /* parse_window_bound has said what is wrong; add the usage line. */
 static int bad_bound(const struct metrics_args *a)
 {
-	fprintf(stderr, "usage: %s\n", a->cmd->usage);
+	print_command_usage(stderr, a->cmd);
 	return EXIT_INPUT_ERROR;
 }
 
@@ -55,6 +55,11 @@ int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_
 		a->until_given = true;
 		return 0;
 	case MOPT_REPO:
+		warning("%s --repo NAME is deprecated: use --project NAME (--repo will "
+			"mean the repository path, as before the command)", a->cmd->name);
+		a->window.repo = arg;
+		return 0;
+	case MOPT_PROJECT:
 		a->window.repo = arg;
 		return 0;
 	case 'o': /* core/dispatch.c writes the output to the file */
@@ -82,6 +87,14 @@ int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_
 		return 0;
 	}
 	return 1;
+}
+
+void metrics_args_default_window(struct metrics_args *a, int64_t now)
+{
+	if (!a->until_given)
+		a->window.until = now;
+	if (!a->since_given)
+		a->window.since = a->window.until - METRICS_DEFAULT_DAYS * MS_PER_DAY;
 }
 
 int metrics_args_check(struct metrics_args *a)

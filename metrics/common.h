@@ -21,12 +21,19 @@ enum {
 	MOPT_THRESHOLD,
 	MOPT_CONFIDENCE,
 	MOPT_ESCAPE_TARGET,
+	MOPT_PROJECT,
 	MOPT_FIRST_PRIVATE, /* commands number their own options from here */
 };
 
+/*
+ * --project NAME is the repository name (the manifests' "repo"); --repo
+ * NAME is its old spelling, kept with a warning for one release (then
+ * --repo will be the global repository path here too).
+ */
 #define METRICS_WINDOW_OPTIONS                                       \
 	{ "since", required_argument, NULL, MOPT_SINCE },            \
 	{ "until", required_argument, NULL, MOPT_UNTIL },            \
+	{ "project", required_argument, NULL, MOPT_PROJECT },        \
 	{ "repo", required_argument, NULL, MOPT_REPO },              \
 	{ "format", required_argument, NULL, MOPT_FORMAT },          \
 	OUTPUT_OPTION
@@ -62,6 +69,12 @@ void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned f
 int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_t now);
 /* After the loop: since must come before until. 0 or EXIT_INPUT_ERROR. */
 int metrics_args_check(struct metrics_args *a);
+/*
+ * gate-check's and summary's default window: the METRICS_DEFAULT_DAYS days
+ * up to --until (default: now), when --since is not given.
+ */
+#define METRICS_DEFAULT_DAYS 7
+void metrics_args_default_window(struct metrics_args *a, int64_t now);
 
 /* Load the store's config (id-map) and compute the figures. -1 after error(). */
 int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,

@@ -14,7 +14,7 @@ static void sort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, c
 
 /* ---- candidates and their match keys ---- */
 
-static const char *const state_names[] = { "closable", "closed-by-rules", "unclosable" };
+static const char *const state_names[] = { "new", "closed-by-rules", "unclosable", "explained" };
 static const char *const form_names[] = { "file", "name", "dir-ext", "dir", "ext", "builtin" };
 
 const char *proposal_state_name(enum proposal_state s)
@@ -1385,6 +1385,8 @@ static int classify_history(struct store *s, struct proposals_ctx *c,
 			break;
 		case PROPOSAL_UNCLOSABLE:
 			p->unclosable++;
+			break;
+		case PROPOSAL_EXPLAINED: /* counted above, never listed */
 			break;
 		}
 		if (!opts || opts->evidence)

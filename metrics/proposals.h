@@ -10,8 +10,8 @@
  *   escapes      the window's heads of class escape or non-hermetic
  *                (metrics/classify.h) without an explained note. Each gets
  *                a state:
- *                  closable        a glob on one of its changed paths
- *                                  would have made it run_all
+ *                  new             (closable) a glob on one of its changed
+ *                                  paths would have made it run_all
  *                  closed-by-rules one of its changed paths is already
  *                                  force-full under the current rules (the
  *                                  recorded selector did not have them)
@@ -145,12 +145,18 @@ void proposals_rules_release(struct proposals_rules *r);
 
 /* ---- computing ---- */
 
+/*
+ * The one state model of an escape, with the names every output uses: new
+ * (a glob can close it), closed-by-rules, unclosable, and explained (a
+ * note; such escapes are counted, not listed, by proposals_compute).
+ */
 enum proposal_state {
 	PROPOSAL_CLOSABLE,
 	PROPOSAL_CLOSED_BY_RULES,
 	PROPOSAL_UNCLOSABLE,
+	PROPOSAL_EXPLAINED,
 };
-/* "closable", "closed-by-rules", "unclosable". */
+/* "new", "closed-by-rules", "unclosable", "explained". */
 const char *proposal_state_name(enum proposal_state s);
 
 enum evidence_state {

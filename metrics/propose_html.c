@@ -23,11 +23,11 @@ static void header(struct strbuf *sb, const struct proposals *p,
 	html_header_end(sb, now);
 	strbuf_addstr(sb, "<p class=\"note\">");
 	strbuf_addf(sb, "Escapes: <span data-key=\"escapes\" data-value=\"%" PRId64 "\">%" PRId64
-		    "</span> unexplained (<span data-key=\"explained\" data-value=\"%" PRId64 "\">%"
-		    PRId64 "</span> explained): <span data-key=\"closable\" data-value=\"%" PRId64
-		    "\">%" PRId64 "</span> closable, %" PRId64 " closed by the current rules, %"
-		    PRId64 " unclosable.<br>History: ", p->escapes, p->escapes, p->explained,
-		    p->explained, p->closable, p->closable, p->closed_by_rules, p->unclosable);
+		    "</span> unexplained: <span data-key=\"closable\" data-value=\"%" PRId64
+		    "\">%" PRId64 "</span> new, %" PRId64 " closed-by-rules, %" PRId64
+		    " unclosable; <span data-key=\"explained\" data-value=\"%" PRId64 "\">%"
+		    PRId64 "</span> explained.<br>History: ", p->escapes, p->escapes, p->closable,
+		    p->closable, p->closed_by_rules, p->unclosable, p->explained, p->explained);
 	strbuf_addf(sb, "<span data-key=\"history.changes\" data-value=\"%" PRId64 "\">%" PRId64
 		    "</span> changes with a shadow run; force-full %" PRId64 " (",
 		    p->history_heads, p->history_heads, p->force_full_before);
@@ -60,7 +60,7 @@ static void tiles(struct strbuf *sb, const struct proposals *p)
 	html_tile(sb, "escapes", (double)p->escapes, n, "unexplained escapes");
 	free(n);
 	n = xstrfmt("%" PRId64, p->closable);
-	html_tile(sb, "closable", (double)p->closable, n, "closable by a glob");
+	html_tile(sb, "closable", (double)p->closable, n, "new: a glob closes them");
 	free(n);
 	n = xstrfmt("%" PRId64, p->rec_closes);
 	html_tile(sb, "recommended_totals.closes", (double)p->rec_closes, n,
@@ -207,7 +207,7 @@ static void recommended(struct strbuf *sb, const struct proposals *p)
 		strbuf_addstr(sb, "<p>Nothing to close.</p>\n");
 		return;
 	}
-	strbuf_addf(sb, "<p>%zu glob%s closing %" PRId64 " of %" PRId64 " closable escapes: %+"
+	strbuf_addf(sb, "<p>%zu glob%s closing %" PRId64 " of %" PRId64 " new escapes: %+"
 		    PRId64 " force-full runs, ", p->nr_recommended,
 		    p->nr_recommended == 1 ? "" : "s", p->rec_closes, p->closable,
 		    p->rec_extra_force_full);

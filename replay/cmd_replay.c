@@ -1,6 +1,7 @@
 /* `tiadash replay`: merged history through the rules, the selector and the record. */
 #include "core/tiadash.h"
 #include "adapters/adapter.h"
+#include "core/textfit.h"
 #include "core/cli.h"
 #include "core/config.h"
 #include "core/commands.h"
@@ -315,7 +316,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	case FORMAT_MD: replay_print_md(&run, stdout); break;
 	case FORMAT_CSV: replay_print_csv(&run, stdout); break;
 	case FORMAT_HTML: replay_print_html(&run, ctx->now, stdout); break;
-	default: replay_print_text(&run, stdout); break;
+	default: text_fit_stdout(); replay_print_text(&run, stdout); break;
 	}
 	ret = EXIT_OKAY;
 out:

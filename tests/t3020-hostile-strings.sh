@@ -83,9 +83,9 @@ test_expect_success 'summary text and md, gate-check: no control bytes' '
 	test_grep "missed tests/e.py::x\\\\x1b\[31mred\\\\x07bell" s.txt &&
 	test_grep "explained: ESC \\\\x1b\[31m in a note\\\\x07" s.txt &&
 	test_grep "tests/p.py::t\\\\|&lt;b&gt;" s.md &&
-	test_expect_code 1 tiadash --db s.db gate-check --repo "$(printf "x\033[31m")" >g.txt &&
+	test_expect_code 1 tiadash --db s.db gate-check --since 2026-11-01 --project "$(printf "x\033[31m")" >g.txt &&
 	no_control g.txt &&
-	test_grep "^gate-check: all time, x\\\\x1b\[31m$" g.txt
+	test_grep "^gate-check: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, x\\\\x1b\[31m$" g.txt
 '
 
 test_expect_success 'html: no control bytes, no tag from the data, strings as the text shows them' '

@@ -90,9 +90,9 @@ for e in d[\"evidence\"]:
           \" \".join(t[\"test\"] + \"@\" + str(t[\"source\"]) + \"~\" + \",\".join(t[\"mentions\"]) for t in tests))
 " >actual &&
 	cat >expect <<-\EOF &&
-	1 escape closable True config/registry.toml=None docs/readme.md=ignore:docs/** src/app.py=None unmatched:config/registry.toml,src/app.py tests/exports/test_csv.py::test_width@tests/exports/test_csv.py~config/registry.toml,src/app.py
-	2 escape closable True config/registry.toml=None unmatched:config/registry.toml tests/exports/test_csv.py::test_width@tests/exports/test_csv.py~config/registry.toml
-	3 escape closable True tests/fixtures/a.json=None unmatched:tests/fixtures/a.json tests/test_fixture.py::test_load@tests/test_fixture.py~tests/fixtures/a.json
+	1 escape new True config/registry.toml=None docs/readme.md=ignore:docs/** src/app.py=None unmatched:config/registry.toml,src/app.py tests/exports/test_csv.py::test_width@tests/exports/test_csv.py~config/registry.toml,src/app.py
+	2 escape new True config/registry.toml=None unmatched:config/registry.toml tests/exports/test_csv.py::test_width@tests/exports/test_csv.py~config/registry.toml
+	3 escape new True tests/fixtures/a.json=None unmatched:tests/fixtures/a.json tests/test_fixture.py::test_load@tests/test_fixture.py~tests/fixtures/a.json
 	4 non-hermetic unclosable False src/app.py=None unmatched:src/app.py tests/test_app.py::test_app@tests/test_app.py~src/app.py
 	EOF
 	test_cmp expect actual
@@ -103,41 +103,45 @@ test_expect_success 'text: the whole report' '
 	sed "s|$TRASH|TRASH|g" out >actual &&
 	cat >expect <<-EOF &&
 	propose      2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos
-	escapes      4 unexplained (0 explained): 3 closable, 0 closed by the current rules, 1 unclosable
+	escapes      4 unexplained: 3 new, 0 closed-by-rules, 1 unclosable; 0 explained
 	history      11 changes with a shadow run; force-full 1 (9.1%); shadow p95 390 s
-	rules        1 in effect, from TRASH/repo/.tiadash/rules
-	accept into  TRASH/repo/.tiadash/rules
-
-	recommended  2 globs closing 3 of 3 closable escapes: +0 force-full runs, +0.0 min; force-full 45.5%, shadow p95 665 s
-	  CLOSES  +RUNS      +MIN  FF AFTER  P95 AFTER  GLOB  (ESCAPES)
-	       2      0      +0.0     36.4%      665 s  config/registry.toml  (PR 1, 2)
-	       1      0      +0.0     18.2%      655 s  tests/fixtures/a.json  (PR 3)
-
+	rules        1 in effect, from repo/.tiadash/rules
+	accept into  repo/.tiadash/rules
+	
+	recommended  2 globs closing 3 of 3 new escapes: +0 force-full runs, +0.0 min;
+	             force-full 45.5%, shadow p95 665 s
+	  CLOSES  +RUNS     +MIN FF AFTER P95 AFTER  GLOB (ESCAPES)
+	       2      0     +0.0    36.4%     665 s  config/registry.toml  (PR 1, 2)
+	       1      0     +0.0    18.2%     655 s  tests/fixtures/a.json  (PR 3)
+	
 	candidates   17, ranked (the first 6; --limit N for more)
-	  CLOSES  +RUNS      +MIN  FF AFTER  P95 AFTER  GLOB  (ESCAPES)
-	       2      0      +0.0     36.4%      665 s  **/registry.toml  (PR 1, 2)
-	       2      0      +0.0     36.4%      665 s  config/registry.toml  (PR 1, 2)
-	       2      3     +27.4     63.6%      670 s  **/*.toml  (PR 1, 2)
-	       2      3     +27.4     63.6%      670 s  config/**  (PR 1, 2)
-	       2      3     +27.4     63.6%      670 s  config/**/*.toml  (PR 1, 2)
-	       1      0      +0.0     18.2%      655 s  **/a.json  (PR 3)
-
+	  CLOSES  +RUNS     +MIN FF AFTER P95 AFTER  GLOB (ESCAPES)
+	       2      0     +0.0    36.4%     665 s  **/registry.toml  (PR 1, 2)
+	       2      0     +0.0    36.4%     665 s  config/registry.toml  (PR 1, 2)
+	       2      3    +27.4    63.6%     670 s  **/*.toml  (PR 1, 2)
+	       2      3    +27.4    63.6%     670 s  config/**  (PR 1, 2)
+	       2      3    +27.4    63.6%     670 s  config/**/*.toml  (PR 1, 2)
+	       1      0     +0.0    18.2%     655 s  **/a.json  (PR 3)
+	
 	escapes
-	  PR 1  head $(head_of 1 | cut -c1-12)  escape  closable (by config/registry.toml)
+	  PR 1  head $(head_of 1 | cut -c1-12)  escape  new (closable by config/registry.toml)
 	    changed  config/registry.toml  no rule
 	             docs/readme.md        ignore:docs/**
 	             src/app.py            no rule
 	    missed   tests/exports/test_csv.py::test_width
-	               source tests/exports/test_csv.py mentions config/registry.toml, src/app.py
-	  PR 2  head $(head_of 2 | cut -c1-12)  escape  closable (by config/registry.toml)
+	               source tests/exports/test_csv.py mentions config/registry.toml,
+	                 src/app.py
+	  PR 2  head $(head_of 2 | cut -c1-12)  escape  new (closable by config/registry.toml)
 	    changed  config/registry.toml  no rule
 	    missed   tests/exports/test_csv.py::test_width
 	               source tests/exports/test_csv.py mentions config/registry.toml
-	  PR 3  head $(head_of 3 | cut -c1-12)  escape  closable (by tests/fixtures/a.json)
+	  PR 3  head $(head_of 3 | cut -c1-12)  escape  new (closable by tests/fixtures/a.json)
 	    changed  tests/fixtures/a.json  no rule
 	    missed   tests/test_fixture.py::test_load
 	               source tests/test_fixture.py mentions tests/fixtures/a.json
-	  PR 4  head $(head_of 4 | cut -c1-12)  non-hermetic  unclosable: non-hermetic: the failing test was selected and passed in the shadow run
+	  PR 4  head $(head_of 4 | cut -c1-12)  non-hermetic  unclosable: non-hermetic: the failing
+	                                        test was selected and passed in the
+	                                        shadow run
 	    changed  src/app.py  no rule
 	    failed   tests/test_app.py::test_app
 	               source tests/test_app.py mentions src/app.py
@@ -169,7 +173,7 @@ test_expect_success 'built-in defaults are not the rules in effect: a candidate 
 	json_close b.json "len(d[\"proposals\"])" 18 &&
 	json_close b.json "d[\"history\"][\"force_full\"]" 1 &&
 	tiadash --db s.db --repo repo propose $W >b.txt &&
-	test_grep "^       1      1      +9.5     27.3%      655 s  \*\*/fixtures/\*\* \[builtin\]  (PR 3)$" b.txt
+	test_grep "^       1      1     +9.5    27.3%     655 s  \*\*/fixtures/\*\* \[builtin\]  (PR 3)$" b.txt
 '
 
 test_expect_success 'the window decides which escapes need closing' '

@@ -14,7 +14,7 @@ test_expect_success 'setup' '
 test_expect_success 'explain stores the note' '
 	tiadash --db s.db --repo repo propose --explain 2 \
 		--note "registry reloaded by hand; fixed in PR 3" >out &&
-	echo "explained PR 2 (head $(head_of 2 | cut -c1-12), note 1): registry reloaded by hand; fixed in PR 3" >expect &&
+	printf "%s\n  PR 3\n" "explained PR 2 (head $(head_of 2 | cut -c1-12), note 1): registry reloaded by hand; fixed in" >expect &&
 	test_cmp expect out &&
 	sqlite3 s.db "SELECT n.kind, n.text, h.pr, n.created_at FROM note n JOIN head h ON h.id = n.head_id" >actual &&
 	echo "explained|registry reloaded by hand; fixed in PR 3|2|1794096000000" >expect &&

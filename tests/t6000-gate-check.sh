@@ -22,13 +22,13 @@ test_expect_success 'setup: seven days, eight PRs a day, one escape (PR 13)' '
 	echo "112 new runs, 0 unchanged" >expect && test_cmp expect out
 '
 
-test_expect_success 'defaults: NO-GO on the unexplained escape, exit 1' '
+test_expect_success 'defaults: the last 7 days, NO-GO on the unexplained escape, exit 1' '
 	test_expect_code 1 tiadash --db w.db gate-check >actual &&
 	# shadow 101..156, full 601..656: p95 at rank 52.25 -> 153.25 and 653.25;
 	# 1 of 56: upper 0.0819 (tests/stats_ref.py upper 1 56 0.95), 37 more
 	# pairs to 5% (stats_ref.py needed 1 56 0.95 0.05), 8 pairs a day: 5 days
 	cat >expect <<-\EOF &&
-	gate-check: all time, all repos
+	gate-check: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos
 
 	criterion                               threshold     value  result
 	days with shadow runs                        >= 7         7  PASS
@@ -102,7 +102,7 @@ test_expect_success 'the window decides the days: six days is not enough' '
 '
 
 test_expect_success 'an empty window: every measured value n/a or 0, NO-GO' '
-	test_expect_code 1 tiadash --db w.db gate-check --since 2026-12-01 --format json >e.json &&
+	test_expect_code 1 tiadash --db w.db gate-check --since 2026-12-01 --until 2026-12-08 --format json >e.json &&
 	json_close e.json "[c[\"value\"] for c in d[\"criteria\"]]" "[0, 0, 0, null, null, null, null, null, 0]" &&
 	json_close e.json "[c[\"pass\"] for c in d[\"criteria\"]]" "[false, false, true, false, true, false, false, false, true]"
 '

@@ -45,7 +45,8 @@ test_expect_success 'text: default window is the 7 days before now' '
 	Verifier changed: 0 heads
 
 	Escapes
-	- PR #6 $(head_of 6 | cut -c1-12) acme/x (escape); missed tests/exports/test_csv.py::test_width, tests/z.py::w
+	- PR #6 $(head_of 6 | cut -c1-12) acme/x (escape); missed
+	  tests/exports/test_csv.py::test_width, tests/z.py::w
 
 	Top force-full reasons by cost (gate minutes beyond a narrowed run)
 	2 of 4 shadow runs forced full (50.0%)
