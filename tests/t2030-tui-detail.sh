@@ -12,12 +12,14 @@ test_expect_success "detail of an escape at 80x24" '
 	steps "3" "<Enter>" ":save-display detail.screen" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen detail.screen <<-\EOF
+	 1 overview   2 runs  [3 disagreements]  4 proposals  > detail
 	PR #434  acme/ledger  head 8a1a2820ad6c  base 3895c06a2d09  2026-11-02 07:48
 	class       escape
+	state       new
 	missed      tests/test_fx.py::test_rates_from_fixture
 	selection   nothing (affected 0.000)
 	diff cov    n/a
-	changed     M tests/fixtures/fx_rates.json      (no rule)                    n/a
+	changed     M tests/fixtures/fx_rates.json                   (no rule)       n/a
 	runs        shadow #1 pass  11-02 07:48   104 s 0 tests, 0 failed, 0 skipped
 	            full #1   fail  11-02 07:49  1278 s 150 tests, 1 failed, 2 skipped
 	              failed tests/test_fx.py::test_rates_from_fixture
@@ -32,10 +34,8 @@ test_expect_success "detail of an escape at 80x24" '
 	
 	
 	
-	
-	
-	[detail] escape                                                         1/9   0%
-	n explain  <Enter> open  q back  <Tab> views  ? help  r reload  u undo
+	escape                                                                 1/10   0%
+	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
 
@@ -43,13 +43,15 @@ test_expect_success "detail at 120x40 with diff coverage per file" '
 	steps "3" "<Down>" "<Enter>" ":resize 120x40" ":save-display detail.screen" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen detail.screen <<-\EOF
+	 1 overview   2 runs  [3 disagreements]  4 proposals  > detail
 	PR #437  acme/ledger  head c3a2c7c49e9d  base 0252dd859320  2026-11-02 10:22
 	class       escape
+	state       new
 	missed      web/src/ui/__tests__/toolbar.test.js::Toolbar hides flagged actions
 	selection   selected, 1 of 150 tests (affected 0.007)
 	diff cov    1.00 (1 of 1 changed executable lines run)
-	changed     M web/src/config/flags.json                                                 (no rule)                    n/a
-	            M web/src/ui/form.js                                                        (no rule)               1/1 100%
+	changed     M web/src/config/flags.json                                                              (no rule)       n/a
+	            M web/src/ui/form.js                                                                     (no rule)  1/1 100%
 	runs        shadow #1 pass  11-02 10:22   114 s 1 tests, 0 failed, 0 skipped
 	            full #1   fail  11-02 10:23  1167 s 150 tests, 1 failed, 2 skipped
 	              failed web/src/ui/__tests__/toolbar.test.js::Toolbar hides flagged actions
@@ -79,10 +81,8 @@ test_expect_success "detail at 120x40 with diff coverage per file" '
 	
 	
 	
-	
-	
-	[detail] escape                                                                                                1/11   0%
-	n explain  <Enter> open  q back  <Tab> views  ? help  r reload  u undo
+	escape                                                                                                         1/12   0%
+	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
 
@@ -111,11 +111,12 @@ test_expect_success "a non-hermetic change lists the selected failing tests" '
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen detail.view <<-\EOF
 	view detail
-	lines 13
+	lines 14
 	cursor 0
 	offset 0
 	PR #612  acme/ledger  head 6059dcc7d27a  base 277992df5f66  2026-11-04 13:17
 	class non-hermetic
+	state unclosable (non-hermetic: the failing test was selected and passed in the shadow run)
 	sel+failed tests/test_tax.py::test_vat_eu_standard_rate
 	selection selected, 5 of 150 tests (affected 0.033)
 	diff cov 0.00 (0 of 7 changed executable lines run)

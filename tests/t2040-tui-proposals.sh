@@ -12,10 +12,12 @@ test_expect_success "proposals at 80x24" '
 	steps "4" ":save-display proposals.screen" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen proposals.screen <<-\EOF
-	13 unexplained escapes: 10 closable, 0 closed by rules, 3 unclosable; 0 explain~
-	history 298 heads, force-full 29.5%, shadow p95 1474 s; rules file rules
+	 1 overview   2 runs   3 disagreements  [4 proposals]
+	13 unexplained escapes: 10 new, 0 closed-by-rules, 3 unclosable; 0 explained
+	history 298 heads, force-full 29.5%, shadow p95 1474 s
+	rules file rules
 	
-	the recommended set closes 10 for +3 runs, +60.0 min; force-full 33.9%, p95 147~
+	recommended: closes 10 for +3 runs, +60.0 min; force-full 33.9%, p95 1474 s
 	
 	  Recommended (6)                          CLOSES   RUNS  MINUTES     FF     P95
 	* tests/fixtures/fx_rates.json                  2     +0     +0.0  30.2%  1474 s
@@ -32,19 +34,18 @@ test_expect_success "proposals at 80x24" '
 	  **/*.py                                       6    +92  +1855.6  62.4%  1517 s
 	  ledger/plugins/**                             4     +8   +161.8  33.6%  1474 s
 	  ledger/plugins/**/*.py                        4     +8   +161.8  33.6%  1474 s
-	  **/*.toml                                     3     +1    +18.7  30.9%  1474 s
-	  **/entry_points.toml                          3     +1    +18.7  30.9%  1474 s
-	[proposals] 62 candidates, 6 recommended                              1/105   0%
-	e edit  a accept  n explain  <Enter> open  q back  <Tab> views  ? help  r reload
+	62 candidates, 6 recommended                                          1/106   0%
+	e edit  a accept  x explain  <Enter> open  q back  <Tab> views  ? help  / filter
 	EOF
 '
 
 test_expect_success "e edits a glob with a live preview of each keystroke" '
-	steps "4" "e" "web/src/conf" ":save-display partial.screen" "ig/**<Enter>" ":save-display preview.screen" &&
+	steps "4" "/flags<Enter>" "e" "<C-u>web/src/conf" ":save-display partial.screen" "ig/**<Enter>" ":save-display preview.screen" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen partial.screen <<-\EOF &&
+	 1 overview   2 runs   3 disagreements  [4 proposals]
 	preview     web/src/conf
-	closes      0 of 10 closable escapes
+	closes      0 of 10 new escapes
 	cost        +0 force-full runs, +0.0 min
 	force-full  29.5% -> 29.5%;  p95 1474 s -> 1474 s
 	matches     0 changed paths, 0 changes
@@ -64,13 +65,13 @@ test_expect_success "e edits a glob with a live preview of each keystroke" '
 	
 	
 	
-	
-	[proposals] preview of web/src/conf                                     1/6   0%
+	preview of web/src/conf; search /flags/                                 1/6   0%
 	glob: web/src/conf
 	EOF
 	assert_screen preview.screen <<-\EOF
+	 1 overview   2 runs   3 disagreements  [4 proposals]
 	preview     web/src/config/**
-	closes      3 of 10 closable escapes: #437, #619, #762
+	closes      3 of 10 new escapes: #437, #619, #762
 	cost        +2 force-full runs, +43.4 min
 	force-full  29.5% -> 31.2%;  p95 1474 s -> 1474 s
 	matches     3 changed paths, 5 changes
@@ -90,15 +91,14 @@ test_expect_success "e edits a glob with a live preview of each keystroke" '
 	
 	
 	
-	
-	[proposals] preview of web/src/config/**                               1/14   0%
+	preview of web/src/config/**; search /flags/                           1/14   0%
 	a accepts web/src/config/**; q goes back to the list
 	EOF
 '
 
 test_expect_success "a accepts the previewed glob: appended to the rules file with a comment" '
 	: >acc.rules &&
-	steps "4" "e" "web/src/config/**<Enter>" "a" ":save-display accepted.screen" &&
+	steps "4" "/flags<Enter>" "e" "<C-u>web/src/config/**<Enter>" "a" ":save-display accepted.screen" &&
 	tui --since 2026-11-01 --rules acc.rules &&
 	cat >expect <<-\EOF &&
 	# accepted 2026-11-08: closes escapes of PR 437, 619, 762 (tiadash propose)
@@ -112,7 +112,7 @@ test_expect_success "a accepts the previewed glob: appended to the rules file wi
 
 test_expect_success "u undoes the accept: the rules file is as it was" '
 	printf "# ours\n**/*.lock\n" >ours.rules &&
-	steps "4" "e" "web/src/config/**<Enter>" "a" "u" ":save-display undone.screen" &&
+	steps "4" "/flags<Enter>" "e" "<C-u>web/src/config/**<Enter>" "a" "u" ":save-display undone.screen" &&
 	tui --since 2026-11-01 --rules ours.rules &&
 	printf "# ours\n**/*.lock\n" >expect &&
 	test_cmp expect ours.rules &&
@@ -122,14 +122,14 @@ test_expect_success "u undoes the accept: the rules file is as it was" '
 '
 
 test_expect_success "accept creates a rules file that does not exist yet; undo removes it" '
-	steps "4" "e" "**/flags.json<Enter>" "a" ":save-view accepted.view" "u" &&
+	steps "4" "/flags<Enter>" "e" "<C-u>**/flags.json<Enter>" "a" ":save-view accepted.view" "u" &&
 	tui --since 2026-11-01 --rules new.rules &&
 	! test -e new.rules &&
 	grep "^mode list" accepted.view
 '
 
 test_expect_success "Enter on a candidate previews it; q goes back to the list" '
-	steps "4" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Enter>" ":save-view preview.view" "q" ":save-view list.view" &&
+	steps "4" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Enter>" ":save-view preview.view" "q" ":save-view list.view" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen preview.view <<-\EOF &&
 	view proposals
@@ -138,7 +138,7 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	offset 0
 	mode preview
 	preview tests/fixtures/fx_rates.json
-	closes 2 of 10 closable escapes: #434, #688
+	closes 2 of 10 new escapes: #434, #688
 	cost +0 force-full runs, +0.0 min
 	force-full 29.5% -> 30.2%;  p95 1474 s -> 1474 s
 	matches 1 changed paths, 2 changes
@@ -148,14 +148,15 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	#688 closes the escape of 81ace36a
 	EOF
 	sed -n 1,5p list.view >actual &&
-	printf "view proposals\nlines 105\ncursor 6\noffset 0\nmode list\n" >expect &&
+	printf "view proposals\nlines 106\ncursor 7\noffset 0\nmode list\n" >expect &&
 	test_cmp expect actual
 '
 
 test_expect_success "an invalid glob is said so in the preview and cannot be accepted" '
-	steps "4" "e" "src/[unclosed<Enter>" "a" ":save-display invalid.screen" &&
+	steps "4" "/flags<Enter>" "e" "<C-u>src/[unclosed<Enter>" "a" ":save-display invalid.screen" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen invalid.screen <<-\EOF
+	 1 overview   2 runs   3 disagreements  [4 proposals]
 	preview     src/[unclosed
 	invalid     unterminated '"'"'['"'"' in '"'"'src/[unclosed'"'"'
 	
@@ -177,8 +178,7 @@ test_expect_success "an invalid glob is said so in the preview and cannot be acc
 	
 	
 	
-	
-	[proposals] preview of src/[unclosed                                    1/2   0%
+	preview of src/[unclosed; search /flags/                                1/2   0%
 	not a glob: unterminated '"'"'['"'"' in '"'"'src/[unclosed'"'"'
 	EOF
 '

@@ -12,35 +12,36 @@ test_expect_success "? shows the keys at 80x24" '
 	steps "?" ":save-display help.screen" &&
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen help.screen <<-\EOF
+	[1 overview]  2 runs   3 disagreements   4 proposals  > help
 	In every view
-	j, <Down>            Move the cursor down one line
-	k, <Up>              Move the cursor up one line
-	<PgDn>, <Space>, <C~ Move the cursor down one page
-	<PgUp>, <C-b>        Move the cursor up one page
-	g, <Home>            Jump to the first line
-	G, <End>             Jump to the last line
-	<Enter>, l, <Right>  Open the selected line (drill in)
-	h, <Left>            Go back to the previous view
-	q                    Go back to the previous view; quit from the overview
-	Q                    Quit at once
-	<Tab>                Cycle through the main views
-	<S-Tab>              Cycle backwards through the main views
-	1                    Show the overview
-	2                    Show the runs
-	3                    Show the disagreements
-	4                    Show the proposals
-	?                    Show the keys
-	r                    Reload from the store and recompute the figures
-	<C-l>                Redraw the screen
-	:                    Run a command: save-display FILE, save-view FILE, save-att~
-	u                    Undo the last accept or explain
-	[help]                                                                 1/39   0%
-	<Enter> open  q back  <Tab> views  ? help  r reload  u undo
+	j, <Down>              Move the cursor down one line
+	k, <Up>                Move the cursor up one line
+	<PgDn>, <Space>, <C-f> Move the cursor down one page
+	<PgUp>, <C-b>          Move the cursor up one page
+	<C-d>                  Move the cursor down half a page
+	<C-u>                  Move the cursor up half a page
+	g, <Home>              Jump to the first line
+	G, <End>               Jump to the last line
+	<Enter>, l, <Right>    Go where the selected line points (drill in)
+	h, <Left>              Go back to the previous view
+	q                      Go back to the previous view; quit from the overview
+	Q, <F10>               Quit at once
+	<Tab>                  Cycle through the main views
+	<S-Tab>                Cycle backwards through the main views
+	?, <F1>                Show the keys, the current view'"'"'s first
+	/                      Filter the list (runs, disagreements) or search the lines
+	                       (other views) as you type, with a PCRE2 regular
+	                       expression; the matches are highlighted
+	n                      Go to the next line that matches the filter or search
+	N                      Go to the previous line that matches
+	Enter runs the selected key in the overview view                       1/63   0%
+	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
 
 test_expect_success "the help view lists every binding of the key table" '
-	steps "?" ":save-view help.view" &&
+	# Wide enough that no help text wraps onto a second line.
+	steps ":resize 200x50" "?" ":save-view help.view" &&
 	tui --since 2026-11-01 --rules rules &&
 	tiadash --db week.db tui --print-keys >keys &&
 	sed -e 1,4d -e "/^$/d" -e "s/ \{2,\}/ /g" -e "s/^ //" help.view >from-view &&
@@ -63,8 +64,8 @@ test_expect_success "the man page lists the keys exactly as the table" '
 '
 
 test_expect_success "--help names the dashboard's options" '
-	tiadash help tui >help &&
-	test_grep "^usage: tiadash tui \[--since WHEN\] \[--until WHEN\] \[--repo NAME\] \[--rules FILE\]" help
+	tiadash tui --help >help &&
+	test_grep "^usage: tiadash tui \[--since WHEN\] \[--until WHEN\] \[--project NAME\]" help
 '
 
 test_done

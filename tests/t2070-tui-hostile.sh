@@ -38,16 +38,16 @@ test_expect_success 'the runs view escapes the repo name' '
 	TUI_DB=s.db TUI_REPO=repo tui --rules rules &&
 	no_control runs.screen &&
 	assert_screen runs.screen <<-\EOF
-	DATE            PR HEAD    CLASS        DECISION   AFF SHADOW   FULL DCOV VERDICTS
-	11-03 10:00     #1 1ee701b agree        run_all  1.000  600 s  600 s  n/a pass/pass acme/\x1b[31mevil\x07
-	11-04 10:00     #2 496e661 escape       selected 0.010   60 s  600 s  n/a pass/fail acme/x
-	11-05 10:00     #3 074aa22 escape       selected 0.010   60 s  600 s  n/a pass/fail acme/x
+	 1 overview  [2 runs]  3 disagreements   4 proposals
+	DATE↑           PR HEAD    CLASS        DECISION   AFF SHADOW   FULL  DCOV VERDICTS  REASONS
+	11-03 10:00     #1 1ee701b agree        run_all  1.000  600 s  600 s   n/a pass/pass acme/\x1b[31mevil\x07  force-full:~
+	11-04 10:00     #2 496e661 escape       selected 0.010   60 s  600 s   n/a pass/fail acme/x
+	11-05 10:00     #3 074aa22 escape       selected 0.010   60 s  600 s   n/a pass/fail acme/x
 	
 	
 	
-	
-	[runs] sorted by date, ascending                                                                                1/3   0%
-	s sort  / filter  <Enter> open  q back  <Tab> views  ? help  r reload  u undo
+	sorted by date, ascending                                                                                       1/3   0%
+	s sort  x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
 
@@ -56,16 +56,16 @@ test_expect_success 'the disagreements view escapes the missed tests' '
 	TUI_DB=s.db TUI_REPO=repo tui --rules rules &&
 	no_control disagree.screen &&
 	assert_screen disagree.screen <<-\EOF
-	CLASS        STATE          DATE            PR HEAD     EVIDENCE
-	escape       new            11-04 10:00     #2 496e6613 tests/e.py::x\x1b[31mred\x07bell
-	escape       new            11-05 10:00     #3 074aa229 tests/c1.py::x\xc2\x9b31mred\xc2\x85\xe2\x80\xae
+	 1 overview   2 runs  [3 disagreements]  4 proposals
+	CLASS  STATE DATE            PR HEAD    EVIDENCE
+	escape new   11-04 10:00     #2 496e661 tests/e.py::x\x1b[31mred\x07bell
+	escape new   11-05 10:00     #3 074aa22 tests/c1.py::x\xc2\x9b31mred\xc2\x85\xe2\x80\xae
 	
 	
 	
 	
-	
-	[disagreements] 2 escapes, 0 non-hermetic, 0 over-strict, 0 flaky                                               1/2   0%
-	n explain  / filter  <Enter> open  q back  <Tab> views  ? help  r reload  u undo
+	2 escapes, 0 non-hermetic, 0 over-strict, 0 flaky                                                               1/2   0%
+	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
 
@@ -74,22 +74,22 @@ test_expect_success 'the detail view escapes changed paths and failing tests' '
 	TUI_DB=s.db TUI_REPO=repo tui --rules rules &&
 	no_control detail.screen &&
 	assert_screen detail.screen <<-\EOF
+	 1 overview   2 runs  [3 disagreements]  4 proposals  > detail
 	PR #2  acme/x  head 496e6613c670  base 6811c7f87ca4  2026-11-04 10:00
 	class       escape
+	state       new
 	missed      tests/e.py::x\x1b[31mred\x07bell
 	selection   selected, 1 of 100 tests (affected 0.010)
 	diff cov    n/a
-	changed     A src/e\x1b[31mvil\x07.py                               (no rule)                    n/a
-	            A src/p2.py                                             (no rule)                    n/a
+	changed     A src/e\x1b[31mvil\x07.py                                            (no rule)       n/a
+	            A src/p2.py                                                          (no rule)       n/a
 	runs        shadow #1 pass  11-04 10:00    60 s 1 tests, 0 failed, 0 skipped
 	            full #1   fail  11-04 10:00   600 s 0 tests, 1 failed, 0 skipped
 	              failed tests/e.py::x\x1b[31mred\x07bell
 	selected    tests/a.py
 	
-	
-	
-	[detail] escape                                                                            1/11   0%
-	n explain  <Enter> open  q back  <Tab> views  ? help  r reload  u undo
+	escape                                                                                     1/12   0%
+	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# End to end in a real terminal (tmux, 80x24): the dashboard opens on the
-# sample week with the overview's verdict, redraws when the terminal is
-# resized, and q, SIGINT and SIGTERM all give the shell back its terminal.
+# End to end in a real terminal (tmux, 80x24 and 200x50): the dashboard
+# opens on the sample week with the overview's verdict, redraws when the
+# terminal is resized, takes mouse clicks, copies with OSC 52 into tmux's
+# clipboard, and q, SIGINT and SIGTERM all give the shell back its terminal.
 # Skipped when tmux is not installed.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/tui/lib.sh"
@@ -43,22 +44,25 @@ wait_for() {
 test_expect_success 'setup: the sample week and a shell in an 80x24 tmux pane' '
 	tui_week &&
 	tmx new-session -d -s t -x 80 -y 24 \
-		"env -i PATH=\"$PATH\" HOME=\"$HOME\" TERM=screen LC_ALL=C.UTF-8 TZ=UTC \
+		"env -i PATH=\"$PATH\" HOME=\"$HOME\" TERM=tmux-256color LC_ALL=C.UTF-8 TZ=UTC \
 		TIADASH_NOW=$TIADASH_NOW PS1=\"ready\\$ \" bash --norc --noprofile -i" &&
+	# Programs in the pane may set the clipboard (OSC 52).
+	tmx set-option -g set-clipboard on &&
 	wait_for "^ready\\$" pane
 '
 
 start_dashboard() {
 	tmx send-keys -t t "clear; \"$TIADASH_BIN\" --db week.db --repo \"$SAMPLE/repo\" tui --since 2026-11-01; echo exit=\$?" Enter &&
-	wait_for "^Gate check  NO-GO" pane
+	wait_for "^NO-GO  *1/27   0%$" pane
 }
 
 test_expect_success 'the dashboard opens on the overview with the verdict' '
 	start_dashboard &&
-	grep "  pairs  " pane >line &&
-	echo "            pairs                                  >= 50       295 PASS" >expect &&
+	grep "^Escapes" pane | cut -c1-64 >line &&
+	echo "Escapes     13 of 295 pairs (4.41%); 0 explained, 3 non-hermetic" >expect &&
 	test_cmp expect line &&
-	test_grep "^\[overview\] NO-GO" pane
+	test_grep "^NO-GO  *1/27   0%$" pane &&
+	test_grep "^\[1 overview\]  2 runs   3 disagreements   4 proposals$" pane
 '
 
 # wait_for_width N: the status line is redrawn N columns wide. (The old
@@ -67,8 +71,8 @@ wait_for_width() {
 	local n=0 limit=$((TEST_TIMEOUT * 10 / 4))
 	while :; do
 		screen pane
-		if grep -q "^\[overview\] NO-GO  *1/29   0%$" pane &&
-		   [ "$(grep "^\[overview\]" pane | wc -L)" = "$1" ]; then
+		if grep -q "^NO-GO  *1/28   0%$" pane &&
+		   [ "$(grep "^NO-GO " pane | wc -L)" = "$1" ]; then
 			return 0
 		fi
 		n=$((n + 1))
@@ -82,16 +86,53 @@ wait_for_width() {
 }
 
 test_expect_success 'resizing the terminal redraws at the new size' '
-	tmx resize-window -t t -x 120 -y 40 &&
-	wait_for_width 120 &&
+	tmx resize-window -t t -x 200 -y 50 &&
+	wait_for_width 200 &&
 	tmx resize-window -t t -x 80 -y 24 &&
+	wait_for_width 80
+'
+
+# click X Y: a left click at column X, line Y (from 0) in the X10 encoding
+# tmux-256color declares (kmous=\E[M): press, then release.
+click() {
+	local x y
+	x=$(printf "\\%03o" $(($1 + 33))) y=$(printf "\\%03o" $(($2 + 33)))
+	tmx send-keys -t t -l "$(printf "\033[M $x$y\033[M#$x$y")"
+}
+
+test_expect_success 'a click on a tab opens its view, a click on a row selects it' '
+	click 25 0 &&
+	wait_for "^CLASS  *STATE  *PR EVIDENCE" pane &&
+	test_grep "^ 1 overview   2 runs  \[3 disagreements\]  4 proposals$" pane &&
+	click 5 4 &&
+	wait_for "^10 escapes.* 3/24  " pane
+'
+
+test_expect_success 'at 200x50 the runs show their verdicts and reasons' '
+	tmx resize-window -t t -x 200 -y 50 &&
+	tmx send-keys -t t 2 &&
+	wait_for "VERDICTS  REASONS$" pane &&
+	grep "#417" pane >row &&
+	test_grep "pass/pass acme/ledger  force-full:" row &&
+	test "$(grep "^sorted by date" pane | wc -L)" = 200
+'
+
+test_expect_success 'y copies the selected commit with OSC 52 (into tmux'"'"'s clipboard)' '
+	tmx send-keys -t t g &&
+	wait_for "^sorted by date, ascending  *1/300   0%$" pane &&
+	tmx send-keys -t t y &&
+	wait_for "^copied da967b6" pane &&
+	tmx show-buffer >buffer &&
+	test "$(cat buffer)" = "$(git -C "$SAMPLE/repo" rev-parse refs/pull/412/head)" &&
+	tmx resize-window -t t -x 80 -y 24 &&
+	tmx send-keys -t t 1 &&
 	wait_for_width 80
 '
 
 test_expect_success 'q quits cleanly: the pane shows the shell again' '
 	tmx send-keys -t t q &&
 	wait_for "^exit=0$" pane &&
-	! grep -q "Gate check" pane &&
+	! grep -q "^NO-GO " pane &&
 	tmx send-keys -t t "stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo" Enter &&
 	wait_for "^icanon$" pane &&
 	test_grep "^echo$" pane
@@ -104,7 +145,7 @@ test_expect_success 'SIGINT restores the terminal and the shell sees the signal'
 	wait_for "^ready\\$ *$" pane &&
 	tmx send-keys -t t "echo exit=\$?" Enter &&
 	wait_for "^exit=130$" pane &&
-	! grep -q "Gate check" pane &&
+	! grep -q "^NO-GO " pane &&
 	tmx send-keys -t t "stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo" Enter &&
 	wait_for "^icanon$" pane
 '
@@ -115,7 +156,7 @@ test_expect_success 'SIGTERM restores the terminal too' '
 	pid=$(pgrep -P "$shell" -x tiadash) &&
 	kill -TERM "$pid" &&
 	wait_for "^exit=143$" pane &&
-	! grep -q "Gate check" pane &&
+	! grep -q "^NO-GO " pane &&
 	tmx send-keys -t t "stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo" Enter &&
 	wait_for "^icanon$" pane
 '

@@ -4,15 +4,33 @@
 #include "core/idmatch.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
+#include "metrics/proposals.h"
 #include "tui/tui.h"
 
 #define MAX_LIST 200 /* lines of one long list (selection entries, failures) */
 
+/* Where a line points: Enter goes there, y copies what it names. */
+enum point {
+	POINT_NONE,
+	POINT_TEST,   /* a test id: the disagreements that name it */
+	POINT_PATH,   /* a changed path: the proposals' preview of its glob */
+	POINT_REASON, /* a force-full reason: the runs it forced */
+};
+
+struct line_ref {
+	enum point point;
+	char *what;   /* the test id, path or reason */
+};
+
 struct detail {
 	int64_t head_id;
 	struct row_list rows;
+	struct line_ref *refs;  /* one per row */
+	size_t alloc_refs;
 	enum pair_class cls;
+	bool explained;
 	bool loaded;
+	int64_t props_generation; /* of the state line */
 };
 
 #define LABEL 11
@@ -21,15 +39,33 @@ static struct row_data *line(struct detail *d, const char *label)
 {
 	struct row_data *r = row_list_add(&d->rows);
 
+	ALLOC_GROW(d->refs, d->rows.nr, d->alloc_refs);
+	d->refs[d->rows.nr - 1] = (struct line_ref){ POINT_NONE, NULL };
 	row_add_str(r, LABEL, ROLE_LABEL, label);
 	return r;
 }
 
-static void list(struct detail *d, const char *label, const struct strlist *l,
-		 enum tui_role role)
+/* The last line points to what (copied). */
+static void points_to(struct detail *d, enum point point, const char *what)
 {
-	for (size_t i = 0; i < l->nr && i < MAX_LIST; i++)
+	d->refs[d->rows.nr - 1] = (struct line_ref){ point, xstrdup(what) };
+}
+
+static void rows_clear(struct detail *d)
+{
+	for (size_t i = 0; i < d->rows.nr; i++)
+		free(d->refs[i].what);
+	row_list_clear(&d->rows);
+}
+
+static void list(struct detail *d, const char *label, const struct strlist *l,
+		 enum tui_role role, enum point point)
+{
+	for (size_t i = 0; i < l->nr && i < MAX_LIST; i++) {
 		row_add_str(line(d, i ? "" : label), 0, role, l->items[i]);
+		if (point != POINT_NONE)
+			points_to(d, point, l->items[i]);
+	}
 	if (l->nr > MAX_LIST)
 		row_add(line(d, ""), 0, ROLE_DIM, "... and %zu more", l->nr - MAX_LIST);
 }
@@ -54,6 +90,32 @@ static void header(struct detail *d, const struct pair_info *p,
 	if (v->why)
 		row_add_str(r, 0, ROLE_DEFAULT, v->why);
 	strbuf_release(&sb);
+}
+
+/* A disagreement's state, in the words of the disagreements view. */
+static void state(struct tui *t, struct detail *d)
+{
+	enum proposal_state st;
+	const char *why;
+	struct row_data *r;
+	struct note_info *n;
+	size_t nr = 0;
+
+	d->props_generation = t->fig.props_generation;
+	if (d->cls == CLASS_AGREE || d->cls == CLASS_INCOMPLETE)
+		return;
+	if (query_notes(t->store, d->head_id, &n, &nr) == 0)
+		notes_release(n, nr);
+	d->explained = nr > 0;
+	r = line(d, "state");
+	if (!tui_pair_state(t, d->head_id, d->cls, d->explained, &st, &why)) {
+		row_add_str(r, 0, ROLE_DIM, "...");
+		return;
+	}
+	row_add_str(r, 0, st == PROPOSAL_CLOSABLE || st == PROPOSAL_UNCLOSABLE ? ROLE_BAD :
+		    ROLE_GOOD, proposal_state_name(st));
+	if (why)
+		row_add(r, 0, ROLE_DEFAULT, "(%s)", why);
 }
 
 static int notes(struct tui *t, struct detail *d, int64_t head_id)
@@ -93,7 +155,7 @@ static void selection(struct detail *d, const struct run_info *r)
 	if (!isnan(af))
 		strbuf_addf(&sb, " (affected %.3f)", af);
 	row_add_str(row, 0, ROLE_DEFAULT, sb.buf);
-	list(d, "reasons", &r->reasons, ROLE_WARN);
+	list(d, "reasons", &r->reasons, ROLE_WARN, POINT_REASON);
 	strbuf_release(&sb);
 }
 
@@ -133,7 +195,7 @@ static int changed(struct tui *t, struct detail *d, const struct run_info *dr,
 {
 	struct diff_info diff;
 	struct run_coverage cov = { 0 };
-	int rc;
+	int rc, rule_width = 9; /* "(no rule)" */
 
 	if (!dr || !dr->diff_id) {
 		row_add_str(line(d, "changed"), 0, ROLE_DIM, "unknown (no diff recorded)");
@@ -154,18 +216,26 @@ static int changed(struct tui *t, struct detail *d, const struct run_info *dr,
 	}
 	if (!diff.nr)
 		row_add_str(line(d, "changed"), 0, ROLE_DIM, "(nothing)");
+	/* The rule column is as wide as its longest rule name. */
+	for (size_t i = 0; i < diff.nr; i++) {
+		int w = tui_text_width(rule_of(t, diff.files[i].path));
+
+		if (w > rule_width)
+			rule_width = w;
+	}
 	for (size_t i = 0; i < diff.nr; i++) {
 		const struct diff_file_info *f = &diff.files[i];
 		const struct coverage_info *c = cov_of(&cov, f->path);
 		struct row_data *row = line(d, i ? "" : "changed");
 		const char *rule = rule_of(t, f->path);
 
+		points_to(d, POINT_PATH, f->path);
 		row_add(row, 1, ROLE_DEFAULT, "%c", f->status);
 		if (f->old_path)
 			row_add(row, 0, ROLE_DEFAULT, "%s <- %s", f->path, f->old_path);
 		else
 			row_add_str(row, 0, ROLE_DEFAULT, f->path);
-		row_add_str(row, 22, *rule == '(' ? ROLE_DIM : ROLE_WARN, rule);
+		row_add_str(row, rule_width, *rule == '(' ? ROLE_DIM : ROLE_WARN, rule);
 		if (c && c->executable.nr)
 			row_add(row, -9, ROLE_DEFAULT, "%zu/%zu %.0f%%", c->executed.nr,
 				c->executable.nr,
@@ -205,6 +275,7 @@ static int runs(struct tui *t, struct detail *d, const struct pair_info *p)
 				    "in the repository");
 		for (size_t j = 0; j < failed.nr && j < MAX_LIST; j++) {
 			row = line(d, "");
+			points_to(d, POINT_TEST, failed.items[j]);
 			row_add_str(row, 8, ROLE_DIM, "  failed");
 			row_add_str(row, 0, ROLE_BAD, failed.items[j]);
 		}
@@ -224,7 +295,7 @@ static int build(struct tui *t, struct detail *d)
 	struct strlist entries = STRLIST_INIT;
 	int ret;
 
-	row_list_clear(&d->rows);
+	rows_clear(d);
 	ret = tui_load_pair(t, d->head_id, &p);
 	if (ret) {
 		row_add_str(line(d, ""), 0, ROLE_DIM, "this change is no longer in the store");
@@ -239,11 +310,12 @@ static int build(struct tui *t, struct detail *d)
 	shadow = pair_latest(&p, RUN_SHADOW);
 	dr = shadow && shadow->diff_id ? shadow : pair_latest(&p, RUN_FULL);
 	header(d, &p, &v, dr ? dr->base : NULL);
+	state(t, d);
 	ret = notes(t, d, p.head_id);
-	list(d, "missed", &v.missed, ROLE_BAD);
-	list(d, "sel+failed", &v.non_hermetic, ROLE_BAD);
-	list(d, "flaky", &v.flaky, ROLE_WARN);
-	list(d, "quarantined", &v.quarantined, ROLE_DIM);
+	list(d, "missed", &v.missed, ROLE_BAD, POINT_TEST);
+	list(d, "sel+failed", &v.non_hermetic, ROLE_BAD, POINT_TEST);
+	list(d, "flaky", &v.flaky, ROLE_WARN, POINT_TEST);
+	list(d, "quarantined", &v.quarantined, ROLE_DIM, POINT_TEST);
 	selection(d, shadow);
 	coverage_line(d, shadow);
 	if (!ret)
@@ -254,7 +326,7 @@ static int build(struct tui *t, struct detail *d)
 		ret = query_selection_entries(t->store, shadow->id, &entries);
 	if (!ret && entries.nr) {
 		strlist_sort(&entries);
-		list(d, "selected", &entries, ROLE_DEFAULT);
+		list(d, "selected", &entries, ROLE_DEFAULT, POINT_NONE);
 	}
 	strlist_release(&entries);
 	pair_verdict_release(&v);
@@ -273,8 +345,9 @@ int tui_detail_set(struct tui *t, int64_t head_id)
 
 static int detail_open(struct tui *t, struct view *v)
 {
-	UNUSED(t);
 	v->priv = xcalloc(1, sizeof(struct detail));
+	/* An escape's state comes with the proposals. */
+	tui_proposals_want(t);
 	return 0;
 }
 
@@ -286,9 +359,17 @@ static void detail_reload(struct tui *t, struct view *v)
 		tui_message(t, true, "cannot read that change from the store");
 }
 
+/* The state line follows the proposals, which may arrive after the rows. */
+static void sync_state(struct tui *t, struct detail *d)
+{
+	if (d->loaded && d->props_generation != t->fig.props_generation &&
+	    pair_class_is_escape(d->cls) && build(t, d) < 0)
+		tui_message(t, true, "cannot read that change from the store");
+}
+
 static size_t detail_lines(struct tui *t, struct view *v)
 {
-	UNUSED(t);
+	sync_state(t, v->priv);
 	return ((struct detail *)v->priv)->rows.nr;
 }
 
@@ -296,26 +377,80 @@ static void detail_row(struct tui *t, struct view *v, size_t lineno, struct row_
 {
 	struct detail *d = v->priv;
 
-	UNUSED(t);
+	sync_state(t, d);
 	if (lineno < d->rows.nr)
 		row_copy(row, &d->rows.rows[lineno]);
+}
+
+/* The glob that means exactly path (a root file is anchored: "/name"). */
+static char *path_glob(const char *path)
+{
+	struct proposal_candidates c = { 0 };
+	char *glob = NULL;
+
+	proposals_path_candidates(path, &c);
+	for (size_t i = 0; i < c.nr && !glob; i++)
+		if (c.items[i].form == FORM_FILE)
+			glob = xstrdup(c.items[i].glob);
+	proposal_candidates_release(&c);
+	return glob;
 }
 
 static enum reaction detail_request(struct tui *t, struct view *v, enum request req)
 {
 	struct detail *d = v->priv;
+	const struct line_ref *ref;
+	enum reaction r;
+	char *pattern;
 
-	if (req == REQ_EXPLAIN) {
-		if (!pair_class_is_escape(d->cls)) {
-			tui_message(t, true, "only escapes are explained (this is %s)",
-				    pair_class_name(d->cls));
+	if (req != REQ_ENTER)
+		return R_UNHANDLED;
+	ref = v->lineno < d->rows.nr ? &d->refs[v->lineno] : NULL;
+	switch (ref ? ref->point : POINT_NONE) {
+	case POINT_TEST:
+		pattern = tui_literal_pattern(ref->what);
+		r = tui_goto(t, VIEW_DISAGREE, pattern, NULL, false);
+		free(pattern);
+		return r;
+	case POINT_REASON:
+		pattern = tui_literal_pattern(ref->what);
+		r = tui_goto(t, VIEW_RUNS, pattern, NULL, false);
+		free(pattern);
+		return r;
+	case POINT_PATH:
+		pattern = path_glob(ref->what);
+		if (!pattern) {
+			tui_message(t, true, "no glob names this path");
 			return R_REDRAW;
 		}
-		return tui_explain(t, d->head_id);
+		r = tui_proposals_preview(t, pattern);
+		free(pattern);
+		return r;
+	case POINT_NONE:
+		break;
 	}
-	if (req == REQ_ENTER)
-		return R_NONE;
-	return R_UNHANDLED;
+	tui_message(t, false, "nothing to open on this line (o opens the commit)");
+	return R_REDRAW;
+}
+
+static bool detail_head(struct tui *t, struct view *v, int64_t *head_id)
+{
+	struct detail *d = v->priv;
+
+	UNUSED(t);
+	*head_id = d->head_id;
+	return d->loaded;
+}
+
+static bool detail_copy(struct tui *t, struct view *v, struct strbuf *out)
+{
+	struct detail *d = v->priv;
+
+	UNUSED(t);
+	if (v->lineno >= d->rows.nr || !d->refs[v->lineno].what)
+		return false;
+	strbuf_addstr(out, d->refs[v->lineno].what);
+	return true;
 }
 
 static void detail_status(struct tui *t, struct view *v, struct strbuf *sb)
@@ -336,7 +471,9 @@ static void detail_done(struct view *v)
 {
 	struct detail *d = v->priv;
 
+	rows_clear(d);
 	row_list_release(&d->rows);
+	free(d->refs);
 	free(d);
 	v->priv = NULL;
 }
@@ -353,4 +490,6 @@ const struct view_ops detail_view_ops = {
 	.status = detail_status,
 	.save = detail_save,
 	.done = detail_done,
+	.selected_head = detail_head,
+	.copy_text = detail_copy,
 };

@@ -1,21 +1,40 @@
-/* The Disagreements view: escapes, non-hermetic, over-strict, flaky and verifier-changed pairs from struct
- * metrics, each new, explained (a note) or closed-by-glob (an accepted rule matches). */
+/* The Disagreements view: escapes, non-hermetic, over-strict, flaky and verifier-changed
+ * pairs from struct metrics, each in its state (new, unclosable, closed-by-rules,
+ * explained: tui_pair_state). */
 #include "core/tiadash.h"
 #include "core/sanitize.h"
 #include "tui/tui.h"
-
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
-
-enum state { STATE_UNKNOWN, STATE_NEW, STATE_EXPLAINED, STATE_CLOSED };
-static const char *const state_names[] = { "?", "new", "explained", "closed-by-glob" };
 
 struct item {
 	size_t row;          /* index into metrics.rows */
 	int escape;          /* index into metrics.escape_list, or -1 */
 	int verifier;        /* index into metrics.verifier, or -1 */
-	enum state state;
-	char *glob;          /* closed-by-glob: the rule's glob */
+	bool noted;          /* a note is stored (any class) */
+};
+
+/* The columns, sized to what they hold: _(ID, title, width or 0 for content). */
+#define DISAGREE_COLUMNS(_)                                                    \
+	_(CLASS, "CLASS", 0)                                                   \
+	_(STATE, "STATE", 0)                                                   \
+	_(DATE, "DATE", 11)                                                    \
+	_(PR, "PR", -6)                                                        \
+	_(HEAD, "HEAD", 7)                                                     \
+	_(EVIDENCE, "EVIDENCE", 0)
+
+enum disagree_col {
+#define DCOL_ENUM_(id, title, width) DCOL_##id,
+	DISAGREE_COLUMNS(DCOL_ENUM_)
+#undef DCOL_ENUM_
+	NR_DCOLS
+};
+
+static const struct {
+	const char *title;
+	int width;
+} dcolumns[] = {
+#define DCOL_ROW_(id, title, width) { title, width },
+	DISAGREE_COLUMNS(DCOL_ROW_)
+#undef DCOL_ROW_
 };
 
 struct disagree {
@@ -24,96 +43,70 @@ struct disagree {
 	size_t *shown;       /* indexes into items that pass the filter */
 	size_t nr_shown;
 	char *filter;
-	int64_t generation;
+	int64_t generation, props_generation;
+	int width[NR_DCOLS]; /* the content-sized columns' widths */
 };
 
 static const enum pair_class order[] = {
 	CLASS_ESCAPE, CLASS_NON_HERMETIC, CLASS_OVER_STRICT, CLASS_FLAKY,
 };
 
+/* Date and head give way first when the evidence needs the room (both are in the detail). */
+static bool wide(const struct tui *t)
+{
+	return t->cols >= 100;
+}
+
 static void items_clear(struct disagree *d)
 {
-	for (size_t i = 0; i < d->nr; i++)
-		free(d->items[i].glob);
 	d->nr = 0;
 	free(d->shown);
 	d->shown = NULL;
 	d->nr_shown = 0;
 }
 
-/* closed-by-glob: one of the head's changed paths is force-full under the rule files. */
-static int closing_glob(struct tui *t, int64_t head_id, char **glob)
+/* "new", "closed-by-rules", ...: "..." while the proposals are computed. */
+static const char *state_of(struct tui *t, const struct item *it, const char **why)
 {
-	struct pair_info p = { 0 };
-	struct diff_info diff;
-	const struct run_info *r;
-	int ret = 0;
+	const struct metrics_row *r = &t->fig.m.rows[it->row];
+	enum proposal_state st;
 
-	*glob = NULL;
-	if (!t->accepted.rules.nr)
-		return 0;
-	ret = tui_load_pair(t, head_id, &p);
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	r = pair_latest(&p, RUN_SHADOW);
-	if (!r || !r->diff_id)
-		r = pair_latest(&p, RUN_FULL);
-	if (r && r->diff_id && query_diff(t->store, r->diff_id, &diff) == 0) {
-		for (size_t i = 0; i < diff.nr && !*glob; i++) {
-			int k = rules_match(&t->accepted.rules, diff.files[i].path);
-
-			if (k >= 0 && t->accepted.rules.items[k].action == RULE_RUN_ALL)
-				*glob = xstrdup(t->accepted.rules.items[k].glob);
-		}
-		diff_info_release(&diff);
+	if (it->verifier >= 0) {
+		/* Green after a change to its verifier: new until explained. */
+		*why = NULL;
+		return proposal_state_name(it->noted ? PROPOSAL_EXPLAINED : PROPOSAL_CLOSABLE);
 	}
-	pair_info_release(&p);
-	return 0;
+	if (!tui_pair_state(t, r->head_id, r->cls, r->explained || it->noted, &st, why))
+		return "...";
+	return proposal_state_name(st);
 }
 
-static void item_state(struct tui *t, struct item *it)
-{
-	const struct metrics *m = &t->fig.m;
-	const struct metrics_row *r = &m->rows[it->row];
-	struct note_info *notes;
-	size_t nr;
-
-	if (it->state != STATE_UNKNOWN)
-		return;
-	it->state = STATE_NEW;
-	if (it->verifier < 0 && r->cls == CLASS_ESCAPE && closing_glob(t, r->head_id, &it->glob) == 0 && it->glob) {
-		it->state = STATE_CLOSED;
-		return;
-	}
-	if (r->explained) {
-		it->state = STATE_EXPLAINED;
-	} else if (query_notes(t->store, r->head_id, &notes, &nr) == 0) {
-		if (nr)
-			it->state = STATE_EXPLAINED;
-		notes_release(notes, nr);
-	}
-}
-
-static void cells(struct tui *t, struct item *it, struct row_data *row)
+static void cells(struct tui *t, struct disagree *d, const struct item *it,
+		  struct row_data *row)
 {
 	const struct metrics *m = &t->fig.m;
 	const struct metrics_row *r = &m->rows[it->row];
 	struct strbuf sb = STRBUF_INIT;
+	const char *why, *state = state_of(t, it, &why);
 
-	item_state(t, it);
 	if (it->verifier >= 0)
-		row_add_str(row, 12, ROLE_WARN, "verifier");
+		row_add_str(row, d->width[DCOL_CLASS], ROLE_WARN, "verifier");
 	else
-		row_add_str(row, 12, tui_class_role(r->cls), pair_class_name(r->cls));
-	row_add_str(row, 14, it->state == STATE_NEW ? ROLE_BAD : ROLE_DEFAULT,
-		    state_names[it->state]);
-	tui_fmt_short_time(&sb, r->at);
-	row_add_str(row, 11, ROLE_DEFAULT, sb.buf);
+		row_add_str(row, d->width[DCOL_CLASS], tui_class_role(r->cls),
+			    pair_class_name(r->cls));
+	row_add_str(row, d->width[DCOL_STATE],
+		    !strcmp(state, "new") || !strcmp(state, "unclosable") ? ROLE_BAD : ROLE_DEFAULT,
+		    state);
+	if (wide(t)) {
+		tui_fmt_short_time(&sb, r->at);
+		row_add_str(row, dcolumns[DCOL_DATE].width, ROLE_DEFAULT, sb.buf);
+	}
 	if (r->has_pr)
-		row_add(row, -6, ROLE_DEFAULT, "#%" PRId64, r->pr);
+		row_add(row, dcolumns[DCOL_PR].width, ROLE_DEFAULT, "#%" PRId64, r->pr);
 	else
-		row_add_str(row, -6, ROLE_DIM, "push");
-	row_add(row, 8, ROLE_DEFAULT, "%.8s", r->sha);
+		row_add_str(row, dcolumns[DCOL_PR].width, ROLE_DIM, "push");
+	if (wide(t))
+		row_add(row, dcolumns[DCOL_HEAD].width, ROLE_DEFAULT, "%.7s", r->sha);
 	strbuf_reset(&sb);
 	if (it->verifier >= 0) {
 		const struct metrics_verifier *v = &m->verifier[it->verifier];
@@ -134,106 +127,134 @@ static void cells(struct tui *t, struct item *it, struct row_data *row)
 	} else {
 		strbuf_addstr(&sb, "passed on a rerun");
 	}
-	if (it->state == STATE_CLOSED)
-		strbuf_addf(&sb, " [%s]", it->glob);
+	if (why && !strcmp(state, "closed-by-rules"))
+		strbuf_addf(&sb, " [%s]", why);
 	row_add_str(row, 0, ROLE_DEFAULT, sb.buf);
 	strbuf_release(&sb);
 }
 
-static void apply_filter(struct tui *t, struct disagree *d, pcre2_code *re)
+/* The row's text and the full sha: what the filter matches. */
+static void filter_text(struct tui *t, struct disagree *d, const struct item *it,
+			struct row_data *row, struct strbuf *text)
 {
-	pcre2_match_data *md = re ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
+	row_reset(row);
+	strbuf_reset(text);
+	cells(t, d, it, row);
+	row_text(row, text);
+	strbuf_addf(text, " %s", t->fig.m.rows[it->row].sha);
+}
+
+static void apply_filter(struct tui *t, struct disagree *d)
+{
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct tui_regex *re = d->filter ? tui_regex_compile(d->filter, &err) : NULL;
 	struct row_data row = ROW_DATA_INIT;
-	struct strbuf text = STRBUF_INIT;
 
 	free(d->shown);
 	d->shown = xmalloc((d->nr ? d->nr : 1) * sizeof(*d->shown));
 	d->nr_shown = 0;
 	for (size_t i = 0; i < d->nr; i++) {
 		if (re) {
-			row_reset(&row);
-			strbuf_reset(&text);
-			cells(t, &d->items[i], &row);
-			row_text(&row, &text);
-			strbuf_addf(&text, " %s", t->fig.m.rows[d->items[i].row].sha);
-			if (pcre2_match(re, (PCRE2_SPTR)text.buf, text.len, 0, 0, md, NULL) < 0)
+			filter_text(t, d, &d->items[i], &row, &text);
+			if (!tui_regex_match(re, text.buf, text.len))
 				continue;
 		}
 		d->shown[d->nr_shown++] = i;
 	}
 	row_release(&row);
 	strbuf_release(&text);
-	pcre2_match_data_free(md);
+	strbuf_release(&err);
+	tui_regex_free(re);
 }
 
-static pcre2_code *compile(struct tui *t, const char *pattern)
+/* The class and state columns take the width of their widest value. */
+static void size_columns(struct tui *t, struct disagree *d)
 {
-	int err;
-	PCRE2_SIZE off;
-	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-				       PCRE2_UTF, &err, &off, NULL);
+	d->width[DCOL_CLASS] = (int)strlen(dcolumns[DCOL_CLASS].title);
+	d->width[DCOL_STATE] = (int)strlen(dcolumns[DCOL_STATE].title);
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct metrics_row *r = &t->fig.m.rows[d->items[i].row];
+		const char *why;
+		int wc = (int)strlen(d->items[i].verifier >= 0 ? "verifier" :
+				     pair_class_name(r->cls));
+		int ws = (int)strlen(state_of(t, &d->items[i], &why));
 
-	if (!re) {
-		PCRE2_UCHAR msg[256];
-
-		pcre2_get_error_message(err, msg, sizeof(msg));
-		tui_message(t, true, "invalid regex at offset %zu: %s", (size_t)off,
-			    (const char *)msg);
+		if (wc > d->width[DCOL_CLASS])
+			d->width[DCOL_CLASS] = wc;
+		if (ws > d->width[DCOL_STATE])
+			d->width[DCOL_STATE] = ws;
 	}
-	return re;
+}
+
+static bool has_notes(struct tui *t, int64_t head_id)
+{
+	struct note_info *notes;
+	size_t nr;
+	bool any = false;
+
+	if (query_notes(t->store, head_id, &notes, &nr) == 0) {
+		any = nr > 0;
+		notes_release(notes, nr);
+	}
+	return any;
 }
 
 static void sync_rows(struct tui *t, struct disagree *d)
 {
 	const struct metrics *m = &t->fig.m;
-	pcre2_code *re;
 
-	if (!t->fig.ready || d->generation == t->fig.generation)
+	if (!t->fig.ready)
 		return;
-	items_clear(d);
-	for (size_t c = 0; c < ARRAY_SIZE(order); c++) {
-		size_t e = 0;
+	if (d->generation == t->fig.generation && d->props_generation == t->fig.props_generation)
+		return;
+	if (d->generation != t->fig.generation) {
+		items_clear(d);
+		for (size_t c = 0; c < ARRAY_SIZE(order); c++) {
+			size_t e = 0;
 
-		for (size_t i = 0; i < m->nr_rows; i++) {
+			for (size_t i = 0; i < m->nr_rows; i++) {
+				struct item *it;
+
+				if (m->rows[i].cls != order[c])
+					continue;
+				ALLOC_GROW(d->items, d->nr + 1, d->alloc);
+				it = &d->items[d->nr++];
+				it->row = i;
+				it->escape = -1;
+				it->verifier = -1;
+				it->noted = !pair_class_is_escape(m->rows[i].cls) &&
+					    has_notes(t, m->rows[i].head_id);
+				/* escape_list is in window order, like rows. */
+				while (e < m->nr_escape_list && m->escape_list[e].row < i)
+					e++;
+				if (e < m->nr_escape_list && m->escape_list[e].row == i)
+					it->escape = (int)e;
+			}
+		}
+		/* Heads that went green after their verifier changed: after the classes. */
+		for (size_t i = 0; i < m->nr_verifier; i++) {
 			struct item *it;
 
-			if (m->rows[i].cls != order[c])
-				continue;
 			ALLOC_GROW(d->items, d->nr + 1, d->alloc);
 			it = &d->items[d->nr++];
-			it->row = i;
-			it->escape = -1;
-			it->verifier = -1;
-			it->state = STATE_UNKNOWN;
-			it->glob = NULL;
-			/* escape_list is in window order, like rows. */
-			while (e < m->nr_escape_list && m->escape_list[e].row < i)
-				e++;
-			if (e < m->nr_escape_list && m->escape_list[e].row == i)
-				it->escape = (int)e;
+			*it = (struct item){ m->verifier[i].row, -1, (int)i,
+					     has_notes(t, m->rows[m->verifier[i].row].head_id) };
 		}
 	}
-	/* Heads that went green after their verifier changed: after the classes. */
-	for (size_t i = 0; i < m->nr_verifier; i++) {
-		struct item *it;
-
-		ALLOC_GROW(d->items, d->nr + 1, d->alloc);
-		it = &d->items[d->nr++];
-		*it = (struct item){ m->verifier[i].row, -1, (int)i, STATE_UNKNOWN, NULL };
-	}
-	re = d->filter ? compile(t, d->filter) : NULL;
-	apply_filter(t, d, re);
-	pcre2_code_free(re);
+	size_columns(t, d);
+	apply_filter(t, d);
 	d->generation = t->fig.generation;
+	d->props_generation = t->fig.props_generation;
 }
 
 static int disagree_open(struct tui *t, struct view *v)
 {
 	struct disagree *d = xcalloc(1, sizeof(*d));
 
-	UNUSED(t);
-	d->generation = -1;
+	d->generation = d->props_generation = -1;
 	v->priv = d;
+	/* The escapes' states come with the proposals. */
+	tui_proposals_want(t);
 	return 0;
 }
 
@@ -242,7 +263,7 @@ static void disagree_reload(struct tui *t, struct view *v)
 	struct disagree *d = v->priv;
 
 	UNUSED(t);
-	d->generation = -1;
+	d->generation = d->props_generation = -1;
 }
 
 static size_t disagree_lines(struct tui *t, struct view *v)
@@ -257,63 +278,56 @@ static void disagree_row(struct tui *t, struct view *v, size_t lineno, struct ro
 {
 	struct disagree *d = v->priv;
 
+	sync_rows(t, d);
 	if (lineno == SIZE_MAX) {
-		static const char *const titles[] = { "CLASS", "STATE", "DATE", "PR", "HEAD",
-						      "EVIDENCE" };
-		static const int widths[] = { 12, 14, 11, -6, 8, 0 };
-
-		for (size_t i = 0; i < ARRAY_SIZE(titles); i++)
-			row_add_str(row, widths[i], ROLE_DEFAULT, titles[i]);
+		for (int i = 0; i < NR_DCOLS; i++) {
+			if ((i == DCOL_DATE || i == DCOL_HEAD) && !wide(t))
+				continue;
+			row_add_str(row, dcolumns[i].width ? dcolumns[i].width : d->width[i],
+				    ROLE_DEFAULT, dcolumns[i].title);
+		}
 		return;
 	}
-	sync_rows(t, d);
 	if (lineno < d->nr_shown)
-		cells(t, &d->items[d->shown[lineno]], row);
+		cells(t, d, &d->items[d->shown[lineno]], row);
 }
 
-static enum reaction filter_done(struct tui *t, const char *text, bool done)
+static const struct metrics_row *selected(struct tui *t, struct view *v)
 {
-	struct disagree *d = t->views[VIEW_DISAGREE].priv;
-	pcre2_code *re = NULL;
+	struct disagree *d = v->priv;
 
-	if (!done || !text)
-		return R_NONE;
-	if (*text) {
-		re = compile(t, text);
-		if (!re)
-			return R_REDRAW;
-	}
-	free(d->filter);
-	d->filter = *text ? xstrdup(text) : NULL;
-	apply_filter(t, d, re);
-	pcre2_code_free(re);
-	t->views[VIEW_DISAGREE].lineno = t->views[VIEW_DISAGREE].offset = 0;
-	return R_REDRAW;
+	sync_rows(t, d);
+	if (!t->fig.ready || v->lineno >= d->nr_shown)
+		return NULL;
+	return &t->fig.m.rows[d->items[d->shown[v->lineno]].row];
 }
 
 static enum reaction disagree_request(struct tui *t, struct view *v, enum request req)
 {
-	struct disagree *d = v->priv;
-	const struct metrics_row *r = NULL;
+	const struct metrics_row *r = selected(t, v);
 
-	sync_rows(t, d);
-	if (t->fig.ready && v->lineno < d->nr_shown)
-		r = &t->fig.m.rows[d->items[d->shown[v->lineno]].row];
-	switch (req) {
-	case REQ_ENTER:
+	if (req == REQ_ENTER)
 		return r ? tui_open_detail(t, r->head_id) : R_REDRAW;
-	case REQ_EXPLAIN:
-		if (!r) {
-			tui_message(t, true, "nothing selected to explain");
-			return R_REDRAW;
-		}
-		return tui_explain(t, r->head_id);
-	case REQ_FILTER:
-		tui_prompt_start(t, "/", d->filter, filter_done);
-		return R_REDRAW;
-	default:
-		return R_UNHANDLED;
-	}
+	return R_UNHANDLED;
+}
+
+static bool disagree_head(struct tui *t, struct view *v, int64_t *head_id)
+{
+	const struct metrics_row *r = selected(t, v);
+
+	if (r)
+		*head_id = r->head_id;
+	return r != NULL;
+}
+
+static void disagree_filter(struct tui *t, struct view *v, const char *pattern)
+{
+	struct disagree *d = v->priv;
+
+	free(d->filter);
+	d->filter = pattern ? xstrdup(pattern) : NULL;
+	if (t->fig.ready && d->generation == t->fig.generation)
+		apply_filter(t, d);
 }
 
 static void disagree_status(struct tui *t, struct view *v, struct strbuf *sb)
@@ -325,14 +339,18 @@ static void disagree_status(struct tui *t, struct view *v, struct strbuf *sb)
 		strbuf_addstr(sb, "computing the figures...");
 		return;
 	}
+	if (d->filter) {
+		strbuf_addf(sb, "%zu of %zu match /%s/", d->nr_shown, d->nr, d->filter);
+		return;
+	}
 	strbuf_addf(sb, "%" PRId64 " escapes, %" PRId64 " non-hermetic, %" PRId64
 		    " over-strict, %" PRId64 " flaky", m->class_counts[CLASS_ESCAPE],
 		    m->class_counts[CLASS_NON_HERMETIC], m->class_counts[CLASS_OVER_STRICT],
 		    m->class_counts[CLASS_FLAKY]);
 	if (m->verifier_heads)
 		strbuf_addf(sb, ", %" PRId64 " verifier-changed", m->verifier_heads);
-	if (d->filter)
-		strbuf_addf(sb, "; filter /%s/: %zu", d->filter, d->nr_shown);
+	if (!t->fig.props_ready)
+		strbuf_addstr(sb, "; states...");
 }
 
 static void disagree_save(struct tui *t, struct view *v, FILE *f)
@@ -346,7 +364,7 @@ static void disagree_save(struct tui *t, struct view *v, FILE *f)
 	for (size_t i = 0; t->fig.ready && i < d->nr_shown; i++) {
 		row_reset(&row);
 		strbuf_reset(&sb);
-		cells(t, &d->items[d->shown[i]], &row);
+		cells(t, d, &d->items[d->shown[i]], &row);
 		row_text(&row, &sb);
 		fprintf(f, "%c %s\n", i == v->lineno ? '>' : ' ', sb.buf);
 	}
@@ -378,4 +396,6 @@ const struct view_ops disagree_view_ops = {
 	.status = disagree_status,
 	.save = disagree_save,
 	.done = disagree_done,
+	.filter = disagree_filter,
+	.selected_head = disagree_head,
 };

@@ -127,6 +127,41 @@ bool tui_scripted(void)
 	return d.script != NULL || d.headless;
 }
 
+bool tui_headless(void)
+{
+	return d.headless;
+}
+
+int tui_real_stderr(void)
+{
+	return d.saved_stderr >= 0 ? d.saved_stderr : STDERR_FILENO;
+}
+
+void tui_display_suspend(void)
+{
+	if (!d.active || d.headless)
+		return;
+	def_prog_mode();
+	endwin();
+}
+
+void tui_display_resume(void)
+{
+	if (!d.active || d.headless)
+		return;
+	reset_prog_mode();
+	clearok(curscr, TRUE);
+}
+
+int tui_terminal_write(const char *s)
+{
+	FILE *f = d.headless ? d.out : stdout;
+
+	if (!d.active || !f || fputs(s, f) == EOF || fflush(f))
+		return -1;
+	return 0;
+}
+
 void tui_display_done(void)
 {
 	if (d.active) {
@@ -197,6 +232,9 @@ int tui_display_init(struct tui *t)
 	curs_set(0);
 	if (!getenv("ESCDELAY"))
 		set_escdelay(50);
+	/* Clicks, double clicks and the wheel (Shift+drag still selects text). */
+	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
+		  BUTTON5_PRESSED, NULL);
 	init_colors();
 	getmaxyx(stdscr, t->lines, t->cols);
 	return 0;
@@ -210,15 +248,38 @@ void tui_resize(struct tui *t, int lines, int cols)
 	clearok(curscr, TRUE);
 }
 
+/* A mouse event as the dashboard's key; MOUSE_NONE for the ones it ignores. */
+static struct tui_key mouse_key(void)
+{
+	struct tui_key k = { KEY_MOUSE, true, MOUSE_NONE, 0, 0 };
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return k;
+	k.x = ev.x;
+	k.y = ev.y;
+	if (ev.bstate & BUTTON1_DOUBLE_CLICKED)
+		k.mouse = MOUSE_DOUBLE_CLICK;
+	else if (ev.bstate & BUTTON1_CLICKED)
+		k.mouse = MOUSE_CLICK;
+	else if (ev.bstate & BUTTON4_PRESSED)
+		k.mouse = MOUSE_WHEEL_UP;
+	else if (ev.bstate & BUTTON5_PRESSED)
+		k.mouse = MOUSE_WHEEL_DOWN;
+	return k;
+}
+
 /* Normalise what the terminal sends: Enter is '\n', Backspace <BS>. */
 static struct tui_key normal_key(int rc, wint_t wch)
 {
-	struct tui_key k = { (int)wch, rc == KEY_CODE_YES };
+	struct tui_key k = { (int)wch, rc == KEY_CODE_YES, MOUSE_NONE, 0, 0 };
 
-	if ((!k.fn && k.code == '\r') || (k.fn && k.code == KEY_ENTER))
-		k = (struct tui_key){ '\n', false };
+	if (k.fn && k.code == KEY_MOUSE)
+		k = mouse_key();
+	else if ((!k.fn && k.code == '\r') || (k.fn && k.code == KEY_ENTER))
+		k = (struct tui_key){ '\n', false, MOUSE_NONE, 0, 0 };
 	else if (!k.fn && (k.code == 127 || k.code == 8))
-		k = (struct tui_key){ KEY_BACKSPACE, true };
+		k = (struct tui_key){ KEY_BACKSPACE, true, MOUSE_NONE, 0, 0 };
 	return k;
 }
 
@@ -388,6 +449,14 @@ static enum reaction command_view(struct tui *t, const char *name)
 	return R_REDRAW;
 }
 
+/* A PR number, or a sha prefix of 4 hex digits or more. */
+static bool names_change(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdef");
+
+	return s[n] == '\0' && (n >= 4 || (n && strspn(s, "0123456789") == n));
+}
+
 enum reaction tui_run_command(struct tui *t, const char *line)
 {
 	char *copy = xstrdup(line), *arg;
@@ -427,6 +496,9 @@ enum reaction tui_run_command(struct tui *t, const char *line)
 		r = command_view(t, arg);
 	} else if (!strcmp(copy, "quit")) {
 		r = R_QUIT;
+	} else if (*copy == '#' || names_change(copy)) {
+		/* `:434`, `:#434`, `:8a1a282`: vi's go-to, for a change. */
+		r = tui_jump(t, copy);
 	} else if (!strcmp(copy, "die")) {
 		/* For the tests of the terminal's restore on a fatal error. */
 		die("%s", *arg ? arg : "fatal error requested");

@@ -203,57 +203,128 @@ static void put_blank(int y, int x, int n, attr_t attr)
 	}
 }
 
-void tui_draw_row(int y, int width, const struct row_data *row, bool selected)
+/* Display width of n bytes of sanitized text. */
+static int width_of(const char *s, size_t n)
+{
+	int w = 0;
+
+	for (size_t i = 0; i < n;) {
+		size_t len;
+
+		w += char_width(s + i, n - i, &len);
+		i += len;
+	}
+	return w;
+}
+
+/*
+ * The columns each cell of a row gets on a line `width` wide. Fixed cells
+ * get their width and width-0 cells (flexible) what is left, in order, each
+ * as much as its text needs and the last one the rest. Then a fixed cell
+ * whose text is longer than its width grows into what the flexible cells
+ * (or the end of the line) leave unused: only the last cell is ever cut
+ * while there is room.
+ */
+static void layout(const struct row_data *row, const struct strbuf *texts, int width,
+		   int *w)
+{
+	int need[ROW_MAX_CELLS], fixed = 0, last_flex = -1, left, slack;
+
+	for (size_t i = 0; i < row->nr; i++) {
+		need[i] = width_of(texts[i].buf, texts[i].len);
+		if (row->cells[i].width)
+			fixed += row->cells[i].width;
+		else
+			last_flex = (int)i;
+		if (i + 1 < row->nr)
+			fixed++; /* the separating space */
+	}
+	left = width - fixed;
+	for (size_t i = 0; i < row->nr; i++) {
+		if (row->cells[i].width) {
+			w[i] = row->cells[i].width;
+			continue;
+		}
+		w[i] = (int)i == last_flex ? left : need[i] < left ? need[i] : left;
+		if (w[i] < 0)
+			w[i] = 0;
+		left -= w[i];
+	}
+	/* Unused room: the last flexible cell's, or the end of the line's. */
+	slack = last_flex >= 0 ? w[last_flex] - need[last_flex] : left;
+	for (size_t i = 0; i < row->nr && slack > 0; i++) {
+		int more = need[i] - w[i];
+
+		if (!row->cells[i].width || more <= 0)
+			continue;
+		if (more > slack)
+			more = slack;
+		w[i] += more;
+		slack -= more;
+		if (last_flex >= 0)
+			w[last_flex] -= more;
+	}
+}
+
+/* Draw the matches of hl in the n bytes at s, drawn from column x. */
+static void highlight(int y, int x, const char *s, size_t n, struct tui_regex *hl)
+{
+	size_t off = 0, a, b;
+
+	while (off <= n && tui_regex_find(hl, s, n, off, &a, &b)) {
+		if (b > a)
+			put(y, x + width_of(s, a), s + a, b - a, tui_role_attr(ROLE_MATCH));
+		off = b > a ? b : b + 1;
+	}
+}
+
+void tui_draw_row(int y, int width, const struct row_data *row, bool selected,
+		  struct tui_regex *hl)
 {
 	enum tui_role line_role = selected ? ROLE_CURSOR : row->role;
 	attr_t line_attr = tui_role_attr(line_role);
-	struct strbuf safe = STRBUF_INIT, part = STRBUF_INIT;
+	struct strbuf texts[ROW_MAX_CELLS], part = STRBUF_INIT;
+	int w[ROW_MAX_CELLS];
 	int x = 0;
 
+	for (size_t i = 0; i < row->nr; i++) {
+		const char *s = row->text.buf + row->cells[i].off;
+
+		texts[i] = (struct strbuf)STRBUF_INIT;
+		sanitize_text(&texts[i], s, strlen(s));
+	}
+	layout(row, texts, width, w);
 	for (size_t i = 0; i < row->nr && x < width; i++) {
 		const struct cell *c = &row->cells[i];
-		const char *s = row->text.buf + c->off;
-		int w = c->width && c->width < width - x ? c->width : width - x;
-
-		if (!c->width) {
-			/* The rest of the line, less what the cells after it take. */
-			int reserved = 0;
-
-			for (size_t k = i + 1; k < row->nr; k++)
-				reserved += row->cells[k].width + 1;
-			w = width - x - reserved;
-			if (w < 0)
-				w = 0;
-		}
 		enum tui_role role = selected || c->role == ROLE_DEFAULT ? line_role : c->role;
-		int used;
+		int cw = w[i] < width - x ? w[i] : width - x, used, at;
 
 		/* Cells with nothing in them still take their column. */
-		strbuf_reset(&safe);
 		strbuf_reset(&part);
-		sanitize_text(&safe, s, strlen(s));
-		used = fit(&part, safe.buf, safe.len, w);
-		if (c->right && used < w) {
-			put_blank(y, x, w - used, line_attr);
-			put(y, x + w - used, part.buf, part.len, tui_role_attr(role));
-		} else {
-			put(y, x, part.buf, part.len, tui_role_attr(role));
-			put_blank(y, x + used, w - used, line_attr);
-		}
-		x += w;
+		used = fit(&part, texts[i].buf, texts[i].len, cw);
+		at = c->right && used < cw ? x + cw - used : x;
+		put_blank(y, x, cw, line_attr);
+		put(y, at, part.buf, part.len, tui_role_attr(role));
+		if (hl)
+			highlight(y, at, part.buf, part.len, hl);
+		x += cw;
 		if (i + 1 < row->nr && x < width)
 			put_blank(y, x++, 1, line_attr);
 	}
 	if (x < width)
 		put_blank(y, x, width - x, line_attr);
 	attrset(A_NORMAL);
-	strbuf_release(&safe);
+	for (size_t i = 0; i < row->nr; i++)
+		strbuf_release(&texts[i]);
 	strbuf_release(&part);
 }
 
+/* The tab bar, the body, the status line and the help line. */
+#define BODY_TOP 1
+
 int tui_body_lines(const struct tui *t)
 {
-	return t->lines > 2 ? t->lines - 2 : 1;
+	return t->lines > 3 ? t->lines - 3 : 1;
 }
 
 /* Lines of list area (the body less the header line). */
@@ -264,20 +335,73 @@ static int list_lines(const struct tui *t, const struct view *v)
 	return n > 0 ? n : 1;
 }
 
+int tui_list_top(const struct tui *t, const struct view *v)
+{
+	UNUSED(t);
+	return BODY_TOP + (v->ops->header ? 1 : 0);
+}
+
+/*
+ * The tab bar: " 1 overview  2 runs  3 disagreements  4 proposals", the
+ * current main view marked, then the view above it ("› detail #434").
+ * Tab i's columns are [x0[i], x1[i]) (for the mouse).
+ */
+static void tab_bar(struct tui *t, struct row_data *row, int *x0, int *x1)
+{
+	struct view *cur = tui_current(t);
+	int x = 0;
+	enum view_id main = VIEW_OVERVIEW;
+
+	for (size_t i = t->depth; i-- > 0;) {
+		if (t->stack[i] < NR_MAIN_VIEWS) {
+			main = t->stack[i];
+			break;
+		}
+	}
+	row->role = ROLE_TAB;
+	for (int i = 0; i < NR_MAIN_VIEWS; i++) {
+		const char *name = t->views[i].ops->name;
+		bool on = i == (int)main;
+		int len = (int)strlen(name) + 4;
+
+		row_add(row, len, on ? ROLE_TAB_CURRENT : ROLE_DEFAULT, "%c%d %s%c",
+			on ? '[' : ' ', i + 1, name, on ? ']' : ' ');
+		x0[i] = x;
+		x1[i] = x + len;
+		x += len + 1;
+	}
+	if (cur != &t->views[main])
+		row_add(row, 0, ROLE_TAB_CURRENT, "> %s", cur->ops->name);
+}
+
+enum view_id tui_tab_at(struct tui *t, int x)
+{
+	struct row_data row = ROW_DATA_INIT;
+	int x0[NR_MAIN_VIEWS], x1[NR_MAIN_VIEWS];
+	enum view_id id = NR_VIEWS;
+
+	tab_bar(t, &row, x0, x1);
+	for (int i = 0; i < NR_MAIN_VIEWS; i++)
+		if (x >= x0[i] && x < x1[i])
+			id = (enum view_id)i;
+	row_release(&row);
+	return id;
+}
+
+static void status_text(struct tui *t, struct view *v, struct strbuf *left)
+{
+	if (v->ops->status)
+		v->ops->status(t, v, left);
+	if (v->search.pattern && !v->ops->filter)
+		strbuf_addf(left, "%ssearch /%s/", left->len ? "; " : "", v->search.pattern);
+}
+
 static void status_line(struct tui *t, struct view *v, size_t nr)
 {
 	struct row_data row = ROW_DATA_INIT;
 	struct strbuf left = STRBUF_INIT, right = STRBUF_INIT;
 
-	strbuf_addf(&left, "[%s]", v->ops->name);
-	if (v->ops->status) {
-		size_t len = left.len;
-
-		strbuf_addch(&left, ' ');
-		v->ops->status(t, v, &left);
-		if (left.len == len + 1)
-			strbuf_setlen(&left, len);
-	}
+	status_text(t, v, &left);
 	if (nr)
 		strbuf_addf(&right, "%zu/%zu %3zu%%", v->lineno + 1, nr,
 			    nr > 1 ? (v->lineno * 100) / (nr - 1) : (size_t)100);
@@ -285,25 +409,28 @@ static void status_line(struct tui *t, struct view *v, size_t nr)
 	row_add_str(&row, 0, ROLE_DEFAULT, left.buf);
 	if (right.len)
 		row_add_str(&row, -(int)right.len, ROLE_DEFAULT, right.buf);
-	/* Keep the position visible: the left part gives way. */
-	if (right.len && t->cols > (int)right.len + 1)
-		row.cells[0].width = t->cols - (int)right.len - 1;
-	tui_draw_row(t->lines - 2, t->cols, &row, false);
+	tui_draw_row(t->lines - 2, t->cols, &row, false, NULL);
 	row_release(&row);
 	strbuf_release(&left);
 	strbuf_release(&right);
 }
 
-/* Key hints from the binding table: "q back  Tab views  / filter ...". */
-static void hints(struct tui *t, struct view *v, struct strbuf *sb)
+/*
+ * Key hints from the binding table: "q back  <Tab> views  / filter ...",
+ * whole hints only. With at: the request of the hint at column x, or
+ * REQ_NONE.
+ */
+static enum request hints(struct tui *t, struct view *v, struct strbuf *sb, int at)
 {
 	enum keymap maps[2] = { v->ops->keymap, KEYMAP_GENERIC };
 	struct strbuf one = STRBUF_INIT;
+	enum request found = REQ_NONE;
 
 	for (size_t m = 0; m < ARRAY_SIZE(maps); m++) {
 		for (size_t i = 0; i < tui_bindings_nr; i++) {
 			const struct tui_binding *b = &tui_bindings[i];
 			const char *hint = tui_request_hint(b->req);
+			int x;
 
 			if (b->map != maps[m] || !hint || !tui_binding_is_first(i))
 				continue;
@@ -312,10 +439,11 @@ static void hints(struct tui *t, struct view *v, struct strbuf *sb)
 			strbuf_reset(&one);
 			tui_key_name(&one, b->key);
 			strbuf_addf(&one, " %s", hint);
-			/* Whole hints only: stop at the first that does not fit. */
-			if (tui_text_width(sb->buf) + (sb->len ? 2 : 0) +
-			    tui_text_width(one.buf) > t->cols)
+			x = tui_text_width(sb->buf) + (sb->len ? 2 : 0);
+			if (x + tui_text_width(one.buf) > t->cols)
 				goto done;
+			if (at >= x && at < x + tui_text_width(one.buf))
+				found = b->req;
 			if (sb->len)
 				strbuf_addstr(sb, "  ");
 			strbuf_add(sb, one.buf, one.len);
@@ -325,26 +453,85 @@ static void hints(struct tui *t, struct view *v, struct strbuf *sb)
 	}
 done:
 	strbuf_release(&one);
+	return found;
 }
 
-static void help_line(struct tui *t, struct view *v)
+enum request tui_hint_at(struct tui *t, int x)
+{
+	struct strbuf sb = STRBUF_INIT;
+	enum request r = t->prompt.active || t->message.len ? REQ_NONE :
+		hints(t, tui_current(t), &sb, x);
+
+	strbuf_release(&sb);
+	return r;
+}
+
+/*
+ * Where a message too long for the help line breaks: the last space that
+ * leaves its first part within cols (else cols), so a long message takes
+ * the status line too instead of being cut.
+ */
+static size_t message_break(const char *s, int cols)
+{
+	size_t cut = 0, last_space = 0;
+	int w = 0;
+
+	while (s[cut]) {
+		size_t len;
+		int cw = char_width(s + cut, strlen(s + cut), &len);
+
+		if (w + cw > cols)
+			return last_space ? last_space : cut;
+		if (s[cut] == ' ')
+			last_space = cut;
+		w += cw;
+		cut += len;
+	}
+	return cut;
+}
+
+static void help_line(struct tui *t, struct view *v, size_t nr)
 {
 	struct row_data row = ROW_DATA_INIT;
 	int y = t->lines - 1;
 
 	if (t->prompt.active) {
 		row_add(&row, 0, ROLE_DEFAULT, "%s%s", t->prompt.label, t->prompt.text.buf);
+		if (t->message.len) {
+			/* What the typing caused (a bad pattern): on the status line. */
+			struct row_data msg = ROW_DATA_INIT;
+
+			row_add_str(&msg, 0, t->message_error ? ROLE_ERROR : ROLE_DEFAULT,
+				    t->message.buf);
+			tui_draw_row(y - 1, t->cols, &msg, false, NULL);
+			row_release(&msg);
+		}
 	} else if (t->message.len) {
-		row_add_str(&row, 0, t->message_error ? ROLE_ERROR : ROLE_DEFAULT,
-			    t->message.buf);
+		enum tui_role role = t->message_error ? ROLE_ERROR : ROLE_DEFAULT;
+		struct strbuf safe = STRBUF_INIT;
+
+		sanitize_text(&safe, t->message.buf, t->message.len);
+		if (tui_text_width(safe.buf) > t->cols) {
+			size_t cut = message_break(safe.buf, t->cols);
+			struct row_data first = ROW_DATA_INIT;
+
+			row_add(&first, 0, role, "%.*s", (int)cut, safe.buf);
+			tui_draw_row(y - 1, t->cols, &first, false, NULL);
+			row_release(&first);
+			row_add_str(&row, 0, role, safe.buf + cut + (safe.buf[cut] == ' '));
+		} else {
+			row_add_str(&row, 0, role, safe.buf);
+		}
+		strbuf_release(&safe);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 
-		hints(t, v, &sb);
+		hints(t, v, &sb, -1);
 		row_add_str(&row, 0, ROLE_HELP, sb.buf);
 		strbuf_release(&sb);
 	}
-	tui_draw_row(y, t->cols, &row, false);
+	UNUSED(nr);
+	tui_draw_row(y, t->cols, &row, false, NULL);
 	if (t->prompt.active) {
 		int x = tui_text_width(t->prompt.label) + tui_text_width(t->prompt.text.buf);
 
@@ -358,7 +545,9 @@ void tui_draw(struct tui *t)
 	struct view *v = tui_current(t);
 	struct row_data row = ROW_DATA_INIT;
 	size_t nr = v->ops->lines(t, v);
-	int body = tui_body_lines(t), y = 0, height = list_lines(t, v);
+	int bottom = BODY_TOP + tui_body_lines(t), y = BODY_TOP, height = list_lines(t, v);
+	int x0[NR_MAIN_VIEWS], x1[NR_MAIN_VIEWS];
+	struct tui_regex *hl = v->search.re;
 
 	if (v->lineno >= nr)
 		v->lineno = nr ? nr - 1 : 0;
@@ -366,21 +555,24 @@ void tui_draw(struct tui *t)
 		v->offset = v->lineno;
 	if (v->lineno >= v->offset + (size_t)height)
 		v->offset = v->lineno - (size_t)height + 1;
+	tab_bar(t, &row, x0, x1);
+	tui_draw_row(0, t->cols, &row, false, NULL);
+	row_reset(&row);
 	if (v->ops->header) {
 		v->ops->row_data(t, v, SIZE_MAX, &row);
 		row.role = ROLE_HEADER;
-		tui_draw_row(y++, t->cols, &row, false);
+		tui_draw_row(y++, t->cols, &row, false, NULL);
 	}
-	for (; y < body; y++) {
-		size_t line = v->offset + (size_t)(y - (v->ops->header ? 1 : 0));
+	for (; y < bottom; y++) {
+		size_t line = v->offset + (size_t)(y - tui_list_top(t, v));
 
 		row_reset(&row);
 		if (line < nr)
 			v->ops->row_data(t, v, line, &row);
-		tui_draw_row(y, t->cols, &row, line < nr && line == v->lineno);
+		tui_draw_row(y, t->cols, &row, line < nr && line == v->lineno, hl);
 	}
 	status_line(t, v, nr);
-	help_line(t, v);
+	help_line(t, v, nr);
 	curs_set(t->prompt.active ? 1 : 0);
 	wnoutrefresh(stdscr);
 	row_release(&row);

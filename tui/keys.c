@@ -40,8 +40,8 @@ const char *tui_keymap_name(enum keymap m)
 }
 
 #define CTRL(c) ((c) & 0x1f)
-#define K(map, c, req) { KEYMAP_##map, { (c), false }, REQ_##req }
-#define F(map, c, req) { KEYMAP_##map, { (c), true }, REQ_##req }
+#define K(map, c, req) { KEYMAP_##map, { (c), false, MOUSE_NONE, 0, 0 }, REQ_##req }
+#define F(map, c, req) { KEYMAP_##map, { (c), true, MOUSE_NONE, 0, 0 }, REQ_##req }
 
 const struct tui_binding tui_bindings[] = {
 	K(GENERIC, 'j', MOVE_DOWN), F(GENERIC, KEY_DOWN, MOVE_DOWN),
@@ -49,32 +49,37 @@ const struct tui_binding tui_bindings[] = {
 	F(GENERIC, KEY_NPAGE, PAGE_DOWN), K(GENERIC, ' ', PAGE_DOWN),
 	K(GENERIC, CTRL('f'), PAGE_DOWN),
 	F(GENERIC, KEY_PPAGE, PAGE_UP), K(GENERIC, CTRL('b'), PAGE_UP),
+	K(GENERIC, CTRL('d'), HALF_PAGE_DOWN), K(GENERIC, CTRL('u'), HALF_PAGE_UP),
 	K(GENERIC, 'g', MOVE_FIRST), F(GENERIC, KEY_HOME, MOVE_FIRST),
 	K(GENERIC, 'G', MOVE_LAST), F(GENERIC, KEY_END, MOVE_LAST),
 	K(GENERIC, '\n', ENTER), K(GENERIC, 'l', ENTER), F(GENERIC, KEY_RIGHT, ENTER),
 	K(GENERIC, 'h', BACK), F(GENERIC, KEY_LEFT, BACK),
-	K(GENERIC, 'q', QUIT), K(GENERIC, 'Q', QUIT_ALL),
+	K(GENERIC, 'q', QUIT), K(GENERIC, 'Q', QUIT_ALL), F(GENERIC, KEY_F(10), QUIT_ALL),
 	K(GENERIC, '\t', NEXT_VIEW), F(GENERIC, KEY_BTAB, PREV_VIEW),
+	K(GENERIC, '?', HELP), F(GENERIC, KEY_F(1), HELP),
+	K(GENERIC, '/', FILTER), K(GENERIC, 'n', FIND_NEXT), K(GENERIC, 'N', FIND_PREV),
+	K(GENERIC, 27, CLEAR),
 	K(GENERIC, '1', VIEW_OVERVIEW), K(GENERIC, '2', VIEW_RUNS),
 	K(GENERIC, '3', VIEW_DISAGREE), K(GENERIC, '4', VIEW_PROPOSALS),
-	K(GENERIC, '?', HELP), K(GENERIC, 'r', RELOAD),
-	K(GENERIC, CTRL('l'), REDRAW), K(GENERIC, ':', PROMPT),
+	K(GENERIC, '#', JUMP), K(GENERIC, 'y', COPY), K(GENERIC, 'o', OPEN_COMMIT),
+	K(GENERIC, 'r', RELOAD), K(GENERIC, CTRL('l'), REDRAW), K(GENERIC, ':', PROMPT),
 	K(GENERIC, 'u', UNDO),
 
-	K(RUNS, 's', SORT), K(RUNS, 'S', SORT_REVERSE), K(RUNS, '/', FILTER),
+	K(RUNS, 's', SORT), K(RUNS, 'S', SORT_REVERSE),
+	K(RUNS, 'x', EXPLAIN), K(RUNS, 'X', EXPLAIN_EDITOR),
 
-	K(DISAGREE, 'n', EXPLAIN), K(DISAGREE, '/', FILTER),
+	K(DISAGREE, 'x', EXPLAIN), K(DISAGREE, 'X', EXPLAIN_EDITOR),
 
-	K(DETAIL, 'n', EXPLAIN),
+	K(DETAIL, 'x', EXPLAIN), K(DETAIL, 'X', EXPLAIN_EDITOR),
 
 	K(PROPOSALS, 'e', EDIT), K(PROPOSALS, 'a', ACCEPT),
-	K(PROPOSALS, 'n', EXPLAIN),
+	K(PROPOSALS, 'x', EXPLAIN), K(PROPOSALS, 'X', EXPLAIN_EDITOR),
 };
 const size_t tui_bindings_nr = ARRAY_SIZE(tui_bindings);
 
 static bool key_eq(struct tui_key a, struct tui_key b)
 {
-	return a.code == b.code && a.fn == b.fn;
+	return a.code == b.code && a.fn == b.fn && a.mouse == b.mouse;
 }
 
 enum request tui_key_request(enum keymap map, struct tui_key key)
@@ -89,20 +94,32 @@ enum request tui_key_request(enum keymap map, struct tui_key key)
 	return REQ_NONE;
 }
 
+#define KN(name, code, fn) { name, { (code), (fn), MOUSE_NONE, 0, 0 } }
 static const struct {
 	const char *name;
 	struct tui_key key;
 } key_names[] = {
-	{ "Down", { KEY_DOWN, true } }, { "Up", { KEY_UP, true } },
-	{ "Left", { KEY_LEFT, true } }, { "Right", { KEY_RIGHT, true } },
-	{ "PgDn", { KEY_NPAGE, true } }, { "PgUp", { KEY_PPAGE, true } },
-	{ "Home", { KEY_HOME, true } }, { "End", { KEY_END, true } },
-	{ "Enter", { '\n', false } }, { "Tab", { '\t', false } },
-	{ "S-Tab", { KEY_BTAB, true } }, { "Esc", { 27, false } },
-	{ "BS", { KEY_BACKSPACE, true } }, { "Space", { ' ', false } },
-	{ "Del", { KEY_DC, true } }, { "lt", { '<', false } },
-	{ "Resize", { KEY_RESIZE, true } },
+	KN("Down", KEY_DOWN, true), KN("Up", KEY_UP, true),
+	KN("Left", KEY_LEFT, true), KN("Right", KEY_RIGHT, true),
+	KN("PgDn", KEY_NPAGE, true), KN("PgUp", KEY_PPAGE, true),
+	KN("Home", KEY_HOME, true), KN("End", KEY_END, true),
+	KN("Enter", '\n', false), KN("Tab", '\t', false),
+	KN("S-Tab", KEY_BTAB, true), KN("Esc", 27, false),
+	KN("BS", KEY_BACKSPACE, true), KN("Space", ' ', false),
+	KN("Del", KEY_DC, true), KN("lt", '<', false),
+	KN("Resize", KEY_RESIZE, true),
 };
+
+/* Mouse events in scripts: "<Click 12 3>". */
+static const struct {
+	const char *name;
+	enum tui_mouse mouse;
+} mouse_names[] = {
+	{ "Click", MOUSE_CLICK }, { "DoubleClick", MOUSE_DOUBLE_CLICK },
+	{ "WheelUp", MOUSE_WHEEL_UP }, { "WheelDown", MOUSE_WHEEL_DOWN },
+};
+
+#define MAX_FKEY 12
 
 void tui_key_name(struct strbuf *sb, struct tui_key key)
 {
@@ -112,7 +129,13 @@ void tui_key_name(struct strbuf *sb, struct tui_key key)
 			return;
 		}
 	}
-	if (key.fn) {
+	if (key.fn && key.code == KEY_MOUSE) {
+		for (size_t i = 0; i < ARRAY_SIZE(mouse_names); i++)
+			if (mouse_names[i].mouse == key.mouse)
+				strbuf_addf(sb, "<%s %d %d>", mouse_names[i].name, key.x, key.y);
+	} else if (key.fn && key.code >= KEY_F(1) && key.code <= KEY_F(MAX_FKEY)) {
+		strbuf_addf(sb, "<F%d>", key.code - KEY_F0);
+	} else if (key.fn) {
 		strbuf_addf(sb, "<key-%d>", key.code);
 	} else if (key.code < 0x20) {
 		strbuf_addf(sb, "<C-%c>", key.code + 'a' - 1);
@@ -130,6 +153,45 @@ void tui_key_name(struct strbuf *sb, struct tui_key key)
 		else
 			strbuf_add(sb, mb, n);
 	}
+}
+
+/* "F5" (the len bytes at s) as KEY_F(5). */
+static bool parse_fkey(const char *s, size_t len, struct tui_key *out)
+{
+	int n = 0;
+
+	if (len < 2 || len > 3 || s[0] != 'F')
+		return false;
+	for (size_t i = 1; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		n = n * 10 + (s[i] - '0');
+	}
+	if (n < 1 || n > MAX_FKEY)
+		return false;
+	*out = (struct tui_key){ KEY_F(n), true, MOUSE_NONE, 0, 0 };
+	return true;
+}
+
+/* "Click 12 3" (the len bytes at s). */
+static bool parse_mouse(const char *s, size_t len, struct tui_key *out)
+{
+	char buf[64], name[16], end;
+	int x, y;
+
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (sscanf(buf, "%15s %d %d%c", name, &x, &y, &end) != 3 || x < 0 || y < 0)
+		return false;
+	for (size_t i = 0; i < ARRAY_SIZE(mouse_names); i++) {
+		if (!strcmp(name, mouse_names[i].name)) {
+			*out = (struct tui_key){ KEY_MOUSE, true, mouse_names[i].mouse, x, y };
+			return true;
+		}
+	}
+	return false;
 }
 
 size_t tui_key_parse(const char *s, struct tui_key *out)
@@ -150,11 +212,15 @@ size_t tui_key_parse(const char *s, struct tui_key *out)
 		}
 		if (end && len == 3 && s[1] == 'C' && s[2] == '-' &&
 		    s[3] >= 'a' && s[3] <= 'z') {
-			*out = (struct tui_key){ CTRL(s[3]), false };
+			*out = (struct tui_key){ CTRL(s[3]), false, MOUSE_NONE, 0, 0 };
 			return 5;
 		}
+		if (end && parse_fkey(s + 1, len, out))
+			return len + 2;
+		if (end && parse_mouse(s + 1, len, out))
+			return len + 2;
 		/* A lone '<' is the key itself. */
-		*out = (struct tui_key){ '<', false };
+		*out = (struct tui_key){ '<', false, MOUSE_NONE, 0, 0 };
 		return 1;
 	}
 	if (!*s)
@@ -163,7 +229,7 @@ size_t tui_key_parse(const char *s, struct tui_key *out)
 	if (n <= 0)
 		return 0;
 	if (n == 1) {
-		*out = (struct tui_key){ p[0], false };
+		*out = (struct tui_key){ p[0], false, MOUSE_NONE, 0, 0 };
 	} else {
 		wchar_t wc;
 		mbstate_t st;
@@ -171,7 +237,7 @@ size_t tui_key_parse(const char *s, struct tui_key *out)
 		memset(&st, 0, sizeof(st));
 		if (mbrtowc(&wc, s, (size_t)n, &st) != (size_t)n)
 			return 0;
-		*out = (struct tui_key){ (int)wc, false };
+		*out = (struct tui_key){ (int)wc, false, MOUSE_NONE, 0, 0 };
 	}
 	return (size_t)n;
 }

@@ -6,9 +6,17 @@
 #include "metrics/trust.h"
 #include "tui/tui.h"
 
+/* Where Enter goes from a line: a view, filtered or sorted as the line says. */
+struct target {
+	enum view_id view;     /* VIEW_OVERVIEW: nowhere */
+	char *filter;          /* the view's `/` pattern, or NULL */
+	const char *sort;      /* the runs' sort column, or NULL */
+	bool desc;
+};
+
 struct overview {
 	struct row_list rows;
-	enum view_id *targets; /* where Enter goes from each line */
+	struct target *targets; /* one per line */
 	size_t alloc_targets;
 	int64_t generation;    /* of the figures the rows show (-1: none) */
 	int cols;
@@ -23,10 +31,34 @@ static struct row_data *line(struct overview *o, enum view_id target, const char
 	struct row_data *r = row_list_add(&o->rows);
 
 	ALLOC_GROW(o->targets, o->rows.nr, o->alloc_targets);
-	o->targets[o->rows.nr - 1] = target;
+	o->targets[o->rows.nr - 1] = (struct target){ target, NULL, NULL, false };
 	row_add_str(r, LABEL, ROLE_LABEL, label);
 	return r;
 }
+
+/* The last line points to view, filtered by filter (copied) and sorted by sort. */
+static void points_to(struct overview *o, enum view_id view, const char *filter,
+		      const char *sort, bool desc)
+{
+	struct target *tg = &o->targets[o->rows.nr - 1];
+
+	tg->view = view;
+	tg->filter = filter ? xstrdup(filter) : NULL;
+	tg->sort = sort;
+	tg->desc = desc;
+}
+
+static void targets_clear(struct overview *o)
+{
+	for (size_t i = 0; i < o->rows.nr; i++)
+		free(o->targets[i].filter);
+}
+
+/* The disagreements filter of the escapes the gate counts, and of the others. */
+#define UNEXPLAINED_ESCAPES "^(escape|non-hermetic) (?!explained)"
+#define ALL_ESCAPES "^(escape|non-hermetic) "
+#define OTHER_DISAGREEMENTS "^(over-strict|flaky) "
+#define VERIFIER_CHANGED "^verifier "
 
 static int spark_width(const struct tui *t, const struct metrics *m)
 {
@@ -63,6 +95,13 @@ static void value(struct row_data *r, enum tui_role role, const struct strbuf *s
 	row_add_str(r, 0, role, sb->buf);
 }
 
+/* "p50 0.053", or "p50 n/a": the label stays when the value is undefined. */
+static void labelled(struct strbuf *sb, const char *label, const char *fmt, double v)
+{
+	strbuf_addstr(sb, label);
+	metrics_fmt(sb, fmt, v);
+}
+
 
 static void build_pending(struct tui *t, struct overview *o)
 {
@@ -92,7 +131,10 @@ static void build_reasons(struct overview *o, const struct metrics *m)
 		const struct metrics_reason *re = &m->reasons[i];
 		struct row_data *r = line(o, VIEW_RUNS, "");
 		struct strbuf sb = STRBUF_INIT;
+		char *pattern = tui_literal_pattern(re->reason);
 
+		points_to(o, VIEW_RUNS, pattern, NULL, false);
+		free(pattern);
 		strbuf_addf(&sb, "%" PRId64 " runs", re->runs);
 		row_add_str(r, -11, ROLE_DEFAULT, sb.buf);
 		strbuf_reset(&sb);
@@ -112,8 +154,11 @@ static void build_trust(struct overview *o, const struct metrics *m)
 	metrics_fmt_confidence(&sb, m->confidence);
 	strbuf_addstr(&sb, ": upper ");
 	metrics_fmt_pct(&sb, m->escape_bounds.upper, 2);
-	strbuf_addch(&sb, ' ');
-	metrics_fmt_ci(&sb, m->escape_bounds.ci, 2);
+	if (!isnan(m->escape_bounds.upper)) {
+		/* An undefined bound has no interval either: one n/a, not two. */
+		strbuf_addch(&sb, ' ');
+		metrics_fmt_ci(&sb, m->escape_bounds.ci, 2);
+	}
 	if (m->pairs_needed > 0) {
 		strbuf_addf(&sb, "; %" PRId64 " more clean pairs", m->pairs_needed);
 		if (!isnan(m->days_needed))
@@ -136,11 +181,36 @@ static void build_trust(struct overview *o, const struct metrics *m)
 		strbuf_addf(&sb, "; %zu new", m->blind.new_tests.nr);
 	value(r, m->blind.failed.nr ? ROLE_BAD : ROLE_DEFAULT, &sb);
 	r = line(o, VIEW_DISAGREE, "Verifier");
+	points_to(o, VIEW_DISAGREE, VERIFIER_CHANGED, NULL, false);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%" PRId64 " head%s green after a change to tests, fixtures or "
 		    "config only", m->verifier_heads, m->verifier_heads == 1 ? "" : "s");
 	value(r, m->verifier_heads ? ROLE_WARN : ROLE_DEFAULT, &sb);
 	strbuf_release(&sb);
+}
+
+/* A criterion's line points to what it measured. */
+static void criterion_target(struct overview *o, const struct metrics_criterion *c)
+{
+	static const struct {
+		const char *name;
+		enum view_id view;
+		const char *filter, *sort;
+		bool desc;
+	} to[] = {
+		{ "shadow_days", VIEW_RUNS, NULL, "date", false },
+		{ "pairs", VIEW_RUNS, NULL, "date", false },
+		{ "unexplained_escapes", VIEW_DISAGREE, UNEXPLAINED_ESCAPES, NULL, false },
+		{ "escape_rate_upper", VIEW_DISAGREE, ALL_ESCAPES, NULL, false },
+		{ "affected_fraction_p50", VIEW_RUNS, NULL, "affected", true },
+		{ "wall_clock_p95_saving", VIEW_RUNS, NULL, "shadow", true },
+		{ "diff_coverage_p50", VIEW_RUNS, NULL, "diff-coverage", false },
+		{ "verifier_changed", VIEW_DISAGREE, VERIFIER_CHANGED, NULL, false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(to); i++)
+		if (!strcmp(c->name, to[i].name))
+			points_to(o, to[i].view, to[i].filter, to[i].sort, to[i].desc);
 }
 
 static void build_gate(struct overview *o, const struct metrics_gate *g)
@@ -153,6 +223,7 @@ static void build_gate(struct overview *o, const struct metrics_gate *g)
 		struct strbuf label = STRBUF_INIT, thr = STRBUF_INIT, val = STRBUF_INIT;
 
 		r = line(o, VIEW_OVERVIEW, "");
+		criterion_target(o, c);
 		strbuf_addstr(&label, c->label);
 		if (c->advisory)
 			strbuf_addstr(&label, " (advisory)");
@@ -196,6 +267,7 @@ static void build(struct tui *t, struct overview *o)
 	value(r, ROLE_DEFAULT, &sb);
 
 	r = line(o, VIEW_DISAGREE, "Escapes");
+	points_to(o, VIEW_DISAGREE, ALL_ESCAPES, NULL, false);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%" PRId64 " of %" PRId64 " pairs (", m->escapes, m->pairs);
 	metrics_fmt_pct(&sb, m->escape_rate, 2);
@@ -207,16 +279,18 @@ static void build(struct tui *t, struct overview *o)
 	build_trust(o, m);
 
 	r = line(o, VIEW_RUNS, "Affected");
+	points_to(o, VIEW_RUNS, NULL, "affected", true);
 	strbuf_reset(&sb);
-	metrics_fmt(&sb, "p50 %.3f", m->affected.p50);
-	metrics_fmt(&sb, "  p95 %.3f", m->affected.p95);
-	metrics_fmt(&sb, "  mean %.3f", m->affected.mean);
-	metrics_fmt(&sb, "; narrowed p50 %.3f", m->narrowed.p50);
+	labelled(&sb, "p50 ", "%.3f", m->affected.p50);
+	labelled(&sb, "  p95 ", "%.3f", m->affected.p95);
+	labelled(&sb, "  mean ", "%.3f", m->affected.mean);
+	labelled(&sb, "; narrowed p50 ", "%.3f", m->narrowed.p50);
 	value(r, ROLE_DEFAULT, &sb);
 	if (sw)
 		spark(r, m, sw, day_affected);
 
 	r = line(o, VIEW_RUNS, "Wall-clock");
+	points_to(o, VIEW_RUNS, NULL, "shadow", true);
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "shadow p50 ");
 	metrics_fmt_secs(&sb, m->wall_shadow.p50);
@@ -239,6 +313,7 @@ static void build(struct tui *t, struct overview *o)
 	value(r, ROLE_DEFAULT, &sb);
 
 	r = line(o, VIEW_RUNS, "Force-full");
+	points_to(o, VIEW_RUNS, "\\brun_all\\b", NULL, false);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%" PRId64 " of %" PRId64 " shadow runs (", m->force_full,
 		    m->shadow_heads);
@@ -250,6 +325,7 @@ static void build(struct tui *t, struct overview *o)
 	build_reasons(o, m);
 
 	r = line(o, VIEW_DISAGREE, "Other");
+	points_to(o, VIEW_DISAGREE, OTHER_DISAGREEMENTS, NULL, false);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%" PRId64 " over-strict, %" PRId64 " flaky, %" PRId64
 		    " quarantined", m->class_counts[CLASS_OVER_STRICT],
@@ -257,9 +333,10 @@ static void build(struct tui *t, struct overview *o)
 	value(r, ROLE_DEFAULT, &sb);
 
 	r = line(o, VIEW_RUNS, "Diff cov.");
+	points_to(o, VIEW_RUNS, NULL, "diff-coverage", false);
 	strbuf_reset(&sb);
-	metrics_fmt(&sb, "p50 %.3f", m->diff_coverage.p50);
-	metrics_fmt(&sb, "  mean %.3f", m->diff_coverage.mean);
+	labelled(&sb, "p50 ", "%.3f", m->diff_coverage.p50);
+	labelled(&sb, "  mean ", "%.3f", m->diff_coverage.mean);
 	strbuf_addf(&sb, "; %" PRId64 " of %zu below %.2f", m->below_threshold,
 		    m->diff_coverage.n, m->threshold);
 	value(r, ROLE_DEFAULT, &sb);
@@ -277,7 +354,6 @@ static void build(struct tui *t, struct overview *o)
 	}
 	value(r, ROLE_DEFAULT, &sb);
 
-	line(o, VIEW_OVERVIEW, "");
 	build_gate(o, &t->fig.gate);
 	strbuf_release(&sb);
 }
@@ -288,6 +364,7 @@ static void sync_rows(struct tui *t, struct overview *o)
 
 	if (o->generation == gen && o->cols == t->cols && o->rows.nr)
 		return;
+	targets_clear(o);
 	row_list_clear(&o->rows);
 	if (t->fig.ready)
 		build(t, o);
@@ -333,11 +410,16 @@ static void overview_row(struct tui *t, struct view *v, size_t lineno, struct ro
 static enum reaction overview_request(struct tui *t, struct view *v, enum request req)
 {
 	struct overview *o = v->priv;
+	const struct target *tg;
 
-	if (req == REQ_ENTER && v->lineno < o->rows.nr &&
-	    o->targets[v->lineno] != VIEW_OVERVIEW)
-		return tui_push(t, o->targets[v->lineno]);
-	return R_UNHANDLED;
+	if (req != REQ_ENTER)
+		return R_UNHANDLED;
+	if (v->lineno >= o->rows.nr || o->targets[v->lineno].view == VIEW_OVERVIEW) {
+		tui_message(t, false, "nothing to open on this line");
+		return R_REDRAW;
+	}
+	tg = &o->targets[v->lineno];
+	return tui_goto(t, tg->view, tg->filter, tg->sort, tg->desc);
 }
 
 static void overview_status(struct tui *t, struct view *v, struct strbuf *sb)
@@ -362,6 +444,7 @@ static void overview_done(struct view *v)
 {
 	struct overview *o = v->priv;
 
+	targets_clear(o);
 	row_list_release(&o->rows);
 	free(o->targets);
 	free(o);

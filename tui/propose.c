@@ -6,11 +6,11 @@
 #include "metrics/common.h"
 #include "tui/tui.h"
 
-enum line_kind { LINE_TEXT, LINE_PROPOSAL, LINE_ESCAPE };
+enum line_kind { LINE_TEXT, LINE_PROPOSAL, LINE_ESCAPE, LINE_CHANGE };
 
 struct line_ref {
 	enum line_kind kind;
-	size_t index; /* into props.items or props.escapes_list */
+	size_t index; /* into props.items, props.escapes_list or the preview's changes */
 };
 
 struct propose {
@@ -81,23 +81,16 @@ enum reaction tui_proposals_undo(struct tui *t)
 	return R_RELOAD | R_REDRAW;
 }
 
-/* Explain: a note on a head, typed at the prompt. */
+/* Explain: a note on a head, typed at the prompt or in an editor. */
 static int64_t explain_head;
 
-static enum reaction explain_done(struct tui *t, const char *text, bool done)
+static enum reaction store_note(struct tui *t, const char *text)
 {
 	struct undo u = { 0 };
 	struct pair_info p;
 	struct strbuf sb = STRBUF_INIT;
-	char *trimmed;
+	char *trimmed = xstrdup(text);
 
-	if (!done)
-		return R_NONE;
-	if (!text) {
-		tui_message(t, false, "no note stored");
-		return R_REDRAW;
-	}
-	trimmed = xstrdup(text);
 	if (!*trim(trimmed)) {
 		free(trimmed);
 		tui_message(t, true, "an empty note explains nothing: none stored");
@@ -115,7 +108,7 @@ static enum reaction explain_done(struct tui *t, const char *text, bool done)
 			strbuf_addf(&sb, "explained %.12s", p.sha);
 		pair_info_release(&p);
 	} else {
-		strbuf_addstr(&sb, "explained an escape");
+		strbuf_addstr(&sb, "explained a disagreement");
 	}
 	u.what = strbuf_detach(&sb, NULL);
 	tui_message(t, false, "%s (u undoes)", u.what);
@@ -123,11 +116,112 @@ static enum reaction explain_done(struct tui *t, const char *text, bool done)
 	return R_RELOAD | R_REDRAW;
 }
 
-enum reaction tui_explain(struct tui *t, int64_t head_id)
+static enum reaction explain_done(struct tui *t, const char *text, bool done)
 {
+	if (!done)
+		return R_NONE;
+	if (!text) {
+		tui_message(t, false, "no note stored");
+		return R_REDRAW;
+	}
+	return store_note(t, text);
+}
+
+/*
+ * The class of a head, for the one rule of explain: disagreements are
+ * explained, agreeing or incomplete pairs are not.
+ */
+static int class_of(struct tui *t, int64_t head_id, enum pair_class *cls, struct strbuf *what)
+{
+	struct pair_info p;
+	struct pair_verdict v;
+	int ret = -1;
+
+	if (tui_load_pair(t, head_id, &p))
+		return -1;
+	if (classify_pair(t->store, t->cfg.idmap, &p, &v) == 0) {
+		*cls = v.cls;
+		if (p.has_pr)
+			strbuf_addf(what, "PR #%" PRId64, p.pr);
+		else
+			strbuf_addf(what, "%.12s", p.sha);
+		ret = 0;
+	}
+	pair_verdict_release(&v);
+	pair_info_release(&p);
+	return ret;
+}
+
+/* A head that went green after a change to its verifier only (a disagreement too). */
+static bool verifier_changed(struct tui *t, int64_t head_id)
+{
+	for (size_t i = 0; t->fig.ready && i < t->fig.m.nr_rows; i++)
+		if (t->fig.m.rows[i].head_id == head_id)
+			return t->fig.m.rows[i].verifier_changed;
+	return false;
+}
+
+enum reaction tui_explain(struct tui *t, int64_t head_id, bool editor)
+{
+	struct strbuf what = STRBUF_INIT, note = STRBUF_INIT, tmpl = STRBUF_INIT;
+	enum pair_class cls;
+	enum reaction r = R_REDRAW;
+
+	if (class_of(t, head_id, &cls, &what) < 0) {
+		tui_message(t, true, "cannot read that change from the store");
+		goto done;
+	}
+	if ((cls == CLASS_AGREE || cls == CLASS_INCOMPLETE) && !verifier_changed(t, head_id)) {
+		tui_message(t, true, "%s is %s: only disagreements are explained", what.buf,
+			    pair_class_name(cls));
+		goto done;
+	}
 	explain_head = head_id;
-	tui_prompt_start(t, "note: ", NULL, explain_done);
-	return R_REDRAW;
+	if (!editor) {
+		tui_prompt_start(t, "note: ", NULL, explain_done);
+		goto done;
+	}
+	strbuf_addf(&tmpl, "\n# Explain %s (%s): why the shadow and the full run disagreed,\n"
+		    "# and what was done. Lines starting with '#' are dropped; an empty\n"
+		    "# note stores nothing.\n", what.buf, pair_class_name(cls));
+	if (tui_edit_text(t, tmpl.buf, &note) == 0)
+		r = store_note(t, note.buf);
+done:
+	strbuf_release(&what);
+	strbuf_release(&note);
+	strbuf_release(&tmpl);
+	return r;
+}
+
+bool tui_pair_state(struct tui *t, int64_t head_id, enum pair_class cls, bool explained,
+		    enum proposal_state *state, const char **why)
+{
+	const struct proposals *ps = &t->fig.props;
+
+	*why = NULL;
+	if (cls == CLASS_AGREE || cls == CLASS_INCOMPLETE)
+		return false;
+	if (explained) {
+		*state = PROPOSAL_EXPLAINED;
+		return true;
+	}
+	if (!pair_class_is_escape(cls)) {
+		*state = PROPOSAL_CLOSABLE; /* "new": nothing else applies to it */
+		return true;
+	}
+	if (!t->fig.props_ready)
+		return false;
+	for (size_t i = 0; i < ps->nr_escapes; i++) {
+		if (ps->escapes_list[i].head_id == head_id) {
+			*state = ps->escapes_list[i].state;
+			if (*state != PROPOSAL_CLOSABLE)
+				*why = ps->escapes_list[i].why;
+			return true;
+		}
+	}
+	/* Not among the window's unexplained escapes: explained since. */
+	*state = PROPOSAL_EXPLAINED;
+	return true;
 }
 
 /* Accept: append a glob to the rules file. */
@@ -147,7 +241,7 @@ static enum reaction accept(struct tui *t, const char *glob, const size_t *close
 		proposal_accept_release(&u.acc);
 		return R_REDRAW;
 	}
-	u.what = xstrfmt("accepted %s into %s", glob, target);
+	u.what = xstrfmt("accepted %s into %s", glob, tui_short_path(target));
 	tui_message(t, false, "%s (u undoes)", u.what);
 	undo_push(&u);
 	return R_RELOAD | R_REDRAW;
@@ -250,8 +344,8 @@ static void build_list(struct tui *t, struct propose *pr)
 	struct strbuf sb = STRBUF_INIT;
 
 	r = add(pr, LINE_TEXT, 0);
-	strbuf_addf(&sb, "%" PRId64 " unexplained escapes: %" PRId64 " closable, %" PRId64
-		    " closed by rules, %" PRId64 " unclosable; %" PRId64 " explained",
+	strbuf_addf(&sb, "%" PRId64 " unexplained escapes: %" PRId64 " new, %" PRId64
+		    " closed-by-rules, %" PRId64 " unclosable; %" PRId64 " explained",
 		    ps->escapes, ps->closable, ps->closed_by_rules, ps->unclosable,
 		    ps->explained);
 	row_add_str(r, 0, ROLE_DEFAULT, sb.buf);
@@ -261,13 +355,15 @@ static void build_list(struct tui *t, struct propose *pr)
 	metrics_fmt_pct(&sb, ps->force_full_rate_before, 1);
 	strbuf_addstr(&sb, ", shadow p95 ");
 	metrics_fmt_secs(&sb, ps->p95_before);
-	strbuf_addf(&sb, "; rules file %s", t->rules.target ? t->rules.target : "(none)");
 	row_add_str(r, 0, ROLE_DIM, sb.buf);
+	r = add(pr, LINE_TEXT, 0);
+	row_add(r, 0, ROLE_DIM, "rules file %s", t->rules.target ?
+		tui_short_path(t->rules.target) : "(none)");
 	add(pr, LINE_TEXT, 0);
 
 	r = add(pr, LINE_TEXT, 0);
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "the recommended set closes %" PRId64 " for +%" PRId64 " runs, ",
+	strbuf_addf(&sb, "recommended: closes %" PRId64 " for +%" PRId64 " runs, ",
 		    ps->rec_closes, ps->rec_extra_force_full);
 	metrics_fmt(&sb, "+%.1f min", ps->rec_extra_minutes);
 	strbuf_addstr(&sb, "; force-full ");
@@ -296,10 +392,10 @@ static void build_list(struct tui *t, struct propose *pr)
 	strbuf_release(&sb);
 }
 
-static void change_row(struct propose *pr, const struct proposals *ps,
-		       const struct proposal_change *c)
+static void change_row(struct propose *pr, const struct proposals *ps, size_t i)
 {
-	struct row_data *r = add(pr, LINE_TEXT, 0);
+	const struct proposal_change *c = &pr->pv.changes[i];
+	struct row_data *r = add(pr, LINE_CHANGE, i);
 
 	row_add_str(r, 11, ROLE_LABEL, "");
 	if (c->has_pr)
@@ -332,7 +428,7 @@ static void build_preview(struct propose *pr, const struct proposals *ps)
 	}
 	r = add(pr, LINE_TEXT, 0);
 	row_add_str(r, 11, ROLE_LABEL, "closes");
-	strbuf_addf(&sb, "%zu of %" PRId64 " closable escapes", pv->nr_closes, ps->closable);
+	strbuf_addf(&sb, "%zu of %" PRId64 " new escapes", pv->nr_closes, ps->closable);
 	for (size_t i = 0; i < pv->nr_closes; i++) {
 		const struct proposal_escape *e = &ps->escapes_list[pv->closes[i]];
 
@@ -376,7 +472,7 @@ static void build_preview(struct propose *pr, const struct proposals *ps)
 	r = add(pr, LINE_TEXT, 0);
 	row_add_str(r, 11, ROLE_LABEL, "changes");
 	for (size_t i = 0; i < pv->nr_changes; i++)
-		change_row(pr, ps, &pv->changes[i]);
+		change_row(pr, ps, i);
 	strbuf_release(&sb);
 }
 
@@ -487,15 +583,35 @@ static void propose_row(struct tui *t, struct view *v, size_t lineno, struct row
 		row_copy(row, &pr->rows.rows[lineno]);
 }
 
+enum reaction tui_proposals_preview(struct tui *t, const char *glob)
+{
+	struct view *v = &t->views[VIEW_PROPOSALS];
+	enum reaction r = tui_push(t, VIEW_PROPOSALS);
+
+	if (v->opened) {
+		enter_preview(t, v, v->priv, glob);
+		tui_message(t, false, "the preview of %s: a accepts it, e edits it", glob);
+	}
+	return r;
+}
+
+/* The selected line, LINE_TEXT while the proposals are being computed. */
+static struct line_ref selected(struct tui *t, struct view *v)
+{
+	struct propose *pr = v->priv;
+
+	sync_rows(t, pr);
+	if (t->fig.props_ready && v->lineno < pr->rows.nr)
+		return pr->refs[v->lineno];
+	return (struct line_ref){ LINE_TEXT, 0 };
+}
+
 static enum reaction propose_request(struct tui *t, struct view *v, enum request req)
 {
 	struct propose *pr = v->priv;
 	const struct proposals *ps = &t->fig.props;
-	struct line_ref ref = { LINE_TEXT, 0 };
+	struct line_ref ref = selected(t, v);
 
-	sync_rows(t, pr);
-	if (!pr->previewing && t->fig.props_ready && v->lineno < pr->rows.nr)
-		ref = pr->refs[v->lineno];
 	switch (req) {
 	case REQ_QUIT:
 	case REQ_BACK:
@@ -510,16 +626,26 @@ static enum reaction propose_request(struct tui *t, struct view *v, enum request
 		}
 		if (ref.kind == LINE_ESCAPE)
 			return tui_open_detail(t, ps->escapes_list[ref.index].head_id);
-		return R_NONE;
+		if (ref.kind == LINE_CHANGE)
+			return tui_open_detail(t, pr->pv.changes[ref.index].head_id);
+		tui_message(t, false, "nothing to open on this line");
+		return R_REDRAW;
 	case REQ_EDIT: {
-		const char *initial = pr->previewing ? pr->glob.buf : "";
+		const char *initial = NULL;
 
-		if (ref.kind == LINE_PROPOSAL)
+		if (!t->fig.props_ready) {
+			tui_message(t, true, "the proposals are still being computed");
+			return R_REDRAW;
+		}
+		if (pr->previewing)
+			initial = pr->glob.buf;
+		else if (ref.kind == LINE_PROPOSAL)
 			initial = ps->items[ref.index].glob;
 		else if (ref.kind == LINE_ESCAPE && ps->escapes_list[ref.index].unmatched.nr)
 			initial = ps->escapes_list[ref.index].unmatched.items[0];
-		if (!t->fig.props_ready) {
-			tui_message(t, true, "the proposals are still being computed");
+		if (!initial) {
+			tui_message(t, true, "select a glob (or an escape) first: e edits it, "
+				    "a accepts it");
 			return R_REDRAW;
 		}
 		enter_preview(t, v, pr, initial);
@@ -535,20 +661,43 @@ static enum reaction propose_request(struct tui *t, struct view *v, enum request
 			return accept(t, pr->glob.buf, pr->pv.closes, pr->pv.nr_closes);
 		}
 		if (ref.kind != LINE_PROPOSAL) {
-			tui_message(t, true, "select a glob to accept (or e to edit one)");
+			tui_message(t, true, "select a glob (or an escape) first: e edits it, "
+				    "a accepts it");
 			return R_REDRAW;
 		}
 		return accept(t, ps->items[ref.index].glob, ps->items[ref.index].closes,
 			      ps->items[ref.index].nr_closes);
-	case REQ_EXPLAIN:
-		if (ref.kind != LINE_ESCAPE) {
-			tui_message(t, true, "select an escape to explain");
-			return R_REDRAW;
-		}
-		return tui_explain(t, ps->escapes_list[ref.index].head_id);
 	default:
 		return R_UNHANDLED;
 	}
+}
+
+static bool propose_head(struct tui *t, struct view *v, int64_t *head_id)
+{
+	struct propose *pr = v->priv;
+	struct line_ref ref = selected(t, v);
+
+	if (ref.kind == LINE_ESCAPE)
+		*head_id = t->fig.props.escapes_list[ref.index].head_id;
+	else if (ref.kind == LINE_CHANGE)
+		*head_id = pr->pv.changes[ref.index].head_id;
+	else
+		return false;
+	return true;
+}
+
+static bool propose_copy(struct tui *t, struct view *v, struct strbuf *out)
+{
+	struct propose *pr = v->priv;
+	struct line_ref ref = selected(t, v);
+
+	if (ref.kind == LINE_PROPOSAL)
+		strbuf_addstr(out, t->fig.props.items[ref.index].glob);
+	else if (pr->previewing && v->lineno == 0)
+		strbuf_addstr(out, pr->glob.buf);
+	else
+		return false;
+	return true;
 }
 
 static void propose_status(struct tui *t, struct view *v, struct strbuf *sb)
@@ -598,4 +747,6 @@ const struct view_ops proposals_view_ops = {
 	.status = propose_status,
 	.save = propose_save,
 	.done = propose_done,
+	.selected_head = propose_head,
+	.copy_text = propose_copy,
 };

@@ -4,8 +4,7 @@
 #include "metrics/common.h"
 #include "tui/tui.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
+#include <langinfo.h>
 
 #define PAGE_ROWS 64
 #define NR_PAGES 4
@@ -20,7 +19,7 @@
 	_(AFFECTED, "affected", "AFF", -5)                                     \
 	_(SHADOW, "shadow", "SHADOW", -6)                                      \
 	_(FULL, "full", "FULL", -6)                                            \
-	_(DIFFCOV, "diff-coverage", "DCOV", -4)
+	_(DIFFCOV, "diff-coverage", "DCOV", -5)
 
 enum runs_col {
 #define COL_ENUM_(id, name, title, width) COL_##id,
@@ -52,6 +51,7 @@ struct runs_row {
 	bool has_shadow, has_full;
 	double affected, shadow_wall_s, full_wall_s, diff_coverage;
 	size_t missed;
+	char *reasons;       /* the shadow run's force-full reasons, ", "-joined */
 };
 
 struct page {
@@ -68,8 +68,8 @@ struct order_job {
 	enum runs_col sort;
 	bool desc;
 	char *filter;        /* NULL: none */
-	pcre2_code *re;
-	pcre2_match_data *md;
+	struct tui_regex *re;
+	bool keep_cursor;    /* on the same head (a new sort), else the first line */
 	int64_t scanned, total;
 	struct sort_key {
 		double key;
@@ -95,7 +95,9 @@ struct runs {
 static void row_release_data(struct runs_row *r)
 {
 	free(r->repo);
+	free(r->reasons);
 	r->repo = NULL;
+	r->reasons = NULL;
 }
 
 static void pages_clear(struct runs *rv)
@@ -128,6 +130,13 @@ static void fill(struct runs_row *r, const struct pair_info *p, const struct pai
 	r->full_wall_s = v->full ? v->full->wall_clock_s : NAN;
 	r->diff_coverage = run_diff_coverage(v->shadow);
 	r->missed = pair_class_is_escape(v->cls) ? v->missed.nr + v->non_hermetic.nr : 0;
+	if (v->shadow && v->shadow->reasons.nr) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (size_t i = 0; i < v->shadow->reasons.nr; i++)
+			strbuf_addf(&sb, "%s%s", i ? ", " : "", v->shadow->reasons.items[i]);
+		r->reasons = strbuf_detach(&sb, NULL);
+	}
 }
 
 struct load {
@@ -270,22 +279,38 @@ static void runs_cells(const struct runs_row *r, struct row_data *row, bool wide
 		    verdict_or_dash(r->has_full, r->full_verdict));
 	if (*r->repo)
 		strbuf_addf(&sb, " %s", r->repo);
+	if (r->reasons)
+		strbuf_addf(&sb, "  %s", r->reasons);
 	row_add_str(row, 0, ROLE_DEFAULT, sb.buf);
 	strbuf_release(&sb);
 }
 
-/* Columns before the verdicts take 73; the verdicts need 9 more. */
+/* Columns before the verdicts take 75; the verdicts need 9 more. */
 static bool wide(const struct tui *t)
 {
-	return t->cols >= 84;
+	return t->cols >= 85;
 }
 
-static void runs_header(const struct tui *t, struct row_data *row)
+/* The sorted column's title carries an arrow: up ascending, down descending. */
+static const char *arrow(bool desc)
 {
-	for (int i = 0; i < NR_COLS; i++)
-		row_add_str(row, columns[i].width, ROLE_DEFAULT, columns[i].title);
+	const char *cs = nl_langinfo(CODESET);
+	bool utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+
+	return utf8 ? (desc ? "\u2193" : "\u2191") : (desc ? "v" : "^");
+}
+
+static void runs_header(const struct tui *t, const struct runs *rv, struct row_data *row)
+{
+	for (int i = 0; i < NR_COLS; i++) {
+		if (i == (int)rv->sort)
+			row_add(row, columns[i].width, ROLE_DEFAULT, "%s%s", columns[i].title,
+				arrow(rv->desc));
+		else
+			row_add_str(row, columns[i].width, ROLE_DEFAULT, columns[i].title);
+	}
 	if (wide(t))
-		row_add_str(row, 0, ROLE_DEFAULT, "VERDICTS");
+		row_add_str(row, 0, ROLE_DEFAULT, "VERDICTS  REASONS");
 }
 
 /* The first 13 hex digits of a sha: 52 bits, exact in a double. */
@@ -341,8 +366,7 @@ static double sort_key(const struct runs_row *r, enum runs_col col)
 static void job_release(struct order_job *j)
 {
 	free(j->filter);
-	pcre2_match_data_free(j->md);
-	pcre2_code_free(j->re);
+	tui_regex_free(j->re);
 	free(j->keys);
 	memset(j, 0, sizeof(*j));
 }
@@ -354,15 +378,15 @@ static int scan_row(struct load *l, struct runs_row *r)
 	if (j->re) {
 		struct row_data row = ROW_DATA_INIT;
 		struct strbuf text = STRBUF_INIT;
-		int rc;
+		bool rc;
 
 		runs_cells(r, &row, true);
 		row_text(&row, &text);
 		strbuf_addf(&text, " %s", r->sha);
-		rc = pcre2_match(j->re, (PCRE2_SPTR)text.buf, text.len, 0, 0, j->md, NULL);
+		rc = tui_regex_match(j->re, text.buf, text.len);
 		row_release(&row);
 		strbuf_release(&text);
-		if (rc < 0) {
+		if (!rc) {
 			j->scanned++;
 			return 0;
 		}
@@ -407,6 +431,7 @@ static bool plain_order(enum runs_col sort, const char *filter)
 
 static void install_order(struct runs *rv, struct order_job *j)
 {
+	bool keep = j->keep_cursor;
 	int64_t head = -1;
 	const struct runs_row *cur;
 	struct view *v = &rv->t->views[VIEW_RUNS];
@@ -429,9 +454,9 @@ static void install_order(struct runs *rv, struct order_job *j)
 		rv->nr_ids = j->nr;
 	}
 	pages_clear(rv);
-	/* Keep the cursor on the same head when it is still listed. */
+	/* A new order keeps the cursor on the same head when it is still listed. */
 	v->lineno = 0;
-	for (size_t i = 0; rv->ids && head >= 0 && i < rv->nr_ids; i++) {
+	for (size_t i = 0; keep && rv->ids && head >= 0 && i < rv->nr_ids; i++) {
 		if (rv->ids[i] == head) {
 			v->lineno = i;
 			break;
@@ -441,19 +466,21 @@ static void install_order(struct runs *rv, struct order_job *j)
 	job_release(j);
 }
 
+/* Sort and filter (NULL: none; it compiles) by a scan of the window. */
 static void start_job(struct runs *rv, enum runs_col sort, bool desc, const char *filter,
-		      pcre2_code *re)
+		      bool keep_cursor)
 {
 	struct order_job *j = &rv->job;
+	struct strbuf err = STRBUF_INIT;
 
 	job_release(j);
 	j->active = true;
+	j->keep_cursor = keep_cursor;
 	j->sort = sort;
 	j->desc = desc;
 	j->filter = filter ? xstrdup(filter) : NULL;
-	j->re = re;
-	if (re)
-		j->md = pcre2_match_data_create_from_pattern(re, NULL);
+	j->re = filter ? tui_regex_compile(filter, &err) : NULL;
+	strbuf_release(&err);
 	j->total = rv->total;
 	/* Window order in either direction needs no scan. */
 	if (plain_order(sort, filter))
@@ -501,24 +528,12 @@ static void runs_reload(struct tui *t, struct view *v)
 	struct runs *rv = v->priv;
 	enum runs_col sort = rv->job.active ? rv->job.sort : rv->sort;
 	bool desc = rv->job.active ? rv->job.desc : rv->desc;
-	char *filter = rv->filter ? xstrdup(rv->filter) : NULL;
-	pcre2_code *re = NULL;
+	const char *f = rv->job.active ? rv->job.filter : rv->filter;
+	char *filter = f ? xstrdup(f) : NULL;
 
-	if (rv->job.active && rv->job.re) {
-		re = rv->job.re;
-		rv->job.re = NULL;
-		free(filter);
-		filter = xstrdup(rv->job.filter);
-	} else if (filter) {
-		int err;
-		PCRE2_SIZE off;
-
-		re = pcre2_compile((PCRE2_SPTR)filter, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
-				   &err, &off, NULL);
-	}
 	pages_clear(rv);
 	rv->total = t->heads;
-	start_job(rv, sort, desc, filter, re);
+	start_job(rv, sort, desc, filter, true);
 	free(filter);
 }
 
@@ -536,7 +551,7 @@ static void runs_row(struct tui *t, struct view *v, size_t lineno, struct row_da
 	const struct runs_row *r;
 
 	if (lineno == SIZE_MAX) {
-		runs_header(t, row);
+		runs_header(t, rv, row);
 		return;
 	}
 	r = row_at(rv, lineno);
@@ -544,47 +559,11 @@ static void runs_row(struct tui *t, struct view *v, size_t lineno, struct row_da
 		runs_cells(r, row, wide(t));
 }
 
-static enum reaction filter_done(struct tui *t, const char *text, bool done)
+static const struct runs_row *selected(struct tui *t, struct view *v)
 {
-	struct runs *rv = t->views[VIEW_RUNS].priv;
-	pcre2_code *re;
-	int err;
-	PCRE2_SIZE off;
+	struct runs *rv = v->priv;
 
-	if (!done || !text)
-		return R_NONE;
-	if (!*text) {
-		start_job(rv, rv->sort, rv->desc, NULL, NULL);
-		return R_REDRAW;
-	}
-	re = pcre2_compile((PCRE2_SPTR)text, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err,
-			   &off, NULL);
-	if (!re) {
-		PCRE2_UCHAR msg[256];
-
-		pcre2_get_error_message(err, msg, sizeof(msg));
-		tui_message(t, true, "invalid regex at offset %zu: %s", (size_t)off,
-			    (const char *)msg);
-		return R_REDRAW;
-	}
-	pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
-	start_job(rv, rv->sort, rv->desc, text, re);
-	return R_REDRAW;
-}
-
-static pcre2_code *current_re(struct runs *rv)
-{
-	int err;
-	PCRE2_SIZE off;
-	pcre2_code *re;
-
-	if (!rv->filter)
-		return NULL;
-	re = pcre2_compile((PCRE2_SPTR)rv->filter, PCRE2_ZERO_TERMINATED, PCRE2_UTF,
-			   &err, &off, NULL);
-	if (re)
-		pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
-	return re;
+	return runs_lines(t, v) ? row_at(rv, v->lineno) : NULL;
 }
 
 static enum reaction runs_request(struct tui *t, struct view *v, enum request req)
@@ -594,21 +573,68 @@ static enum reaction runs_request(struct tui *t, struct view *v, enum request re
 
 	switch (req) {
 	case REQ_ENTER:
-		r = runs_lines(t, v) ? row_at(rv, v->lineno) : NULL;
+		r = selected(t, v);
 		return r ? tui_open_detail(t, r->head_id) : R_REDRAW;
 	case REQ_SORT:
-		start_job(rv, (enum runs_col)((rv->sort + 1) % NR_COLS), false, rv->filter,
-			  current_re(rv));
+		start_job(rv, (enum runs_col)((rv->sort + 1) % NR_COLS), false, rv->filter, true);
 		return R_REDRAW;
 	case REQ_SORT_REVERSE:
-		start_job(rv, rv->sort, !rv->desc, rv->filter, current_re(rv));
-		return R_REDRAW;
-	case REQ_FILTER:
-		tui_prompt_start(t, "/", rv->filter, filter_done);
+		start_job(rv, rv->sort, !rv->desc, rv->filter, true);
 		return R_REDRAW;
 	default:
 		return R_UNHANDLED;
 	}
+}
+
+static void runs_filter(struct tui *t, struct view *v, const char *pattern)
+{
+	struct runs *rv = v->priv;
+
+	UNUSED(t);
+	start_job(rv, rv->job.active ? rv->job.sort : rv->sort,
+		  rv->job.active ? rv->job.desc : rv->desc, pattern, false);
+}
+
+static void runs_sort(struct tui *t, struct view *v, const char *column, bool desc)
+{
+	struct runs *rv = v->priv;
+	const char *filter = rv->job.active ? rv->job.filter : rv->filter;
+	char *keep = filter ? xstrdup(filter) : NULL;
+
+	UNUSED(t);
+	for (int i = 0; i < NR_COLS; i++)
+		if (!strcmp(columns[i].name, column))
+			start_job(rv, (enum runs_col)i, desc, keep, false);
+	free(keep);
+}
+
+/* A click on a column's title sorts by it; on the sorted one, reverses. */
+static enum reaction runs_click_header(struct tui *t, struct view *v, int x)
+{
+	struct runs *rv = v->priv;
+	int at = 0;
+
+	UNUSED(t);
+	for (int i = 0; i < NR_COLS; i++) {
+		int w = columns[i].width < 0 ? -columns[i].width : columns[i].width;
+
+		if (x >= at && x < at + w) {
+			start_job(rv, (enum runs_col)i, i == (int)rv->sort ? !rv->desc : false,
+				  rv->filter, true);
+			return R_REDRAW;
+		}
+		at += w + 1;
+	}
+	return R_NONE;
+}
+
+static bool runs_head(struct tui *t, struct view *v, int64_t *head_id)
+{
+	const struct runs_row *r = selected(t, v);
+
+	if (r)
+		*head_id = r->head_id;
+	return r != NULL;
 }
 
 static void runs_status(struct tui *t, struct view *v, struct strbuf *sb)
@@ -619,8 +645,8 @@ static void runs_status(struct tui *t, struct view *v, struct strbuf *sb)
 	strbuf_addf(sb, "sorted by %s, %s", columns[rv->sort].name,
 		    rv->desc ? "descending" : "ascending");
 	if (rv->filter)
-		strbuf_addf(sb, "; filter /%s/: %zu of %" PRId64, rv->filter,
-			    rv->nr_ids, rv->total);
+		strbuf_addf(sb, "; %zu of %" PRId64 " match /%s/", rv->nr_ids, rv->total,
+			    rv->filter);
 	if (rv->job.active && rv->job.total)
 		strbuf_addf(sb, "; %s %" PRId64 "%%", rv->job.filter ? "filtering" : "sorting",
 			    rv->job.scanned * 100 / rv->job.total);
@@ -675,4 +701,8 @@ const struct view_ops runs_view_ops = {
 	.step = runs_step,
 	.save = runs_save,
 	.done = runs_done,
+	.filter = runs_filter,
+	.sort = runs_sort,
+	.click_header = runs_click_header,
+	.selected_head = runs_head,
 };

@@ -20,6 +20,19 @@ static const struct view_ops *const view_table[NR_VIEWS] = {
 	[VIEW_HELP] = &help_view_ops,
 };
 
+const char *tui_short_path(const char *path)
+{
+	static char cwd[4096];
+	size_t n;
+
+	if (!*cwd && !getcwd(cwd, sizeof(cwd)))
+		return path;
+	n = strlen(cwd);
+	if (!strncmp(path, cwd, n) && path[n] == '/' && path[n + 1])
+		return path + n + 1;
+	return path;
+}
+
 struct view *tui_current(struct tui *t)
 {
 	return &t->views[t->stack[t->depth - 1]];
@@ -50,6 +63,18 @@ static int open_view(struct tui *t, enum view_id id)
 	return 0;
 }
 
+/* Push id on top of the stack as it is (q comes back here). */
+static void stack_push(struct tui *t, enum view_id id)
+{
+	if (t->stack[t->depth - 1] == id)
+		return;
+	if (t->depth == ARRAY_SIZE(t->stack)) {
+		memmove(t->stack + 1, t->stack + 2, sizeof(t->stack) - 2 * sizeof(t->stack[0]));
+		t->depth--;
+	}
+	t->stack[t->depth++] = id;
+}
+
 enum reaction tui_push(struct tui *t, enum view_id id)
 {
 	if (open_view(t, id) < 0) {
@@ -60,10 +85,8 @@ enum reaction tui_push(struct tui *t, enum view_id id)
 		t->depth = 1;
 		if (id != VIEW_OVERVIEW)
 			t->stack[t->depth++] = id;
-	} else if (t->stack[t->depth - 1] != id) {
-		if (t->depth == ARRAY_SIZE(t->stack))
-			t->depth--;
-		t->stack[t->depth++] = id;
+	} else {
+		stack_push(t, id);
 	}
 	return R_REDRAW;
 }
@@ -169,27 +192,50 @@ static void job_free(struct tui_job *j)
 	free(j);
 }
 
+/*
+ * Errors the dashboard shows itself (a cancelled worker's, an ambiguous
+ * jump's) are not the session's: what they printed to the parked stderr
+ * goes, and they do not make the exit status.
+ */
+struct quiet {
+	off_t mark;
+	int errors;
+};
+
+static struct quiet quiet_begin(void)
+{
+	struct quiet q;
+
+	fflush(stderr);
+	q.mark = lseek(STDERR_FILENO, 0, SEEK_END);
+	q.errors = error_count();
+	return q;
+}
+
+static void quiet_end(struct tui *t, struct quiet q)
+{
+	fflush(stderr);
+	t->ignored_errors += error_count() - q.errors;
+	if (q.mark >= 0 && ftruncate(STDERR_FILENO, q.mark) == 0)
+		lseek(STDERR_FILENO, q.mark, SEEK_SET);
+}
+
 /* Stop a running worker; what it printed while being cancelled goes. */
 static void figures_cancel(struct tui *t)
 {
 	struct tui_figures *f = &t->fig;
-	off_t mark;
-	int errors;
+	struct quiet q;
 
 	if (!f->running)
 		return;
-	fflush(stderr);
-	mark = lseek(STDERR_FILENO, 0, SEEK_END);
-	errors = error_count();
+	q = quiet_begin();
 	atomic_store(&f->job->cancel, true);
 	if (f->job->threaded)
 		pthread_join(f->thread, NULL);
-	t->ignored_errors += error_count() - errors;
 	f->running = false;
 	job_free(f->job);
 	f->job = NULL;
-	if (mark >= 0 && ftruncate(STDERR_FILENO, mark) == 0)
-		lseek(STDERR_FILENO, mark, SEEK_SET);
+	quiet_end(t, q);
 }
 
 static void start_job(struct tui *t, bool do_metrics, bool do_props)
@@ -273,22 +319,14 @@ bool tui_figures_poll(struct tui *t, bool wait)
 
 int tui_load_rules(struct tui *t)
 {
-	struct proposals_rules all, accepted;
+	struct proposals_rules all;
 
 	if (proposals_rules_load(&all, &t->opts.rules_files, t->ctx->repo_path, true, true) < 0) {
 		proposals_rules_release(&all);
 		return -1;
 	}
-	if (proposals_rules_load(&accepted, &t->opts.rules_files, t->ctx->repo_path,
-				 false, true) < 0) {
-		proposals_rules_release(&all);
-		proposals_rules_release(&accepted);
-		return -1;
-	}
 	proposals_rules_release(&t->rules);
-	proposals_rules_release(&t->accepted);
 	t->rules = all;
-	t->accepted = accepted;
 	return 0;
 }
 
@@ -309,6 +347,7 @@ static void reload(struct tui *t)
 
 void tui_prompt_start(struct tui *t, const char *label, const char *initial, prompt_fn fn)
 {
+	strbuf_reset(&t->message);
 	t->prompt.active = true;
 	t->prompt.label = label;
 	t->prompt.fn = fn;
@@ -376,6 +415,290 @@ static enum reaction command_prompt(struct tui *t, const char *text, bool done)
 	return tui_run_command(t, text);
 }
 
+/* Searches and filters: `/`, n, N, Esc. */
+
+char *tui_literal_pattern(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	/* \Q...\E quotes all but "\E" itself, which is spliced in escaped. */
+	strbuf_addstr(&sb, "\\Q");
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '\\' && p[1] == 'E') {
+			strbuf_addstr(&sb, "\\E\\\\E\\Q");
+			p++;
+		} else {
+			strbuf_addch(&sb, *p);
+		}
+	}
+	strbuf_addstr(&sb, "\\E");
+	return strbuf_detach(&sb, NULL);
+}
+
+void tui_set_search(struct tui *t, struct view *v, const char *pattern)
+{
+	struct view_search *s = &v->search;
+
+	free(s->pattern);
+	tui_regex_free(s->re);
+	s->pattern = NULL;
+	s->re = NULL;
+	if (pattern && *pattern) {
+		struct strbuf err = STRBUF_INIT;
+
+		s->re = tui_regex_compile(pattern, &err);
+		if (s->re)
+			s->pattern = xstrdup(pattern);
+		strbuf_release(&err);
+	}
+	if (v->ops->filter)
+		v->ops->filter(t, v, s->pattern);
+}
+
+static bool line_matches(struct tui *t, struct view *v, size_t line, struct row_data *row,
+			 struct strbuf *text)
+{
+	row_reset(row);
+	strbuf_reset(text);
+	v->ops->row_data(t, v, line, row);
+	row_text(row, text);
+	return tui_regex_match(v->search.re, text->buf, text->len);
+}
+
+/*
+ * The first line from `from` on (backwards when back) that the search
+ * matches, going round the end; SIZE_MAX when none does.
+ */
+static size_t find_match(struct tui *t, struct view *v, size_t from, bool back)
+{
+	size_t nr = v->ops->lines(t, v), found = SIZE_MAX;
+	struct row_data row = ROW_DATA_INIT;
+	struct strbuf text = STRBUF_INIT;
+
+	for (size_t k = 0; nr && k < nr && v->search.re; k++) {
+		size_t line = back ? (from + nr - k % nr) % nr : (from + k) % nr;
+
+		if (line_matches(t, v, line, &row, &text)) {
+			found = line;
+			break;
+		}
+	}
+	row_release(&row);
+	strbuf_release(&text);
+	return found;
+}
+
+/* In a searched view: go to the first match from the line the prompt opened on. */
+static void search_jump(struct tui *t, struct view *v)
+{
+	size_t line = find_match(t, v, v->search.from_lineno, false);
+
+	if (line == SIZE_MAX) {
+		v->lineno = v->search.from_lineno;
+		v->offset = v->search.from_offset;
+		tui_message(t, true, "no line matches /%s/", v->search.pattern);
+		return;
+	}
+	v->lineno = line;
+}
+
+static enum reaction search_prompt(struct tui *t, const char *text, bool done)
+{
+	struct view *v = tui_current(t);
+	struct strbuf err = STRBUF_INIT;
+	struct tui_regex *re;
+
+	strbuf_reset(&t->message);
+	if (!text || !*text) {
+		/*
+		 * Esc, or Enter on nothing: no pattern. While the text is
+		 * empty: the pattern the prompt started from.
+		 */
+		char *keep = !done && v->search.from_pattern ? xstrdup(v->search.from_pattern) : NULL;
+
+		tui_set_search(t, v, keep);
+		free(keep);
+		if (!v->ops->filter && !v->search.re) {
+			v->lineno = v->search.from_lineno;
+			v->offset = v->search.from_offset;
+		}
+		return R_REDRAW;
+	}
+	re = tui_regex_compile(text, &err);
+	if (!re) {
+		/* Half-typed patterns are normal: keep the last good one. */
+		tui_message(t, true, "%s", err.buf);
+		strbuf_release(&err);
+		return R_REDRAW;
+	}
+	tui_regex_free(re);
+	strbuf_release(&err);
+	tui_set_search(t, v, text);
+	if (v->ops->filter)
+		v->lineno = v->offset = 0;
+	else
+		search_jump(t, v);
+	if (done && !t->message.len && !v->ops->filter)
+		tui_message(t, false, "/%s: n and N go to the next and previous match, "
+			    "Esc clears", text);
+	return R_REDRAW;
+}
+
+static enum reaction find_next(struct tui *t, struct view *v, bool back)
+{
+	size_t nr = v->ops->lines(t, v), line;
+
+	if (!v->search.re) {
+		tui_message(t, true, "no search: / starts one");
+		return R_REDRAW;
+	}
+	if (!nr)
+		return R_REDRAW;
+	line = find_match(t, v, back ? (v->lineno + nr - 1) % nr : (v->lineno + 1) % nr, back);
+	if (line == SIZE_MAX) {
+		tui_message(t, true, "no line matches /%s/", v->search.pattern);
+		return R_REDRAW;
+	}
+	if (back ? line > v->lineno : line < v->lineno)
+		tui_message(t, false, "search went round the %s", back ? "top" : "end");
+	v->lineno = line;
+	return R_REDRAW;
+}
+
+enum reaction tui_goto(struct tui *t, enum view_id id, const char *filter,
+		       const char *sort, bool desc)
+{
+	struct view *v = &t->views[id];
+	enum reaction r = R_REDRAW;
+
+	/* From a drill-in view, q comes back to it; from a main view, Tab's way. */
+	if (t->stack[t->depth - 1] >= NR_MAIN_VIEWS && open_view(t, id) == 0)
+		stack_push(t, id);
+	else
+		r = tui_push(t, id);
+	if (!v->opened)
+		return r;
+	v->lineno = v->offset = 0;
+	v->search.from_lineno = v->search.from_offset = 0;
+	tui_set_search(t, v, filter);
+	if (sort && v->ops->sort)
+		v->ops->sort(t, v, sort, desc);
+	if (v->search.re && !v->ops->filter)
+		search_jump(t, v);
+	return r;
+}
+
+/* Jump: a PR number or a commit. */
+
+enum reaction tui_jump(struct tui *t, const char *what)
+{
+	struct pair_info p;
+	struct quiet q;
+	int rc;
+
+	while (*what == ' ' || *what == '#')
+		what++;
+	if (!*what) {
+		tui_message(t, true, "jump: give a PR number or a commit");
+		return R_REDRAW;
+	}
+	q = quiet_begin();
+	rc = query_pair_lookup(t->store, what, &p);
+	quiet_end(t, q);
+	if (rc < 0) {
+		tui_message(t, true, "'%s' names more than one commit, or the store "
+			    "cannot be read", what);
+		return R_REDRAW;
+	}
+	if (rc > 0) {
+		tui_message(t, true, "no pull request or commit '%s' in the store", what);
+		return R_REDRAW;
+	}
+	{
+		enum reaction r = tui_open_detail(t, p.head_id);
+
+		pair_info_release(&p);
+		return r;
+	}
+}
+
+static enum reaction jump_prompt(struct tui *t, const char *text, bool done)
+{
+	if (!done || !text)
+		return R_NONE;
+	return tui_jump(t, text);
+}
+
+/* What the selected line is about, for y, o and x. */
+
+static bool selected_head(struct tui *t, struct view *v, int64_t *head)
+{
+	return v->ops->selected_head && v->ops->selected_head(t, v, head);
+}
+
+static bool head_sha(struct tui *t, int64_t head, char sha[41])
+{
+	struct pair_info p;
+
+	if (tui_load_pair(t, head, &p))
+		return false;
+	memcpy(sha, p.sha, 41);
+	pair_info_release(&p);
+	return true;
+}
+
+static enum reaction copy_selected(struct tui *t, struct view *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	enum reaction r;
+	int64_t head;
+	char sha[41];
+
+	if (v->ops->copy_text && v->ops->copy_text(t, v, &sb)) {
+		r = tui_copy(t, sb.buf);
+	} else if (selected_head(t, v, &head) && head_sha(t, head, sha)) {
+		r = tui_copy(t, sha);
+	} else {
+		tui_message(t, true, "nothing to copy on this line");
+		r = R_REDRAW;
+	}
+	strbuf_release(&sb);
+	return r;
+}
+
+static enum reaction open_selected(struct tui *t, struct view *v)
+{
+	int64_t head;
+	char sha[41];
+
+	if (!selected_head(t, v, &head) || !head_sha(t, head, sha)) {
+		tui_message(t, true, "no commit on this line");
+		return R_REDRAW;
+	}
+	return tui_open_commit(t, sha);
+}
+
+static enum reaction explain_selected(struct tui *t, struct view *v, bool editor)
+{
+	int64_t head;
+
+	if (!selected_head(t, v, &head)) {
+		tui_message(t, true, "select a disagreement to explain");
+		return R_REDRAW;
+	}
+	return tui_explain(t, head, editor);
+}
+
+static void move_by(struct view *v, size_t nr, size_t n, bool down)
+{
+	if (!nr)
+		return;
+	if (down)
+		v->lineno = v->lineno + n < nr ? v->lineno + n : nr - 1;
+	else
+		v->lineno = v->lineno > n ? v->lineno - n : 0;
+}
+
 /* Requests every view has: cursor moves, view switching, quit. */
 static enum reaction generic_request(struct tui *t, struct view *v, enum request req)
 {
@@ -387,23 +710,34 @@ static enum reaction generic_request(struct tui *t, struct view *v, enum request
 		page = 1;
 	switch (req) {
 	case REQ_MOVE_DOWN:
-		if (v->lineno + 1 < nr)
-			v->lineno++;
+		move_by(v, nr, 1, true);
 		return R_REDRAW;
 	case REQ_MOVE_UP:
-		if (v->lineno > 0)
-			v->lineno--;
+		move_by(v, nr, 1, false);
 		return R_REDRAW;
 	case REQ_PAGE_DOWN:
-		v->lineno = nr ? (v->lineno + page < nr ? v->lineno + page : nr - 1) : 0;
+		move_by(v, nr, page, true);
 		v->offset += page;
 		if (v->offset + page > nr)
 			v->offset = nr > page ? nr - page : 0;
 		return R_REDRAW;
 	case REQ_PAGE_UP:
-		v->lineno = v->lineno > page ? v->lineno - page : 0;
+		move_by(v, nr, page, false);
 		v->offset = v->offset > page ? v->offset - page : 0;
 		return R_REDRAW;
+	case REQ_HALF_PAGE_DOWN:
+	case REQ_HALF_PAGE_UP: {
+		size_t half = page > 1 ? page / 2 : 1;
+		bool down = req == REQ_HALF_PAGE_DOWN;
+
+		move_by(v, nr, half, down);
+		if (down)
+			v->offset = v->offset + half + page > nr ? (nr > page ? nr - page : 0)
+								  : v->offset + half;
+		else
+			v->offset = v->offset > half ? v->offset - half : 0;
+		return R_REDRAW;
+	}
 	case REQ_MOVE_FIRST:
 		v->lineno = 0;
 		return R_REDRAW;
@@ -434,13 +768,45 @@ static enum reaction generic_request(struct tui *t, struct view *v, enum request
 		return tui_push(t, VIEW_DISAGREE);
 	case REQ_VIEW_PROPOSALS:
 		return tui_push(t, VIEW_PROPOSALS);
-	case REQ_HELP:
-		if (tui_current(t) == &t->views[VIEW_HELP]) {
+	case REQ_HELP: {
+		struct view *h = &t->views[VIEW_HELP];
+
+		if (v == h) {
 			t->depth--;
 			return R_REDRAW;
 		}
-		t->views[VIEW_HELP].lineno = t->views[VIEW_HELP].offset = 0;
+		t->help_first = v->ops->keymap;
+		if (h->opened && h->ops->reload)
+			h->ops->reload(t, h);
+		h->lineno = h->offset = 0;
 		return tui_push(t, VIEW_HELP);
+	}
+	case REQ_FILTER:
+		free(v->search.from_pattern);
+		v->search.from_pattern = v->search.pattern ? xstrdup(v->search.pattern) : NULL;
+		v->search.from_lineno = v->lineno;
+		v->search.from_offset = v->offset;
+		tui_prompt_start(t, "/", NULL, search_prompt);
+		return R_REDRAW;
+	case REQ_FIND_NEXT:
+	case REQ_FIND_PREV:
+		return find_next(t, v, req == REQ_FIND_PREV);
+	case REQ_CLEAR:
+		if (v->search.pattern) {
+			tui_set_search(t, v, NULL);
+			tui_message(t, false, "%s cleared", v->ops->filter ? "filter" : "search");
+		}
+		return R_REDRAW;
+	case REQ_JUMP:
+		tui_prompt_start(t, "jump to #", NULL, jump_prompt);
+		return R_REDRAW;
+	case REQ_COPY:
+		return copy_selected(t, v);
+	case REQ_OPEN_COMMIT:
+		return open_selected(t, v);
+	case REQ_EXPLAIN:
+	case REQ_EXPLAIN_EDITOR:
+		return explain_selected(t, v, req == REQ_EXPLAIN_EDITOR);
 	case REQ_RELOAD:
 		tui_message(t, false, "reloading from the store");
 		return R_RELOAD;
@@ -461,14 +827,80 @@ static enum reaction generic_request(struct tui *t, struct view *v, enum request
 	}
 }
 
+enum reaction tui_request(struct tui *t, enum request req)
+{
+	struct view *v = tui_current(t);
+	enum reaction r = v->ops->request ? v->ops->request(t, v, req) : R_UNHANDLED;
+
+	if (r & R_UNHANDLED)
+		r = generic_request(t, v, req);
+	return r;
+}
+
+/* The mouse: a click selects (on a tab: that view; on a hint: its key), a
+ * double click opens, the wheel scrolls. */
+static enum reaction handle_mouse(struct tui *t, struct tui_key key)
+{
+	struct view *v = tui_current(t);
+	size_t nr = v->ops->lines(t, v), line;
+	int top = tui_list_top(t, v), height = tui_body_lines(t) - (top - 1);
+	size_t step = 3;
+
+	if (t->prompt.active)
+		return R_NONE;
+	switch (key.mouse) {
+	case MOUSE_WHEEL_UP:
+	case MOUSE_WHEEL_DOWN:
+		if (key.mouse == MOUSE_WHEEL_DOWN) {
+			size_t max = nr > (size_t)height ? nr - (size_t)height : 0;
+
+			v->offset = v->offset + step < max ? v->offset + step : max;
+			if (v->lineno < v->offset)
+				v->lineno = v->offset;
+		} else {
+			v->offset = v->offset > step ? v->offset - step : 0;
+			if (height > 0 && v->lineno >= v->offset + (size_t)height)
+				v->lineno = v->offset + (size_t)height - 1;
+		}
+		return R_REDRAW;
+	case MOUSE_CLICK:
+	case MOUSE_DOUBLE_CLICK:
+		break;
+	case MOUSE_NONE:
+		return R_NONE;
+	}
+	if (key.y == 0) {
+		enum view_id id = tui_tab_at(t, key.x);
+
+		return id < NR_VIEWS ? tui_push(t, id) : R_NONE;
+	}
+	if (v->ops->header && key.y == top - 1)
+		return v->ops->click_header ? v->ops->click_header(t, v, key.x) : R_NONE;
+	if (key.y == t->lines - 1) {
+		enum request req = tui_hint_at(t, key.x);
+
+		return req == REQ_NONE ? R_NONE : tui_request(t, req);
+	}
+	if (key.y < top || key.y >= top + height)
+		return R_NONE;
+	line = v->offset + (size_t)(key.y - top);
+	if (line >= nr)
+		return R_NONE;
+	v->lineno = line;
+	return key.mouse == MOUSE_DOUBLE_CLICK ? tui_request(t, REQ_ENTER) : R_REDRAW;
+}
+
 static enum reaction handle_key(struct tui *t, struct tui_key key)
 {
 	struct view *v = tui_current(t);
 	enum request req;
-	enum reaction r;
 
 	if (key.fn && key.code == KEY_RESIZE)
 		return R_RESIZE | R_REDRAW;
+	if (key.fn && key.code == KEY_MOUSE) {
+		strbuf_reset(&t->message);
+		return handle_mouse(t, key);
+	}
 	if (t->prompt.active)
 		return prompt_key(t, key);
 	strbuf_reset(&t->message);
@@ -481,10 +913,7 @@ static enum reaction handle_key(struct tui *t, struct tui_key key)
 		strbuf_release(&name);
 		return R_REDRAW;
 	}
-	r = v->ops->request ? v->ops->request(t, v, req) : R_UNHANDLED;
-	if (r & R_UNHANDLED)
-		r = generic_request(t, v, req);
-	return r;
+	return tui_request(t, req);
 }
 
 /* One step of every view's background work; true while any is pending. */
@@ -559,6 +988,7 @@ enum {
 static const struct option tui_options[] = {
 	{ "since", required_argument, NULL, MOPT_SINCE },
 	{ "until", required_argument, NULL, MOPT_UNTIL },
+	{ "project", required_argument, NULL, MOPT_PROJECT },
 	{ "repo", required_argument, NULL, MOPT_REPO },
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
@@ -613,14 +1043,19 @@ static int parse_options(int argc, char **argv, struct cmd_context *ctx,
 static void tui_release(struct tui *t)
 {
 	figures_cancel(t);
-	for (int i = 0; i < NR_VIEWS; i++)
-		if (t->views[i].opened && t->views[i].ops->done)
-			t->views[i].ops->done(&t->views[i]);
+	for (int i = 0; i < NR_VIEWS; i++) {
+		struct view *v = &t->views[i];
+
+		if (v->opened && v->ops->done)
+			v->ops->done(v);
+		free(v->search.pattern);
+		free(v->search.from_pattern);
+		tui_regex_free(v->search.re);
+	}
 	metrics_release(&t->fig.m);
 	proposals_release(&t->fig.props);
 	proposals_rules_release(&t->fig.props_rules);
 	proposals_rules_release(&t->rules);
-	proposals_rules_release(&t->accepted);
 	tui_undo_release();
 	config_release(&t->cfg);
 	strlist_release(&t->opts.rules_files);
@@ -662,6 +1097,9 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 		sig = 0;
 	tui_release(&t);
 	tui_display_done();
+	/* After the terminal is back: what `y` could not copy. */
+	tui_print_copied(&t);
+	strlist_release(&t.copied);
 	set_die_cleanup(NULL);
 	if (sig) {
 		/* The terminal is back: die of the signal as if we had not caught it. */
@@ -675,11 +1113,13 @@ const struct cmd cmd_tui = {
 	.name = "tui",
 	.fn = run_tui,
 	.flags = NEED_DB_RO | WANT_REPO,
-	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--repo NAME] [--rules FILE]...",
+	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--project NAME] "
+		 "[--rules FILE]...",
 	.summary = "Open the dashboard: overview, runs, disagreements, detail, proposals.",
-	.help = "  --since WHEN   window start, inclusive (7d, 24h, 2026-11-01, RFC 3339)\n"
+	.help = "  --since WHEN   window start, inclusive (1w, 7d, 24h, 90m, 2026-11-01,\n"
+		"                 RFC 3339)\n"
 		"  --until WHEN   window end, exclusive\n"
-		"  --repo NAME    only heads of this repository name\n"
+		"  --project NAME only heads of this repository name\n"
 		"  --rules FILE   force-full rules (repeatable); accepting a proposal\n"
 		"                 appends to the first one\n"
 		"  --max-frames N quit after drawing N frames (smoke tests)\n"

@@ -39,9 +39,11 @@
 	_(MOVE_UP, NULL, "Move the cursor up one line")                        \
 	_(PAGE_DOWN, NULL, "Move the cursor down one page")                    \
 	_(PAGE_UP, NULL, "Move the cursor up one page")                        \
+	_(HALF_PAGE_DOWN, NULL, "Move the cursor down half a page")            \
+	_(HALF_PAGE_UP, NULL, "Move the cursor up half a page")                \
 	_(MOVE_FIRST, NULL, "Jump to the first line")                          \
 	_(MOVE_LAST, NULL, "Jump to the last line")                            \
-	_(ENTER, "open", "Open the selected line (drill in)")                  \
+	_(ENTER, "open", "Go where the selected line points (drill in)")       \
 	_(BACK, NULL, "Go back to the previous view")                          \
 	_(QUIT, "back", "Go back to the previous view; quit from the overview")\
 	_(QUIT_ALL, NULL, "Quit at once")                                      \
@@ -51,18 +53,35 @@
 	_(VIEW_RUNS, NULL, "Show the runs")                                    \
 	_(VIEW_DISAGREE, NULL, "Show the disagreements")                       \
 	_(VIEW_PROPOSALS, NULL, "Show the proposals")                          \
-	_(HELP, "help", "Show the keys")                                       \
+	_(HELP, "help", "Show the keys, the current view's first")             \
+	_(FILTER, "filter", "Filter the list (runs, disagreements) or search " \
+		  "the lines (other views) as you type, with a PCRE2 regular " \
+		  "expression; the matches are highlighted")                   \
+	_(FIND_NEXT, NULL, "Go to the next line that matches the filter or "   \
+		     "search")                                                 \
+	_(FIND_PREV, NULL, "Go to the previous line that matches")             \
+	_(CLEAR, NULL, "Clear the filter or search")                           \
+	_(JUMP, NULL, "Jump to a pull request or commit (434, #434, 8a1a282): "\
+		"open its detail")                                             \
+	_(COPY, NULL, "Copy the selected glob, test id or commit (OSC 52 "     \
+		"where the terminal allows it, else printed on exit)")         \
+	_(OPEN_COMMIT, NULL, "Open the selected commit in $TIADASH_PAGER, tig "\
+		       "or git show")                                          \
 	_(RELOAD, "reload", "Reload from the store and recompute the figures") \
 	_(REDRAW, NULL, "Redraw the screen")                                   \
-	_(PROMPT, NULL, "Run a command: save-display FILE, save-view FILE, "   \
-		       "save-attrs FILE, resize COLSxLINES, view NAME, quit")  \
-	_(SORT, "sort", "Sort by the next column")                             \
+	_(PROMPT, NULL, "Run a command: a PR number or #PR (jump), "           \
+		  "save-display FILE, save-view FILE, save-attrs FILE, "       \
+		  "resize COLSxLINES, view NAME, quit")                        \
+	_(SORT, "sort", "Sort by the next column (the header marks it with "   \
+		"an arrow)")                                                   \
 	_(SORT_REVERSE, NULL, "Reverse the sort order")                        \
-	_(FILTER, "filter", "Filter the rows with a PCRE2 regular expression " \
-		  "(empty: no filter)")                                        \
 	_(EDIT, "edit", "Edit the selected glob, with a live preview")         \
-	_(ACCEPT, "accept", "Accept the glob: append it to the rules file")    \
-	_(EXPLAIN, "explain", "Explain an escape with a note kept in the store")\
+	_(ACCEPT, "accept", "Accept the selected glob: append it to the rules "\
+		  "file")                                                      \
+	_(EXPLAIN, "explain", "Explain the selected disagreement with a note " \
+		   "kept in the store")                                        \
+	_(EXPLAIN_EDITOR, NULL, "Explain it with a note written in $VISUAL or "\
+			  "$EDITOR")                                           \
 	_(UNDO, "undo", "Undo the last accept or explain")
 
 enum request {
@@ -96,10 +115,22 @@ enum keymap {
 };
 const char *tui_keymap_name(enum keymap m);
 
-/* A key: a curses KEY_* code (fn) or a Unicode code point (controls too). */
+/*
+ * A key: a curses KEY_* code (fn) or a Unicode code point (controls too).
+ * A mouse event is KEY_MOUSE with its kind and the screen cell (0-based).
+ */
+enum tui_mouse {
+	MOUSE_NONE,
+	MOUSE_CLICK,
+	MOUSE_DOUBLE_CLICK,
+	MOUSE_WHEEL_UP,
+	MOUSE_WHEEL_DOWN,
+};
 struct tui_key {
 	int code;
 	bool fn;
+	enum tui_mouse mouse;
+	int x, y;
 };
 
 struct tui_binding {
@@ -113,11 +144,13 @@ extern const size_t tui_bindings_nr;
 
 /* The request key is bound to in map (falling back to generic), or REQ_NONE. */
 enum request tui_key_request(enum keymap map, struct tui_key key);
-/* Append a key's name: "j", "<Down>", "<C-l>", "<Tab>". */
+/* Append a key's name: "j", "<Down>", "<C-l>", "<Tab>", "<F5>". */
 void tui_key_name(struct strbuf *sb, struct tui_key key);
 /*
- * Parse one key at s ("<Down>", "<lt>", or one UTF-8 character). Returns the
- * bytes consumed, 0 when s holds no valid key.
+ * Parse one key at s ("<Down>", "<lt>", "<F1>", one UTF-8 character, or a
+ * mouse event "<Click X Y>", "<DoubleClick X Y>", "<WheelUp X Y>",
+ * "<WheelDown X Y>" at screen column X and line Y, both from 0). Returns
+ * the bytes consumed, 0 when s holds no valid key.
  */
 size_t tui_key_parse(const char *s, struct tui_key *out);
 /* Append the keys bound to req in map: "j, <Down>". */
@@ -150,7 +183,10 @@ enum reaction {
 	_(WARN, COLOR_YELLOW, -1, A_NORMAL)                                    \
 	_(DIM, COLOR_BLUE, -1, A_NORMAL)                                       \
 	_(SPARK, COLOR_MAGENTA, -1, A_NORMAL)                                  \
-	_(ERROR, COLOR_RED, -1, A_BOLD)
+	_(ERROR, COLOR_RED, -1, A_BOLD)                                        \
+	_(MATCH, COLOR_BLACK, COLOR_YELLOW, A_UNDERLINE | A_BOLD)              \
+	_(TAB, COLOR_WHITE, COLOR_BLUE, A_NORMAL)                              \
+	_(TAB_CURRENT, COLOR_BLACK, COLOR_CYAN, A_REVERSE | A_BOLD)
 
 enum tui_role {
 #define ROLE_ENUM_(name, fg, bg, mono) ROLE_##name,
@@ -202,6 +238,16 @@ void row_list_save(const struct row_list *l, FILE *f);
 struct tui;
 struct view;
 
+/* A compiled PCRE2 pattern (tui/search.c): filters, searches, highlights. */
+struct tui_regex;
+/* NULL with the reason in err ("missing ) at offset 3") when it does not compile. */
+struct tui_regex *tui_regex_compile(const char *pattern, struct strbuf *err);
+void tui_regex_free(struct tui_regex *re);
+bool tui_regex_match(struct tui_regex *re, const char *s, size_t len);
+/* The first match at or after off: true with its bytes [*start, *end). */
+bool tui_regex_find(struct tui_regex *re, const char *s, size_t len, size_t off,
+		    size_t *start, size_t *end);
+
 /*
  * One view: a const table of functions (STYLE pattern 1). A view is a list
  * of lines; the loop moves the cursor, asks row_data for each visible line
@@ -229,6 +275,30 @@ struct view_ops {
 	/* :save-view: the model, one fact per line. */
 	void (*save)(struct tui *t, struct view *v, FILE *f);
 	void (*done)(struct view *v);
+	/*
+	 * A list view hides the lines the pattern does not match (NULL: show
+	 * every line again; the pattern compiles). Views without it are
+	 * searched instead: the cursor goes to the matching lines.
+	 */
+	void (*filter)(struct tui *t, struct view *v, const char *pattern);
+	/* Sort by the column named (an Enter elsewhere points here sorted). */
+	void (*sort)(struct tui *t, struct view *v, const char *column, bool desc);
+	/* A click at column x of the header line. */
+	enum reaction (*click_header)(struct tui *t, struct view *v, int x);
+	/* The change (head) the selected line is about: false when none. */
+	bool (*selected_head)(struct tui *t, struct view *v, int64_t *head_id);
+	/* What `y` copies from the selected line (a glob, a test id): false for its head's sha. */
+	bool (*copy_text)(struct tui *t, struct view *v, struct strbuf *out);
+};
+
+/* A view's `/` pattern: it filters (views with .filter) or searches. */
+struct view_search {
+	char *pattern;            /* NULL: none */
+	struct tui_regex *re;
+	/* When the prompt opened: the pattern (shown again while the text is
+	 * empty) and the cursor (where a search that matches nothing goes back). */
+	char *from_pattern;
+	size_t from_lineno, from_offset;
 };
 
 struct view {
@@ -236,6 +306,7 @@ struct view {
 	void *priv;
 	size_t offset, lineno; /* first visible line, cursor line */
 	bool opened;
+	struct view_search search;
 };
 
 /* The main views that Tab cycles, then the drill-in views. */
@@ -295,7 +366,6 @@ struct tui {
 	struct tui_opts opts;
 	struct config cfg;       /* the store's config: the id-map */
 	struct proposals_rules rules;    /* the current rules, built-ins last */
-	struct proposals_rules accepted; /* the rule files only: closed-by-glob */
 	int64_t heads;           /* heads in the window (cheap count) */
 	struct tui_figures fig;
 
@@ -310,13 +380,32 @@ struct tui {
 	struct tui_prompt prompt;
 	long frames;
 	int ignored_errors;      /* error() calls of cancelled workers */
+	enum keymap help_first;  /* the keymap the help view lists first */
+	struct strlist copied;   /* `y` without OSC 52: printed on exit */
 };
 
 /* The view on top of the stack. */
 struct view *tui_current(struct tui *t);
+/* A path as people read it: relative to the current directory when below it. */
+const char *tui_short_path(const char *path);
+/* Run a request in the current view (the view's handler, else the generic one). */
+enum reaction tui_request(struct tui *t, enum request req);
+/* Open the detail of a PR number ("434", "#434") or commit (a sha prefix). */
+enum reaction tui_jump(struct tui *t, const char *what);
 /* Push a view (open it first if needed); the detail view for head_id. */
 enum reaction tui_push(struct tui *t, enum view_id id);
 enum reaction tui_open_detail(struct tui *t, int64_t head_id);
+/*
+ * Where a line points: push view id with the `/` pattern filter (NULL:
+ * none, as after Esc) and, for a view that sorts, the sort column (NULL:
+ * leave it). The cursor starts on the first line.
+ */
+enum reaction tui_goto(struct tui *t, enum view_id id, const char *filter,
+		       const char *sort, bool desc);
+/* Set (NULL: clear) view v's `/` pattern, which compiles. */
+void tui_set_search(struct tui *t, struct view *v, const char *pattern);
+/* The `/` pattern in a way a regex cannot misread: \Qtext\E. Caller frees. */
+char *tui_literal_pattern(const char *text);
 /* A message on the help line until the next key; error ones in ROLE_ERROR. */
 void tui_message(struct tui *t, bool is_error, const char *fmt, ...) ATTR_FORMAT(3, 4);
 /* Start a prompt; fn sees every edit and the final text (done). */
@@ -347,6 +436,15 @@ bool tui_scripted(void);
  * busy the terminal is polled (timeout); scripts only go on when idle.
  */
 int tui_get_key(struct tui *t, bool busy, struct tui_key *key, enum reaction *r);
+/* Headless (TIADASH_NO_DISPLAY): no terminal, nothing is really drawn. */
+bool tui_headless(void);
+/* The real stderr while curses is up (stderr itself is parked). */
+int tui_real_stderr(void);
+/* Give the terminal to another program, and take it back. */
+void tui_display_suspend(void);
+void tui_display_resume(void);
+/* Write s to the terminal as is (an escape sequence); -1 when it cannot. */
+int tui_terminal_write(const char *s);
 /* Run one `:command` line; the reaction to apply. */
 enum reaction tui_run_command(struct tui *t, const char *line);
 /* A pending signal (SIGINT, SIGTERM): 0 when none. */
@@ -356,8 +454,18 @@ void tui_resize(struct tui *t, int lines, int cols);
 
 /* Drawing (tui/draw.c). */
 void tui_draw(struct tui *t);
-/* Draw a row at screen line y across the full width (selected: cursor). */
-void tui_draw_row(int y, int width, const struct row_data *row, bool selected);
+/*
+ * Draw a row at screen line y across the full width (selected: cursor),
+ * what hl matches highlighted (hl may be NULL).
+ */
+void tui_draw_row(int y, int width, const struct row_data *row, bool selected,
+		  struct tui_regex *hl);
+/* The screen line of a view's first list line (below the tab bar and header). */
+int tui_list_top(const struct tui *t, const struct view *v);
+/* The main view whose tab is at column x of the tab bar, else NR_VIEWS. */
+enum view_id tui_tab_at(struct tui *t, int x);
+/* The request whose hint is at column x of the help line, else REQ_NONE. */
+enum request tui_hint_at(struct tui *t, int x);
 /* Display width of a UTF-8 string (after sanitizing, as it will be drawn). */
 int tui_text_width(const char *s);
 
@@ -371,12 +479,40 @@ void tui_sparkline(struct strbuf *sb, const double *v, size_t n);
 /* One head with all its runs, by id: 0, 1 when it is gone, -1 after error(). */
 int tui_load_pair(struct tui *t, int64_t head_id, struct pair_info *out);
 
+/* The proposals view's preview of glob (an Enter on a changed path). */
+enum reaction tui_proposals_preview(struct tui *t, const char *glob);
+
 /* Detail view: the row the runs and disagreement views open. */
 int tui_detail_set(struct tui *t, int64_t head_id);
 
-/* Explain (a note) and undo, shared by the disagreements, detail and proposals views. */
-enum reaction tui_explain(struct tui *t, int64_t head_id);
+/*
+ * Explain a disagreement with a note (the prompt, or $VISUAL/$EDITOR when
+ * editor), and undo: the same in every view (tui/propose.c).
+ */
+enum reaction tui_explain(struct tui *t, int64_t head_id, bool editor);
 enum reaction tui_proposals_undo(struct tui *t);
 void tui_undo_release(void);
+
+/*
+ * The one state model of a disagreement (SPEC 6), as metrics/proposals.h
+ * computes it: an escape is new (a glob can close it), unclosable,
+ * closed-by-rules (why: the rule) or explained (a note); the other
+ * disagreements are new or explained. False while the proposals are
+ * computed, and for agreeing pairs.
+ */
+bool tui_pair_state(struct tui *t, int64_t head_id, enum pair_class cls, bool explained,
+		    enum proposal_state *state, const char **why);
+
+/* Outside the dashboard (tui/external.c): copy with OSC 52, the commit in a pager. */
+enum reaction tui_copy(struct tui *t, const char *text);
+enum reaction tui_open_commit(struct tui *t, const char *sha);
+/*
+ * Let the user write a text in $VISUAL, else $EDITOR, else vi, starting
+ * from template ('#' lines are dropped from what comes back). 0 with the
+ * text (trimmed; may be empty), -1 after a message.
+ */
+int tui_edit_text(struct tui *t, const char *template, struct strbuf *out);
+/* Print what `y` could not put on the clipboard (after curses ended). */
+void tui_print_copied(struct tui *t);
 
 #endif
