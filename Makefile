@@ -127,7 +127,11 @@ TEST_ENV = TIADASH_BIN='$(abspath $(BIN))' TT_BIN='$(abspath $(BUILD)/tests/help
 	TEST_RESULTS='$(BUILD)/test-results'
 
 check test: test-deps
-	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS) sampledata test-tools
+	@echo "check: building tiadash, the unit tests and the test helpers"
+	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS)
+	@echo "check: the sample week, and the real selectors the tests run (npm)"
+	@$(MAKE) --no-print-directory sampledata test-tools
+	@echo "check: running the tests (each file's line as it finishes)"
 	@$(TEST_ENV) tests/run $(TESTS)
 
 # One test file: make tests/t1000-ingest-sample.sh
@@ -138,8 +142,11 @@ tests/t%.sh: FORCE
 bench: $(BIN) $(HELPER_BINS) sampledata test-tools
 	@$(TEST_ENV) tests/bench/run
 
+# The demo installs (and builds) only what the build needs, and dates its
+# own copy of the sample week to end now (sampledata/demo-week).
 demo: deps
-	@$(MAKE) --no-print-directory $(BIN) sampledata
+	@echo "demo: building ./tiadash"
+	@$(MAKE) --no-print-directory $(BIN)
 	@sampledata/demo
 
 # The README's pictures of the sample week's HTML pages (committed; run
@@ -195,7 +202,7 @@ uninstall:
 	rm -f '$(DESTDIR)$(BINDIR)/tiadash' '$(DESTDIR)$(MANDIR)/man1/tiadash.1'
 
 clean:
-	rm -rf build tiadash $(SAMPLE)
+	rm -rf build tiadash $(SAMPLE) sampledata/demo-week
 
 FORCE:
 

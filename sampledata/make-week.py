@@ -1969,6 +1969,15 @@ def verify(hist, out, exp):
 
 # ------------------------------------------------------------------ main --
 
+def shift_week(ends):
+    """The same week, every time moved so that it ends at `ends`."""
+    global WEEK_START, WEEK_END, IMPORT_AT, QUARANTINE_V2_AT
+    end = (int(time.time()) // 3600 + 1) * 3600 if ends == "now" else ep(ends)
+    delta = end - WEEK_END
+    WEEK_START, WEEK_END = WEEK_START + delta, WEEK_END + delta
+    IMPORT_AT, QUARANTINE_V2_AT = IMPORT_AT + delta, QUARANTINE_V2_AT + delta
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", required=True, help="output directory (wiped and recreated)")
@@ -1976,9 +1985,15 @@ def main():
     ap.add_argument("--pytest-junit", choices=("mixed", "xunit1", "xunit2"), default="mixed",
                     help="pytest's JUnit: legacy xunit1 (file attributes), its default xunit2 "
                          "(dotted classnames only), or mixed (default: a part of the runs in xunit2)")
+    ap.add_argument("--ends", metavar="TIME",
+                    help="date the week to end at TIME (RFC 3339, Z, or 'now': the next full hour, "
+                         "so that `--since 7d` covers it all) instead of 2026-11-08T00:00:00Z; the "
+                         "demo's week (the tests pin the default)")
     args = ap.parse_args()
     global PYTEST_JUNIT
     PYTEST_JUNIT = args.pytest_junit
+    if args.ends:
+        shift_week(args.ends)
     out = os.path.abspath(args.out)
     rng = random.Random(SEED)
     hist = History(rng, Gen(rng))
