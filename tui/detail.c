@@ -35,12 +35,20 @@ struct detail {
 
 #define LABEL 11
 
-static struct row_data *line(struct detail *d, const char *label)
+/* A new row, pointing nowhere (every row has its line_ref). */
+static struct row_data *add_row(struct detail *d)
 {
 	struct row_data *r = row_list_add(&d->rows);
 
 	ALLOC_GROW(d->refs, d->rows.nr, d->alloc_refs);
 	d->refs[d->rows.nr - 1] = (struct line_ref){ POINT_NONE, NULL };
+	return r;
+}
+
+static struct row_data *line(struct detail *d, const char *label)
+{
+	struct row_data *r = add_row(d);
+
 	row_add_str(r, LABEL, ROLE_LABEL, label);
 	return r;
 }
@@ -73,7 +81,7 @@ static void list(struct detail *d, const char *label, const struct strlist *l,
 static void header(struct detail *d, const struct pair_info *p,
 		   const struct pair_verdict *v, const char *base)
 {
-	struct row_data *r = row_list_add(&d->rows);
+	struct row_data *r = add_row(d);
 	struct strbuf sb = STRBUF_INIT;
 
 	if (p->has_pr)
