@@ -490,7 +490,7 @@ static size_t message_break(const char *s, int cols)
 	return cut;
 }
 
-static void help_line(struct tui *t, struct view *v, size_t nr)
+static void help_line(struct tui *t, struct view *v)
 {
 	struct row_data row = ROW_DATA_INIT;
 	int y = t->lines - 1;
@@ -530,7 +530,6 @@ static void help_line(struct tui *t, struct view *v, size_t nr)
 		row_add_str(&row, 0, ROLE_HELP, sb.buf);
 		strbuf_release(&sb);
 	}
-	UNUSED(nr);
 	tui_draw_row(y, t->cols, &row, false, NULL);
 	if (t->prompt.active) {
 		int x = tui_text_width(t->prompt.label) + tui_text_width(t->prompt.text.buf);
@@ -572,7 +571,7 @@ void tui_draw(struct tui *t)
 		tui_draw_row(y, t->cols, &row, line < nr && line == v->lineno, hl);
 	}
 	status_line(t, v, nr);
-	help_line(t, v, nr);
+	help_line(t, v);
 	curs_set(t->prompt.active ? 1 : 0);
 	wnoutrefresh(stdscr);
 	row_release(&row);

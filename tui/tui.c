@@ -554,7 +554,13 @@ static enum reaction find_next(struct tui *t, struct view *v, bool back)
 	}
 	if (!nr)
 		return R_REDRAW;
-	line = find_match(t, v, back ? (v->lineno + nr - 1) % nr : (v->lineno + 1) % nr, back);
+	if (v->ops->filter) {
+		/* A filtered list holds matches only (some on text not drawn). */
+		line = back ? (v->lineno + nr - 1) % nr : (v->lineno + 1) % nr;
+	} else {
+		line = find_match(t, v, back ? (v->lineno + nr - 1) % nr : (v->lineno + 1) % nr,
+				  back);
+	}
 	if (line == SIZE_MAX) {
 		tui_message(t, true, "no line matches /%s/", v->search.pattern);
 		return R_REDRAW;
