@@ -45,13 +45,19 @@ while IFS= read -r cmd; do
 	'
 done <examples 2>/dev/null
 
+# out_of PREFIX: the output file of the first example that starts so.
+out_of() {
+	echo "out.$(grep -n -m 1 "^$1" examples | cut -d: -f1)"
+}
+
 test_expect_success 'the examples saw the week and left what they say' '
-	test_grep "^PR #434  acme/ledger  head 8a1a2820ad6c" out.2 &&
+	test_grep "^PR #434  acme/ledger  head 8a1a2820ad6c" $(out_of "tiadash show 434") &&
 	grep -x "config/registry.toml" repo/.tiadash/rules &&
 	tiadash --db repo/.tiadash/tiadash.db show 612 >show.txt &&
 	test_grep "non-hermetic: DNS in CI, fixed by #640" show.txt &&
-	test_grep "^| escapes" out.6 &&
-	test "$(head -n 1 out.8)" = "gate-check: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos"
+	test_grep "^| escapes" $(out_of "tiadash report --since 7d --format md") &&
+	test_grep "^<!DOCTYPE html>" repo/week.html &&
+	test "$(head -n 1 $(out_of "tiadash gate-check"))" = "gate-check: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos"
 '
 
 test_expect_success 'the demo week: the same week, dated to end at the time given' '
