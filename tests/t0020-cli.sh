@@ -94,7 +94,7 @@ test_expect_success '--project NAME; --repo NAME still works, with a warning' '
 test_expect_success 'help COMMAND prints its section of the manual, without man' '
 	env PATH=/nonexistent "$TIADASH_BIN" help status >status.txt &&
 	head -n 3 status.txt >actual &&
-	printf "   status\n       tiadash status [--format text|json]\n\n" >expect &&
+	printf "   status\n       tiadash status [--format text|json] [-o FILE]\n\n" >expect &&
 	test_cmp expect actual &&
 	test_grep "^       What the store holds. JSON keys: runs {shadow, full}, pairs, tests,$" status.txt &&
 	tiadash help keys >keys.txt && test_grep "^DASHBOARD KEYS$" keys.txt &&

@@ -38,6 +38,7 @@ while IFS= read -r cmd; do
 		cd repo &&
 		TIADASH_NO_DISPLAY=1 eval "$cmd" >"../out.$n" 2>"../err.$n"; rc=$?; cd .. &&
 		case "$cmd" in
+		"tiadash gate-check"*-o*) test $rc = 1 ;;
 		"tiadash gate-check"*) test $rc = 1 && test_grep "^NO-GO" out.$n ;;
 		*) test $rc = 0 ;;
 		esac &&
