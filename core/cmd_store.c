@@ -22,8 +22,8 @@ static int check_init(int argc, char **argv, struct cmd_context *ctx)
 
 /*
  * A store in a .tiadash/ folder gets a .gitignore there (once): the store,
- * the run folders of `tiadash record` and replay's worktrees stay out of
- * git; the rules and the config are the team's, committed.
+ * the run folders of `tiadash record`, replay's worktrees and selector
+ * cache stay out of git; the rules and the config are the team's, committed.
  */
 static int write_gitignore(const char *db_path)
 {
@@ -32,7 +32,8 @@ static int write_gitignore(const char *db_path)
 		"tiadash.db\n"
 		"tiadash.db-*\n"
 		"runs/\n"
-		"worktrees/\n";
+		"worktrees/\n"
+		"selector-cache/\n";
 	char *dir = path_dirname(db_path), *path;
 	const char *base = strrchr(dir, '/');
 	FILE *f;
@@ -48,7 +49,8 @@ static int write_gitignore(const char *db_path)
 		if (!f || fputs(lines, f) == EOF || fclose(f))
 			ret = error("cannot write '%s': %s", path, strerror(errno));
 		else
-			printf("wrote %s: the store, runs/ and worktrees/ stay out of git\n", path);
+			printf("wrote %s: the store, runs/, worktrees/ and selector-cache/ "
+			       "stay out of git\n", path);
 	}
 	free(path);
 	free(dir);
