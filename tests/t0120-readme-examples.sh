@@ -3,8 +3,8 @@
 # README says to run them: in the sample week's repository with the week in
 # its default store (the demo's set-up; here the tests' copy of the week,
 # with "now" pinned to its end). The dashboard runs headless; gate-check's
-# exit 1 is its NO-GO. Cron lines and CI snippets (fenced blocks) are not
-# run: they need a network and a CI. The demo's own week is the same week,
+# exit 1 is its NO-GO. Cron lines, CI snippets and what needs a project's
+# own tools (fenced blocks) are not run: they need a network, a CI, vitest. The demo's own week is the same week,
 # dated to end now.
 . "$(dirname "$0")/lib.sh"
 
