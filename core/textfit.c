@@ -58,6 +58,28 @@ static int hang_of(const char *s, size_t n, size_t at)
 	return field == ind ? (int)ind + 2 : columns(s, field);
 }
 
+/*
+ * Where the first line of a line of fields ("label  value  (note)") breaks
+ * best: at the last two-space gap within fit bytes that leaves the label
+ * and at least one field on the line. Returns the gap's offset, or 0.
+ */
+static size_t field_break(const char *s, size_t n, size_t fit)
+{
+	size_t ind = indent_of(s, n), gap = 0;
+	/* A label's line keeps its value; an indented line is values only. */
+	int keep_fields = ind ? 1 : 2, fields = 1;
+
+	for (size_t i = ind; i + 2 < n && i <= fit; i++) {
+		if (s[i] != ' ' || s[i + 1] != ' ' || s[i + 2] == ' ')
+			continue;
+		if (fields++ >= keep_fields)
+			gap = i;
+	}
+	while (gap > 0 && s[gap - 1] == ' ')
+		gap--;
+	return gap;
+}
+
 /* Append line (n bytes, no newline) fitted to width, wrapped lines ending in '\n'. */
 static void fit_line(struct strbuf *out, const char *line, size_t n, int width)
 {
@@ -79,6 +101,15 @@ static void fit_line(struct strbuf *out, const char *line, size_t n, int width)
 		if (!usage || !keep)
 			for (keep = fit; keep > 0 && p[keep] != ' ';)
 				keep--;
+		if (p == line && !usage) {
+			/* A whole field to the next line rather than half of it. */
+			size_t field = field_break(line, n, fit);
+
+			if (field) {
+				keep = field;
+				hang = hang_of(line, n, field);
+			}
+		}
 		if (hang < 0) {
 			hang = hang_of(line, n, (size_t)(p + keep - line));
 			if (hang > width / 2)

@@ -248,19 +248,21 @@ static void text_verifier(const struct show *sh)
 		const struct metrics_verifier *v = &sh->verifier.found[i];
 		struct strbuf sb = STRBUF_INIT;
 
+		/* A line each, so that the text fits 80 columns. */
 		put_label(i ? "" : "verifier");
 		put_safe(v->test);
-		fputs(" failed identically in ", stdout);
+		putchar('\n');
+		put_label("");
+		fputs("failed identically in ", stdout);
 		trust_fmt_attempts(&sb, v->failed, v->nr_failed);
 		fputs(sb.buf, stdout);
 		strbuf_reset(&sb);
 		trust_fmt_attempts(&sb, &v->passed, 1);
 		putchar('\n');
 		put_label("");
-		printf("and went green in %s after a change to tests, fixtures or config\n",
-		       sb.buf);
+		printf("and went green in %s after a change to tests,\n", sb.buf);
 		put_label("");
-		printf("only (%s):\n", v->from_git ? "git" : "stored diffs");
+		printf("fixtures or config only (%s):\n", v->from_git ? "git" : "stored diffs");
 		for (size_t j = 0; j < v->changed.nr; j++) {
 			put_label("");
 			fputs("  ", stdout);

@@ -122,7 +122,9 @@ test_expect_success 'without the repository: the stored diffs tell the same' '
 
 test_expect_success 'show: any head of the PR names the finding; a control head none' '
 	tiadash --db v.db --repo repo show "$(sed -n 1p heads.pr7)" >s.txt &&
-	test_grep "^verifier    $T failed identically in $(sed -n 1p heads.pr7 | cut -c1-12) #1, $(sed -n 2p heads.pr7 | cut -c1-12) #1$" s.txt &&
+	test_grep "^verifier    $T$" s.txt &&
+	test_grep "^            failed identically in $(sed -n 1p heads.pr7 | cut -c1-12) #1, $(sed -n 2p heads.pr7 | cut -c1-12) #1$" s.txt &&
+	test_grep "^            fixtures or config only (git):$" s.txt &&
 	test_grep "^              tests/fixtures/rates.json$" s.txt &&
 	tiadash --db v.db --repo repo show "$(sed -n 3p heads.pr7)" --format json >s.json &&
 	json_close s.json "[v[\"test\"] for v in d[\"verifier_changed\"]]" "[\"$T\"]" &&
@@ -145,7 +147,7 @@ test_expect_success 'the dashboard: a verifier row in the disagreements, a line 
 	steps ":save-view o" ":view disagreements" ":save-view d" &&
 	TUI_DB=v.db TUI_REPO=repo tui &&
 	test_grep "^Verifier 1 head green after a change to tests, fixtures or config only$" o &&
-	test_grep "^> verifier new 11-02 12:00 #7 $(sed -n 3p heads.pr7 | cut -c1-8) $T green after tests/fixtures/rates.json$" d
+	test_grep "^> verifier new #7 $T green after tests/fixtures/rates.json$" d
 '
 
 test_done
