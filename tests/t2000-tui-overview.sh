@@ -81,7 +81,6 @@ test_expect_success "overview at 120x40" '
 	
 	
 	
-	
 	NO-GO                                                                                                          1/28   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF

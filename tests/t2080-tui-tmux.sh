@@ -53,7 +53,7 @@ test_expect_success 'setup: the sample week and a shell in an 80x24 tmux pane' '
 
 start_dashboard() {
 	tmx send-keys -t t "clear; \"$TIADASH_BIN\" --db week.db --repo \"$SAMPLE/repo\" tui --since 2026-11-01; echo exit=\$?" Enter &&
-	wait_for "^NO-GO  *1/27   0%$" pane
+	wait_for "^NO-GO  *1/28   0%$" pane
 }
 
 test_expect_success 'the dashboard opens on the overview with the verdict' '
@@ -61,7 +61,7 @@ test_expect_success 'the dashboard opens on the overview with the verdict' '
 	grep "^Escapes" pane | cut -c1-64 >line &&
 	echo "Escapes     13 of 295 pairs (4.41%); 0 explained, 3 non-hermetic" >expect &&
 	test_cmp expect line &&
-	test_grep "^NO-GO  *1/27   0%$" pane &&
+	test_grep "^NO-GO  *1/28   0%$" pane &&
 	test_grep "^\[1 overview\]  2 runs   3 disagreements   4 proposals$" pane
 '
 

@@ -139,9 +139,9 @@ test_expect_success 'text: the whole report' '
 	    changed  tests/fixtures/a.json  no rule
 	    missed   tests/test_fixture.py::test_load
 	               source tests/test_fixture.py mentions tests/fixtures/a.json
-	  PR 4  head $(head_of 4 | cut -c1-12)  non-hermetic  unclosable: non-hermetic: the failing
-	                                        test was selected and passed in the
-	                                        shadow run
+	  PR 4  head $(head_of 4 | cut -c1-12)  non-hermetic
+	                           unclosable: non-hermetic: the failing test was
+	                           selected and passed in the shadow run
 	    changed  src/app.py  no rule
 	    failed   tests/test_app.py::test_app
 	               source tests/test_app.py mentions src/app.py
