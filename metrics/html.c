@@ -6,6 +6,7 @@
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
+#include "metrics/trust.h"
 
 /* Rows of the long tables before "and N more"; bars of a reasons chart. */
 #define PAGE_ESCAPES 50
@@ -235,10 +236,12 @@ static void chart_escape_rate(struct strbuf *sb, const struct metrics *m)
 {
 	size_t n = m->nr_days;
 	double *rate = xcalloc(n + 1, sizeof(*rate));
+	double *lo = xcalloc(n + 1, sizeof(*lo)), *hi = xcalloc(n + 1, sizeof(*hi));
 	char **labels = xcalloc(n + 1, sizeof(*labels)), **notes = xcalloc(n + 1, sizeof(*notes));
 	char *title = chart_title("Escape rate per day", m);
-	struct chart_series s = { .name = "escape rate", .v = rate, .style = CHART_BLUE,
-				  .value_labels = true };
+	char *band = xstrfmt("%.0f%% interval (exact)", m->confidence * 100);
+	struct chart_series s = { .name = "escape rate", .v = rate, .lo = lo, .hi = hi,
+				  .band_name = band, .style = CHART_BLUE, .value_labels = true };
 	struct chart_line c = {
 		.c = { "chart-escape-rate", title, 0, 0 }, .nr = n,
 		.labels = (const char *const *)labels, .notes = (const char *const *)notes,
@@ -250,6 +253,8 @@ static void chart_escape_rate(struct strbuf *sb, const struct metrics *m)
 		struct strbuf date = STRBUF_INIT;
 
 		rate[i] = m->days[i].escape_rate;
+		lo[i] = m->days[i].escape.ci[0];
+		hi[i] = m->days[i].escape.ci[1];
 		time_format_date(&date, m->days[i].day);
 		labels[i] = xstrdup(date.len > 5 ? date.buf + 5 : date.buf);
 		notes[i] = xstrfmt("%" PRId64 " pairs", m->days[i].pairs);
@@ -263,6 +268,9 @@ static void chart_escape_rate(struct strbuf *sb, const struct metrics *m)
 	free(labels);
 	free(notes);
 	free(rate);
+	free(lo);
+	free(hi);
+	free(band);
 	free(title);
 }
 
@@ -626,6 +634,98 @@ static void incomplete_note(struct strbuf *sb, const struct metrics *m)
 	strbuf_addstr(sb, ".</p>\n");
 }
 
+/* ---- confidence, trend, blind spots, verifier (metrics/trust.h) ---- */
+
+/* A figure whose text is made by one of trust.h's one-line forms. */
+static void trust_figure(struct strbuf *sb, const char *key, const char *label, double v,
+			 const struct strbuf *shown)
+{
+	html_figure(sb, key, label, v, shown->len ? shown->buf : "none");
+}
+
+static void trust_bounds(struct strbuf *sb, const struct metrics *m)
+{
+	struct strbuf t = STRBUF_INIT;
+	double needed = m->pairs_needed < 0 ? NAN : (double)m->pairs_needed;
+
+	strbuf_addstr(sb, "<dl class=\"figures\">\n");
+	metrics_fmt_pct(&t, m->escape_bounds.upper, 2);
+	strbuf_addstr(&t, " (");
+	metrics_fmt_confidence(&t, m->confidence);
+	strbuf_addstr(&t, ", exact)");
+	trust_figure(sb, "escapes.rate_upper", "escape rate upper bound", m->escape_bounds.upper, &t);
+	strbuf_reset(&t);
+	metrics_fmt_pct(&t, m->escape_target, 2);
+	trust_figure(sb, "escapes.target", "escape target", m->escape_target, &t);
+	strbuf_reset(&t);
+	if (m->pairs_needed < 0)
+		strbuf_addstr(&t, "n/a");
+	else
+		trust_fmt_pairs_needed(&t, m);
+	trust_figure(sb, "escapes.pairs_needed", "clean pairs still needed", needed, &t);
+	strbuf_reset(&t);
+	trust_fmt_trend(&t, &m->trend);
+	trust_figure(sb, "trend.p_value", "trend against the previous window",
+		     m->trend.p_value, &t);
+	strbuf_reset(&t);
+	metrics_fmt_pct(&t, m->over_strict_bounds.upper, 2);
+	trust_figure(sb, "over_strict.rate_upper", "over-strict rate upper bound",
+		     m->over_strict_bounds.upper, &t);
+	strbuf_addstr(sb, "</dl>\n");
+	strbuf_release(&t);
+}
+
+/* Up to max ids of l as a list of <code>, with "and N more". */
+static void test_list(struct strbuf *sb, const struct strlist *l, size_t max)
+{
+	size_t n = l->nr < max ? l->nr : max;
+
+	if (!n)
+		return;
+	strbuf_addstr(sb, "<ul class=\"tests\">\n");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addstr(sb, "<li>");
+		html_code(sb, l->items[i]);
+		strbuf_addstr(sb, "</li>\n");
+	}
+	strbuf_addstr(sb, "</ul>\n");
+	html_more(sb, n, l->nr, "tests", "tiadash report --format json lists 100");
+}
+
+static void trust_blind(struct strbuf *sb, const struct metrics *m)
+{
+	const struct metrics_blind *b = &m->blind;
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addstr(sb, "<dl class=\"figures\">\n");
+	trust_fmt_blind(&t, b);
+	trust_figure(sb, "blind_spots.never_selected", "tests never selected",
+		     b->known ? (double)b->never.nr : NAN, &t);
+	strbuf_reset(&t);
+	trust_fmt_new(&t, b);
+	trust_figure(sb, "blind_spots.new.count", "new tests",
+		     b->new_known ? (double)b->new_tests.nr : NAN, &t);
+	strbuf_reset(&t);
+	strbuf_addf(&t, "%" PRId64 " head%s green after a change to tests, fixtures or "
+		    "config only", m->verifier_heads, m->verifier_heads == 1 ? "" : "s");
+	trust_figure(sb, "verifier_changed.count", "verifier changed",
+		     (double)m->verifier_heads, &t);
+	strbuf_addstr(sb, "</dl>\n");
+	strbuf_release(&t);
+	if (b->failed.nr) {
+		strbuf_addstr(sb, "<p>Never selected, and failed in a full run:</p>\n");
+		test_list(sb, &b->failed, PAGE_TESTS);
+	}
+}
+
+static void trust_section(struct strbuf *sb, const struct metrics *m)
+{
+	strbuf_addstr(sb, "<h2>Confidence</h2>\n");
+	trust_bounds(sb, m);
+	strbuf_addstr(sb, "<h2>Blind spots</h2>\n");
+	trust_blind(sb, m);
+}
+
 /* ---- report ---- */
 
 void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
@@ -638,6 +738,7 @@ void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
 	strbuf_addstr(&sb, "<h2>Figures</h2>\n");
 	figures(&sb, m, "", report_figures, ARRAY_SIZE(report_figures), FIGURE_LIST);
 	incomplete_note(&sb, m);
+	trust_section(&sb, m);
 	strbuf_addstr(&sb, "<div class=\"charts\">\n");
 	chart_escape_rate(&sb, m);
 	chart_affected(&sb, m, NULL);
