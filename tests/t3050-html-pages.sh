@@ -78,9 +78,33 @@ test_expect_success 'report: the DOM holds the figures of report --format json' 
 		affected_fraction.p50 affected_fraction.narrowed_p50 wall_clock_s.shadow.p95 \
 		wall_clock_s.full.p95 wall_clock_s.saving.p95 diff_coverage.p50 \
 		diff_coverage.below_threshold shadow_days \
+		escapes.rate_upper escapes.target escapes.pairs_needed trend.p_value \
+		over_strict.rate_upper blind_spots.never_selected blind_spots.new.count \
+		verifier_changed.count \
 		$(keys report.json "[\"escapes.list.%d.pr\" % i for i, e in enumerate(d[\"escapes\"][\"list\"])]") \
 		$(keys report.json "[\"force_full.ranked.%d.minutes\" % i for i in range(len(d[\"force_full\"][\"ranked\"]))]") \
 		$(keys report.json "[\"days.%d.%s\" % (i, k) for i in range(len(d[\"days\"])) for k in (\"pairs\", \"escape_rate\")]")
+'
+
+test_expect_success 'report: the escape rate per day is drawn inside its exact band, a day a point' '
+	python3 - report.html report.json <<-\PY
+	import json, re, sys
+	page, d = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+	svg = re.search(r"<svg[^>]*chart-escape-rate.*?</svg>", page, re.S).group(0)
+	assert "95% interval (exact)" in svg, "no band in the legend"
+	bands = re.findall(r"<path d=\"M[^\"]*Z\" fill=\"[^\"]*\" fill-opacity=\"0.2\"", svg)
+	days = [x for x in d["days"] if x["rate_ci"] is not None]
+	assert len(bands) == 1 and len(days) == len(d["days"]) == 7, (len(bands), len(days))
+	PY
+'
+
+test_expect_success 'report: the confidence and blind-spot lines say what report says' '
+	html_text report.dom >report.txt &&
+	tiadash --db week.db report --since 2026-11-01 --until 2026-11-08 >report.out &&
+	grep -E "^Trend +previous window" report.out | sed "s/.*: //" >want &&
+	grep -F "$(cat want)" report.txt &&
+	grep -E "^Blind spots +" report.out | sed -E "s/^Blind spots +//; s/ \(.*//" >want &&
+	grep -F "$(cat want)" report.txt
 '
 
 test_expect_success 'report: every escaping PR and every reason is on the page, as text' '
