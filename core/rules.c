@@ -162,6 +162,27 @@ int rules_add(struct rules *r, enum rule_action action, const char *id,
 	return 0;
 }
 
+void rules_set_judge(struct rules *r, const struct rule_judge *j)
+{
+	if (!r->nr)
+		BUG("rules_set_judge without a rule");
+	r->items[r->nr - 1].judge = j;
+}
+
+enum rule_action rules_judge(const struct rule *x, const char *before, size_t blen,
+			     const char *after, size_t alen, const char **why)
+{
+	enum rule_action a;
+
+	*why = x->name;
+	if (!x->judge)
+		return x->action;
+	a = x->judge->judge(before, blen, after, alen, why);
+	if (a == x->action || !*why)
+		*why = x->name;
+	return a;
+}
+
 void rules_add_builtin(struct rules *r)
 {
 	for (size_t i = 0; i < rules_builtin_nr; i++)

@@ -34,6 +34,20 @@ enum rule_action {
 	RULE_SELECT,
 };
 
+/*
+ * A rule whose action depends on what the change did to the file, as its
+ * selector decides (an adapter's: turbo's lockfile). judge gets the file's
+ * bytes before and after the change (NULL: absent on that side) and
+ * returns the action that applies, with *why the reason when it is not the
+ * rule's own. Where the bytes are not at hand (`rules --test`, proposals),
+ * the rule's own action stands, and `when` says what the judge looks at.
+ */
+struct rule_judge {
+	enum rule_action (*judge)(const char *before, size_t blen,
+				  const char *after, size_t alen, const char **why);
+	const char *when; /* "run_all when ..." */
+};
+
 struct rule {
 	enum rule_action action;
 	char *id;     /* "builtin:lockfile", a cbm rule id, or "FILE:LINE" */
@@ -41,6 +55,7 @@ struct rule {
 	char *name;   /* the reason it gives: "force-full:GLOB", "ignore:GLOB", "select:GLOB" */
 	char *origin; /* where it came from: "FILE:LINE", "built-in", ... */
 	struct strlist tests; /* select: test ids, suite keys or directories */
+	const struct rule_judge *judge; /* NULL: the glob alone decides */
 };
 
 struct rules {
@@ -62,6 +77,17 @@ bool rules_action_parse(const char *s, enum rule_action *out);
 int rules_add(struct rules *r, enum rule_action action, const char *id,
 	      const char *glob, const char *origin, const char *name,
 	      const struct strlist *tests);
+
+/* Give the rule added last a judge (static; borrowed). */
+void rules_set_judge(struct rules *r, const struct rule_judge *j);
+
+/*
+ * The action rule x takes for one change of its path: its judge's verdict
+ * on the bytes (before/after NULL: absent), else its own. *why: the reason
+ * the change gives (the rule's name, or the judge's).
+ */
+enum rule_action rules_judge(const struct rule *x, const char *before, size_t blen,
+			     const char *after, size_t alen, const char **why);
 
 /* Append tiadash's built-in force-full defaults (ids "builtin:..."). */
 void rules_add_builtin(struct rules *r);

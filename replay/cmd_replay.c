@@ -299,7 +299,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	replay_progress_init(&progress, "replay: commits");
 	replay_diff_commits(repo, &run.history, replay_progress_cb, &progress);
 	replay_progress_done(&progress);
-	replay_apply_rules(&run);
+	replay_apply_rules(&run, repo);
 	if (o.selector) {
 		replay_progress_init(&progress, "replay: selector");
 		if (selector_opts(&o, repo, &cfg, &run.selector) < 0)

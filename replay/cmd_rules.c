@@ -23,6 +23,8 @@ static cJSON *rule_json(const struct rule *x)
 	json_add_string(o, "glob", x->glob);
 	json_add_string(o, "name", x->name);
 	json_add_string(o, "origin", x->origin);
+	if (x->judge)
+		json_add_string(o, "judged", x->judge->when);
 	for (size_t i = 0; i < x->tests.nr; i++)
 		json_push_string(tests, x->tests.items[i]);
 	return o;
@@ -58,6 +60,8 @@ static void print_rules_text(const struct rules *r)
 			printf("%s%s", t ? " " : "  -> ", test);
 			free(test);
 		}
+		if (x->judge)
+			printf("  [%s]", x->judge->when);
 		putchar('\n');
 		free(glob);
 		free(id);
@@ -112,8 +116,10 @@ static int test_paths(const struct rules *r, const struct strlist *paths,
 			if (x) {
 				char *glob = sanitized(x->glob), *id = sanitized(x->id);
 
-				printf("%-*s  %-7s  %s  %s\n", w, p,
-				       rules_action_name(x->action), glob, id);
+				printf("%-*s  %-7s  %s  %s%s%s%s\n", w, p,
+				       rules_action_name(x->action), glob, id,
+				       x->judge ? "  [" : "", x->judge ? x->judge->when : "",
+				       x->judge ? "]" : "");
 				free(glob);
 				free(id);
 			} else {

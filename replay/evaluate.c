@@ -29,14 +29,56 @@ static void outcome_release(struct replay_outcome *o)
 	memset(o, 0, sizeof(*o));
 }
 
+/* The trees a judged rule reads the change's bytes from, looked up once. */
+struct change_trees {
+	struct repo *repo;
+	const struct replay_commit *c;
+	bool looked;
+	git_tree *before, *after;
+};
+
+/* The bytes of path on one side (NULL: absent there, or no repository). */
+static const char *side_bytes(struct repo *repo, git_tree *t, const char *path,
+			      struct strbuf *sb)
+{
+	return t && repo_tree_read_file(repo, t, path, sb) == 0 ? sb->buf : NULL;
+}
+
+/* A rule's action for one path of the change (a judged rule reads both sides). */
+static enum rule_action path_action(struct change_trees *ct, const struct rule *x,
+				    const char *path, const char **why)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	const char *before, *after;
+	enum rule_action act;
+
+	if (!x->judge || !ct->repo) {
+		*why = x->name;
+		return x->action;
+	}
+	if (!ct->looked) {
+		ct->looked = true;
+		ct->after = repo_tree_at(ct->repo, ct->c->sha);
+		ct->before = *ct->c->parent ? repo_tree_at(ct->repo, ct->c->parent) : NULL;
+	}
+	before = side_bytes(ct->repo, ct->before, path, &b);
+	after = side_bytes(ct->repo, ct->after, path, &a);
+	act = rules_judge(x, before, b.len, after, a.len, why);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return act;
+}
+
 /*
  * The rules' verdict on one change: any run_all match runs everything,
  * every path ignored selects nothing, else the change is left to the
- * selector (or the record) with what select rules named.
+ * selector (or the record) with what select rules named. A judged rule
+ * (core/rules.h) acts as its judge says for the change's bytes.
  */
-static void rules_stage(const struct rules *r, const struct replay_commit *c,
-			struct replay_outcome *o)
+static void rules_stage(const struct rules *r, struct repo *repo,
+			const struct replay_commit *c, struct replay_outcome *o)
 {
+	struct change_trees ct = { repo, c, false, NULL, NULL };
 	struct strlist run_all = STRLIST_INIT, ignored = STRLIST_INIT;
 	struct strlist selected = STRLIST_INIT;
 	size_t nr_ignored = 0;
@@ -56,6 +98,7 @@ static void rules_stage(const struct rules *r, const struct replay_commit *c,
 	for (size_t i = 0; i < c->paths.nr; i++) {
 		int m = rules_match(r, c->paths.items[i]);
 		const struct rule *x;
+		const char *why;
 
 		if (m == RULES_MATCH_ERROR) {
 			push_unique(&run_all, "rules-error");
@@ -64,16 +107,16 @@ static void rules_stage(const struct rules *r, const struct replay_commit *c,
 		if (m < 0)
 			continue;
 		x = &r->items[m];
-		switch (x->action) {
+		switch (path_action(&ct, x, c->paths.items[i], &why)) {
 		case RULE_RUN_ALL:
-			push_unique(&run_all, x->name);
+			push_unique(&run_all, why);
 			break;
 		case RULE_IGNORE:
-			push_unique(&ignored, x->name);
+			push_unique(&ignored, why);
 			nr_ignored++;
 			break;
 		case RULE_SELECT:
-			push_unique(&selected, x->name);
+			push_unique(&selected, why);
 			for (size_t t = 0; t < x->tests.nr; t++)
 				push_unique(&o->rule_tests, x->tests.items[t]);
 			break;
@@ -98,9 +141,11 @@ static void rules_stage(const struct rules *r, const struct replay_commit *c,
 	strlist_release(&run_all);
 	strlist_release(&ignored);
 	strlist_release(&selected);
+	git_tree_free(ct.before);
+	git_tree_free(ct.after);
 }
 
-void replay_apply_rules(struct replay_run *run)
+void replay_apply_rules(struct replay_run *run, struct repo *repo)
 {
 	run->nr = run->history.nr;
 	run->changes = xcalloc(run->nr ? run->nr : 1, sizeof(*run->changes));
@@ -108,9 +153,9 @@ void replay_apply_rules(struct replay_run *run)
 		struct replay_change *ch = &run->changes[i];
 
 		ch->commit = &run->history.commits[i];
-		rules_stage(&run->baseline, ch->commit, &ch->base);
+		rules_stage(&run->baseline, repo, ch->commit, &ch->base);
 		if (run->has_proposal)
-			rules_stage(&run->proposal, ch->commit, &ch->prop);
+			rules_stage(&run->proposal, repo, ch->commit, &ch->prop);
 	}
 }
 

@@ -300,9 +300,10 @@ struct replay_run {
  * selector's selection that differs from the recorded one, is a
  * disagreement.
  *
- * replay_apply_rules runs the rules (and marks what needs the selector).
+ * replay_apply_rules runs the rules (and marks what needs the selector);
+ * a judged rule reads the change's bytes from repo (NULL: its own action).
  */
-void replay_apply_rules(struct replay_run *run);
+void replay_apply_rules(struct replay_run *run, struct repo *repo);
 /* Selector answers, records and misses, then the totals. -1 after error(). */
 int replay_finish(struct replay_run *run);
 void replay_run_release(struct replay_run *run);
