@@ -59,6 +59,189 @@ static int turbo_add(struct rules *r, const char *id, const char *g,
 	return ret;
 }
 
+/* ---- lockfiles: what turbo --affected makes of an edit ---- */
+
+/*
+ * turbo maps a lockfile edit to the packages whose resolved external
+ * dependencies it changed, unless it cannot: then every package is
+ * affected (turbo 2.11: crates/turborepo-repository/src/change_mapper/
+ * mod.rs, "if we run into issues, don't error, just assume all packages
+ * have changed"; crates/turborepo-lockfiles/src/{npm.rs,pnpm/data.rs},
+ * Lockfile::global_change). That is so when either side is absent or does
+ * not load, or when the edit is a global change: for npm's lock another
+ * lockfileVersion or "requires"; for pnpm's, another lockfileVersion,
+ * packageExtensionsChecksum, overrides, patchedDependencies or settings
+ * (autoInstallPeers, excludeLinksFromLockfile). Measured with turbo
+ * 2.11.11 (tests/t4410-replay-turbo.sh). The rest is turbo's to
+ * attribute: the rule selects nothing by itself and leaves the change to
+ * the selector.
+ */
+static const char turbo_unreadable[] = "turbo:lockfile-unreadable";
+static const char turbo_global[] = "turbo:lockfile-global-change";
+
+static bool json_string_map(const cJSON *m)
+{
+	const cJSON *it;
+
+	if (!m)
+		return true;
+	if (!cJSON_IsObject(m))
+		return false;
+	cJSON_ArrayForEach(it, m)
+		if (!cJSON_IsString(it))
+			return false;
+	return true;
+}
+
+static bool json_opt_string(const cJSON *v)
+{
+	return !v || cJSON_IsString(v);
+}
+
+/* NpmLockfile::load: an object with an integer lockfileVersion > 1 and its "packages". */
+static cJSON *npm_lock_load(const char *text, size_t len)
+{
+	cJSON *root = text ? conf_json_quiet(text, len, false) : NULL;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "lockfileVersion");
+	const cJSON *pkgs = cJSON_GetObjectItemCaseSensitive(root, "packages");
+	const cJSON *deps = jget(root, "dependencies"), *p, *scan;
+	/* An i32 (serde); 1 and below need node_modules (UnsupportedNpmVersion). */
+	bool ok = cJSON_IsObject(root) && cJSON_IsNumber(v) &&
+		  v->valuedouble == floor(v->valuedouble) && v->valuedouble > 1 &&
+		  v->valuedouble <= INT32_MAX &&
+		  cJSON_IsObject(pkgs) && (!deps || cJSON_IsObject(deps)) &&
+		  (cJSON_GetArraySize(pkgs) || !cJSON_GetArraySize(deps));
+
+	scan = ok ? pkgs : NULL;
+	cJSON_ArrayForEach(p, scan)
+		ok = ok && cJSON_IsObject(p) && json_opt_string(jget(p, "version")) &&
+		     json_opt_string(jget(p, "resolved")) &&
+		     json_string_map(jget(p, "dependencies")) &&
+		     json_string_map(jget(p, "devDependencies")) &&
+		     json_string_map(jget(p, "peerDependencies")) &&
+		     json_string_map(jget(p, "optionalDependencies"));
+	if (!ok) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+static bool json_same(const cJSON *a, const cJSON *b)
+{
+	return (!a && !b) || (a && b && cJSON_Compare(a, b, true));
+}
+
+static enum rule_action npm_lock_judge(const char *before, size_t blen,
+				       const char *after, size_t alen, const char **why)
+{
+	cJSON *a = npm_lock_load(before, blen), *b = npm_lock_load(after, alen);
+	enum rule_action act = RULE_RUN_ALL;
+
+	*why = turbo_unreadable;
+	if (a && b) {
+		*why = turbo_global;
+		if (json_same(cJSON_GetObjectItemCaseSensitive(a, "lockfileVersion"),
+			      cJSON_GetObjectItemCaseSensitive(b, "lockfileVersion")) &&
+		    json_same(cJSON_GetObjectItemCaseSensitive(a, "requires"),
+			      cJSON_GetObjectItemCaseSensitive(b, "requires")))
+			act = RULE_SELECT;
+	}
+	cJSON_Delete(a);
+	cJSON_Delete(b);
+	return act;
+}
+
+/* PnpmLockfile::from_bytes: a mapping with lockfileVersion and importers. */
+static bool pnpm_lock_load(struct ydoc *y, const char *text, size_t len)
+{
+	yaml_node_t *root;
+
+	memset(y, 0, sizeof(*y));
+	if (!text || !yaml_parser_initialize(&y->parser))
+		return false;
+	yaml_parser_set_input_string(&y->parser, (const unsigned char *)text, len);
+	y->loaded = yaml_parser_load(&y->parser, &y->doc) != 0;
+	root = y->loaded ? yroot(y) : NULL;
+	return root && root->type == YAML_MAPPING_NODE &&
+	       ymap_get(y, root, "lockfileVersion") &&
+	       ymap_get(y, root, "lockfileVersion")->type == YAML_SCALAR_NODE &&
+	       ymap_get(y, root, "importers") &&
+	       ymap_get(y, root, "importers")->type == YAML_MAPPING_NODE;
+}
+
+/* The same node in both (or in neither)? */
+static bool yaml_same(struct ydoc *a, yaml_node_t *na, struct ydoc *b, yaml_node_t *nb)
+{
+	return (!na && !nb) || ytree_equal(a, na, b, nb, NULL, NULL);
+}
+
+static enum rule_action pnpm_lock_judge(const char *before, size_t blen,
+					const char *after, size_t alen, const char **why)
+{
+	static const char *const global[] = {
+		"lockfileVersion", "packageExtensionsChecksum", "overrides",
+		"patchedDependencies",
+	};
+	static const char *const settings[] = { "autoInstallPeers", "excludeLinksFromLockfile" };
+	struct ydoc a, b;
+	bool la = pnpm_lock_load(&a, before, blen), lb = pnpm_lock_load(&b, after, alen);
+	enum rule_action act = RULE_RUN_ALL;
+
+	*why = turbo_unreadable;
+	if (la && lb) {
+		yaml_node_t *ra = yroot(&a), *rb = yroot(&b);
+		yaml_node_t *sa = ymap_get(&a, ra, "settings"), *sb = ymap_get(&b, rb, "settings");
+		bool same = !sa == !sb;
+
+		for (size_t i = 0; same && i < ARRAY_SIZE(global); i++)
+			same = yaml_same(&a, ymap_get(&a, ra, global[i]),
+					 &b, ymap_get(&b, rb, global[i]));
+		for (size_t i = 0; same && i < ARRAY_SIZE(settings); i++)
+			same = yaml_same(&a, ymap_get(&a, sa, settings[i]),
+					 &b, ymap_get(&b, sb, settings[i]));
+		*why = turbo_global;
+		if (same)
+			act = RULE_SELECT;
+	}
+	ydoc_release(&a);
+	ydoc_release(&b);
+	return act;
+}
+
+static const struct rule_judge npm_lock = {
+	npm_lock_judge, "run_all when turbo cannot attribute the edit (lockfileVersion "
+	"or \"requires\" changed, or a side absent or unreadable)",
+};
+static const struct rule_judge pnpm_lock = {
+	pnpm_lock_judge, "run_all when turbo cannot attribute the edit (lockfileVersion, "
+	"packageExtensionsChecksum, overrides, patchedDependencies or settings changed, "
+	"or a side absent or unreadable)",
+};
+
+static const struct {
+	const char *glob;
+	const struct rule_judge *judge;
+} turbo_lockfiles[] = {
+	{ "/package-lock.json", &npm_lock },
+	{ "/pnpm-lock.yaml", &pnpm_lock },
+};
+
+static int turbo_lockfile_rules(struct rules *r, const char *path)
+{
+	char *origin = xstrfmt("%s (turbo 2.11: a lockfile edit)", path);
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(turbo_lockfiles) && !ret; i++) {
+		ret = add_rule(r, RULE_SELECT, "turbo:lockfile", turbo_lockfiles[i].glob,
+			       origin, NULL);
+		if (!ret)
+			rules_set_judge(r, turbo_lockfiles[i].judge);
+	}
+	free(origin);
+	return ret;
+}
+
 static int turbo_rules(struct rules *r, const char *text, size_t len, const char *path,
 		       int variant)
 {
@@ -118,6 +301,9 @@ static int turbo_rules(struct rules *r, const char *text, size_t len, const char
 			break;
 	}
 out:
+	/* Last: a lockfile that is also a global dependency affects everything. */
+	if (!ret)
+		ret = turbo_lockfile_rules(r, path);
 	cJSON_Delete(root);
 	return ret;
 }

@@ -2,8 +2,10 @@
 # replay --selector turbo (real turbo 2.11, tests/npm/): at every commit of
 # a small npm-workspaces monorepo, the replayed selection is turbo's own
 # `turbo run test --affected --dry=json` (its test tasks' package
-# directories) in that commit's tree; a glob accepted into turbo.json is
-# live in turbo.
+# directories) in that commit's tree; the rules read from turbo.json run
+# all exactly where turbo ran every package, a lockfile edit it cannot
+# attribute ("requires": false) among them; a glob accepted into
+# turbo.json is live in turbo.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 need_tool turbo
@@ -31,14 +33,16 @@ test_expect_success 'setup: a turbo monorepo with its history' '
 		echo "export default 1;" >packages/$p/src/index.js &&
 		echo "// test" >packages/$p/test/index.test.js || return 1
 	done &&
+	echo "{\"name\": \"money\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"true\"}, \"dependencies\": {\"left-pad\": \"^1.3.0\"}}" >packages/money/package.json &&
 	echo "{}" >tsconfig.base.json &&
 	cat >package-lock.json <<-\JSON &&
 	{"name": "mono", "lockfileVersion": 3, "requires": true, "packages": {
 	  "": {"name": "mono", "workspaces": ["packages/*"]},
+	  "node_modules/left-pad": {"version": "1.3.0", "resolved": "https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz"},
 	  "node_modules/money": {"resolved": "packages/money", "link": true},
 	  "node_modules/ui": {"resolved": "packages/ui", "link": true},
 	  "node_modules/web": {"resolved": "packages/web", "link": true},
-	  "packages/money": {"name": "money", "version": "1.0.0"},
+	  "packages/money": {"name": "money", "version": "1.0.0", "dependencies": {"left-pad": "^1.3.0"}},
 	  "packages/ui": {"name": "ui", "version": "1.0.0"},
 	  "packages/web": {"name": "web", "version": "1.0.0"}}}
 	JSON
@@ -50,13 +54,16 @@ test_expect_success 'setup: a turbo monorepo with its history' '
 	pr 3 2026-11-02T02:00:00Z tsconfig.base.json "{\"strict\": true}" &&
 	pr 4 2026-11-02T03:00:00Z README.md "# mono, the monorepo" &&
 	echo "// docs" >packages/ui/README.md && commit_at 2026-11-02T04:00:00Z "ui: docs (#5)" &&
+	lock="import json, sys; d = json.load(open(\"package-lock.json\")); exec(sys.argv[1]); print(json.dumps(d, indent=2))" &&
+	pr 6 2026-11-02T05:00:00Z package-lock.json "$(python3 -c "$lock" "d[\"requires\"] = False")" &&
+	pr 7 2026-11-02T06:00:00Z package-lock.json "$(python3 -c "$lock" "d[\"packages\"][\"node_modules/left-pad\"][\"version\"] = \"1.3.1\"")" &&
 	: >empty.rules
 '
 
 test_expect_success 'turbo answers in a clone at each commit' '
 	# turbo --affected needs a base commit: the root commit is left out.
 	SKIP_ROOT=1 own_answers "TURBO_SCM_BASE=\$BASE TURBO_SCM_HEAD=\$HEAD \"$TOOL_BIN/turbo\" run test --affected --dry=json" "$TASKS" &&
-	test "$(wc -l <own.txt)" = 5
+	test "$(wc -l <own.txt)" = 7
 '
 
 test_expect_success 'replay --selector turbo equals turbo at every commit' '
@@ -68,7 +75,11 @@ test_expect_success 'replay --selector turbo equals turbo at every commit' '
 	cut -d" " -f2- replayed.txt >decisions &&
 	# A package file outside the task inputs still affects its package
 	# (inputs narrow only with futureFlags.affectedUsingTaskInputs).
+	# The lockfile: "requires" flipped runs every package, the left-pad bump
+	# only its dependent.
 	cat >expect <<-\EOF &&
+	selected packages/money
+	selected packages/money packages/ui packages/web
 	selected packages/ui
 	nothing -
 	selected packages/money packages/ui packages/web
@@ -77,6 +88,33 @@ test_expect_success 'replay --selector turbo equals turbo at every commit' '
 	EOF
 	test_cmp expect decisions &&
 	test "$(git -C repo worktree list | wc -l)" = 1
+'
+
+test_expect_success 'the rules from turbo.json run all where turbo ran every package' '
+	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules turbo.json --no-builtin-rules \
+		--format json >../rules.json 2>../err) &&
+	test_must_be_empty err &&
+	python3 -c "
+import json
+for c in json.load(open(\"rules.json\"))[\"changes\"]:
+    print(c[\"commit\"], c[\"decision\"], \" \".join(c[\"reasons\"]) or \"-\")
+" >by-rules.txt &&
+	grep " packages/money packages/ui packages/web$" own.txt | cut -d" " -f1 >want &&
+	grep " run_all " by-rules.txt | cut -d" " -f1 >got && test_cmp want got &&
+	cut -d" " -f2- by-rules.txt >actual &&
+	cat >expect <<-\EOF &&
+	rules-only select:/package-lock.json
+	run_all turbo:lockfile-global-change
+	rules-only -
+	rules-only -
+	run_all force-full:/tsconfig.base.json
+	rules-only -
+	rules-only -
+	EOF
+	test_cmp expect actual &&
+	(cd repo && tiadash rules --no-builtin-rules --rules turbo.json --test package-lock.json) >actual &&
+	echo "package-lock.json  select   /package-lock.json  turbo:lockfile  [run_all when turbo cannot attribute the edit (lockfileVersion or \"requires\" changed, or a side absent or unreadable)]" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'an accepted glob is live in turbo: a data change affects every package' '

@@ -551,6 +551,90 @@ static void vitest_config_refusals(void **state)
 	}
 }
 
+static const struct rule *rule_by_glob(const struct rules *r, const char *glob)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (!strcmp(r->items[i].glob, glob))
+			return &r->items[i];
+	fail_msg("no rule for %s", glob);
+	return NULL;
+}
+
+/* "action reason" for a lockfile edit from before to after (NULL: absent). */
+static char *judged(const struct rule *x, const char *before, const char *after)
+{
+	const char *why;
+	enum rule_action a = rules_judge(x, before, before ? strlen(before) : 0, after,
+					 after ? strlen(after) : 0, &why);
+
+	return xstrfmt("%s %s", rules_action_name(a), why);
+}
+
+static void expect_judged(const struct rule *x, const char *before, const char *after,
+			  const char *want)
+{
+	char *got = judged(x, before, after);
+
+	assert_string_equal(got, want);
+	free(got);
+}
+
+/* What turbo 2.11.11 decides for lockfile edits (tests/t4410-replay-turbo.sh measures it). */
+static void turbo_lockfiles(void **state)
+{
+	struct rules r = RULES_INIT;
+	const struct rule *npm, *pnpm;
+	const char *lock = "{\"name\": \"m\", \"lockfileVersion\": 3, \"requires\": true, "
+			   "\"packages\": {\"\": {\"name\": \"m\"}, \"node_modules/left-pad\": "
+			   "{\"version\": \"1.3.0\"}}}";
+	const char *bump = "{\"name\": \"m\", \"lockfileVersion\": 3, \"requires\": true, "
+			   "\"packages\": {\"\": {\"name\": \"m\"}, \"node_modules/left-pad\": "
+			   "{\"version\": \"1.3.1\"}}}";
+	const char *loose = "{\"name\": \"m\", \"lockfileVersion\": 3, \"requires\": false, "
+			    "\"packages\": {\"\": {\"name\": \"m\"}}}";
+	const char *v2 = "{\"lockfileVersion\": 2, \"requires\": true, \"packages\": {}}";
+	const char *v1 = "{\"lockfileVersion\": 1, \"requires\": true, \"dependencies\": {\"a\": {}}}";
+	const char *pn = "lockfileVersion: '9.0'\nsettings:\n  autoInstallPeers: true\n"
+			 "importers:\n  .: {}\n  packages/a:\n    dependencies:\n      left-pad:\n"
+			 "        specifier: ^1.3.0\n        version: 1.3.0\n";
+	const char *pn_bump = "lockfileVersion: '9.0'\nsettings:\n  autoInstallPeers: true\n"
+			      "importers:\n  .: {}\n  packages/a:\n    dependencies:\n      left-pad:\n"
+			      "        specifier: ^1.3.0\n        version: 1.3.1\n";
+	const char *pn_peers = "lockfileVersion: '9.0'\nsettings:\n  autoInstallPeers: false\n"
+			       "importers:\n  .: {}\n";
+	const char *pn_other = "lockfileVersion: '9.0'\nsettings:\n  autoInstallPeers: true\n"
+			       "  injectWorkspacePackages: true\nimporters:\n  .: {}\n";
+
+	UNUSED(state);
+	assert_int_equal(adapter_read_rules(&r, "{}", 2, "turbo.json"), 0);
+	npm = rule_by_glob(&r, "/package-lock.json");
+	pnpm = rule_by_glob(&r, "/pnpm-lock.yaml");
+	assert_int_equal(npm->action, RULE_SELECT);
+	/* Attributed: turbo's to map to the packages that use it. */
+	expect_judged(npm, lock, bump, "select select:/package-lock.json");
+	expect_judged(npm, lock, " \n" "{\"packages\": {\"\": {\"name\": \"m\"}, \"node_modules/left-pad\": "
+		      "{\"version\": \"1.3.0\"}}, \"lockfileVersion\": 3, \"requires\": true}",
+		      "select select:/package-lock.json");
+	/* Global changes and unreadable sides: every package. */
+	expect_judged(npm, lock, loose, "run_all turbo:lockfile-global-change");
+	expect_judged(npm, lock, v2, "run_all turbo:lockfile-global-change");
+	expect_judged(npm, lock, "{\"lockfileVersion\": 3, \"packages\": {}}",
+		      "run_all turbo:lockfile-global-change");
+	expect_judged(npm, v1, v1, "run_all turbo:lockfile-unreadable");
+	expect_judged(npm, lock, "{not json", "run_all turbo:lockfile-unreadable");
+	expect_judged(npm, NULL, lock, "run_all turbo:lockfile-unreadable");
+	expect_judged(npm, lock, NULL, "run_all turbo:lockfile-unreadable");
+	expect_judged(npm, lock, "{\"lockfileVersion\": 3, \"packages\": {\"x\": {\"version\": 1}}}",
+		      "run_all turbo:lockfile-unreadable");
+	expect_judged(pnpm, pn, pn_bump, "select select:/pnpm-lock.yaml");
+	expect_judged(pnpm, pn, pn_other, "select select:/pnpm-lock.yaml");
+	expect_judged(pnpm, pn, pn_peers, "run_all turbo:lockfile-global-change");
+	expect_judged(pnpm, pn, "lockfileVersion: '6.0'\nimporters: {}\n",
+		      "run_all turbo:lockfile-global-change");
+	expect_judged(pnpm, pn, "importers: [\n", "run_all turbo:lockfile-unreadable");
+	rules_release(&r);
+}
+
 static void turbo_config(void **state)
 {
 	UNUSED(state);
@@ -559,7 +643,9 @@ static void turbo_config(void **state)
 		     "run_all /turbo.jsonc turbo:turbo.json " DATA "turbo/turbo.json (turbo: the configuration itself)\n"
 		     "run_all /.env turbo:globalDependencies " DATA "turbo/turbo.json:4\n"
 		     "run_all /tsconfig.base.json turbo:globalDependencies " DATA "turbo/turbo.json:4\n"
-		     "run_all /vitest.shared.ts turbo:tasks.test.inputs " DATA "turbo/turbo.json:15\n",
+		     "run_all /vitest.shared.ts turbo:tasks.test.inputs " DATA "turbo/turbo.json:15\n"
+		     "select /package-lock.json turbo:lockfile " DATA "turbo/turbo.json (turbo 2.11: a lockfile edit)\n"
+		     "select /pnpm-lock.yaml turbo:lockfile " DATA "turbo/turbo.json (turbo 2.11: a lockfile edit)\n",
 		     "");
 	/* Without affectedUsingTaskInputs, turbo --affected ignores task inputs. */
 	expect_rules("turbo.json",
@@ -568,7 +654,10 @@ static void turbo_config(void **state)
 		     "run_all /turbo.json turbo:turbo.json turbo.json (turbo: the configuration itself)\n"
 		     "run_all /turbo.jsonc turbo:turbo.json turbo.json (turbo: the configuration itself)\n"
 		     "run_all config/*.json turbo:globalDependencies turbo.json:1\n"
-		     "run_all **/.env turbo:globalDependencies turbo.json:1\n",
+		     "run_all **/.env turbo:globalDependencies turbo.json:1\n"
+		     "select /package-lock.json turbo:lockfile turbo.json (turbo 2.11: a lockfile edit)\n"
+		     "select /pnpm-lock.yaml turbo:lockfile turbo.json (turbo 2.11: a lockfile edit)\n",
+
 		     "tiadash: warning: turbo.json:1: turbo config: negated glob '!**/*.md' "
 		     "left out (tiadash rules match first to last, without negation): the "
 		     "rules fire on what it excludes\n");
@@ -928,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(detect),
 		cmocka_unit_test(vitest_config),
 		cmocka_unit_test(vitest_config_refusals),
+		cmocka_unit_test(turbo_lockfiles),
 		cmocka_unit_test(turbo_config),
 		cmocka_unit_test(harness_config),
 		cmocka_unit_test(moon_config),
