@@ -4,7 +4,19 @@
 
 #include <sys/stat.h>
 
-enum { MOON_TASKS = 1, MOON_PROJECT = 2 };
+enum { MOON_TASKS = 1, MOON_PROJECT = 2, MOON_TASKS_V1 = 3 };
+
+/*
+ * What moon adds to the inputs of every task, as moon 2.5 does
+ * (moonrepo/moon v2.5.2, crates/task-builder/src/tasks_builder.rs,
+ * inherit_global_inputs; the extensions are ConfigFinder's, in
+ * crates/config-loader/src/config_finder.rs): the workspace's own
+ * configuration files. moon 2.5.5 lists the same glob among each task's
+ * inputs (`moon query tasks`). A workspace in .config/moon has
+ * /.config/moon/ instead, which tiadash does not read.
+ */
+#define MOON_IMPLICIT_VERSION "2.5"
+static const char moon_implicit_glob[] = "/.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}";
 
 /* ---- moon ---- */
 
@@ -197,12 +209,75 @@ static int moon_source(const char *path, char **out)
 	return 0;
 }
 
+static bool has_rule_glob(const struct rules *r, const char *id, const char *glob)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (!strcmp(r->items[i].id, id) && !strcmp(r->items[i].glob, glob))
+			return true;
+	return false;
+}
+
+/* The workspace's configuration files: inputs of every task (once per rule set). */
+static int moon_implicit_rules(struct rules *r, const char *path)
+{
+	char *origin;
+	int ret;
+
+	if (has_rule_glob(r, "moon:implicit-inputs", moon_implicit_glob))
+		return 0;
+	origin = xstrfmt("%s (moon " MOON_IMPLICIT_VERSION ": every task's inputs)", path);
+	ret = add_rule(r, RULE_RUN_ALL, "moon:implicit-inputs", moon_implicit_glob,
+		       origin, NULL);
+	free(origin);
+	return ret;
+}
+
+/* A tasks file's workspace-relative path ("/.moon/tasks/all.yml"), or NULL. */
+static char *moon_tasks_file(const char *path)
+{
+	const char *at = NULL;
+
+	for (const char *p = path; (p = strstr(p, ".moon/tasks/")); p++)
+		if (p == path || p[-1] == '/')
+			at = p;
+	return at ? xstrfmt("/%s", at) : NULL;
+}
+
 /*
- * .moon/tasks.yml (inherited by every matching project): its
- * implicitInputs and each task's workspace-relative inputs run_all.
- * moon.yml (one project): each task's workspace-relative inputs select
- * that project (its source directory); a root-level project's select
- * names nothing, leaving the change to the selector.
+ * moon adds each inherited tasks file to the inputs of the tasks it
+ * defines (crates/config/src/inherited_tasks_manager.rs,
+ * get_inherited_config): every project's, or with inheritedBy only the
+ * projects it names, which are moon's to tell (select, naming none).
+ */
+static int moon_tasks_file_rule(struct moon *m, struct rules *r, yaml_node_t *root,
+				yaml_node_t *tasks)
+{
+	char *self = moon_tasks_file(m->path), *origin;
+	bool some = ymap_get(&m->y, root, "inheritedBy") != NULL;
+	int ret;
+
+	if (!self || !tasks || tasks->type != YAML_MAPPING_NODE ||
+	    tasks->data.mapping.pairs.top == tasks->data.mapping.pairs.start) {
+		free(self);
+		return 0;
+	}
+	origin = xstrfmt("%s (moon " MOON_IMPLICIT_VERSION ": an input of the tasks "
+			 "it defines)", m->path);
+	ret = add_rule(r, some ? RULE_SELECT : RULE_RUN_ALL, "moon:tasks-file", self,
+		       origin, NULL);
+	free(origin);
+	free(self);
+	return ret;
+}
+
+/*
+ * .moon/tasks/ files (inherited by every matching project): their
+ * implicitInputs and each task's workspace-relative inputs run_all, and
+ * the file itself. moon.yml (one project): each task's workspace-relative
+ * inputs select that project (its source directory); a root-level
+ * project's select names nothing, leaving the change to the selector.
+ * Either way the workspace's configuration files are every task's inputs.
+ * .moon/tasks.yml is moon 1's: moon 2 does not read it.
  */
 static int moon_rules(struct rules *r, const char *text, size_t len, const char *path,
 		      int variant)
@@ -222,6 +297,15 @@ static int moon_rules(struct rules *r, const char *text, size_t len, const char 
 		ret = error("%s: moon config: not a mapping", path);
 		goto out;
 	}
+	if ((ret = moon_implicit_rules(r, path)) < 0)
+		goto out;
+	if (variant == MOON_TASKS_V1) {
+		warning("%s: moon 2 does not read .moon/tasks.yml (moon 1's name; it "
+			"reads .moon/tasks/**/*.yml): its tasks and implicitInputs are "
+			"left out (a change to it still affects every task, as one of "
+			"%s)", path, moon_implicit_glob);
+		goto out;
+	}
 	m.groups = ymap_get(&m.y, root, "fileGroups");
 	if (project && (ret = moon_source(path, &source)) < 0)
 		goto out;
@@ -236,6 +320,8 @@ static int moon_rules(struct rules *r, const char *text, size_t len, const char 
 	tasks = ymap_get(&m.y, root, "tasks");
 	if (!ret && tasks && tasks->type != YAML_MAPPING_NODE)
 		ret = error("%s:%d: moon config: tasks is not a mapping", path, yline(tasks));
+	if (!ret && !project)
+		ret = moon_tasks_file_rule(&m, r, root, tasks);
 	for (yaml_node_pair_t *p = tasks && !ret ? tasks->data.mapping.pairs.start : NULL;
 	     p && p < tasks->data.mapping.pairs.top && !ret; p++) {
 		yaml_node_t *key = ynode(&m.y, p->key);
@@ -288,6 +374,12 @@ static int moon_plan(struct adapter_edit *e, const char *path, const char *glob,
 	int ret = 0;
 
 	(void)now;
+	if (e->variant == MOON_TASKS_V1) {
+		ret = error("%s: moon 2 does not read .moon/tasks.yml: accept '%s' "
+			    "into .moon/tasks/all.yml (its implicitInputs)", path, g);
+		free(g);
+		return ret;
+	}
 	if (e->variant == MOON_PROJECT) {
 		ret = error("%s: a project's moon.yml cannot make every project "
 			    "affected: accept '%s' into .moon/tasks/all.yml (its "
@@ -432,13 +524,13 @@ static int moon_detect(const char *path, const char *base)
 		return MOON_PROJECT;
 	if ((!strcmp(base, "tasks.yml") || !strcmp(base, "tasks.yaml")) &&
 	    conf_in_dir(path, ".moon"))
-		return MOON_TASKS;
+		return MOON_TASKS_V1;
 	if (conf_yaml_name(base) && strstr(path, ".moon/tasks/"))
 		return MOON_TASKS;
 	return 0;
 }
 
-static const char *const moon_configs[] = { ".moon/tasks/all.yml", ".moon/tasks.yml", NULL };
+static const char *const moon_configs[] = { ".moon/tasks/all.yml", NULL };
 
 const struct adapter adapter_moon = {
 	.name = "moon",
@@ -450,8 +542,11 @@ const struct adapter adapter_moon = {
 	.plan_add = moon_plan,
 	.reads_as = to_moon,
 	.adds = RULE_RUN_ALL,
-	/* moon reads changed files from a piped stdin as JSON: give it none. */
+	/*
+	 * moon reads the changed files from a piped stdin, one a line
+	 * (crates/app/src/queries/changed_files.rs); replay's are the change's.
+	 */
 	.command = "MOON_BASE=\"$TIADASH_BASE\" MOON_HEAD=\"$TIADASH_HEAD\" "
-		   "npx --no-install moon query tasks --affected </dev/null",
+		   "npx --no-install moon query tasks --affected",
 	.config_files = moon_configs,
 };

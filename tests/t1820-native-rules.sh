@@ -41,20 +41,22 @@ test_expect_success 'turbo.json: root-relative globalDependencies, $TURBO_ROOT$ 
 '
 
 test_expect_success 'moon: a project task selects its project; inherited tasks run all' '
-	printf "playwright.config.ts\nfixtures/seed.sql\npnpm-lock.yaml\napps/web/e2e/a.ts\n" |
+	printf "playwright.config.ts\nfixtures/seed.sql\npnpm-lock.yaml\napps/web/e2e/a.ts\n.moon/workspace.yml\n.moon/tasks/all.yml\n" |
 	tiadash rules --test --no-builtin-rules --rules "$N/moon/apps/web/moon.yml" \
-		--rules "$N/moon/.moon/tasks.yml" >actual 2>err &&
+		--rules "$N/moon/.moon/tasks/all.yml" >actual 2>err &&
 	cat >expect <<-\EOF &&
 	playwright.config.ts  select   /playwright.config.ts  moon:tasks.e2e.inputs
 	fixtures/seed.sql     select   /fixtures/seed.sql  moon:tasks.e2e.inputs
 	pnpm-lock.yaml        run_all  /pnpm-lock.yaml  moon:implicitInputs
 	apps/web/e2e/a.ts     -        (no rule)
+	.moon/workspace.yml   run_all  /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}  moon:implicit-inputs
+	.moon/tasks/all.yml   run_all  /.moon/tasks/all.yml  moon:tasks-file
 	EOF
 	test_cmp expect actual &&
 	test_must_be_empty err &&
 	tiadash rules --list --format json --no-builtin-rules --rules "$N/moon/apps/web/moon.yml" >l.json &&
 	json_get l.json "[r[\"tests\"] for r in d[\"rules\"]]" >actual &&
-	echo "[['"'"'apps/web'"'"'], ['"'"'apps/web'"'"']]" >expect &&
+	echo "[[], ['"'"'apps/web'"'"'], ['"'"'apps/web'"'"']]" >expect &&
 	test_cmp expect actual
 '
 

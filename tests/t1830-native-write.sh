@@ -176,12 +176,12 @@ test_expect_success 'written, the glob closes the escape in a replay' '
 '
 
 test_expect_success 'moon: the glob goes last in implicitInputs' '
-	mkdir -p .moon && cp "$N/moon/.moon/tasks.yml" .moon/tasks.yml &&
-	tiadash rules --add src/helpers.py --into .moon/tasks.yml >diff 2>err &&
+	mkdir -p .moon/tasks && cp "$N/moon/.moon/tasks/all.yml" .moon/tasks/all.yml &&
+	tiadash rules --add src/helpers.py --into .moon/tasks/all.yml >diff 2>err &&
 	test_grep "^+  - '"'"'/src/helpers.py'"'"'\$" diff &&
-	test_grep "^--- .moon/tasks.yml.orig" diff &&
-	cmp .moon/tasks.yml.orig "$N/moon/.moon/tasks.yml" &&
-	pr11 .moon/tasks.yml >actual &&
+	test_grep "^--- .moon/tasks/all.yml.orig" diff &&
+	cmp .moon/tasks/all.yml.orig "$N/moon/.moon/tasks/all.yml" &&
+	pr11 .moon/tasks/all.yml >actual &&
 	echo "11 run_all 2 None [force-full:/src/helpers.py] []" >expect &&
 	test_cmp expect actual
 '

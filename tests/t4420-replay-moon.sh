@@ -2,8 +2,11 @@
 # replay --selector moon (real moon 2.5, tests/npm/): at every commit of a
 # small moon workspace, the replayed selection is moon's own `moon query
 # tasks --affected` (the projects of its affected test tasks) in that
-# commit's tree; a glob accepted into .moon/tasks/all.yml (implicitInputs)
-# is live in moon.
+# commit's tree, the changed paths piped in; the rules read from
+# .moon/tasks/all.yml run all where moon affected every project (its
+# implicit inputs: .moon/workspace.yml, a .moon/tasks.yml moon 2 does not
+# read); a glob accepted into .moon/tasks/all.yml (implicitInputs) is live
+# in moon.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 need_tool moon
@@ -36,12 +39,14 @@ test_expect_success 'setup: a moon workspace with its history' '
 	pr 2 2026-11-02T01:00:00Z apps/web/src/index.js 3 libs/ui/src/index.js 3 &&
 	pr 3 2026-11-02T02:00:00Z README.md "# the workspace" &&
 	echo 4 >libs/ui/src/index.js && commit_at 2026-11-02T03:00:00Z "ui: four (#4)" &&
+	pr 5 2026-11-02T04:00:00Z .moon/workspace.yml "$(cat .moon/workspace.yml; echo "# the workspace")" &&
+	pr 6 2026-11-02T05:00:00Z .moon/tasks.yml "$(printf "tasks:\n  lint:\n    command: \"true\"\n")" &&
 	: >empty.rules
 '
 
 test_expect_success 'moon answers in a clone at each commit' '
 	SKIP_ROOT=1 own_answers "MOON_BASE=\$BASE MOON_HEAD=\$HEAD \"$TOOL_BIN/moon\" query tasks --affected </dev/null" "$TASKS" &&
-	test "$(wc -l <own.txt)" = 4
+	test "$(wc -l <own.txt)" = 6
 '
 
 test_expect_success 'replay --selector moon equals moon at every commit' '
@@ -52,12 +57,32 @@ test_expect_success 'replay --selector moon equals moon at every commit' '
 	test_cmp own.txt replayed.txt &&
 	cut -d" " -f2- replayed.txt >decisions &&
 	cat >expect <<-\EOF &&
+	selected money ui web
+	selected money ui web
 	selected ui
 	nothing -
 	selected ui web
 	selected money
 	EOF
 	test_cmp expect decisions
+'
+
+test_expect_success 'the rules from .moon/tasks/all.yml run all where moon affected every project' '
+	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules .moon/tasks/all.yml \
+		--no-builtin-rules --format json >../rules.json 2>../err) &&
+	test_must_be_empty err &&
+	python3 -c "
+import json
+for c in json.load(open(\"rules.json\"))[\"changes\"]:
+    print(c[\"commit\"], c[\"decision\"], \" \".join(c[\"reasons\"]) or \"-\")
+" >by-rules.txt &&
+	grep " money ui web$" own.txt | cut -d" " -f1 >want &&
+	grep " run_all " by-rules.txt | cut -d" " -f1 >got && test_cmp want got &&
+	grep " run_all " by-rules.txt | cut -d" " -f3- | sort -u >actual &&
+	echo "force-full:/.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}" >expect && test_cmp expect actual &&
+	(cd repo && tiadash rules --no-builtin-rules --rules .moon/tasks.yml --list 2>../err) >actual &&
+	test_grep "moon 2 does not read .moon/tasks.yml" err &&
+	test "$(wc -l <actual)" = 1 && test_grep "moon:implicit-inputs" actual
 '
 
 test_expect_success 'an accepted glob is live in moon: a data change affects every project' '

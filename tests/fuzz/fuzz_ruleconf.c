@@ -7,7 +7,7 @@
 FUZZ_QUIET_STDERR()
 
 static const char *const names[] = {
-	"vitest.config.ts", "turbo.json", ".moon/tasks.yml", "apps/web/moon.yml",
+	"vitest.config.ts", "turbo.json", ".moon/tasks/all.yml", "apps/web/moon.yml",
 	"ci/harness.yml", ".gstack/always-run.json", ".codebase-memory.json",
 	".tiadash/rules",
 };

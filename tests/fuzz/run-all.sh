@@ -64,7 +64,7 @@ seeds() {
 		ruleconf)
 			# The first byte picks the file name (see fuzz_ruleconf.c).
 			n=tests/data/native
-			for pair in 1:$n/turbo/turbo.json 2:$n/moon/.moon/tasks.yml \
+			for pair in 1:$n/turbo/turbo.json 2:$n/moon/.moon/tasks/all.yml \
 				    3:$n/moon/apps/web/moon.yml 4:$n/harness/harness.yml \
 				    5:$n/gstack/.gstack/always-run.json 6:$n/cbm/.codebase-memory.json \
 				    7:tests/fuzz/seeds/rules/basic.rules; do

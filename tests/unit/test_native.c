@@ -426,7 +426,7 @@ static void detect(void **state)
 		{ ".codebase-memory.json", "{}", &adapter_cbm, 0 },
 		{ "x/.gstack/always-run.json", "[]", &adapter_gstack, 0 },
 		{ "always-run.json", "[]", &adapter_cbm, 0 },
-		{ ".moon/tasks.yml", "", &adapter_moon, 1 },
+		{ ".moon/tasks.yml", "", &adapter_moon, 3 },
 		{ "/r/.moon/tasks/node.yaml", "", &adapter_moon, 1 },
 		{ "apps/web/moon.yml", "", &adapter_moon, 2 },
 		{ "harness.yaml", "", &adapter_harness, 0 },
@@ -704,30 +704,50 @@ static void harness_config(void **state)
 		     "unexpected end of stream while scanning a quoted scalar\n");
 }
 
+#define MOON_IMPLICIT "run_all /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml} moon:implicit-inputs "
+#define MOON_ALL DATA "moon/.moon/tasks/all.yml"
+
 static void moon_config(void **state)
 {
 	UNUSED(state);
-	expect_rules(DATA "moon/.moon/tasks.yml", NULL,
-		     "run_all /pnpm-lock.yaml moon:implicitInputs " DATA "moon/.moon/tasks.yml:13\n"
-		     "run_all /tsconfig.base.json moon:tasks.test.inputs " DATA "moon/.moon/tasks.yml:20\n"
-		     "run_all /vitest.shared.ts moon:tasks.test.inputs " DATA "moon/.moon/tasks.yml:21\n"
-		     "run_all /.eslintrc.cjs moon:tasks.lint.inputs " DATA "moon/.moon/tasks.yml:27\n"
-		     "run_all /eslint-rules/**/*.js moon:tasks.lint.inputs " DATA "moon/.moon/tasks.yml:28\n",
+	expect_rules(MOON_ALL, NULL,
+		     MOON_IMPLICIT MOON_ALL " (moon 2.5: every task's inputs)\n"
+		     "run_all /.moon/tasks/all.yml moon:tasks-file " MOON_ALL " (moon 2.5: an "
+		     "input of the tasks it defines)\n"
+		     "run_all /pnpm-lock.yaml moon:implicitInputs " MOON_ALL ":13\n"
+		     "run_all /tsconfig.base.json moon:tasks.test.inputs " MOON_ALL ":20\n"
+		     "run_all /vitest.shared.ts moon:tasks.test.inputs " MOON_ALL ":21\n"
+		     "run_all /.eslintrc.cjs moon:tasks.lint.inputs " MOON_ALL ":27\n"
+		     "run_all /eslint-rules/**/*.js moon:tasks.lint.inputs " MOON_ALL ":28\n",
 		     "");
 	expect_rules(DATA "moon/apps/web/moon.yml", NULL,
+		     MOON_IMPLICIT DATA "moon/apps/web/moon.yml (moon 2.5: every task's inputs)\n"
 		     "select /playwright.config.ts moon:tasks.e2e.inputs " DATA "moon/apps/web/moon.yml:10 [apps/web]\n"
 		     "select /fixtures/seed.sql moon:tasks.e2e.inputs " DATA "moon/apps/web/moon.yml:11 [apps/web]\n",
 		     "");
-	expect_rules(".moon/tasks.yml",
+	/* A file of tasks some projects inherit: theirs, which moon tells. */
+	expect_rules("ws/.moon/tasks/node.yml",
+		     "inheritedBy:\n  toolchains: ['node']\ntasks:\n  t:\n    command: 'x'\n",
+		     MOON_IMPLICIT "ws/.moon/tasks/node.yml (moon 2.5: every task's inputs)\n"
+		     "select /.moon/tasks/node.yml moon:tasks-file ws/.moon/tasks/node.yml "
+		     "(moon 2.5: an input of the tasks it defines)\n", "");
+	/* moon 1's name: moon 2 reads neither its tasks nor its implicitInputs. */
+	expect_rules(".moon/tasks.yml", "implicitInputs: ['/x']\ntasks:\n  t:\n    command: 'x'\n",
+		     MOON_IMPLICIT ".moon/tasks.yml (moon 2.5: every task's inputs)\n",
+		     "tiadash: warning: .moon/tasks.yml: moon 2 does not read "
+		     ".moon/tasks.yml (moon 1's name; it reads .moon/tasks/**/*.yml): its "
+		     "tasks and implicitInputs are left out (a change to it still affects "
+		     "every task, as one of /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml})\n");
+	expect_rules(".moon/tasks/all.yml",
 		     "tasks:\n  t:\n    inputs:\n      - 'glob://!/docs/**'\n      - 'weird://x'\n",
 		     NULL,
-		     "tiadash: warning: .moon/tasks.yml:4: moon config: negated input "
+		     "tiadash: warning: .moon/tasks/all.yml:4: moon config: negated input "
 		     "'!/docs/**' left out (tiadash rules match first to last, without "
 		     "negation): the rules fire on what it excludes\n"
-		     "tiadash: error: .moon/tasks.yml:5: moon config: unknown input URI "
+		     "tiadash: error: .moon/tasks/all.yml:5: moon config: unknown input URI "
 		     "'weird://x'\n");
-	expect_rules(".moon/tasks.yml", "tasks:\n  t:\n    inputs: '/x'\n", NULL,
-		     "tiadash: error: .moon/tasks.yml:3: moon config: tasks.t.inputs is "
+	expect_rules(".moon/tasks/all.yml", "tasks:\n  t:\n    inputs: '/x'\n", NULL,
+		     "tiadash: error: .moon/tasks/all.yml:3: moon config: tasks.t.inputs is "
 		     "not a list\n");
 }
 
