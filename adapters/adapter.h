@@ -7,13 +7,16 @@
  *
  *   adapter     config (detected by name, then content)   answer (what it prints)
  *   vitest      vitest.config.* / vite.config.*:           vitest list --changed B --json
- *               forceRerunTriggers: run_all                [--filesOnly]: test files
+ *               forceRerunTriggers, setupFiles: run_all    [--filesOnly]: test files
+ *                                                          (all of them: run_all)
  *   turbo       turbo.json(c): globalDependencies,         turbo run T --affected
  *               turbo.json itself, $TURBO_ROOT$ task       --dry=json, turbo ls
- *               inputs (affectedUsingTaskInputs): run_all  --affected: package dirs
- *   moon        .moon/tasks.yml, .moon/tasks/ *.yml:       moon query projects|tasks
- *               workspace inputs, implicitInputs: run_all; --affected: project dirs
- *               moon.yml: select the project               or project ids
+ *               inputs (affectedUsingTaskInputs): run_all; --affected: package dirs
+ *               the lockfile, judged by its edit
+ *   moon        .moon/tasks/ *.yml: workspace inputs,      moon query projects|tasks
+ *               implicitInputs, the file: run_all;         --affected: project dirs
+ *               moon.yml: select the project; both:        or project ids
+ *               /.moon/ *.yml (moon's implicit inputs)
  *   testmon     (its wrapper's force-full list is a plain  pytest --testmon
  *               glob list: the lists adapter)              --collect-only -q: node ids
  *   harness     any other YAML: selection.no_subset_paths  (none)
@@ -57,8 +60,10 @@ struct adapter_opts {
 	const char *lane;         /* cbm: the lane (NULL: "unit") */
 	bool has_total_packages;  /* turbo, moon: how many packages there are */
 	int64_t total_packages;
+	bool has_total_tests;     /* vitest: how many tests the suite has */
+	int64_t total_tests;
 };
-#define ADAPTER_OPTS_INIT { NULL, NULL, false, 0 }
+#define ADAPTER_OPTS_INIT { NULL, NULL, false, 0, false, 0 }
 
 /* What a selector's answer says; owns its lists. */
 struct adapter_answer {

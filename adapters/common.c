@@ -29,6 +29,15 @@ bool conf_yaml_name(const char *base)
 	return ends_with(base, ".yml") || ends_with(base, ".yaml");
 }
 
+void conf_glob_escape(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (strchr("*?[]{}\\", *s))
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *s);
+	}
+}
+
 bool conf_has_extglob(const char *g)
 {
 	for (const char *p = g; *p; p++)

@@ -132,6 +132,8 @@ const char *conf_base_name(const char *path);
 bool conf_in_dir(const char *path, const char *dir);
 bool conf_yaml_name(const char *base);
 bool conf_has_extglob(const char *g);
+/* s with the glob metacharacters escaped: a glob that matches s itself. */
+void conf_glob_escape(struct strbuf *out, const char *s);
 /* The blanks that start the line holding offset i. */
 void conf_line_indent(const char *t, size_t i, struct strbuf *out);
 

@@ -1,6 +1,7 @@
 /* The vitest adapter: vitest.config.* forceRerunTriggers (read and edited in place), `vitest list --json` answers. */
 #include "core/tiadash.h"
 #include "adapters/common.h"
+#include "core/repo.h"
 
 /*
  * vitest's own default forceRerunTriggers (packages/vitest/src/defaults.ts,
@@ -49,6 +50,9 @@ struct js {
 	size_t last_start;   /* the start of its last element */
 	size_t test_open;    /* the '{' of `test: {` (0: none) */
 	int tests_found;     /* `test: {` blocks seen */
+	/* setupFiles (every occurrence): the files, with their lines. */
+	struct strlist setup;
+	struct strbuf setup_lines;
 };
 
 static int js_error(struct js *j, const char *fmt, ...) ATTR_FORMAT(2, 3);
@@ -332,6 +336,115 @@ static int js_property(struct js *j)
 	return 0;
 }
 
+/*
+ * A value to skip (to the ',', '}' or ']' that ends it at its depth), as
+ * an expression tiadash cannot evaluate; named in a warning.
+ */
+static int js_skip_value(struct js *j, const char *what)
+{
+	size_t start = j->i;
+	int line = j->line, depth = 0;
+	char *text;
+
+	for (;;) {
+		char c;
+
+		if (js_skip(j) < 0)
+			return -1;
+		if (j->i >= j->len)
+			break;
+		c = j->s[j->i];
+		if (c == '\'' || c == '"' || c == '`') {
+			struct strbuf val = STRBUF_INIT;
+			int rc = js_string(j, &val, false);
+
+			strbuf_release(&val);
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		if (c == '(' || c == '[' || c == '{')
+			depth++;
+		else if ((c == ')' || c == ']' || c == '}') && depth)
+			depth--;
+		else if (!depth && (c == ',' || c == ']' || c == '}'))
+			break;
+		j->i++;
+	}
+	text = xstrndup(j->s + start, j->i - start);
+	warning("%s:%d: vitest config: %s '%.60s' cannot be evaluated by tiadash: "
+		"left out of the rules (the rules may miss what it adds)", j->path,
+		line, what, trim(text));
+	free(text);
+	return 0;
+}
+
+static void js_push_setup(struct js *j, struct strbuf *val, int line)
+{
+	strlist_push_owned(&j->setup, strbuf_detach(val, NULL));
+	strbuf_add(&j->setup_lines, &line, sizeof(line));
+}
+
+/*
+ * `setupFiles:` (after its name): a string literal or an array of them.
+ * vitest adds these files to forceRerunTriggers (vitest 3.2.7,
+ * resolveConfig: `resolved.forceRerunTriggers = [...forceRerunTriggers,
+ * ...setupFiles]`), so a change to one reruns everything.
+ */
+static int js_setup_files(struct js *j)
+{
+	struct strbuf val = STRBUF_INIT;
+	int line;
+
+	if (js_skip(j) < 0)
+		return -1;
+	if (j->i >= j->len || j->s[j->i] != ':')
+		return 0; /* a shorthand or a use: not a literal list */
+	j->i++;
+	if (js_skip(j) < 0)
+		return -1;
+	line = j->line;
+	if (j->i < j->len && (j->s[j->i] == '\'' || j->s[j->i] == '"')) {
+		if (js_string(j, &val, false) < 0) {
+			strbuf_release(&val);
+			return -1;
+		}
+		js_push_setup(j, &val, line);
+		return 0;
+	}
+	if (j->i >= j->len || j->s[j->i] != '[')
+		return js_skip_value(j, "setupFiles");
+	j->i++;
+	for (;;) {
+		if (js_skip(j) < 0)
+			return -1;
+		if (j->i >= j->len)
+			return js_error(j, "unterminated setupFiles array");
+		if (j->s[j->i] == ']') {
+			j->i++;
+			return 0;
+		}
+		line = j->line;
+		if (j->s[j->i] == '\'' || j->s[j->i] == '"') {
+			strbuf_reset(&val);
+			if (js_string(j, &val, false) < 0) {
+				strbuf_release(&val);
+				return -1;
+			}
+			js_push_setup(j, &val, line);
+		} else if (js_skip_value(j, "setupFiles element") < 0) {
+			return -1;
+		}
+		if (js_skip(j) < 0)
+			return -1;
+		if (j->i < j->len && j->s[j->i] == ',')
+			j->i++;
+		else if (j->i < j->len && j->s[j->i] != ']')
+			return js_error(j, "expected ',' or ']' after an element of "
+					"setupFiles");
+	}
+}
+
 /* After a `test` word: is it `test: {`? Remember the brace. */
 static void js_note_test_block(struct js *j)
 {
@@ -378,6 +491,14 @@ static int js_code(struct js *j, bool until_brace)
 				return -1;
 			}
 			key = c != '`' && !strcmp(val.buf, "forceRerunTriggers");
+			if (c != '`' && !strcmp(val.buf, "setupFiles")) {
+				strbuf_release(&val);
+				if (js_setup_files(j) < 0)
+					return -1;
+				j->prev = ']';
+				j->prev_word[0] = '\0';
+				continue;
+			}
 			strbuf_release(&val);
 			if (key) {
 				size_t save = j->i;
@@ -422,6 +543,14 @@ static int js_code(struct js *j, bool until_brace)
 				 (int)(j->i - start), j->s + start);
 			if (j->i - start == 4 && !memcmp(j->s + start, "test", 4) && !member)
 				js_note_test_block(j);
+			if (j->i - start == 10 && !memcmp(j->s + start, "setupFiles", 10) &&
+			    !member) {
+				if (js_setup_files(j) < 0)
+					return -1;
+				j->prev = ']';
+				j->prev_word[0] = '\0';
+				continue;
+			}
 			if (j->i - start == 18 && !memcmp(j->s + start, "forceRerunTriggers", 18)) {
 				if (member)
 					return js_error(j, "forceRerunTriggers is used as a "
@@ -449,6 +578,8 @@ static void js_release(struct js *j)
 {
 	strlist_release(&j->globs);
 	strbuf_release(&j->lines);
+	strlist_release(&j->setup);
+	strbuf_release(&j->setup_lines);
 }
 
 static int js_scan(struct js *j, const char *text, size_t len, const char *path)
@@ -461,6 +592,8 @@ static int js_scan(struct js *j, const char *text, size_t len, const char *path)
 	j->quote = '\'';
 	j->globs = (struct strlist)STRLIST_INIT;
 	j->lines = (struct strbuf)STRBUF_INIT;
+	j->setup = (struct strlist)STRLIST_INIT;
+	j->setup_lines = (struct strbuf)STRBUF_INIT;
 	return js_code(j, false);
 }
 
@@ -496,6 +629,101 @@ static int vitest_glob(const char *g, const char *where, char **out)
 		"forceRerunTriggers against absolute paths, so a glob must start "
 		"with '**/' (write '**/%s'); left out of the rules", where, g, g);
 	return 1;
+}
+
+/*
+ * The config's directory (vitest's root), relative to its repository's
+ * root: "" at the root; NULL when it is not in a repository, where it is
+ * taken as the root. Caller frees.
+ */
+static char *config_dir_in_repo(const char *path)
+{
+	char *real = realpath(path, NULL), *dir, *top = NULL, *rtop = NULL, *rel = NULL;
+	size_t n;
+
+	if (!real)
+		return NULL;
+	dir = path_dirname(real);
+	top = repo_discover_root(dir);
+	if (top)
+		rtop = realpath(top, NULL);
+	n = rtop ? strlen(rtop) : 0;
+	if (rtop && !strncmp(dir, rtop, n) && (dir[n] == '/' || !dir[n]))
+		rel = xstrdup(dir[n] ? dir + n + 1 : "");
+	free(real);
+	free(dir);
+	free(top);
+	free(rtop);
+	return rel;
+}
+
+/*
+ * A setupFiles entry as a repository path ("/dir/setup.ts"), resolved
+ * against the config's directory as vitest resolves it; NULL for a
+ * package (resolved in node_modules, whose changes come through the
+ * manifests) or a path out of the repository (warned). Caller frees.
+ */
+static char *vitest_setup_glob(const char *entry, const char *dir, const char *where)
+{
+	struct strbuf rel = STRBUF_INIT, out = STRBUF_INIT;
+	const char *base = conf_base_name(entry), *p;
+
+	if (entry[0] == '/') {
+		warning("%s: vitest config: setupFiles entry '%s' is an absolute "
+			"path: left out of the rules", where, entry);
+		return NULL;
+	}
+	if (!starts_with(entry, "./") && !starts_with(entry, "../") &&
+	    (entry[0] == '@' || !strchr(base, '.')))
+		return NULL;
+	strbuf_addstr(&rel, dir ? dir : "");
+	for (p = entry; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			char *slash = strrchr(rel.buf, '/');
+
+			if (!rel.len) {
+				warning("%s: vitest config: setupFiles entry '%s' is "
+					"outside the repository: left out of the rules",
+					where, entry);
+				strbuf_release(&rel);
+				return NULL;
+			}
+			strbuf_setlen(&rel, slash ? (size_t)(slash - rel.buf) : 0);
+		} else if (n && !(n == 1 && *p == '.')) {
+			if (rel.len)
+				strbuf_addch(&rel, '/');
+			strbuf_add(&rel, p, n);
+		}
+		p += n + !!p[n];
+	}
+	strbuf_addch(&out, '/');
+	conf_glob_escape(&out, rel.buf);
+	strbuf_release(&rel);
+	return strbuf_detach(&out, NULL);
+}
+
+static int vitest_setup_rules(struct rules *r, const struct js *j, const char *path)
+{
+	char *dir = j->setup.nr ? config_dir_in_repo(path) : NULL;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < j->setup.nr; i++) {
+		int line;
+		char *where, *g;
+
+		memcpy(&line, j->setup_lines.buf + i * sizeof(int), sizeof(int));
+		where = xstrfmt("%s:%d", path, line);
+		g = vitest_setup_glob(j->setup.items[i], dir, where);
+		if (g)
+			ret = rules_add(r, RULE_RUN_ALL, "vitest:setupFiles", g, where,
+					NULL, NULL);
+		free(g);
+		free(where);
+	}
+	free(dir);
+	return ret;
 }
 
 static int vitest_rules(struct rules *r, const char *text, size_t len, const char *path,
@@ -534,6 +762,8 @@ static int vitest_rules(struct rules *r, const char *text, size_t len, const cha
 		free(g);
 		free(where);
 	}
+	if (!ret)
+		ret = vitest_setup_rules(r, &j, path);
 	js_release(&j);
 	return ret;
 }
@@ -682,72 +912,166 @@ static int vitest_plan(struct adapter_edit *e, const char *path, const char *glo
 /*
  * `vitest list --json` prints an array of {"name", "file", "projectName"?,
  * "location"?}, one per test; with --filesOnly, {"file", "projectName"?}
- * per test file. "file" is the module id: an absolute path.
+ * per test file. "file" is the module id: an absolute path. Each file goes
+ * to add (repository-relative); tests and files count the elements.
  */
-static int vitest_answer(struct adapter_read *c)
+static int vitest_list(struct adapter_read *c, const cJSON *root,
+		       void (*add)(struct adapter_read *c, const char *path, void *data),
+		       void *data, int64_t *tests, int64_t *files)
 {
-	cJSON *root = answer_json(c, " (vitest prints [] when it selects nothing)");
 	const cJSON *el;
-	int64_t tests = 0, files_only = 0;
 	size_t i = 0;
-	int ret = 0;
 
-	if (!root)
-		return -1;
-	if (!cJSON_IsArray(root)) {
-		ret = answer_error(c, 1, "expected an array of {\"name\", \"file\"} "
-				   "(vitest list --json)");
-		goto out;
-	}
+	*tests = *files = 0;
+	if (!cJSON_IsArray(root))
+		return answer_error(c, 1, "expected an array of {\"name\", \"file\"} "
+				    "(vitest list --json)");
 	cJSON_ArrayForEach(el, root) {
 		const cJSON *file = jget(el, "file"), *name = jget(el, "name");
 		char *path;
 		int line;
 
-		if (!cJSON_IsObject(el)) {
-			ret = answer_error(c, 0, "element %zu is not an object", i);
-			goto out;
-		}
-		if (!cJSON_IsString(file) || !*file->valuestring) {
-			ret = answer_error(c, name && cJSON_IsString(name) ?
-					   answer_value_line(c, name->valuestring) : 0,
-					   "element %zu has no \"file\" string", i);
-			goto out;
-		}
+		if (!cJSON_IsObject(el))
+			return answer_error(c, 0, "element %zu is not an object", i);
+		if (!cJSON_IsString(file) || !*file->valuestring)
+			return answer_error(c, name && cJSON_IsString(name) ?
+					    answer_value_line(c, name->valuestring) : 0,
+					    "element %zu has no \"file\" string", i);
 		line = answer_value_line(c, file->valuestring);
-		if (name && !cJSON_IsString(name)) {
-			ret = answer_error(c, line, "element %zu: \"name\" is not a string", i);
-			goto out;
-		}
-		if (jget(el, "projectName") && !cJSON_IsString(jget(el, "projectName"))) {
-			ret = answer_error(c, line, "element %zu: \"projectName\" is "
-					   "not a string", i);
-			goto out;
-		}
-		if (answer_repo_path(c, file->valuestring, line, &path) < 0) {
-			ret = -1;
-			goto out;
-		}
-		answer_add_entry(c, path);
+		if (name && !cJSON_IsString(name))
+			return answer_error(c, line, "element %zu: \"name\" is not a "
+					    "string", i);
+		if (jget(el, "projectName") && !cJSON_IsString(jget(el, "projectName")))
+			return answer_error(c, line, "element %zu: \"projectName\" is "
+					    "not a string", i);
+		if (answer_repo_path(c, file->valuestring, line, &path) < 0)
+			return -1;
+		add(c, path, data);
 		free(path);
 		if (name)
-			tests++;
+			(*tests)++;
 		else
-			files_only++;
+			(*files)++;
 		i++;
 	}
-	if (tests && files_only) {
-		ret = answer_error(c, 0, "mixes tests (with \"name\") and files "
-				   "(without): not one vitest list");
-		goto out;
+	if (*tests && *files)
+		return answer_error(c, 0, "mixes tests (with \"name\") and files "
+				    "(without): not one vitest list");
+	return 0;
+}
+
+static void add_entry(struct adapter_read *c, const char *path, void *data)
+{
+	(void)data;
+	answer_add_entry(c, path);
+}
+
+static void add_to_set(struct adapter_read *c, const char *path, void *data)
+{
+	(void)c;
+	strmap_intern(data, path, strlen(path), 0, NULL);
+}
+
+static bool is_json_blank(char ch)
+{
+	return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
+
+/*
+ * Where the answer's JSON ends: the adapter's command prints the whole
+ * suite's list after it. 0 when the text is one document (or none).
+ */
+static size_t first_document_end(const struct adapter_read *c)
+{
+	const char *end = NULL, *s;
+	cJSON *first = cJSON_ParseWithLengthOpts(c->text, c->len, &end, 0);
+
+	cJSON_Delete(first);
+	if (!first || !end)
+		return 0;
+	for (s = end; s < c->text + c->len && is_json_blank(*s); s++)
+		;
+	return s < c->text + c->len ? (size_t)(end - c->text) : 0;
+}
+
+/* Is every file of the suite (the second document) in the answer? */
+static int covers_suite(struct adapter_read *c, size_t at, bool *all)
+{
+	struct strmap suite = STRMAP_INIT;
+	struct adapter_read sub;
+	int64_t tests, files;
+	cJSON *root;
+	char *name;
+	int ret;
+
+	while (at < c->len && is_json_blank(c->text[at]))
+		at++;
+	name = xstrfmt("%s (the whole suite's list, from line %d)", c->name,
+		       line_of_offset(c->text, c->len, at));
+	sub = *c;
+	sub.text = c->text + at;
+	sub.len = c->len - at;
+	sub.name = name;
+	sub.seen = (struct strmap)STRMAP_INIT;
+	root = answer_json(&sub, NULL);
+	ret = root ? vitest_list(&sub, root, add_to_set, &suite, &tests, &files) : -1;
+
+	*all = false;
+	if (!ret && suite.nr == c->out->entries.nr) {
+		*all = suite.nr > 0;
+		for (size_t i = 0; *all && i < c->out->entries.nr; i++)
+			*all = strmap_has(&suite, c->out->entries.items[i]);
 	}
+	cJSON_Delete(root);
+	strmap_clear(&suite);
+	strmap_clear(&sub.seen);
+	free(name);
+	return ret;
+}
+
+/*
+ * vitest runs every test file when a forceRerunTriggers glob (or a
+ * setupFiles entry) matches a changed file, and says nothing about it
+ * (vitest 3.2.7, filterTestsBySource returns the specifications as they
+ * are): an answer is run_all ("vitest:whole-suite") when it lists every
+ * file of the whole suite's list that follows it (the adapter's command
+ * prints `vitest list --json --filesOnly` after its answer), or as many
+ * tests as the run's total_tests.
+ */
+static int vitest_answer(struct adapter_read *c)
+{
+	size_t split = first_document_end(c);
+	char *first = split ? xmemdup(c->text, split + 1) : NULL;
+	struct adapter_read head = *c;
+	cJSON *root;
+	int64_t tests, files;
+	bool all = false;
+	int ret;
+
+	if (first) {
+		first[split] = '\0';
+		head.text = first;
+		head.len = split;
+	}
+	root = answer_json(&head, " (vitest prints [] when it selects nothing)");
+	ret = root ? vitest_list(&head, root, add_entry, NULL, &tests, &files) : -1;
+	c->seen = head.seen;
+	if (!ret && split)
+		ret = covers_suite(c, split, &all);
+	if (ret)
+		goto out;
 	c->out->decision = c->out->entries.nr ? DECISION_SELECTED : DECISION_NOTHING;
-	if (!files_only) {
+	if (!files) {
 		c->out->has_selected = true;
 		c->out->selected_count = tests;
 	}
+	if (all || (tests && c->opts->has_total_tests && tests == c->opts->total_tests)) {
+		c->out->decision = DECISION_RUN_ALL;
+		answer_add_reason(c, "vitest:whole-suite");
+	}
 out:
 	cJSON_Delete(root);
+	free(first);
 	return ret;
 }
 
@@ -772,6 +1096,8 @@ const struct adapter adapter_vitest = {
 	.plan_add = vitest_plan,
 	.reads_as = vitest_reads_as,
 	.adds = RULE_RUN_ALL,
-	.command = "npx --no-install vitest list --changed \"$TIADASH_BASE\" --json",
+	/* Its answer, then the whole suite's files (a full rerun lists them all). */
+	.command = "npx --no-install vitest list --changed \"$TIADASH_BASE\" --json && "
+		   "npx --no-install vitest list --json --filesOnly",
 	.config_files = vitest_configs,
 };

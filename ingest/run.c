@@ -667,7 +667,7 @@ static int parse_answer(struct run_source *rs, struct run_data *d, struct input 
 {
 	const struct manifest_selection *sel = &rs->m.sel;
 	struct adapter_opts o = { sel->root, sel->lane, sel->has_total_packages,
-				 sel->total_packages };
+				 sel->total_packages, sel->has_total, sel->total_tests };
 	struct adapter_answer a = ADAPTER_ANSWER_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	int ret = input_read_all(in, &sb, INPUT_JSON_LIMIT);

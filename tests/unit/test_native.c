@@ -151,10 +151,47 @@ static void vitest_errors(void **state)
 	expect_text(&adapter_vitest, NULL, "v.json", " \n",
 		    "tiadash: error: v.json:1: vitest list output: empty file (vitest "
 		    "prints [] when it selects nothing)\n");
-	expect_text(&adapter_vitest, NULL, "v.json", "[]\n[]",
-		    "tiadash: error: v.json:2: vitest list output: invalid JSON\n");
+	/* The whole suite's list may follow the answer (the adapter's command). */
+	expect_text(&adapter_vitest, NULL, "v.json", "[]\n[]", "nothing [] 0");
+	expect_text(&adapter_vitest, NULL, "v.json", "[]\n[] x",
+		    "tiadash: error: v.json (the whole suite's list, from line 2):1: "
+		    "vitest list output: unexpected end of input (truncated?)\n");
+	expect_text(&adapter_vitest, NULL, "v.json", "[{\"file\": \"a.ts\"}]\n[{\"name\": 1, \"file\": \"b.ts\"}]",
+		    "tiadash: error: v.json (the whole suite's list, from line 2):1: "
+		    "vitest list output: element 0: \"name\" is not a string\n");
+
 	free(cut);
 	free(text);
+}
+
+/* vitest runs every file when a trigger fires, silently: an answer that lists them all. */
+static void vitest_whole_suite(void **state)
+{
+	struct adapter_opts o = ADAPTER_OPTS_INIT;
+	const char *two = "[{\"name\": \"a\", \"file\": \"t/a.test.js\"},\n"
+			  " {\"name\": \"b\", \"file\": \"t/b.test.js\"}]\n";
+
+	UNUSED(state);
+	{
+		char *all = xstrfmt("%s[{\"file\": \"t/b.test.js\"}, {\"file\": \"t/a.test.js\"}]\n", two);
+		char *more = xstrfmt("%s[{\"file\": \"t/a.test.js\"}, {\"file\": \"t/b.test.js\"},"
+				     " {\"file\": \"t/c.test.js\"}]\n", two);
+
+		expect_text(&adapter_vitest, NULL, "l.json", all,
+			    "run_all [vitest:whole-suite] 2 t/a.test.js t/b.test.js");
+		expect_text(&adapter_vitest, NULL, "l.json", more,
+			    "selected [] 2 t/a.test.js t/b.test.js");
+		/* An empty suite and an empty answer: nothing to run. */
+		expect_text(&adapter_vitest, NULL, "l.json", "[]\n[]\n", "nothing [] 0");
+		free(all);
+		free(more);
+	}
+	o.has_total_tests = true;
+	o.total_tests = 2;
+	expect_text(&adapter_vitest, &o, "l.json", two,
+		    "run_all [vitest:whole-suite] 2 t/a.test.js t/b.test.js");
+	o.total_tests = 3;
+	expect_text(&adapter_vitest, &o, "l.json", two, "selected [] 2 t/a.test.js t/b.test.js");
 }
 
 static void turbo_examples(void **state)
@@ -549,6 +586,31 @@ static void vitest_config_refusals(void **state)
 
 		assert_ptr_equal(adapter_detect("v.config.ts", "", 0, &variant), &adapter_lists);
 	}
+}
+
+/* A setupFiles entry is a trigger too; packages and paths out of the tree are not. */
+static void vitest_setup_files(void **state)
+{
+	UNUSED(state);
+	expect_rules("vitest.config.ts",
+		     "export default { test: {\n"
+		     "  setupFiles: ['./tests/setup.ts', 'vitest-localstorage-mock',\n"
+		     "    '@testing-library/jest-dom/vitest', 'src/[id]/env.ts', helper()],\n"
+		     "  forceRerunTriggers: ['**/fixtures/**'],\n} }\n",
+		     "run_all **/fixtures vitest:forceRerunTriggers vitest.config.ts:4\n"
+		     "run_all /tests/setup.ts vitest:setupFiles vitest.config.ts:2\n"
+		     "run_all /src/\\[id\\]/env.ts vitest:setupFiles vitest.config.ts:3\n",
+		     "tiadash: warning: vitest.config.ts:3: vitest config: setupFiles element "
+		     "'helper()' cannot be evaluated by tiadash: left out of the rules (the "
+		     "rules may miss what it adds)\n");
+	expect_rules("vitest.config.ts",
+		     "export default { test: { setupFiles: '../outside.ts' } }\n",
+		     "run_all **/package.json vitest:default vitest.config.ts (vitest 3.2.7 "
+		     "default: no forceRerunTriggers)\n"
+		     "run_all **/{vitest,vite}.config.* vitest:default vitest.config.ts (vitest "
+		     "3.2.7 default: no forceRerunTriggers)\n",
+		     "tiadash: warning: vitest.config.ts:1: vitest config: setupFiles entry "
+		     "'../outside.ts' is outside the repository: left out of the rules\n");
 }
 
 static const struct rule *rule_by_glob(const struct rules *r, const char *glob)
@@ -1026,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(format_names),
 		cmocka_unit_test(vitest_examples),
 		cmocka_unit_test(vitest_errors),
+		cmocka_unit_test(vitest_whole_suite),
 		cmocka_unit_test(turbo_examples),
 		cmocka_unit_test(turbo_errors),
 		cmocka_unit_test(testmon_examples),
@@ -1037,6 +1100,7 @@ int main(void)
 		cmocka_unit_test(detect),
 		cmocka_unit_test(vitest_config),
 		cmocka_unit_test(vitest_config_refusals),
+		cmocka_unit_test(vitest_setup_files),
 		cmocka_unit_test(turbo_lockfiles),
 		cmocka_unit_test(turbo_config),
 		cmocka_unit_test(harness_config),
