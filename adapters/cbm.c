@@ -209,6 +209,49 @@ static void cbm_builtins(struct rules *r, const char *path)
 	free(origin);
 }
 
+/*
+ * test_impact.coverage.compatibility_paths (seed 004, the configuration
+ * table): the files the coverage map depends on. Changing the bytes of one
+ * makes the map incompatible, and a refused map runs every suite whole,
+ * whatever rule the path meets: so these come first, run_all.
+ */
+static int cbm_compat_rules(struct rules *r, const cJSON *ti, const char *path,
+			    const char *text, size_t len)
+{
+	const cJSON *cov = cJSON_GetObjectItemCaseSensitive(ti, "coverage");
+	const cJSON *paths = jget(cov, "compatibility_paths"), *it;
+	struct strbuf glob = STRBUF_INIT;
+	int ret = 0;
+
+	if (cov && !cJSON_IsObject(cov))
+		return error("%s: test_impact.coverage must be an object", path);
+	if (paths && !cJSON_IsArray(paths))
+		return error("%s: test_impact.coverage.compatibility_paths must be a "
+			     "list of files", path);
+	cJSON_ArrayForEach(it, paths) {
+		char *where;
+
+		if (!cJSON_IsString(it) || !*it->valuestring ||
+		    !path_is_contained(it->valuestring)) {
+			strbuf_release(&glob);
+			return error("%s:%d: test_impact.coverage.compatibility_paths: "
+				     "an entry is not a repository-relative file", path,
+				     conf_json_value_line(text, len, "compatibility_paths"));
+		}
+		where = conf_where_json(path, text, len, it->valuestring);
+		strbuf_reset(&glob);
+		strbuf_addch(&glob, '/');
+		conf_glob_escape(&glob, it->valuestring);
+		ret = rules_add(r, RULE_RUN_ALL, "cbm:coverage.compatibility_paths",
+				glob.buf, where, NULL, NULL);
+		free(where);
+		if (ret)
+			break;
+	}
+	strbuf_release(&glob);
+	return ret;
+}
+
 int rules_parse_cbm(struct rules *r, const char *text, size_t len, const char *path)
 {
 	cJSON *root = json_parse_source(text, len, path);
@@ -240,6 +283,8 @@ int rules_parse_cbm(struct rules *r, const char *text, size_t len, const char *p
 		ret = error("%s: test_impact.rules must be a list", path);
 		goto out;
 	}
+	if ((ret = cbm_compat_rules(r, ti, path, text, len)) < 0)
+		goto out;
 	index_id_lines(text, len, &lines);
 	cJSON_ArrayForEach(rule, list) {
 		ret = cbm_rule(r, ti, rule, &lines, path, i++);
@@ -536,23 +581,63 @@ static int decide_lane(const cJSON *root, const char *lane_name, struct adapter_
 	return -2;
 }
 
+/*
+ * An answer codebase-memory-mcp's consumer cannot read makes it run
+ * everything (scripts/test-impact/selection.py: exit 10 on an unknown
+ * schema, a file that does not parse, any other shape): so does tiadash,
+ * as run_all with reason "selector-error: WHY", and a warning saying
+ * where and what is wrong ("NAME:LINE: what").
+ */
+static int fail_closed(struct adapter_answer *out, const char *why, const char *place,
+		       const char *what)
+{
+	warning("%s: codebase-memory-mcp answer: %s: taken as run_all (selector-error), "
+		"as its consumer runs everything", place, what);
+	adapter_answer_release(out);
+	out->decision = DECISION_RUN_ALL;
+	strlist_push_owned(&out->reasons, xstrfmt("selector-error: %s", why));
+	return 0;
+}
+
 static int cbm_parse_text(const char *text, size_t len, const char *name,
 			  const char *lane, struct adapter_answer *out)
 {
+	struct strbuf where = STRBUF_INIT;
+	struct strbuf *prev = error_capture(&where);
 	cJSON *root = json_parse_source(text, len, name);
 	const cJSON *schema, *decision, *totals, *tests;
 	int ret = -1;
 
-	if (!root)
-		return -1;
+	error_capture(prev);
+	if (!root) {
+		/* "NAME:LINE: what": split after the place. */
+		const char *what = strstr(where.buf + strlen(name), ": ");
+		char *place = what ? xstrndup(where.buf, (size_t)(what - where.buf))
+				   : xstrdup(name);
+
+		ret = fail_closed(out, strstr(where.buf, "unexpected end of input") ?
+				  "truncated answer" : "not JSON", place,
+				  what ? what + 2 : where.buf);
+		free(place);
+		strbuf_release(&where);
+		return ret;
+	}
+	strbuf_release(&where);
 	schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
 	decision = cJSON_GetObjectItemCaseSensitive(root, "decision");
 	if (!cJSON_IsString(schema) ||
 	    (strcmp(schema->valuestring, "cbm.test_impact.v0") &&
 	     strcmp(schema->valuestring, "cbm.test_impact.v1"))) {
-		error("%s: unknown selection answer schema '%s' (expected "
-		      "cbm.test_impact.v0)", name,
-		      cJSON_IsString(schema) ? schema->valuestring : "");
+		char *v = cJSON_IsString(schema) ? xstrfmt("unknown schema %s",
+							    schema->valuestring)
+						 : xstrdup("no schema");
+		char *place = xstrfmt("%s:%d", name, conf_json_value_line(text, len, "schema"));
+		char *what = xstrfmt("%s (expected cbm.test_impact.v0)", v);
+
+		ret = fail_closed(out, v, place, what);
+		free(v);
+		free(place);
+		free(what);
 		goto out;
 	}
 	if (!cJSON_IsString(decision))
@@ -576,8 +661,8 @@ static int cbm_parse_text(const char *text, size_t len, const char *name,
 	if (ret == 0)
 		goto out;
 shape:
-	ret = error("%s: not a codebase-memory-mcp selection answer (unexpected "
-		    "shape; see cbm.test_impact.v0)", name);
+	ret = fail_closed(out, "unexpected shape", name, "not the shape of "
+			  "cbm.test_impact.v0");
 out:
 	cJSON_Delete(root);
 	return ret;

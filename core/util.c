@@ -25,9 +25,12 @@ int error_count(void)
 /* Messages of this thread go here instead of stderr (error_capture). */
 static _Thread_local struct strbuf *capture;
 
-void error_capture(struct strbuf *sink)
+struct strbuf *error_capture(struct strbuf *sink)
 {
+	struct strbuf *prev = capture;
+
 	capture = sink;
+	return prev;
 }
 
 static void report(const char *prefix, const char *fmt, va_list ap)

@@ -51,10 +51,11 @@ void set_die_cleanup(void (*fn)(void));
  * While sink is set, this thread's error(), warning() and note() messages
  * are appended to it ("; " between them) instead of printed, and do not
  * count in error_count(): for a message that becomes a datum (a selector's
- * bad answer). NULL prints again.
+ * bad answer). NULL prints again. Returns the sink it replaces, to put
+ * back when captures nest.
  */
 struct strbuf;
-void error_capture(struct strbuf *sink);
+struct strbuf *error_capture(struct strbuf *sink);
 /* Count of error() calls so far; commands use it to pick exit status 2. */
 int error_count(void);
 

@@ -5,6 +5,8 @@
 #include "ingest/lists.h"
 #include "ingest/manifest.h"
 
+#include "tests/unit/capture.h"
+
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -136,10 +138,21 @@ static void cbm_answers(void **state)
 		{ "run_all.json", 0, DECISION_RUN_ALL, "" },
 		{ "skip_with_suites.json", 0, DECISION_RUN_ALL, "" },
 		{ "stale.json", 0, DECISION_RUN_ALL, "" },
-		/* Fail closed as input errors: nothing is stored, nothing narrows. */
-		{ "schema.json", -1, DECISION_NONE, "" },
-		{ "truncated.json", -1, DECISION_NONE, "" },
+		/* What its consumer cannot read runs everything (selector-error). */
+		{ "schema.json", 0, DECISION_RUN_ALL, "" },
+		{ "truncated.json", 0, DECISION_RUN_ALL, "" },
+		/* No file: nothing to read (record and ingest say so). */
 		{ "missing.json", -1, DECISION_NONE, "" },
+	};
+	static const struct { const char *file, *reason, *warning; } closed[] = {
+		{ "schema.json", "selector-error: unknown schema cbm.test_impact.v9",
+		  "tiadash: warning: tests/data/cbm/answers/schema.json:1: codebase-memory-mcp "
+		  "answer: unknown schema cbm.test_impact.v9 (expected cbm.test_impact.v0): "
+		  "taken as run_all (selector-error), as its consumer runs everything\n" },
+		{ "truncated.json", "selector-error: truncated answer",
+		  "tiadash: warning: tests/data/cbm/answers/truncated.json:1: codebase-memory-mcp "
+		  "answer: unexpected end of input: taken as run_all (selector-error), as its "
+		  "consumer runs everything\n" },
 	};
 
 	UNUSED(state);
@@ -152,9 +165,11 @@ static void cbm_answers(void **state)
 
 		o.lane = "unit";
 		ret = read_file_limit(&text, path, 0);
+		capture_begin();
 		if (!ret)
 			ret = adapter_read_answer(&adapter_cbm, text.buf, text.len, path,
 						  &o, &a);
+		free(capture_end());
 		for (size_t j = 0; j < a.entries.nr; j++)
 			strbuf_addf(&tokens, "%s%s", j ? "," : "", a.entries.items[j]);
 		if (ret != cases[i].ret || (!ret && (a.decision != cases[i].d ||
@@ -164,6 +179,24 @@ static void cbm_answers(void **state)
 		if (a.decision == DECISION_RUN_ALL && !a.reasons.nr)
 			fail_msg("%s: run_all without a reason", cases[i].file);
 		strbuf_release(&tokens);
+		strbuf_release(&text);
+		adapter_answer_release(&a);
+		free(path);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(closed); i++) {
+		struct adapter_answer a = ADAPTER_ANSWER_INIT;
+		struct strbuf text = STRBUF_INIT;
+		char *path = xstrfmt("tests/data/cbm/answers/%s", closed[i].file), *msg;
+
+		assert_int_equal(read_file_limit(&text, path, 0), 0);
+		capture_begin();
+		assert_int_equal(adapter_read_answer(&adapter_cbm, text.buf, text.len, path,
+						     NULL, &a), 0);
+		msg = capture_end();
+		assert_string_equal(msg, closed[i].warning);
+		assert_int_equal(a.reasons.nr, 1);
+		assert_string_equal(a.reasons.items[0], closed[i].reason);
+		free(msg);
 		strbuf_release(&text);
 		adapter_answer_release(&a);
 		free(path);

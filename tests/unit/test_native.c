@@ -813,6 +813,36 @@ static void moon_config(void **state)
 		     "not a list\n");
 }
 
+/* coverage.compatibility_paths: their change refuses the coverage map, whatever rule they meet. */
+static void cbm_compatibility_paths(void **state)
+{
+	struct rules r = RULES_INIT;
+	const char *text = "{\"test_impact\": {\"version\": 1,\n"
+			   " \"coverage\": {\"compatibility_paths\": [\"tests/run[1].sh\", \"Makefile.cov\"]},\n"
+			   " \"rules\": [{\"id\": \"contracts\", \"paths\": [\"tests/**/*.sh\"], \"action\": \"ignore\"}]}}";
+
+	UNUSED(state);
+	assert_int_equal(adapter_read_rules(&r, text, strlen(text), ".codebase-memory.json"), 0);
+	assert_string_equal(r.items[0].glob, "/tests/run\\[1\\].sh");
+	assert_string_equal(r.items[0].id, "cbm:coverage.compatibility_paths");
+	assert_string_equal(r.items[0].origin, ".codebase-memory.json:2");
+	assert_int_equal(r.items[1].action, RULE_RUN_ALL);
+	assert_int_equal(rules_compile(&r), 0);
+	assert_int_equal(rules_match(&r, "tests/run[1].sh"), 0);
+	assert_int_equal(rules_match(&r, "Makefile.cov"), 1);
+	assert_string_equal(r.items[rules_match(&r, "tests/other.sh")].id, "contracts");
+	rules_release(&r);
+	expect_rules(".codebase-memory.json",
+		     "{\"test_impact\": {\"coverage\": {\"compatibility_paths\": [\"../x\"]}}}",
+		     NULL, "tiadash: error: .codebase-memory.json:1: "
+		     "test_impact.coverage.compatibility_paths: an entry is not a "
+		     "repository-relative file\n");
+	expect_rules(".codebase-memory.json",
+		     "{\"test_impact\": {\"coverage\": {\"compatibility_paths\": \"x\"}}}",
+		     NULL, "tiadash: error: .codebase-memory.json: "
+		     "test_impact.coverage.compatibility_paths must be a list of files\n");
+}
+
 #define GSTACK DATA "gstack/.gstack/always-run.json"
 #define GSTACK_DOC GSTACK " (gstack: docs/test-impact.md)"
 
@@ -1105,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(turbo_config),
 		cmocka_unit_test(harness_config),
 		cmocka_unit_test(moon_config),
+		cmocka_unit_test(cbm_compatibility_paths),
 		cmocka_unit_test(gstack_config),
 		cmocka_unit_test(diff_output),
 		cmocka_unit_test(plan_writes),
