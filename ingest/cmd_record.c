@@ -3,6 +3,7 @@
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/timeutil.h"
+#include "adapters/adapter.h"
 #include "ingest/record.h"
 
 #include <fcntl.h>
@@ -16,7 +17,8 @@ enum {
 	OPT_KIND = 256, OPT_OUT, OPT_RESULTS, OPT_COVERAGE, OPT_SELECTION,
 	OPT_SELECTION_FORMAT, OPT_LANE, OPT_DECISION, OPT_REASON, OPT_TOTAL,
 	OPT_SELECTED_COUNT, OPT_QUARANTINE, OPT_FAILED, OPT_HEAD, OPT_BASE, OPT_PR,
-	OPT_REPO_NAME, OPT_ATTEMPT, OPT_STARTED, OPT_WALL,
+	OPT_REPO_NAME, OPT_ATTEMPT, OPT_STARTED, OPT_WALL, OPT_DECISION_FILE,
+	OPT_TOTAL_PACKAGES,
 };
 
 static const struct option options[] = {
@@ -28,6 +30,8 @@ static const struct option options[] = {
 	{ "selection-format", required_argument, NULL, OPT_SELECTION_FORMAT },
 	{ "lane", required_argument, NULL, OPT_LANE },
 	{ "decision", required_argument, NULL, OPT_DECISION },
+	{ "decision-file", required_argument, NULL, OPT_DECISION_FILE },
+	{ "total-packages", required_argument, NULL, OPT_TOTAL_PACKAGES },
 	{ "reason", required_argument, NULL, OPT_REASON },
 	{ "total-tests", required_argument, NULL, OPT_TOTAL },
 	{ "selected-count", required_argument, NULL, OPT_SELECTED_COUNT },
@@ -64,10 +68,17 @@ static int parse_value(int c, const char *arg, struct record_opts *o)
 	case OPT_COVERAGE: strlist_push(&o->coverage, arg); break;
 	case OPT_SELECTION: o->selection = arg; break;
 	case OPT_SELECTION_FORMAT:
-		if (strcmp(arg, "list") && strcmp(arg, "cbm"))
+		o->format = adapter_find_answer(arg);
+		if (!o->format && strcmp(arg, "list"))
 			return usage_error(&cmd_record, "--selection-format must be "
-					   "list or cbm, not '%s'", arg);
-		o->selection_cbm = !strcmp(arg, "cbm");
+					   "list or one of %s, not '%s'",
+					   adapter_answer_names, arg);
+		break;
+	case OPT_DECISION_FILE: o->decision_file = arg; break;
+	case OPT_TOTAL_PACKAGES:
+		o->has_total_packages = true;
+		if (!parse_count(arg, 1, INT64_MAX, &o->total_packages))
+			bad = "--total-packages";
 		break;
 	case OPT_LANE: o->lane = arg; break;
 	case OPT_DECISION:
@@ -152,11 +163,17 @@ static int parse_options(int argc, char **argv, struct record_opts *o)
 		return usage_error(&cmd_record, "--reason, --total-tests and "
 				   "--selected-count describe a selection: give "
 				   "--selection or --decision too");
-	if ((o->selection_cbm || o->lane) && !o->selection)
-		return usage_error(&cmd_record, "--selection-format and --lane need "
-				   "--selection FILE");
-	if (o->lane && !o->selection_cbm)
+	if ((o->format || o->lane || o->has_total_packages) && !o->selection)
+		return usage_error(&cmd_record, "--selection-format, --lane and "
+				   "--total-packages need --selection FILE");
+	if (o->lane && o->format != &adapter_cbm)
 		return usage_error(&cmd_record, "--lane is for --selection-format cbm");
+	if (o->has_total_packages && o->format != &adapter_turbo &&
+	    o->format != &adapter_moon)
+		return usage_error(&cmd_record, "--total-packages is for "
+				   "--selection-format turbo or moon");
+	if (o->kind != RUN_SHADOW && o->decision_file)
+		return usage_error(&cmd_record, "--decision-file is for shadow runs only");
 	return 0;
 }
 
@@ -346,10 +363,15 @@ const struct cmd cmd_record = {
 		"  --results GLOB       JUnit XML reports (repeatable; `**` spans directories)\n"
 		"  --coverage GLOB      lcov or Cobertura files (repeatable)\n"
 		"  --selection FILE     the tests the selector chose (shadow runs)\n"
-		"  --selection-format F list (one id a line, default) or cbm\n"
-		"                       (codebase-memory-mcp's selection-engine.json)\n"
+		"  --selection-format F list (one id a line, default), or the selector's\n"
+		"                       own answer: vitest, turbo, moon, testmon, gstack,\n"
+		"                       cbm (codebase-memory-mcp's selection-engine.json)\n"
 		"  --lane NAME          lane of a cbm answer (default unit)\n"
+		"  --total-packages N   how many packages (turbo) or projects (moon) exist\n"
 		"  --decision D         selected, run_all or nothing (default: from the list)\n"
+		"  --decision-file FILE what the job decided at run time, one line:\n"
+		"                       run_all REASON..., selected or nothing (default\n"
+		"                       .mq-decision when the command wrote it)\n"
 		"  --reason R           why it ran everything, e.g. force-full:**/go.mod\n"
 		"                       (repeatable)\n"
 		"  --total-tests N      the suite's total test count\n"

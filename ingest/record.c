@@ -7,6 +7,7 @@
 #include "core/strmap.h"
 #include "core/timeutil.h"
 #include "core/treeindex.h"
+#include "adapters/adapter.h"
 #include "ingest/input.h"
 #include "ingest/lists.h"
 #include "ingest/manifest.h"
@@ -427,6 +428,8 @@ static bool merge_first_parent(struct repo *repo, const char *head, char out[41]
 
 /* The failing tests a job writes, when --failed names no other list (seed 000). */
 #define DEFAULT_FAILED_LIST ".mq-failed-tests.txt"
+/* What a wrapper decided at run time ("run_all REASON..."), when --decision-file names no other. */
+#define DEFAULT_DECISION_FILE ".mq-decision"
 
 static int64_t timespec_ns(const struct timespec *t)
 {
@@ -518,7 +521,7 @@ void record_prepare(struct record *r, const struct record_opts *o,
 	const char *mq = env("MQ_AFFECTED_BASE");
 	const char *base = o->base ? o->base : mq ? mq : "origin/main";
 	struct repo *repo = NULL;
-	char sha[41];
+	char sha[41], *real;
 
 	memset(r, 0, sizeof(*r));
 	r->opts = o;
@@ -535,6 +538,8 @@ void record_prepare(struct record *r, const struct record_opts *o,
 	/* Before the command: a list it did not write is not this run's. */
 	if (!o->failed)
 		mark_file(DEFAULT_FAILED_LIST, &r->failed_before);
+	if (!o->decision_file)
+		mark_file(DEFAULT_DECISION_FILE, &r->decision_before);
 
 	if ((!sha_given(head, sha) || !sha_given(base, sha)) &&
 	    repo_open(&repo, ctx->repo_path) < 0)
@@ -549,6 +554,11 @@ void record_prepare(struct record *r, const struct record_opts *o,
 		r->root = getcwd(NULL, 0);
 	if (!r->root)
 		r->root = xstrdup(".");
+	/* As tools print it (vitest's absolute paths are real ones). */
+	if ((real = realpath(r->root, NULL))) {
+		free(r->root);
+		r->root = real;
+	}
 	r->workdir = workdir_of(r->root);
 	repo_close(repo);
 }
@@ -599,6 +609,8 @@ struct plan {
 	bool has_failed;
 	struct strlist failed;
 	size_t selection_entries;
+	const char *decision;    /* the decision file's (or fail-closed), or NULL */
+	struct strlist reasons;  /* its reasons, after --reason's */
 };
 
 static void plan_release(struct plan *p)
@@ -611,6 +623,7 @@ static void plan_release(struct plan *p)
 	strmap_clear(&p->names);
 	strmap_clear(&p->sources);
 	strlist_release(&p->failed);
+	strlist_release(&p->reasons);
 }
 
 /*
@@ -733,6 +746,110 @@ static int read_list(const char *path, struct strlist *out,
 	return ret;
 }
 
+/*
+ * A selector's own answer must read as its adapter reads it (the same
+ * reading ingest does): a broken answer fails the recording here, in the
+ * job's log, not at ingest. codebase-memory-mcp's never does: its reader
+ * fails closed (run_all, selector-error) with a warning.
+ */
+static int check_answer(const struct record *r, const char *path)
+{
+	const struct record_opts *o = r->opts;
+	struct adapter_opts ao = { r->root, o->lane, o->has_total_packages,
+				   o->total_packages, o->has_total, o->total };
+	struct adapter_answer a = ADAPTER_ANSWER_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	struct input in;
+	int ret;
+
+	input_from_file(&in, path);
+	ret = input_read_all(&in, &sb, INPUT_JSON_LIMIT);
+	input_release(&in);
+	if (!ret)
+		ret = adapter_read_answer(o->format, sb.buf, sb.len, path, &ao, &a);
+	adapter_answer_release(&a);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/*
+ * The wrapper's decision file: one line, "run_all [REASON...]",
+ * "selected" or "nothing" (# comments and blank lines aside).
+ */
+static int read_decision(struct plan *p, const char *path, bool has_selection)
+{
+	struct strlist lines = STRLIST_INIT, words = STRLIST_INIT;
+	enum decision d;
+	int ret = read_list(path, &lines, list_parse);
+
+	if (!ret && lines.nr != 1)
+		ret = error("%s: a decision file holds one line (run_all REASON..., "
+			    "selected or nothing), not %zu", path, lines.nr);
+	if (!ret) {
+		for (const char *s = lines.items[0]; *s;) {
+			size_t n = strcspn(s, " \t");
+
+			if (n)
+				strlist_push_owned(&words, xstrndup(s, n));
+			s += n + strspn(s + n, " \t");
+		}
+		if (!decision_parse(words.items[0], &d))
+			ret = error("%s: '%s' is not a decision (run_all, selected or "
+				    "nothing)", path, words.items[0]);
+		else if (d != DECISION_RUN_ALL && words.nr > 1)
+			ret = error("%s: only run_all is followed by reasons", path);
+		else if (d == DECISION_SELECTED && !has_selection)
+			ret = error("%s: 'selected' needs --selection FILE (the tests "
+				    "it selected)", path);
+	}
+	if (!ret) {
+		p->decision = decision_name(d);
+		for (size_t i = 1; i < words.nr; i++)
+			strlist_push(&p->reasons, words.items[i]);
+	}
+	strlist_release(&words);
+	strlist_release(&lines);
+	return ret;
+}
+
+static int plan_selection(struct plan *p, const struct record *r)
+{
+	const struct record_opts *o = r->opts;
+	const char *dfile = o->decision_file ? o->decision_file : DEFAULT_DECISION_FILE;
+
+	if (o->selection && !is_regular(o->selection) && o->format == &adapter_cbm) {
+		warning("record: the answer '%s' is missing: recorded as run_all "
+			"(selector-error), as codebase-memory-mcp's consumer runs "
+			"everything", o->selection);
+		p->decision = "run_all";
+		strlist_push(&p->reasons, "selector-error: no answer");
+	} else if (o->selection && !is_regular(o->selection)) {
+		warning("record: the selection '%s' is missing: recorded without it",
+			o->selection);
+	} else if (o->selection) {
+		struct strlist entries = STRLIST_INIT;
+
+		if (!o->format &&
+		    read_list(o->selection, &entries, list_parse_selection) < 0)
+			return -1;
+		if (o->format && check_answer(r, o->selection) < 0)
+			return -1;
+		p->selection_entries = entries.nr;
+		strlist_release(&entries);
+		p->selection = plan_add(p, o->selection, NULL);
+	}
+	/* A selection's decision is a shadow run's; the default file counts when the job wrote it. */
+	if (o->kind != RUN_SHADOW)
+		return 0;
+	if (o->decision_file ? is_regular(dfile) : written_since(dfile, &r->decision_before)) {
+		strlist_release(&p->reasons);
+		return read_decision(p, dfile, p->selection >= 0);
+	}
+	if (o->decision_file)
+		warning("record: the decision file '%s' is missing", dfile);
+	return 0;
+}
+
 static int plan_lists(struct plan *p, const struct record *r)
 {
 	const struct record_opts *o = r->opts;
@@ -740,19 +857,8 @@ static int plan_lists(struct plan *p, const struct record *r)
 	const char *failed = o->failed ? o->failed : DEFAULT_FAILED_LIST;
 
 	p->selection = p->quarantine = -1;
-	if (o->selection && !is_regular(o->selection)) {
-		warning("record: the selection '%s' is missing: recorded without it",
-			o->selection);
-	} else if (o->selection) {
-		struct strlist entries = STRLIST_INIT;
-
-		if (!o->selection_cbm &&
-		    read_list(o->selection, &entries, list_parse_selection) < 0)
-			return -1;
-		p->selection_entries = entries.nr;
-		strlist_release(&entries);
-		p->selection = plan_add(p, o->selection, NULL);
-	}
+	if (plan_selection(p, r) < 0)
+		return -1;
 	if (is_regular(quarantine))
 		p->quarantine = plan_add(p, quarantine, NULL);
 	else if (o->quarantine)
@@ -1023,7 +1129,8 @@ static cJSON *manifest_json(const struct record *r, const struct plan *p,
 	const struct record_opts *o = r->opts;
 	cJSON *m = cJSON_CreateObject(), *arr, *job;
 	bool has_file = p->selection >= 0;
-	const char *decision = o->decision;
+	bool native = has_file && o->format && o->format != &adapter_cbm;
+	const char *decision = p->decision ? p->decision : o->decision;
 
 	json_add_string(m, "schema", "tiadash.run.v1");
 	if (r->repo_name)
@@ -1036,7 +1143,8 @@ static cJSON *manifest_json(const struct record *r, const struct plan *p,
 	json_add_time(m, "started_at", r->started_at);
 	json_add_number(m, "wall_clock_s", o->has_wall ? o->wall : out->wall_clock_s);
 	json_add_string(m, "verdict", verdict_name(verdict_of(out, p->results_missing)));
-	if (!decision && has_file && !o->selection_cbm)
+	/* A list's decision is its own; an answer's is read from it at ingest. */
+	if (!decision && has_file && !o->format)
 		decision = p->selection_entries ? "selected" : "nothing";
 	/* A missing list leaves a "selected" decision nothing to name. */
 	if (decision && !has_file && !strcmp(decision, "selected"))
@@ -1049,14 +1157,24 @@ static cJSON *manifest_json(const struct record *r, const struct plan *p,
 		arr = cJSON_AddArrayToObject(sel, "reasons");
 		for (size_t i = 0; i < o->reasons.nr; i++)
 			json_push_string(arr, o->reasons.items[i]);
+		for (size_t i = 0; i < p->reasons.nr; i++)
+			json_push_string(arr, p->reasons.items[i]);
 		if (o->has_total)
 			json_add_int(sel, "total_tests", o->total);
 		if (o->has_selected_count)
 			json_add_int(sel, "selected_count", o->selected_count);
-		if (has_file)
-			json_add_string(sel, o->selection_cbm ? "engine_file" :
-					"selected_file", p->items[p->selection].dst);
-		if (has_file && o->selection_cbm && o->lane)
+		if (native) {
+			json_add_string(sel, "format", o->format->name);
+			json_add_string(sel, "file", p->items[p->selection].dst);
+			/* The tool prints absolute paths of this checkout. */
+			json_add_string(sel, "root", r->root);
+			if (o->has_total_packages)
+				json_add_int(sel, "total_packages", o->total_packages);
+		} else if (has_file) {
+			json_add_string(sel, o->format ? "engine_file" : "selected_file",
+					p->items[p->selection].dst);
+		}
+		if (has_file && o->format == &adapter_cbm && o->lane)
 			json_add_string(sel, "lane", o->lane);
 	}
 	arr = cJSON_AddArrayToObject(m, "results");

@@ -14,6 +14,7 @@
 #include "core/util.h"
 
 struct cmd_context;
+struct adapter;
 
 /* What a CI's environment says about the job (see tiadash(1)); each field optional. */
 struct record_ci {
@@ -29,10 +30,13 @@ struct record_opts {
 	const char *out;                  /* --out, or NULL: .tiadash/runs/... */
 	struct strlist results, coverage; /* patterns */
 	const char *selection;            /* the selection file */
-	bool selection_cbm;               /* --selection-format cbm */
+	const struct adapter *format;     /* --selection-format: whose answer; NULL: a list */
 	const char *lane;                 /* lane of a cbm answer, or NULL */
 	const char *decision;             /* checked by the caller */
+	const char *decision_file;        /* --decision-file, or NULL: .mq-decision */
 	struct strlist reasons;
+	bool has_total_packages;          /* turbo, moon answers */
+	int64_t total_packages;
 	const char *quarantine, *failed;  /* explicit lists, or NULL: the defaults */
 	const char *head, *base, *repo_name;
 	bool has_total, has_selected_count, has_pr, has_attempt, has_started, has_wall;
@@ -78,6 +82,7 @@ struct record {
 	int64_t started_at;
 	struct record_ci ci;
 	struct record_mark failed_before; /* the default failed list, before the command */
+	struct record_mark decision_before; /* the default decision file, before it */
 	char *dir;   /* after record_finish: the folder written */
 };
 

@@ -131,7 +131,7 @@ done <<-'USAGE'
 	a bad --kind	--kind partial --	--kind must be shadow or full, not 'partial'
 	an unknown option	--kind full --frobnicate --	unknown option '--frobnicate'
 	a selection for a full run	--kind full --selection s.txt --	a selection (--selection, --decision, --reason, --total-tests, --selected-count) is for shadow runs only
-	a bad --selection-format	--kind shadow --selection s.txt --selection-format junit --	--selection-format must be list or cbm, not 'junit'
+	a bad --selection-format	--kind shadow --selection s.txt --selection-format junit --	--selection-format must be list or one of vitest, turbo, testmon, moon, gstack, cbm, not 'junit'
 	--decision selected without a list	--kind shadow --decision selected --	--decision selected needs --selection FILE (the tests it selected)
 	--reason without a selection	--kind shadow --reason x --	--reason, --total-tests and --selected-count describe a selection: give --selection or --decision too
 	a bad --attempt	--kind full --attempt 0 --	--attempt '0' is not a valid number
@@ -139,6 +139,8 @@ done <<-'USAGE'
 	a bad --started-at	--kind full --started-at yesterday --	--started-at must be an RFC 3339 time, not 'yesterday'
 	a bad --wall-clock	--kind full --wall-clock -1 --	--wall-clock '-1' is not a valid number
 	--lane without cbm	--kind shadow --selection s.txt --lane unit --	--lane is for --selection-format cbm
+	--total-packages for a list	--kind shadow --selection s.txt --total-packages 3 --	--total-packages is for --selection-format turbo or moon
+	--decision-file for a full run	--kind full --decision-file d --	--decision-file is for shadow runs only
 USAGE
 
 test_expect_success 'a missing value' '

@@ -1,0 +1,7 @@
+import { defineConfig, configDefaults } from "vitest/config";
+export default defineConfig({
+  test: {
+    setupFiles: ["./tests/setup.js"],
+    forceRerunTriggers: [...configDefaults.forceRerunTriggers, "**/fixtures/**"],
+  },
+});
