@@ -214,22 +214,22 @@ static int js_regex(struct js *j)
 }
 
 /*
- * An element that is not a string literal: skip it (to the ',' or ']' at
- * its depth), and say what it was.
+ * Skip an expression to the ',' or ']' (or, in_object, '}') that ends it
+ * at its depth; *text gets it (caller frees). 1: the input ended first.
  */
-static int js_other_element(struct js *j, int line)
+static int js_expression(struct js *j, bool in_object, char **text)
 {
 	size_t start = j->i;
 	int depth = 0;
-	char *text;
 
+	*text = NULL;
 	for (;;) {
 		char c;
 
 		if (js_skip(j) < 0)
 			return -1;
 		if (j->i >= j->len)
-			return js_error(j, "unterminated forceRerunTriggers array");
+			return 1;
 		c = j->s[j->i];
 		if (c == '\'' || c == '"' || c == '`') {
 			struct strbuf val = STRBUF_INIT;
@@ -244,11 +244,25 @@ static int js_other_element(struct js *j, int line)
 			depth++;
 		else if ((c == ')' || c == ']' || c == '}') && depth)
 			depth--;
-		else if (!depth && (c == ',' || c == ']'))
+		else if (!depth && (c == ',' || c == ']' || (in_object && c == '}')))
 			break;
 		j->i++;
 	}
-	text = xstrndup(j->s + start, j->i - start);
+	*text = xstrndup(j->s + start, j->i - start);
+	return 0;
+}
+
+/*
+ * An element that is not a string literal: skip it (to the ',' or ']' at
+ * its depth), and say what it was.
+ */
+static int js_other_element(struct js *j, int line)
+{
+	char *text;
+	int rc = js_expression(j, false, &text);
+
+	if (rc)
+		return rc < 0 ? -1 : js_error(j, "unterminated forceRerunTriggers array");
 	if (!strcmp(trim(text), "...configDefaults.forceRerunTriggers")) {
 		for (size_t k = 0; k < ARRAY_SIZE(vitest_defaults); k++) {
 			strlist_push(&j->globs, vitest_defaults[k]);
@@ -336,45 +350,19 @@ static int js_property(struct js *j)
 	return 0;
 }
 
-/*
- * A value to skip (to the ',', '}' or ']' that ends it at its depth), as
- * an expression tiadash cannot evaluate; named in a warning.
- */
+/* A value tiadash cannot evaluate: skipped, and named in a warning. */
 static int js_skip_value(struct js *j, const char *what)
 {
-	size_t start = j->i;
-	int line = j->line, depth = 0;
+	int line = j->line;
 	char *text;
+	int rc = js_expression(j, true, &text);
 
-	for (;;) {
-		char c;
-
-		if (js_skip(j) < 0)
-			return -1;
-		if (j->i >= j->len)
-			break;
-		c = j->s[j->i];
-		if (c == '\'' || c == '"' || c == '`') {
-			struct strbuf val = STRBUF_INIT;
-			int rc = js_string(j, &val, false);
-
-			strbuf_release(&val);
-			if (rc < 0)
-				return -1;
-			continue;
-		}
-		if (c == '(' || c == '[' || c == '{')
-			depth++;
-		else if ((c == ')' || c == ']' || c == '}') && depth)
-			depth--;
-		else if (!depth && (c == ',' || c == ']' || c == '}'))
-			break;
-		j->i++;
-	}
-	text = xstrndup(j->s + start, j->i - start);
-	warning("%s:%d: vitest config: %s '%.60s' cannot be evaluated by tiadash: "
-		"left out of the rules (the rules may miss what it adds)", j->path,
-		line, what, trim(text));
+	if (rc < 0)
+		return -1;
+	if (text)
+		warning("%s:%d: vitest config: %s '%.60s' cannot be evaluated by "
+			"tiadash: left out of the rules (the rules may miss what it "
+			"adds)", j->path, line, what, trim(text));
 	free(text);
 	return 0;
 }

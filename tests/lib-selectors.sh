@@ -30,6 +30,15 @@ for c in d["changes"]:
 ' "$1"
 }
 
+# replayed_decisions FILE: "COMMIT DECISION REASON..." per change ("-": none).
+replayed_decisions() {
+	python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["changes"]:
+    print(c["commit"], c["decision"], " ".join(c["reasons"]) or "-")
+' "$1"
+}
+
 # json_dump FILE EXPR: the value as JSON (double quotes), for test_cmp.
 json_dump() {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))' "$1" "$2"

@@ -94,11 +94,7 @@ test_expect_success 'the rules from turbo.json run all where turbo ran every pac
 	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules turbo.json --no-builtin-rules \
 		--format json >../rules.json 2>../err) &&
 	test_must_be_empty err &&
-	python3 -c "
-import json
-for c in json.load(open(\"rules.json\"))[\"changes\"]:
-    print(c[\"commit\"], c[\"decision\"], \" \".join(c[\"reasons\"]) or \"-\")
-" >by-rules.txt &&
+	replayed_decisions rules.json >by-rules.txt &&
 	grep " packages/money packages/ui packages/web$" own.txt | cut -d" " -f1 >want &&
 	grep " run_all " by-rules.txt | cut -d" " -f1 >got && test_cmp want got &&
 	cut -d" " -f2- by-rules.txt >actual &&

@@ -71,11 +71,7 @@ test_expect_success 'the rules from .moon/tasks/all.yml run all where moon affec
 	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules .moon/tasks/all.yml \
 		--no-builtin-rules --format json >../rules.json 2>../err) &&
 	test_must_be_empty err &&
-	python3 -c "
-import json
-for c in json.load(open(\"rules.json\"))[\"changes\"]:
-    print(c[\"commit\"], c[\"decision\"], \" \".join(c[\"reasons\"]) or \"-\")
-" >by-rules.txt &&
+	replayed_decisions rules.json >by-rules.txt &&
 	grep " money ui web$" own.txt | cut -d" " -f1 >want &&
 	grep " run_all " by-rules.txt | cut -d" " -f1 >got && test_cmp want got &&
 	grep " run_all " by-rules.txt | cut -d" " -f3- | sort -u >actual &&
