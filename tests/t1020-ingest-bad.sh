@@ -92,11 +92,18 @@ test_expect_success 'malformed lcov' '
 	bad_source lcov "bad/lcov/c.info:3: DA record has an invalid line number .two."
 '
 
-test_expect_success 'a codebase-memory-mcp answer with an unknown schema' '
-	write_run bad/cbm "$common, \"pr\": 3, \"kind\": \"shadow\", \"verdict\": \"pass\",
+test_expect_success 'a codebase-memory-mcp answer it cannot read runs everything, as its consumer does' '
+	write_run cbm "$common, \"pr\": 3, \"kind\": \"shadow\", \"verdict\": \"pass\",
 		\"selection\": {\"engine_file\": \"sel.json\", \"total_tests\": 5}" &&
-	cp "$TEST_SRC/data/cbm/answers/schema.json" bad/cbm/sel.json &&
-	bad_source cbm "unknown selection answer schema .cbm.test_impact.v9."
+	cp "$TEST_SRC/data/cbm/answers/schema.json" cbm/sel.json &&
+	cp s.db c.db && rm -f c.db-wal c.db-shm &&
+	tiadash --db c.db --repo repo ingest cbm >out 2>err &&
+	test_grep "^tiadash: warning: cbm/sel.json:1: codebase-memory-mcp answer: unknown schema cbm.test_impact.v9 (expected cbm.test_impact.v0): taken as run_all (selector-error)" err &&
+	test_grep "^1 new run, 0 unchanged$" out &&
+	tiadash --db c.db show 3 --format json >show.json &&
+	test "$(json_get show.json "d[\"selection\"][\"decision\"]")" = run_all &&
+	test "$(json_get show.json "\" | \".join(d[\"selection\"][\"reasons\"])")" = \
+		"selector-error: unknown schema cbm.test_impact.v9"
 '
 
 test_expect_success 'a quarantine list that is binary' '
