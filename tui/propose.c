@@ -241,7 +241,7 @@ static enum reaction accept(struct tui *t, const char *glob, const size_t *close
 		proposal_accept_release(&u.acc);
 		return R_REDRAW;
 	}
-	u.what = xstrfmt("accepted %s into %s", glob, tui_short_path(target));
+	u.what = xstrfmt("accepted %s into %s", glob, path_for_people(target));
 	tui_message(t, false, "%s (u undoes)", u.what);
 	undo_push(&u);
 	return R_RELOAD | R_REDRAW;
@@ -358,7 +358,7 @@ static void build_list(struct tui *t, struct propose *pr)
 	row_add_str(r, 0, ROLE_DIM, sb.buf);
 	r = add(pr, LINE_TEXT, 0);
 	row_add(r, 0, ROLE_DIM, "rules file %s", t->rules.target ?
-		tui_short_path(t->rules.target) : "(none)");
+		path_for_people(t->rules.target) : "(none)");
 	add(pr, LINE_TEXT, 0);
 
 	r = add(pr, LINE_TEXT, 0);

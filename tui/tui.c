@@ -20,19 +20,6 @@ static const struct view_ops *const view_table[NR_VIEWS] = {
 	[VIEW_HELP] = &help_view_ops,
 };
 
-const char *tui_short_path(const char *path)
-{
-	static char cwd[4096];
-	size_t n;
-
-	if (!*cwd && !getcwd(cwd, sizeof(cwd)))
-		return path;
-	n = strlen(cwd);
-	if (!strncmp(path, cwd, n) && path[n] == '/' && path[n + 1])
-		return path + n + 1;
-	return path;
-}
-
 struct view *tui_current(struct tui *t)
 {
 	return &t->views[t->stack[t->depth - 1]];

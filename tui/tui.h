@@ -386,8 +386,6 @@ struct tui {
 
 /* The view on top of the stack. */
 struct view *tui_current(struct tui *t);
-/* A path as people read it: relative to the current directory when below it. */
-const char *tui_short_path(const char *path);
 /* Run a request in the current view (the view's handler, else the generic one). */
 enum reaction tui_request(struct tui *t, enum request req);
 /* Open the detail of a PR number ("434", "#434") or commit (a sha prefix). */
