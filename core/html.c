@@ -31,6 +31,8 @@ static const char style[] =
 	"dl.figures{columns:3 290px;column-gap:28px;margin:4px 0}\n"
 	"dl.figures div{display:flex;justify-content:space-between;gap:10px;"
 	"break-inside:avoid;border-bottom:1px dotted var(--rule)}\n"
+	"dl.facts{columns:2 460px}dl.facts div{justify-content:flex-start}\n"
+	"dl.facts dt{flex:0 0 15em}dl.facts dd{text-align:left;white-space:normal}\n"
 	"dt{color:var(--muted)}\n"
 	"dd{margin:0;text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(440px,1fr));"

@@ -648,7 +648,7 @@ static void trust_bounds(struct strbuf *sb, const struct metrics *m)
 	struct strbuf t = STRBUF_INIT;
 	double needed = m->pairs_needed < 0 ? NAN : (double)m->pairs_needed;
 
-	strbuf_addstr(sb, "<dl class=\"figures\">\n");
+	strbuf_addstr(sb, "<dl class=\"figures facts\">\n");
 	metrics_fmt_pct(&t, m->escape_bounds.upper, 2);
 	strbuf_addstr(&t, " (");
 	metrics_fmt_confidence(&t, m->confidence);
@@ -697,7 +697,7 @@ static void trust_blind(struct strbuf *sb, const struct metrics *m)
 	const struct metrics_blind *b = &m->blind;
 	struct strbuf t = STRBUF_INIT;
 
-	strbuf_addstr(sb, "<dl class=\"figures\">\n");
+	strbuf_addstr(sb, "<dl class=\"figures facts\">\n");
 	trust_fmt_blind(&t, b);
 	trust_figure(sb, "blind_spots.never_selected", "tests never selected",
 		     b->known ? (double)b->never.nr : NAN, &t);
