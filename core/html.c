@@ -31,7 +31,7 @@ static const char style[] =
 	"dl.figures{columns:3 290px;column-gap:28px;margin:4px 0}\n"
 	"dl.figures div{display:flex;justify-content:space-between;gap:10px;"
 	"break-inside:avoid;border-bottom:1px dotted var(--rule)}\n"
-	"dl.facts{columns:2 460px}dl.facts div{justify-content:flex-start}\n"
+	"dl.facts{columns:2 300px}dl.facts div{justify-content:flex-start}\n"
 	"dl.facts dt{flex:0 0 15em}dl.facts dd{text-align:left;white-space:normal}\n"
 	"dt{color:var(--muted)}\n"
 	"dd{margin:0;text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
@@ -58,6 +58,7 @@ static const char style[] =
 	".charts{grid-template-columns:1fr 1fr;gap:2px 14px;margin:4px 0}"
 	"h2{break-after:avoid;margin-top:8px}tr,svg,.tile{break-inside:avoid}"
 	"table.criteria{font-size:1em}td,th{padding:1px 6px}"
+	"table{font-size:.8em}dl.facts{font-size:.9em}dl.facts dt{flex-basis:14em}"
 	".tiles{grid-template-columns:repeat(auto-fit,minmax(80px,1fr))}}\n";
 
 void html_begin(struct strbuf *sb, const char *kind, const char *title)

@@ -648,7 +648,6 @@ static void trust_bounds(struct strbuf *sb, const struct metrics *m)
 	struct strbuf t = STRBUF_INIT;
 	double needed = m->pairs_needed < 0 ? NAN : (double)m->pairs_needed;
 
-	strbuf_addstr(sb, "<dl class=\"figures facts\">\n");
 	metrics_fmt_pct(&t, m->escape_bounds.upper, 2);
 	strbuf_addstr(&t, " (");
 	metrics_fmt_confidence(&t, m->confidence);
@@ -665,13 +664,12 @@ static void trust_bounds(struct strbuf *sb, const struct metrics *m)
 	trust_figure(sb, "escapes.pairs_needed", "clean pairs still needed", needed, &t);
 	strbuf_reset(&t);
 	trust_fmt_trend(&t, &m->trend);
-	trust_figure(sb, "trend.p_value", "trend against the previous window",
+	trust_figure(sb, "trend.p_value", "trend (previous window)",
 		     m->trend.p_value, &t);
 	strbuf_reset(&t);
 	metrics_fmt_pct(&t, m->over_strict_bounds.upper, 2);
 	trust_figure(sb, "over_strict.rate_upper", "over-strict rate upper bound",
 		     m->over_strict_bounds.upper, &t);
-	strbuf_addstr(sb, "</dl>\n");
 	strbuf_release(&t);
 }
 
@@ -697,7 +695,6 @@ static void trust_blind(struct strbuf *sb, const struct metrics *m)
 	const struct metrics_blind *b = &m->blind;
 	struct strbuf t = STRBUF_INIT;
 
-	strbuf_addstr(sb, "<dl class=\"figures facts\">\n");
 	trust_fmt_blind(&t, b);
 	trust_figure(sb, "blind_spots.never_selected", "tests never selected",
 		     b->known ? (double)b->never.nr : NAN, &t);
@@ -710,20 +707,19 @@ static void trust_blind(struct strbuf *sb, const struct metrics *m)
 		    "config only", m->verifier_heads, m->verifier_heads == 1 ? "" : "s");
 	trust_figure(sb, "verifier_changed.count", "verifier changed",
 		     (double)m->verifier_heads, &t);
-	strbuf_addstr(sb, "</dl>\n");
 	strbuf_release(&t);
-	if (b->failed.nr) {
-		strbuf_addstr(sb, "<p>Never selected, and failed in a full run:</p>\n");
-		test_list(sb, &b->failed, PAGE_TESTS);
-	}
 }
 
 static void trust_section(struct strbuf *sb, const struct metrics *m)
 {
-	strbuf_addstr(sb, "<h2>Confidence</h2>\n");
+	strbuf_addstr(sb, "<h2>Confidence and blind spots</h2>\n<dl class=\"figures facts\">\n");
 	trust_bounds(sb, m);
-	strbuf_addstr(sb, "<h2>Blind spots</h2>\n");
 	trust_blind(sb, m);
+	strbuf_addstr(sb, "</dl>\n");
+	if (m->blind.failed.nr) {
+		strbuf_addstr(sb, "<p>Never selected, and failed in a full run:</p>\n");
+		test_list(sb, &m->blind.failed, PAGE_TESTS);
+	}
 }
 
 /* ---- report ---- */
@@ -738,14 +734,14 @@ void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
 	strbuf_addstr(&sb, "<h2>Figures</h2>\n");
 	figures(&sb, m, "", report_figures, ARRAY_SIZE(report_figures), FIGURE_LIST);
 	incomplete_note(&sb, m);
-	trust_section(&sb, m);
 	strbuf_addstr(&sb, "<div class=\"charts\">\n");
 	chart_escape_rate(&sb, m);
 	chart_affected(&sb, m, NULL);
 	chart_wall_clock(&sb, m);
 	chart_diff_coverage(&sb, m);
-	strbuf_addstr(&sb, "</div>\n</section>\n<section class=\"sheet\">\n"
-		      "<h2>Force-full reasons</h2>\n<div class=\"charts\">\n");
+	strbuf_addstr(&sb, "</div>\n</section>\n<section class=\"sheet\">\n");
+	trust_section(&sb, m);
+	strbuf_addstr(&sb, "<h2>Force-full reasons</h2>\n<div class=\"charts\">\n");
 	chart_reasons(&sb, m, CHART_REASONS);
 	strbuf_addstr(&sb, "<div>\n");
 	table_reasons(&sb, m, "", PAGE_REASONS);
