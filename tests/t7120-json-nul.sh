@@ -26,16 +26,20 @@ test_expect_success 'a raw NUL byte in a manifest: refused as binary data' '
 	test_cmp expect err
 '
 
-test_expect_success 'a vitest list and an engine answer with \u0000: refused with file:line' '
+test_expect_success 'a vitest list with \u0000: refused with file:line' '
 	printf "[\n  {\"name\": \"a\\\\u0000b\", \"file\": \"src/a.test.ts\"}\n]\n" >list.json &&
 	test_expect_code 2 tiadash --db s.db ingest --kind shadow --head "$head" --verdict pass \
 		--started-at 2026-11-03T10:00:00Z --selection-format vitest --selection list.json >out 2>err &&
 	test_grep "^tiadash: error: list.json:2: a string holds a NUL character (\\\\u0000), which would cut it short: refused$" err &&
-	printf "{\"schema\": \"cbm.test_impact.v0\", \"decision\": \"selected\",\n \"lanes\": [{\"lane\": \"unit\", \"decision\": \"selected\", \"suites\": [{\"suite\": \"a\\\\u0000\", \"mode\": \"whole\"}]}]}\n" >selection-engine.json &&
-	test_expect_code 2 tiadash --db s.db ingest --kind shadow --head "$head" --verdict pass \
-		--started-at 2026-11-03T10:00:00Z selection-engine.json >out 2>err &&
-	test_grep "^tiadash: error: selection-engine.json:2: a string holds a NUL character (\\\\u0000), which would cut it short: refused$" err &&
 	test "$(sqlite3 s.db "SELECT count(*) FROM run")" = 0
+'
+
+test_expect_success 'an engine answer with \u0000 runs everything, as its consumer does, with file:line' '
+	printf "{\"schema\": \"cbm.test_impact.v0\", \"decision\": \"selected\",\n \"lanes\": [{\"lane\": \"unit\", \"decision\": \"selected\", \"suites\": [{\"suite\": \"a\\\\u0000\", \"mode\": \"whole\"}]}]}\n" >selection-engine.json &&
+	tiadash --db e.db ingest --kind shadow --head "$head" --verdict pass \
+		--started-at 2026-11-03T10:00:00Z selection-engine.json >out 2>err &&
+	test_grep "^tiadash: warning: selection-engine.json:2: codebase-memory-mcp answer: a string holds a NUL character (\\\\u0000), which would cut it short: refused: taken as run_all (selector-error)" err &&
+	test "$(sqlite3 e.db "SELECT decision FROM selection")" = run_all
 '
 
 test_expect_success 'an escaped backslash before u0000 is text: stored as written' '
