@@ -405,11 +405,17 @@ static bool name_case(struct run_data *d, struct case_names *cn, const struct ju
 
 	if (!cn->rewrites) {
 		/*
-		 * Names stay as written: JUnit's own choice of key, no copies;
-		 * the state only when a failure is stored under it.
+		 * Names stay as written: JUnit's own choice of key, copied only
+		 * when the suite changes (c->suite is the parser's buffer, which
+		 * the next case may move); the state only when a failure is
+		 * stored under it.
 		 */
-		fresh = !cn->valid || strcmp(cn->suite_name, c->suite);
-		cn->suite_name = c->suite;
+		fresh = !cn->valid || !same(&cn->suite, c->suite);
+		if (fresh) {
+			strbuf_reset(&cn->suite);
+			strbuf_addstr(&cn->suite, c->suite);
+		}
+		cn->suite_name = cn->suite.buf;
 		cn->valid = true;
 		strbuf_reset(&cn->cls);
 		if (*c->file && *c->classname)
