@@ -186,3 +186,67 @@ int spawn_run_shell(const char *cmd, const char *cwd, const struct spawn_env *en
 {
 	return run(cmd, NULL, cwd, env, what);
 }
+
+/* ---- the watch: a self-pipe for SIGCHLD, stop signals recorded ---- */
+
+static volatile sig_atomic_t stop_signal;
+static int exited[2] = { -1, -1 };
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	int e = errno;
+	ssize_t n = write(exited[1], "x", 1);
+
+	(void)sig;
+	(void)n;
+	errno = e;
+}
+
+void spawn_watch(bool on)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	if (on) {
+		stop_signal = 0;
+		if (exited[0] < 0 && pipe2(exited, O_CLOEXEC | O_NONBLOCK) < 0)
+			exited[0] = exited[1] = -1;
+	}
+	sa.sa_handler = on && exited[1] >= 0 ? on_child : SIG_DFL;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on ? on_stop : SIG_DFL;
+	sa.sa_flags = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+	if (!on && exited[0] >= 0) {
+		close(exited[0]);
+		close(exited[1]);
+		exited[0] = exited[1] = -1;
+	}
+}
+
+int spawn_watch_fd(void)
+{
+	return exited[0];
+}
+
+void spawn_watch_drain(void)
+{
+	char buf[64];
+
+	while (exited[0] >= 0 && read(exited[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+int spawn_watch_signal(void)
+{
+	return (int)stop_signal;
+}

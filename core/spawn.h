@@ -54,4 +54,20 @@ int spawn_run(char *const argv[], const char *cwd, const struct spawn_env *env,
 int spawn_run_shell(const char *cmd, const char *cwd, const struct spawn_env *env,
 		    const char *what);
 
+/*
+ * Waiting for children without pidfd (valgrind does not know it): while
+ * the watch is on, SIGCHLD writes a byte to a self-pipe whose read end
+ * spawn_watch_fd gives (poll it; spawn_watch_drain empties it), and
+ * SIGINT, SIGTERM and SIGHUP are only recorded (spawn_watch_signal), so
+ * the caller can stop its children and clean up first. spawn_watch(false)
+ * puts the default dispositions back; the caller raises the signal again
+ * (or exits as it says) when it is done.
+ */
+void spawn_watch(bool on);
+/* The self-pipe's read end, or -1 when it could not be made. */
+int spawn_watch_fd(void);
+void spawn_watch_drain(void);
+/* The stop signal caught since spawn_watch(true), or 0. */
+int spawn_watch_signal(void);
+
 #endif

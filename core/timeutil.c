@@ -117,20 +117,12 @@ bool time_parse_rfc3339(const char *s, int64_t *ms)
 	       *ms < days_from_civil(10000, 1, 1) * MS_PER_DAY;
 }
 
-bool time_parse_when(const char *s, int64_t now, int64_t *ms)
+/* "7d", "24h", "90m", "2w" (and "30s" when seconds): a count and a unit, in ms. */
+static bool parse_span(const char *s, bool seconds, int64_t *ms)
 {
-	int64_t days, n;
+	int64_t n, unit;
 	char *end;
-	int64_t unit;
 
-	if (!s || !*s)
-		return false;
-	if (strlen(s) == 10 && parse_date(s, &days)) {
-		*ms = days * MS_PER_DAY;
-		return true;
-	}
-	if (time_parse_rfc3339(s, ms))
-		return true;
 	if (*s < '0' || *s > '9')
 		return false;
 	errno = 0;
@@ -142,12 +134,36 @@ bool time_parse_when(const char *s, int64_t now, int64_t *ms)
 	case 'd': unit = MS_PER_DAY; break;
 	case 'h': unit = 3600000; break;
 	case 'm': unit = 60000; break;
+	case 's': unit = 1000; if (seconds) break; return false;
 	default: return false;
 	}
 	if (n > INT64_MAX / unit / 2)
 		return false;
-	*ms = now - n * unit;
+	*ms = n * unit;
 	return true;
+}
+
+bool time_parse_when(const char *s, int64_t now, int64_t *ms)
+{
+	int64_t days, span;
+
+	if (!s || !*s)
+		return false;
+	if (strlen(s) == 10 && parse_date(s, &days)) {
+		*ms = days * MS_PER_DAY;
+		return true;
+	}
+	if (time_parse_rfc3339(s, ms))
+		return true;
+	if (!parse_span(s, false, &span))
+		return false;
+	*ms = now - span;
+	return true;
+}
+
+bool time_parse_duration(const char *s, int64_t *ms)
+{
+	return s && parse_span(s, true, ms) && *ms > 0;
 }
 
 void time_format_date(struct strbuf *sb, int64_t ms)

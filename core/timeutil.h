@@ -22,6 +22,8 @@ bool time_parse_rfc3339(const char *s, int64_t *ms);
  * `2026-11-01` (00:00 UTC), or an RFC 3339 time. Returns false on junk.
  */
 bool time_parse_when(const char *s, int64_t now, int64_t *ms);
+/* A duration of more than nothing: `90s`, `30m`, `2h`, `1d`, `1w`, in ms. */
+bool time_parse_duration(const char *s, int64_t *ms);
 
 /* Append `2026-11-08T12:00:00Z` (with .mmm when not whole seconds). */
 void time_format(struct strbuf *sb, int64_t ms);

@@ -380,49 +380,6 @@ static void check_reproducible(struct replay_selector_job *jobs, size_t nr)
 	strbuf_release(&b);
 }
 
-/* A signal that ends the run: the pool is removed, then it is raised again. */
-static volatile sig_atomic_t stop_signal;
-/* A child's exit wakes the loop through this pipe (the self-pipe trick). */
-static int exited[2] = { -1, -1 };
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-static void on_child(int sig)
-{
-	int e = errno;
-	ssize_t n = write(exited[1], "x", 1);
-
-	(void)sig;
-	(void)n;
-	errno = e;
-}
-
-static void catch_signals(bool on)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sigemptyset(&sa.sa_mask);
-	if (on && exited[0] < 0 && pipe2(exited, O_CLOEXEC | O_NONBLOCK) < 0)
-		exited[0] = exited[1] = -1;
-	sa.sa_handler = on && exited[1] >= 0 ? on_child : SIG_DFL;
-	sa.sa_flags = SA_NOCLDSTOP;
-	sigaction(SIGCHLD, &sa, NULL);
-	sa.sa_handler = on ? on_stop : SIG_DFL;
-	sa.sa_flags = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
-	if (!on && exited[0] >= 0) {
-		close(exited[0]);
-		close(exited[1]);
-		exited[0] = exited[1] = -1;
-	}
-}
-
 int replay_selector_run(const struct replay_selector_opts *o,
 			struct replay_selector_job *jobs, size_t nr)
 {
@@ -449,9 +406,10 @@ int replay_selector_run(const struct replay_selector_opts *o,
 			jobs[i].cached = false;
 		}
 	}
-	catch_signals(true);
+	/* A stop signal removes the pool first; it is raised again at the end. */
+	spawn_watch(true);
 	if (worktree_pool_open(&pool, o->repo, (size_t)width, &wo) < 0) {
-		catch_signals(false);
+		spawn_watch(false);
 		free(slots);
 		free(fds);
 		free(cached);
@@ -503,8 +461,8 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		}
 		if (ret && !nfds && !lingering)
 			break;
-		if (exited[0] >= 0)
-			fds[nfds++] = (struct pollfd){ exited[0], POLLIN, 0 };
+		if (spawn_watch_fd() >= 0)
+			fds[nfds++] = (struct pollfd){ spawn_watch_fd(), POLLIN, 0 };
 		else if (lingering && wait_s > 0.005)
 			wait_s = 0.005;
 		if (wait_s < 0)
@@ -513,19 +471,16 @@ int replay_selector_run(const struct replay_selector_opts *o,
 			ret = error("cannot wait for the selector: %s", strerror(errno));
 			break;
 		}
-		if (stop_signal) {
+		if (spawn_watch_signal()) {
 			ret = error("interrupted (signal %d): the worktrees are removed",
-				    (int)stop_signal);
+				    spawn_watch_signal());
 			break;
 		}
 		for (nfds_t f = 0; f < nfds; f++) {
 			if (!fds[f].revents)
 				continue;
-			if (fds[f].fd == exited[0]) {
-				char buf[64];
-
-				while (read(exited[0], buf, sizeof(buf)) > 0)
-					;
+			if (fds[f].fd == spawn_watch_fd()) {
+				spawn_watch_drain();
 				continue;
 			}
 			for (int k = 0; k < width; k++) {
@@ -590,9 +545,9 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		}
 	}
 	worktree_pool_close(pool);
-	catch_signals(false);
-	if (stop_signal)
-		raise(stop_signal);
+	spawn_watch(false);
+	if (spawn_watch_signal())
+		raise(spawn_watch_signal());
 	free(slots);
 	free(fds);
 	check_reproducible(jobs, nr);
