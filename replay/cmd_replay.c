@@ -208,8 +208,7 @@ static int open_store(struct cmd_context *ctx, struct repo *repo, struct store *
 	return ret;
 }
 
-/* "owner/name" of remote.origin.url (read from the config, not git_remote). */
-static char *origin_slug(struct repo *repo)
+char *replay_origin_slug(struct repo *repo)
 {
 	git_config *cfg = NULL;
 	const char *url;
@@ -222,22 +221,18 @@ static char *origin_slug(struct repo *repo)
 	return slug;
 }
 
-/*
- * --selector NAME runs that adapter's own command and reads its own
- * answer (cached by default: its answer is the tree's); a CMD keeps the
- * line protocol, or --selector-format's reader (cached on request).
- */
-static int selector_opts(const struct replay_opts *o, struct repo *repo,
-			 const struct config *cfg, struct replay_selector_opts *out)
+int replay_selector_config(struct replay_selector_opts *out, const char *selector,
+			   const char *format, bool cache_given, bool cache,
+			   struct repo *repo, const struct config *cfg)
 {
-	const struct adapter *a = adapter_find(o->selector);
+	const struct adapter *a = adapter_find(selector);
 
 	memset(out, 0, sizeof(*out));
-	out->name = o->selector;
+	out->name = selector;
 	if (a && a->command) {
 		out->cmd = a->command;
 		out->adapter = a;
-		out->cache = !o->cache_given || o->cache;
+		out->cache = !cache_given || cache;
 	} else if (a) {
 		return error("the %s adapter has no command of its own: give the "
 			     "command (--selector CMD%s%s)", a->name,
@@ -245,20 +240,15 @@ static int selector_opts(const struct replay_opts *o, struct repo *repo,
 			     " --selector-format " : "",
 			     a->read_answer && a != &adapter_lists ? a->name : "");
 	} else {
-		out->cmd = o->selector;
-		out->adapter = o->selector_format ? adapter_find(o->selector_format)
-						  : &adapter_lists;
-		out->cache = o->cache;
+		out->cmd = selector;
+		out->adapter = format ? adapter_find(format) : &adapter_lists;
+		out->cache = cache;
 	}
-	if (a && o->selector_format)
+	if (a && format)
 		return error("--selector-format is for a command; %s reads its own answer",
 			     a->name);
 	out->repo = repo;
-	out->setup = o->setup;
 	out->scrub = &cfg->selector_scrub;
-	out->recheck = o->recheck;
-	out->timeout_s = o->timeout_s;
-	out->jobs = o->jobs;
 	return 0;
 }
 
@@ -289,7 +279,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	    open_store(ctx, repo, &store) < 0)
 		goto out;
 	run.has_store = store != NULL;
-	slug = origin_slug(repo);
+	slug = replay_origin_slug(repo);
 	if (store && config_load(&cfg, store->path) < 0)
 		goto out;
 	run.record.idmap = cfg.idmap;
@@ -302,8 +292,13 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	replay_apply_rules(&run, repo);
 	if (o.selector) {
 		replay_progress_init(&progress, "replay: selector");
-		if (selector_opts(&o, repo, &cfg, &run.selector) < 0)
+		if (replay_selector_config(&run.selector, o.selector, o.selector_format,
+					   o.cache_given, o.cache, repo, &cfg) < 0)
 			goto out;
+		run.selector.setup = o.setup;
+		run.selector.recheck = o.recheck;
+		run.selector.timeout_s = o.timeout_s;
+		run.selector.jobs = o.jobs;
 		run.selector.progress = replay_progress_cb;
 		run.selector.data = &progress;
 	}

@@ -340,6 +340,22 @@ void replay_print_html(const struct replay_run *run, int64_t now, FILE *f);
 
 /* ---- cmd_replay.c ---- */
 
+struct config;
+/*
+ * --selector NAME runs that adapter's own command and reads its own answer
+ * (cached unless cache_given && !cache: its answer is the tree's); a CMD
+ * keeps the line protocol, or format's reader (an adapter name; cached
+ * when cache). Fills the selector, its reader, the cache, the repository
+ * and the config's scrubbed names; the caller sets setup, timeout and
+ * jobs. -1 after error() (an adapter without a command, a format given
+ * with a NAME).
+ */
+int replay_selector_config(struct replay_selector_opts *out, const char *selector,
+			   const char *format, bool cache_given, bool cache,
+			   struct repo *repo, const struct config *cfg);
+/* "owner/name" of the repository's remote.origin.url, or NULL; caller frees. */
+char *replay_origin_slug(struct repo *repo);
+
 /*
  * Progress on stderr, only when stderr is a terminal: "LABEL done/total
  * (rate/s)", redrawn at most every 100 ms; replay_progress_done clears it.
