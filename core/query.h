@@ -259,4 +259,67 @@ struct note_info {
 int query_notes(struct store *s, int64_t head_id, struct note_info **out, size_t *nr);
 void notes_release(struct note_info *notes, size_t nr);
 
+/* ---- defect seeding (seed/, metrics/seeded.h) ---- */
+
+/* What caught a seeded mutant. */
+enum seed_verdict {
+	SEED_SUBSET,  /* the selected subset failed */
+	SEED_FULL,    /* only the full suite failed: an escape the seeding predicts */
+	SEED_NONE,    /* nothing failed: a verifier gap */
+	SEED_INVALID, /* it did not compile or import (replaced) */
+};
+#define NR_SEED_CLASSES 3 /* the valid verdicts: subset, full, none */
+/* "subset", "full", "none", "invalid". */
+const char *seed_verdict_name(enum seed_verdict v);
+bool seed_verdict_parse(const char *s, enum seed_verdict *out);
+
+struct seed_change_info {
+	int64_t pos;
+	char sha[41];
+	bool has_pr;
+	int64_t pr;
+	char *decision;           /* "selected", "nothing", "run_all", "error" */
+	int64_t selected;         /* the subset's entries; -1 when it has none */
+	int64_t candidates;       /* files outside the impact set */
+	int64_t reached;          /* of which the selector's answer put inside */
+	char *skipped;            /* why it has no mutants, or NULL */
+};
+
+struct seed_mutant_info {
+	int64_t pos, change;      /* change: the seed_change_info pos */
+	char *path;
+	int64_t line, col;        /* col: 0-based byte offset */
+	char *op, *before, *after;
+	enum seed_verdict verdict;
+	bool timed_out;           /* the catching run was stopped at its timeout */
+	char *why;                /* invalid: what failed, else NULL */
+	double subset_s, full_s;  /* NAN when not run */
+	struct strlist caught_by; /* failing tests of the catching run, sorted */
+};
+
+/* One stored experiment (`tiadash seed`). */
+struct seed_info {
+	int64_t id;
+	char *repo;               /* the origin's owner/name, or "" */
+	int64_t started_at, finished_at; /* finished_at INT64_MIN: still running or killed */
+	char *state;              /* "running", "done", "budget", "interrupted" */
+	int64_t since, until;     /* the history sampled (INT64_MIN / INT64_MAX: unbounded) */
+	int64_t seed;
+	char *selector, *test_cmd, *full_cmd;
+	int64_t changes_wanted, mutants_wanted; /* --changes, --mutants (per change) */
+	struct seed_change_info *changes; /* in sampled order */
+	size_t nr_changes;
+	struct seed_mutant_info *mutants; /* in the order they finished */
+	size_t nr_mutants;
+};
+void seed_info_release(struct seed_info *i);
+/*
+ * The latest experiment started in window w (its repo, when w names one):
+ * 0 and out filled, 1 when there is none, -1 after error(). out is always
+ * safe to release.
+ */
+int query_seed_latest(struct store *s, const struct window *w, struct seed_info *out);
+/* The experiment with this id; as query_seed_latest. */
+int query_seed_by_id(struct store *s, int64_t id, struct seed_info *out);
+
 #endif

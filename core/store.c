@@ -193,6 +193,58 @@ static const char *const migrations[] = {
 	"ALTER TABLE selection ADD COLUMN entries_total INTEGER;"
 	"ALTER TABLE selection ADD COLUMN entries_unresolved INTEGER;"
 	"ALTER TABLE selection ADD COLUMN entries_unmatched INTEGER;",
+
+	/*
+	 * 6 -> 7: defect-seeding experiments (`tiadash seed`, issue 21):
+	 * each run's parameters and state, the changes it sampled with the
+	 * selector's decision, and every mutant with what caught it (the
+	 * catching run's failing tests front-coded, store_strings_encode).
+	 * Written as the experiment goes, so a run stopped by its budget, a
+	 * signal or a kill keeps what finished.
+	 */
+	"CREATE TABLE seed_experiment ("
+	"  id INTEGER PRIMARY KEY,"
+	"  repo TEXT NOT NULL,"
+	"  started_at INTEGER NOT NULL,"
+	"  finished_at INTEGER,"
+	"  state TEXT NOT NULL CHECK (state IN ('running', 'done', 'budget', 'interrupted')),"
+	"  since INTEGER,"
+	"  until INTEGER,"
+	"  seed INTEGER NOT NULL,"
+	"  selector TEXT NOT NULL,"
+	"  test_cmd TEXT NOT NULL,"
+	"  full_cmd TEXT NOT NULL,"
+	"  changes_wanted INTEGER NOT NULL,"
+	"  mutants_wanted INTEGER NOT NULL);"
+	"CREATE INDEX seed_experiment_started ON seed_experiment (started_at);"
+	"CREATE TABLE seed_change ("
+	"  experiment_id INTEGER NOT NULL REFERENCES seed_experiment (id) ON DELETE CASCADE,"
+	"  pos INTEGER NOT NULL,"
+	"  sha TEXT NOT NULL,"
+	"  pr INTEGER,"
+	"  decision TEXT NOT NULL CHECK (decision IN ('selected', 'nothing', 'run_all', 'error')),"
+	"  selected INTEGER,"
+	"  candidates INTEGER NOT NULL DEFAULT 0,"
+	"  reached INTEGER NOT NULL DEFAULT 0,"
+	"  skipped TEXT,"
+	"  PRIMARY KEY (experiment_id, pos)) WITHOUT ROWID;"
+	"CREATE TABLE seed_mutant ("
+	"  experiment_id INTEGER NOT NULL REFERENCES seed_experiment (id) ON DELETE CASCADE,"
+	"  pos INTEGER NOT NULL,"
+	"  change_pos INTEGER NOT NULL,"
+	"  path TEXT NOT NULL,"
+	"  line INTEGER NOT NULL,"
+	"  col INTEGER NOT NULL,"
+	"  operator TEXT NOT NULL,"
+	"  before TEXT NOT NULL,"
+	"  after TEXT NOT NULL,"
+	"  verdict TEXT NOT NULL CHECK (verdict IN ('subset', 'full', 'none', 'invalid')),"
+	"  timed_out INTEGER NOT NULL DEFAULT 0,"
+	"  why TEXT,"
+	"  subset_s REAL,"
+	"  full_s REAL,"
+	"  caught_by BLOB NOT NULL,"
+	"  PRIMARY KEY (experiment_id, pos)) WITHOUT ROWID;",
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,
