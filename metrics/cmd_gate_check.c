@@ -17,6 +17,7 @@ enum {
 	OPT_MIN_DIFF_COV,
 	OPT_STRICT,
 	OPT_MIN_IDENTITY,
+	OPT_MAX_SEEDED,
 };
 
 
@@ -111,6 +112,7 @@ static int criterion_option(struct metrics_criteria *cr, int c, const char *arg)
 	case OPT_MIN_DIFF_COV: ok = parse_fraction(arg, &cr->min_diff_coverage); break;
 	case OPT_STRICT: cr->strict = true; break;
 	case OPT_MIN_IDENTITY: ok = parse_fraction(arg, &cr->min_identity); break;
+	case OPT_MAX_SEEDED: ok = parse_fraction(arg, &cr->max_seeded_escape_rate); break;
 	default: return usage_error(&cmd_gate_check, "unknown option");
 	}
 	if (!ok)
@@ -130,6 +132,7 @@ static const struct option gate_options[] = {
 	{ "min-diff-coverage", required_argument, NULL, OPT_MIN_DIFF_COV },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "min-identity", required_argument, NULL, OPT_MIN_IDENTITY },
+	{ "max-seeded-escape-rate", required_argument, NULL, OPT_MAX_SEEDED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -206,6 +209,10 @@ const struct cmd cmd_gate_check = {
 		"  --no-p95-saving         leave the wall-clock criterion out\n"
 		"  --min-diff-coverage X   diff-coverage p50 (default 0.7; advisory)\n"
 		"  --strict                the diff-coverage criterion counts too\n"
+		"  --max-seeded-escape-rate X\n"
+		"                          defects seeded outside the impact set that only\n"
+		"                          the full suite caught (`tiadash seed`; default\n"
+		"                          0.2; advisory, when the window has an experiment)\n"
 		"\nExit status: 0 GO, 1 NO-GO, 2 usage or input error.\n",
 	.options = gate_options,
 	.shortopts = METRICS_SHORTOPTS,

@@ -204,6 +204,36 @@ static void json_days(cJSON *root, const struct metrics *m)
 	cJSON_AddItemToObject(root, "days", days);
 }
 
+/* The window's seeding experiment (metrics/seeded.h) and its escapes; null when none. */
+static void json_seeded(cJSON *root, const struct metrics *m)
+{
+	const struct metrics_seeded *sd = &m->seeded;
+	cJSON *o, *list;
+
+	if (!sd->known) {
+		cJSON_AddItemToObject(root, "seeded", cJSON_CreateNull());
+		return;
+	}
+	o = json_obj(root, "seeded");
+	metrics_seeded_json(o, sd);
+	list = cJSON_CreateArray();
+	for (size_t i = 0; i < sd->info.nr_mutants; i++) {
+		const struct seed_mutant_info *x = &sd->info.mutants[i];
+		cJSON *e;
+
+		if (x->verdict != SEED_FULL)
+			continue;
+		e = cJSON_CreateObject();
+		json_add_string(e, "path", x->path);
+		json_add_int(e, "line", x->line);
+		json_add_string(e, "operator", x->op);
+		json_add_bool(e, "timed_out", x->timed_out);
+		cJSON_AddItemToObject(e, "caught_by", json_strlist(&x->caught_by));
+		cJSON_AddItemToArray(list, e);
+	}
+	cJSON_AddItemToObject(o, "escapes", list);
+}
+
 static void print_json(const struct metrics *m)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -231,6 +261,7 @@ static void print_json(const struct metrics *m)
 	cJSON_AddItemToObject(root, "blind_spots", trust_json_blind(&m->blind));
 	cJSON_AddItemToObject(root, "verifier_changed", trust_json_verifier_all(m));
 	json_add_identity(root, "identity", &m->identity);
+	json_seeded(root, m);
 	json_days(root, m);
 	json_print_free(root, stdout);
 }
@@ -475,6 +506,16 @@ static void text_identity(struct metrics_out *o, const struct metrics *m)
 			    "lists them)\n", m->identity.failing_tests - m->identity.resolved);
 }
 
+static void text_seeded(struct metrics_out *o, const struct metrics *m)
+{
+	if (!m->seeded.known)
+		return;
+	text_label(o, "Seeded");
+	metrics_seeded_summary(&o->sb, &m->seeded);
+	strbuf_addch(&o->sb, '\n');
+	metrics_seeded_rows(&o->sb, &m->seeded, "               ");
+}
+
 static void text_rest(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
@@ -549,6 +590,7 @@ static void print_text(const struct metrics *m)
 	text_escapes(&o, m);
 	text_rest(&o, m);
 	trust_text(&o, m);
+	text_seeded(&o, m);
 	text_days(&o, m);
 	metrics_flush(&o.sb);
 }
@@ -574,7 +616,7 @@ static void md_dist(struct metrics_out *o, const char *what, const struct metric
 
 static void md_overview(struct metrics_out *o, const struct metrics *m)
 {
-	struct strbuf v = STRBUF_INIT;
+	struct strbuf v = STRBUF_INIT, label = STRBUF_INIT;
 
 	strbuf_addstr(&o->sb, "# tiadash report\n\nWindow: ");
 	metrics_fmt_window(&o->sb, m, true);
@@ -640,6 +682,17 @@ static void md_overview(struct metrics_out *o, const struct metrics *m)
 		strbuf_addstr(&v, "; ");
 	identity_entries(&v, &m->identity);
 	md_row(o, "test identity", v.buf);
+	for (int k = 0; m->seeded.known && k < NR_SEED_CLASSES; k++) {
+		strbuf_reset(&v);
+		strbuf_addf(&v, "%" PRId64 " of %" PRId64 ": ", m->seeded.counts[k],
+			    m->seeded.valid);
+		metrics_seeded_fmt_rate(&v, &m->seeded.rates[k]);
+		strbuf_reset(&label);
+		strbuf_addf(&label, "seeded defects %s",
+			    metrics_seeded_label((enum seed_verdict)k));
+		md_row(o, label.buf, v.buf);
+	}
+	strbuf_release(&label);
 	strbuf_release(&v);
 }
 

@@ -18,7 +18,7 @@ void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned f
 }
 
 /* The confidences the bounds are offered at (conventional, and what the man page lists). */
-static bool parse_confidence(const char *s, double *out)
+bool metrics_parse_confidence(const char *s, double *out)
 {
 	static const double allowed[] = { 0.90, 0.95, 0.99 };
 	double v;
@@ -75,7 +75,7 @@ int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_
 					   "number from 0 to 1", arg);
 		return 0;
 	case MOPT_CONFIDENCE:
-		if (!parse_confidence(arg, &a->confidence))
+		if (!metrics_parse_confidence(arg, &a->confidence))
 			return usage_error(a->cmd, "--confidence '%s': expected 0.90, "
 					   "0.95 or 0.99", arg);
 		return 0;

@@ -45,6 +45,9 @@ enum {
 #define METRICS_CONFIDENCE_OPTIONS                                   \
 	{ "confidence", required_argument, NULL, MOPT_CONFIDENCE },  \
 	{ "escape-target", required_argument, NULL, MOPT_ESCAPE_TARGET }
+/* --confidence C: one of 0.90, 0.95, 0.99 (what the man page lists). */
+bool metrics_parse_confidence(const char *s, double *out);
+
 #define METRICS_CONFIDENCE_HELP                                                \
 	"  --confidence C   of the bounds: 0.90, 0.95 (default) or 0.99\n"       \
 	"  --escape-target X  the escape rate the upper bound must reach\n"     \

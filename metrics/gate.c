@@ -88,6 +88,9 @@ void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *
 	    c->min_diff_coverage, m->diff_coverage.p50, false, !c->strict);
 	add(out, "verifier_changed", "verifier-changed heads", OP_LE, 0,
 	    (double)m->verifier_heads, true, true);
+	if (m->seeded.known)
+		add(out, "seeded_escape_rate", "seeded escape rate", OP_LE,
+		    c->max_seeded_escape_rate, m->seeded.rates[SEED_FULL].rate, false, true);
 	for (size_t i = 0; i < out->nr; i++)
 		if (!out->criteria[i].pass && !out->criteria[i].advisory)
 			out->go = false;

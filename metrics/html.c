@@ -747,6 +747,16 @@ void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
 	table_reasons(&sb, m, "", PAGE_REASONS);
 	strbuf_addstr(&sb, "</div>\n</div>\n<h2>Escapes</h2>\n");
 	table_escapes(&sb, m, "", PAGE_ESCAPES, PAGE_TESTS);
+	if (m->seeded.known) {
+		struct strbuf what = STRBUF_INIT;
+
+		metrics_seeded_summary(&what, &m->seeded);
+		strbuf_addstr(&sb, "<h2>Seeded defects</h2>\n<p class=\"note\">");
+		html_escape(&sb, what.buf);
+		strbuf_addstr(&sb, "</p>\n");
+		metrics_seeded_html_table(&sb, &m->seeded, "seeded.");
+		strbuf_release(&what);
+	}
 	strbuf_addstr(&sb, "<h2>Per day</h2>\n");
 	table_days(&sb, m, PAGE_DAYS);
 	strbuf_addstr(&sb, "</section>\n");

@@ -762,6 +762,8 @@ int metrics_compute(struct store *s, const struct window *w,
 		finish_days(out);
 		finish_bounds(out);
 		ret = finish_trend(&a);
+		if (!ret)
+			ret = metrics_seeded_compute(s, &win, out->confidence, &out->seeded);
 	}
 	if (!ret)
 		ret = finish_blind(&a, &win);
@@ -797,5 +799,6 @@ void metrics_release(struct metrics *m)
 	strlist_release(&m->pool_);
 	strmap_clear(&m->pool_index_);
 	identity_figures_release(&m->identity);
+	metrics_seeded_release(&m->seeded);
 	memset(m, 0, sizeof(*m));
 }

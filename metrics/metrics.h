@@ -43,6 +43,7 @@
  *                decision is `selected` 
  *   shadow days  distinct UTC days (of the window) on which a head's first
  *                shadow run started
+ *   seeded       the window's defect-seeding experiment (metrics/seeded.h)
  *   days         one entry per UTC day from the window's first day to its
  *                last (an unbounded side ends at the first / last head; a
  *                window longer than METRICS_MAX_DAYS is cut to the days
@@ -80,6 +81,7 @@
 #include "core/strmap.h"
 #include "metrics/classify.h"
 #include "metrics/stats.h"
+#include "metrics/seeded.h"
 
 #define METRICS_DEFAULT_THRESHOLD 0.7
 #define METRICS_DEFAULT_CONFIDENCE 0.95
@@ -250,6 +252,7 @@ struct metrics {
 	struct metrics_verifier *verifier; /* in window order of their rows */
 	size_t nr_verifier;
 	int64_t verifier_heads; /* distinct heads flagged */
+	struct metrics_seeded seeded; /* the window's latest seeding experiment */
 
 	/*
 	 * Test identity (SPEC 3.3): the failing tests of the window's
@@ -300,7 +303,9 @@ double metrics_saving(double shadow, double full);
  * tests has no join to doubt). The verdict is GO when every non-advisory
  * criterion passes. escape_rate_upper compares the escape rate's one-sided
  * upper bound with the metrics' escape target; verifier_changed (advisory)
- * counts the heads flagged by the verifier check.
+ * counts the heads flagged by the verifier check. seeded_escape_rate
+ * (advisory) is judged only when the window has a seeding experiment: its
+ * caught-only-by-the-full-suite rate.
  */
 struct metrics_criteria {
 	int64_t min_days;         /* distinct UTC days with a shadow run */
@@ -312,8 +317,10 @@ struct metrics_criteria {
 	double min_diff_coverage; /* diff-coverage p50 */
 	bool strict;              /* diff coverage is not advisory */
 	double min_identity;      /* share of failing tests resolved (n/a passes) */
+	double max_seeded_escape_rate; /* advisory, when the window has a seeding experiment */
 };
-#define METRICS_CRITERIA_INIT { 7, 50, 0, 0.6, true, 0, METRICS_DEFAULT_THRESHOLD, false, 0.99 }
+#define METRICS_CRITERIA_INIT { 7, 50, 0, 0.6, true, 0, METRICS_DEFAULT_THRESHOLD, false, 0.99, \
+				SEEDED_DEFAULT_MAX_ESCAPE_RATE }
 
 enum metrics_op { OP_GE, OP_LE, OP_GT };
 
@@ -328,7 +335,7 @@ struct metrics_criterion {
 	bool pass, advisory;
 };
 
-#define METRICS_MAX_CRITERIA 9
+#define METRICS_MAX_CRITERIA 10
 struct metrics_gate {
 	struct metrics_criterion criteria[METRICS_MAX_CRITERIA];
 	size_t nr;

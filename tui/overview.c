@@ -354,6 +354,17 @@ static void build(struct tui *t, struct overview *o)
 	}
 	value(r, ROLE_DEFAULT, &sb);
 
+	if (m->seeded.known) {
+		const struct metrics_seeded *sd = &m->seeded;
+
+		r = line(o, VIEW_OVERVIEW, "Seeded");
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%" PRId64 " mutants: subset %" PRId64 ", full %" PRId64
+			    ", none %" PRId64 "; escape ", sd->valid, sd->counts[SEED_SUBSET],
+			    sd->counts[SEED_FULL], sd->counts[SEED_NONE]);
+		metrics_seeded_fmt_rate(&sb, &sd->rates[SEED_FULL]);
+		value(r, sd->counts[SEED_FULL] ? ROLE_WARN : ROLE_DEFAULT, &sb);
+	}
 	build_gate(o, &t->fig.gate);
 	strbuf_release(&sb);
 }
