@@ -39,7 +39,7 @@ BUILD ?= build/default
 BIN = tiadash
 endif
 
-SRC_DIRS = core adapters ingest metrics replay tui
+SRC_DIRS = core adapters ingest metrics replay seed tui
 SRCS = $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 MAIN_SRC = core/main.c
 LIB_SRCS = $(filter-out $(MAIN_SRC),$(SRCS))

@@ -30,6 +30,7 @@ const struct cmd *const command_table[] = {
 	&cmd_summary,
 	&cmd_propose,
 	&cmd_replay, &cmd_rules,
+	&cmd_seed,
 	&cmd_tui,
 	&cmd_help,
 	NULL,
