@@ -55,6 +55,7 @@ has_command() {
 }
 
 week="--since 2026-11-01 --until 2026-11-08"
+q="'"
 repo="$SAMPLE/repo"
 
 test_expect_success 'setup: a dozen PRs of the week, and the whole week natively' '
@@ -150,6 +151,26 @@ test_expect_success 'rules --test under valgrind' '
 		vg --repo "$repo" rules --test --format json >rules.json &&
 	vg_clean
 '
+
+if has_command seed; then
+	test_expect_success 'seed and its outputs under valgrind' '
+		git init -q small && mkdir small/src &&
+		printf "int f(int x)\n{\n\tif (x < 1 && !g(x))\n\t\treturn 0;\n\treturn x + 1;\n}\n" >small/src/a.c &&
+		(cd small && commit_at 2026-11-01T00:00:00Z base &&
+		 echo "/* a */" >>src/b.c && commit_at 2026-11-02T00:00:00Z "b (#1)") &&
+		vg --db seed.db --repo small seed --since 2026-11-01T12:00:00Z --changes 1 \
+			--mutants 3 --selector true --seed 1 \
+			--test "grep -q \"x < 1 && !g(x)\" src/a.c" --format json >seed.json &&
+		for f in text md csv html; do
+			vg --db seed.db --repo small seed --show --format $f >seed.$f || return 1
+		done &&
+		vg --db seed.db report --format json >seed-report.json &&
+		vg_clean &&
+		# One file outside, so one mutant: the grep sees three of its five sites.
+		json_get seed.json "[m[\"verdict\"] == (${q}full${q} if m[\"operator\"] in (${q}cmp-flip${q}, ${q}bool-swap${q}, ${q}not-drop${q}) else ${q}none${q}) for m in d[\"list\"]]" >verdicts &&
+		echo "[True]" >expect && test_cmp expect verdicts
+	'
+fi
 
 if has_command propose; then
 	test_expect_success 'propose under valgrind' '
