@@ -76,6 +76,15 @@ test_expect_success 'a run killed with SIGKILL leaves its worktree; the next run
 	test "$(sqlite3 repo/.tiadash/tiadash.db "select group_concat(state) from seed_experiment")" = "budget,interrupted,running,done"
 '
 
+test_expect_success 'progress on a terminal: mutants by class, and an ETA' '
+	script -qec "\"$TIADASH_BIN\" --repo repo $SEED --mutants 2 --test \"$TEST_CMD\" >tty.txt" \
+		tty.log >/dev/null &&
+	tr "\r" "\n" <tty.log | grep "^seed: " >progress &&
+	test_grep "^seed: 1/2 mutants (subset 0, full [01], none [01], invalid 0), ETA [0-9]m[0-5][0-9]s" progress &&
+	test_grep "^seed: 2/2 mutants (subset 0, full [0-2], none [0-2], invalid 0)" progress &&
+	test_grep "^Seeded       2 mutants outside 1 change.s impact sets" tty.txt
+'
+
 test_expect_success 'the working tree is untouched' '
 	tree_sums repo after.sums && test_cmp before.sums after.sums
 '
