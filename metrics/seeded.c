@@ -92,10 +92,10 @@ void metrics_seeded_summary(struct strbuf *sb, const struct metrics_seeded *m)
 {
 	const struct seed_info *i = &m->info;
 
-	strbuf_addf(sb, "%" PRId64 " %s outside %" PRId64 " %s impact sets (%" PRId64
+	strbuf_addf(sb, "%" PRId64 " %s outside %" PRId64 " %s (%" PRId64
 		    " invalid; seed %" PRId64 ", %s)", m->valid,
 		    m->valid == 1 ? "mutant" : "mutants", m->changes_mutated,
-		    m->changes_mutated == 1 ? "change's" : "changes'", m->invalid, i->seed,
+		    m->changes_mutated == 1 ? "change's impact set" : "changes' impact sets", m->invalid, i->seed,
 		    i->state);
 }
 

@@ -195,7 +195,7 @@ static void text_escapes(struct metrics_out *o, const struct seed_report *r)
 	if (!c)
 		return;
 	strbuf_addf(sb, "\nWhat would have caught them (measured on the %" PRId64
-		    " changes of the window)\n", c->history);
+		    " %s of the window)\n", c->history, c->history == 1 ? "change" : "changes");
 	for (size_t k = 0; k < c->nr_selects; k++) {
 		struct strbuf rule = STRBUF_INIT;
 
@@ -213,7 +213,8 @@ static void text_escapes(struct metrics_out *o, const struct seed_report *r)
 		strbuf_addstr(sb, "  force-full ");
 		put(o, g->glob);
 		strbuf_addf(sb, "\n      %s: closes %zu, forces %" PRId64 " of %" PRId64
-			    " changes%s\n", g->form, g->nr_closes, g->forced, c->history,
+			    " %s%s\n", g->form, g->nr_closes, g->forced, c->history,
+			    c->history == 1 ? "change" : "changes",
 			    g->recommended ? " (recommended)" : "");
 	}
 }
