@@ -14,9 +14,25 @@ uint64_t seed_rng_next(struct seed_rng *r)
 	return z ^ (z >> 31);
 }
 
+/*
+ * FNV-1a of the salt: fixed here, not core/strmap.h's strhash, which may
+ * change for speed (and reads words in the machine's byte order), while
+ * a --seed must draw the same choices on every build and machine.
+ */
+static uint64_t salt_hash(const char *salt)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+	for (const unsigned char *p = (const unsigned char *)salt; *p; p++) {
+		h ^= *p;
+		h *= UINT64_C(0x100000001b3);
+	}
+	return h;
+}
+
 void seed_rng_init(struct seed_rng *r, uint64_t seed, const char *salt)
 {
-	r->state = seed ^ strhash(salt, strlen(salt));
+	r->state = seed ^ salt_hash(salt);
 	seed_rng_next(r);
 }
 

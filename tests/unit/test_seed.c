@@ -228,6 +228,9 @@ static void seeded_streams(void **state)
 	seed_rng_init(&a, 42, "abc");
 	seed_rng_init(&b, 42, "abc");
 	seed_rng_init(&c, 43, "abc");
+	/* Pinned: a --seed draws the same on every build (FNV-1a, splitmix64; computed in Python). */
+	assert_true(seed_rng_next(&a) == UINT64_C(0x68b853e381951d2b));
+	assert_true(seed_rng_next(&b) == UINT64_C(0x68b853e381951d2b));
 	assert_true(seed_rng_next(&a) == seed_rng_next(&b));
 	assert_true(seed_rng_next(&a) != seed_rng_next(&c));
 	for (size_t i = 0; i < 8; i++)
