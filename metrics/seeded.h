@@ -3,7 +3,7 @@
  * table), computed once and drawn by `seed`, `report`, `gate-check` and
  * the dashboard. Definitions:
  *
- *   experiment   the window's latest (by start; --repo NAME: of that
+ *   experiment   the window's latest (by start; --project NAME: of that
  *                repository), with every change and mutant it stored: a
  *                run stopped by its budget, a signal or a kill counts what
  *                finished

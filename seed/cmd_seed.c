@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/spawn.h"
 #include "core/store.h"
+#include "core/textfit.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "seed/seed.h"
@@ -269,7 +270,7 @@ static int print(struct store *st, int64_t id, const struct seed_sample *s,
 	case FORMAT_MD: seed_print_md(&r, stdout); break;
 	case FORMAT_CSV: seed_print_csv(&r, stdout); break;
 	case FORMAT_HTML: seed_print_html(&r, now, stdout); break;
-	default: seed_print_text(&r, stdout); break;
+	default: text_fit_stdout(); seed_print_text(&r, stdout); break;
 	}
 	seed_candidates_release(&cand);
 	metrics_seeded_release(&fig);

@@ -261,7 +261,8 @@ static void text_invalid(struct metrics_out *o, const struct seed_info *i)
 		any = true;
 		strbuf_addstr(&o->sb, "  ");
 		put(o, m->path);
-		strbuf_addf(&o->sb, ":%" PRId64 "  %s  ", m->line, m->op);
+		/* What failed on a line of its own: a compiler's or pytest's line is long. */
+		strbuf_addf(&o->sb, ":%" PRId64 "  %s\n    ", m->line, m->op);
 		put(o, m->why ? m->why : "");
 		strbuf_addch(&o->sb, '\n');
 	}
