@@ -95,7 +95,7 @@ void metrics_seeded_summary(struct strbuf *sb, const struct metrics_seeded *m)
 	strbuf_addf(sb, "%" PRId64 " %s outside %" PRId64 " %s (%" PRId64
 		    " invalid; seed %" PRId64 ", %s)", m->valid,
 		    m->valid == 1 ? "mutant" : "mutants", m->changes_mutated,
-		    m->changes_mutated == 1 ? "change's impact set" : "changes' impact sets", m->invalid, i->seed,
+		    m->changes_mutated == 1 ? "impact set" : "impact sets", m->invalid, i->seed,
 		    i->state);
 }
 

@@ -104,7 +104,7 @@ test_expect_success 'the text output: the table, the escapes, the uncaught by fi
 	caught by no test                  2  40.0% [5.3%, 85.3%]
 	EOF
 	test_cmp expect actual &&
-	test_grep "^Seeded       5 mutants outside 2 changes. impact sets (1 invalid; seed 5, done)$" seed.txt &&
+	test_grep "^Seeded       5 mutants outside 2 impact sets (1 invalid; seed 5, done)$" seed.txt &&
 	test_grep "^  ledger/export.py:7  cmp-flip  change [0-9a-f]\{12\} (#1)$" seed.txt &&
 	test_grep "^    - if len(text) > width:$" seed.txt &&
 	test_grep "^    + if len(text) >= width:$" seed.txt &&
@@ -134,7 +134,7 @@ test_expect_success 'report, gate-check and the dashboard show the same figures'
 	echo "[('"'"'ledger/export.py'"'"', ['"'"'tests/test_export.py::test_exact_width'"'"']), ('"'"'ledger/loop.py'"'"', [])]" >expect &&
 	test_cmp expect actual &&
 	tiadash --repo repo report --since 7d >report.txt &&
-	test_grep "^Seeded       5 mutants outside 2 changes. impact sets (1 invalid; seed 5, done)$" report.txt &&
+	test_grep "^Seeded       5 mutants outside 2 impact sets (1 invalid; seed 5, done)$" report.txt &&
 	test_grep "^               caught only by the full suite      2  40.0% \[5.3%, 85.3%\]$" report.txt &&
 	test_expect_code 1 tiadash --repo repo gate-check --since 7d --until 2026-11-09 --format json >gate.json &&
 	json_get gate.json "[c for c in d[\"criteria\"] if c[\"name\"] == \"seeded_escape_rate\"][0]" >actual &&

@@ -56,7 +56,7 @@ test_expect_success 'SIGINT stops it: what finished is stored and printed, exit 
 	kill -INT $pid && { wait $pid; echo $? >status; } &&
 	echo 130 >expect && test_cmp expect status &&
 	test_grep "^Note         interrupted: what finished is counted$" int.txt &&
-	test_grep "^Seeded       [2-5] mutants outside 1 change.s impact set (0 invalid; seed 5, interrupted)$" int.txt &&
+	test_grep "^Seeded       [2-5] mutants outside 1 impact set (0 invalid; seed 5, interrupted)$" int.txt &&
 	test "$(sqlite3 repo/.tiadash/tiadash.db "select state from seed_experiment order by id desc limit 1")" = interrupted &&
 	test "$(git -C repo worktree list | wc -l)" = 1 && ! test -e repo/.tiadash/worktrees &&
 	! test -e repo/.tiadash/seed
@@ -82,7 +82,7 @@ test_expect_success 'progress on a terminal: mutants by class, and an ETA' '
 	tr "\r" "\n" <tty.log | grep "^seed: " >progress &&
 	test_grep "^seed: 1/2 mutants (subset 0, full [01], none [01], invalid 0), ETA [0-9]m[0-5][0-9]s" progress &&
 	test_grep "^seed: 2/2 mutants (subset 0, full [0-2], none [0-2], invalid 0)" progress &&
-	test_grep "^Seeded       2 mutants outside 1 change.s impact set" tty.txt
+	test_grep "^Seeded       2 mutants outside 1 impact set" tty.txt
 '
 
 test_expect_success 'the working tree is untouched' '
