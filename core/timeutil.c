@@ -187,6 +187,14 @@ void time_format(struct strbuf *sb, int64_t ms)
 	strbuf_addch(sb, 'Z');
 }
 
+double time_monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int64_t time_now_ms(void)
 {
 	const char *pinned = getenv("TIADASH_NOW");

@@ -13,6 +13,8 @@
 
 /* Now, or TIADASH_NOW (RFC 3339) when set; dies on a malformed TIADASH_NOW. */
 int64_t time_now_ms(void);
+/* Seconds of the monotonic clock: for deadlines and durations, never dates. */
+double time_monotonic_s(void);
 
 /* RFC 3339 date-time with an offset or Z; fractions kept to the millisecond. */
 bool time_parse_rfc3339(const char *s, int64_t *ms);

@@ -5,6 +5,7 @@
 #include "core/sanitize.h"
 #include "core/spawn.h"
 #include "core/strmap.h"
+#include "core/timeutil.h"
 #include "core/worktree.h"
 #include "replay/replay.h"
 
@@ -31,14 +32,6 @@ struct slot {
 	double deadline;
 	bool overflow;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 void replay_selector_job_release(struct replay_selector_job *job)
 {
@@ -164,7 +157,7 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 	s->errors = (struct strbuf)STRBUF_INIT;
 	for (size_t i = 0; i < jobs[idx].paths->nr; i++)
 		strbuf_addf(&s->input, "%s\n", jobs[idx].paths->items[i]);
-	s->deadline = now_s() + o->timeout_s;
+	s->deadline = time_monotonic_s() + o->timeout_s;
 	return 0;
 }
 
@@ -417,7 +410,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 	}
 	while (done < nr) {
 		nfds_t nfds = 0;
-		double now = now_s(), wait_s = 3600;
+		double now = time_monotonic_s(), wait_s = 3600;
 		bool lingering = false;
 
 		for (int k = 0; k < width && next < nr && !ret; k++) {
@@ -496,7 +489,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 					drain(&s->err, &s->errors, MAX_STDERR, NULL);
 			}
 		}
-		now = now_s();
+		now = time_monotonic_s();
 		for (int k = 0; k < width; k++) {
 			struct slot *s = &slots[k];
 			int status = 0;

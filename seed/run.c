@@ -3,6 +3,7 @@
 #include "adapters/adapter.h"
 #include "core/idmatch.h"
 #include "core/spawn.h"
+#include "core/timeutil.h"
 #include "core/worktree.h"
 #include "ingest/junit.h"
 #include "seed/seed.h"
@@ -66,14 +67,6 @@ struct runner {
 	bool reach_warned;
 	int ret;
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ---- the runner's files: ROOT/.tiadash/seed/PID ---- */
 
@@ -271,7 +264,7 @@ static void start_step(struct runner *r, struct slot *sl, enum step st)
 			r->ret = -1;
 		}
 	}
-	sl->started = now_s();
+	sl->started = time_monotonic_s();
 	sl->deadline = sl->started + step_timeout(r, sl, st);
 	if (in >= 0)
 		close(in);
@@ -438,7 +431,7 @@ static void progress(struct runner *r)
 		r->counts[SEED_SUBSET], r->counts[SEED_FULL], r->counts[SEED_NONE],
 		r->counts[SEED_INVALID]);
 	if (valid && planned > valid) {
-		double eta = (now_s() - r->start) / (double)valid * (double)(planned - valid);
+		double eta = (time_monotonic_s() - r->start) / (double)valid * (double)(planned - valid);
 
 		fprintf(stderr, ", ETA %dm%02ds", (int)(eta / 60), (int)eta % 60);
 	}
@@ -748,7 +741,7 @@ static void tests_done(struct runner *r, struct slot *sl, bool passed, int statu
 /* A step's process ended (or was stopped at its deadline): on to the next. */
 static void step_done(struct runner *r, struct slot *sl, int status, bool timed_out)
 {
-	double secs = now_s() - sl->started;
+	double secs = time_monotonic_s() - sl->started;
 	bool passed = !timed_out && WIFEXITED(status) && !WEXITSTATUS(status);
 
 	sl->pid = 0;
@@ -804,7 +797,7 @@ static void stop_slot(struct runner *r, struct slot *sl)
 /* Reap what ended and stop what ran past its deadline. */
 static void reap(struct runner *r)
 {
-	double now = now_s();
+	double now = time_monotonic_s();
 
 	for (int k = 0; k < r->width && !r->ret; k++) {
 		struct slot *sl = &r->slots[k];
@@ -841,7 +834,7 @@ static bool busy(const struct runner *r)
 
 static void wait_a_while(const struct runner *r, double budget_end)
 {
-	double now = now_s(), until = budget_end;
+	double now = time_monotonic_s(), until = budget_end;
 	struct pollfd pfd = { spawn_watch_fd(), POLLIN, 0 };
 
 	for (int k = 0; k < r->width; k++)
@@ -860,7 +853,7 @@ int seed_run(const struct seed_run_opts *o, struct seed_sample *s, enum seed_sto
 	double budget_end;
 
 	*stop = SEED_DONE;
-	r.start = now_s();
+	r.start = time_monotonic_s();
 	budget_end = o->budget_ms ? r.start + (double)o->budget_ms / 1000 : INFINITY;
 	if (make_dir(&r) < 0) {
 		free(r.dir);
@@ -884,7 +877,7 @@ int seed_run(const struct seed_run_opts *o, struct seed_sample *s, enum seed_sto
 			*stop = SEED_INTERRUPTED;
 			break;
 		}
-		if (now_s() >= budget_end) {
+		if (time_monotonic_s() >= budget_end) {
 			*stop = SEED_BUDGET;
 			break;
 		}
