@@ -204,7 +204,8 @@ void seed_candidates_compute(const struct seed_info *info, const struct replay_r
 	dedup_tests(out);
 	score(out, &by_key, &by_path, run);
 	/* Sorting moves the globs: the cover works on the ranked list. */
-	qsort(out->globs, out->nr_globs, sizeof(*out->globs), glob_cmp);
+	if (out->nr_globs)
+		qsort(out->globs, out->nr_globs, sizeof(*out->globs), glob_cmp);
 	recommend(out, escape_of, nr_escapes);
 	strmap_clear(&by_key);
 	strmap_clear(&by_path);

@@ -585,7 +585,8 @@ void seed_find_sites(const struct seed_ops *o, enum seed_lang lang, const char *
 		p += n + (nl ? 1 : 0);
 	}
 	free(view);
-	qsort(out->items + first, out->nr - first, sizeof(*out->items), site_cmp);
+	if (out->nr > first) /* items is NULL while nothing was found */
+		qsort(out->items + first, out->nr - first, sizeof(*out->items), site_cmp);
 }
 
 /* ---- applying ---- */
