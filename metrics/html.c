@@ -673,23 +673,6 @@ static void trust_bounds(struct strbuf *sb, const struct metrics *m)
 	strbuf_release(&t);
 }
 
-/* Up to max ids of l as a list of <code>, with "and N more". */
-static void test_list(struct strbuf *sb, const struct strlist *l, size_t max)
-{
-	size_t n = l->nr < max ? l->nr : max;
-
-	if (!n)
-		return;
-	strbuf_addstr(sb, "<ul class=\"tests\">\n");
-	for (size_t i = 0; i < n; i++) {
-		strbuf_addstr(sb, "<li>");
-		html_code(sb, l->items[i]);
-		strbuf_addstr(sb, "</li>\n");
-	}
-	strbuf_addstr(sb, "</ul>\n");
-	html_more(sb, n, l->nr, "tests", "tiadash report --format json lists 100");
-}
-
 static void trust_blind(struct strbuf *sb, const struct metrics *m)
 {
 	const struct metrics_blind *b = &m->blind;
@@ -717,8 +700,9 @@ static void trust_section(struct strbuf *sb, const struct metrics *m)
 	trust_blind(sb, m);
 	strbuf_addstr(sb, "</dl>\n");
 	if (m->blind.failed.nr) {
-		strbuf_addstr(sb, "<p>Never selected, and failed in a full run:</p>\n");
-		test_list(sb, &m->blind.failed, PAGE_TESTS);
+		strbuf_addstr(sb, "<p>Never selected, and failed in a full run:<br>");
+		test_cell(sb, &m->blind.failed, PAGE_TESTS);
+		strbuf_addstr(sb, "</p>\n");
 	}
 }
 
