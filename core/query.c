@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/query.h"
 #include "core/idmatch.h"
+#include "core/paircache.h"
 #include "core/repo.h"
 #include "core/util.h"
 
@@ -374,10 +375,22 @@ int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 	static const char sql[] = PAIR_COLUMNS
 		"WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
 		" ORDER BY h.at, h.id";
-	sqlite3_stmt *st = store_stmt(s, sql);
+	sqlite3_stmt *st;
+	int ret = pair_cache_pairs(s, w, fn, data);
 
+	if (ret != 1)
+		return ret;
+	st = store_stmt(s, sql);
 	bind_window(st, w);
 	return stream_pairs(s, st, fn, data);
+}
+
+int query_stale_pairs(struct store *s, pair_fn fn, void *data)
+{
+	static const char sql[] = PAIR_COLUMNS
+		"WHERE h.id IN (SELECT head_id FROM pair_stale) ORDER BY h.id";
+
+	return stream_pairs(s, store_stmt(s, sql), fn, data);
 }
 
 int query_window_count(struct store *s, const struct window *w, int64_t *heads)

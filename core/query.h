@@ -113,6 +113,12 @@ int query_status(struct store *s, struct store_status *out);
 typedef int (*pair_fn)(const struct pair_info *p, void *data);
 int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data);
 
+/*
+ * The heads listed as stale in the pair cache (core/paircache.h), by id,
+ * read from the tables, for rebuilding their rows.
+ */
+int query_stale_pairs(struct store *s, pair_fn fn, void *data);
+
 /* How many heads lie in window w (the rows of the dashboard's runs view). */
 int query_window_count(struct store *s, const struct window *w, int64_t *heads);
 

@@ -245,6 +245,48 @@ static const char *const migrations[] = {
 	"  full_s REAL,"
 	"  caught_by BLOB NOT NULL,"
 	"  PRIMARY KEY (experiment_id, pos)) WITHOUT ROWID;",
+
+	/*
+	 * 7 -> 8: the pair cache (core/paircache.h): each head with all of its
+	 * runs as one row, clustered by window time, so a window's pairs are
+	 * one range scan. Triggers list in pair_stale every head whose row,
+	 * runs, selections or reasons changed, by whatever wrote them; readers
+	 * rebuild those rows first.
+	 */
+	"CREATE TABLE pair_row ("
+	"  at INTEGER NOT NULL,"
+	"  head_id INTEGER NOT NULL,"
+	"  repo TEXT NOT NULL,"
+	"  data BLOB NOT NULL,"
+	"  PRIMARY KEY (at, head_id)) WITHOUT ROWID;"
+	"CREATE INDEX pair_row_head ON pair_row (head_id);"
+	"CREATE TABLE pair_stale (head_id INTEGER PRIMARY KEY);"
+	"INSERT INTO pair_stale SELECT id FROM head;"
+#define STALE(id) "INSERT INTO pair_stale SELECT " id " WHERE " id " IS NOT NULL" \
+	" AND NOT EXISTS (SELECT 1 FROM pair_stale WHERE head_id = " id ");"
+#define STALE_RUN(id) STALE("(SELECT head_id FROM run WHERE id = " id ")")
+	"CREATE TRIGGER head_ins AFTER INSERT ON head BEGIN " STALE("new.id") " END;"
+	"CREATE TRIGGER head_upd AFTER UPDATE ON head BEGIN "
+	STALE("old.id") STALE("new.id") " END;"
+	"CREATE TRIGGER head_del AFTER DELETE ON head BEGIN " STALE("old.id") " END;"
+	"CREATE TRIGGER run_ins AFTER INSERT ON run BEGIN " STALE("new.head_id") " END;"
+	"CREATE TRIGGER run_upd AFTER UPDATE ON run BEGIN "
+	STALE("old.head_id") STALE("new.head_id") " END;"
+	"CREATE TRIGGER run_del AFTER DELETE ON run BEGIN " STALE("old.head_id") " END;"
+	"CREATE TRIGGER selection_ins AFTER INSERT ON selection BEGIN "
+	STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER selection_upd AFTER UPDATE ON selection BEGIN "
+	STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER selection_del AFTER DELETE ON selection BEGIN "
+	STALE_RUN("old.run_id") " END;"
+	"CREATE TRIGGER reason_ins AFTER INSERT ON selection_reason BEGIN "
+	STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER reason_upd AFTER UPDATE ON selection_reason BEGIN "
+	STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER reason_del AFTER DELETE ON selection_reason BEGIN "
+	STALE_RUN("old.run_id") " END;",
+#undef STALE_RUN
+#undef STALE
 };
 
 _Static_assert(ARRAY_SIZE(migrations) == STORE_SCHEMA_VERSION,

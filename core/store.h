@@ -14,7 +14,7 @@
 #include <sqlite3.h>
 
 /* The schema version this tiadash writes; older stores are migrated up. */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 /* PRAGMA application_id of a tiadash store: "TIAD". */
 #define STORE_APPLICATION_ID 0x54494144
 

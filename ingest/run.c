@@ -5,6 +5,7 @@
  */
 #include "core/tiadash.h"
 #include "core/idmatch.h"
+#include "core/paircache.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "ingest/coverage.h"
@@ -1145,7 +1146,8 @@ int ingest_flush(struct ingest *ing)
 {
 	if (!ing->batch.open)
 		return 0;
-	if (store_commit(ing->store) == 0) {
+	/* The batch's heads leave their pair cache rows fresh for the readers. */
+	if (pair_cache_refresh(ing->store) == 0 && store_commit(ing->store) == 0) {
 		ing->batch.open = false;
 		return 0;
 	}

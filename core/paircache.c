@@ -1,0 +1,335 @@
+/* The pair cache: each head with its runs as one row, rebuilt where triggers say it is stale. */
+#include "core/tiadash.h"
+#include "core/paircache.h"
+#include "core/util.h"
+
+/* ---- the blob: zigzag varints, doubles as their 8 bytes, strings with their length ---- */
+
+static void put_u(struct strbuf *out, uint64_t v)
+{
+	do {
+		unsigned char byte = v & 0x7f;
+
+		v >>= 7;
+		strbuf_addch(out, byte | (v ? 0x80 : 0));
+	} while (v);
+}
+
+static void put_i(struct strbuf *out, int64_t v)
+{
+	put_u(out, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+static void put_str(struct strbuf *out, const char *s)
+{
+	size_t n = strlen(s);
+
+	put_u(out, n);
+	strbuf_add(out, s, n);
+}
+
+struct reader {
+	const unsigned char *p, *end;
+	bool bad;
+};
+
+static uint64_t get_u(struct reader *r)
+{
+	uint64_t v = 0;
+
+	for (int shift = 0; !r->bad; shift += 7) {
+		if (r->p == r->end || shift > 63) {
+			r->bad = true;
+			break;
+		}
+		v |= (uint64_t)(*r->p & 0x7f) << shift;
+		if (!(*r->p++ & 0x80))
+			return v;
+	}
+	return 0;
+}
+
+static int64_t get_i(struct reader *r)
+{
+	uint64_t u = get_u(r);
+
+	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+}
+
+/* A string of the blob, or NULL (r->bad) when it runs past the end. */
+static char *get_str(struct reader *r)
+{
+	uint64_t n = get_u(r);
+
+	if (r->bad || n > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		return NULL;
+	}
+	r->p += n;
+	return xstrndup((const char *)r->p - n, (size_t)n);
+}
+
+static void get_sha(struct reader *r, char dst[41])
+{
+	char *s = get_str(r);
+
+	snprintf(dst, 41, "%s", s ? s : "");
+	free(s);
+}
+
+static double get_double(struct reader *r)
+{
+	double d = 0;
+
+	if ((size_t)(r->end - r->p) < sizeof(d)) {
+		r->bad = true;
+		return 0;
+	}
+	memcpy(&d, r->p, sizeof(d));
+	r->p += sizeof(d);
+	return d;
+}
+
+static void encode_run(const struct run_info *r, struct strbuf *out)
+{
+	const int64_t v[] = {
+		r->id, r->source_id, r->diff_id, r->kind, r->attempt, r->has_pr, r->pr,
+		r->started_at, r->verdict, r->git, r->tests, r->failures, r->errors,
+		r->skipped, r->flaky, r->has_cov, r->cov_lines, r->cov_hit, r->decision,
+		r->has_total, r->total_tests, r->has_selected, r->selected_count,
+		r->has_entry_counts, r->entries_total, r->entries_unresolved,
+		r->has_unmatched, r->entries_unmatched,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		put_i(out, v[i]);
+	strbuf_add(out, &r->wall_clock_s, sizeof(r->wall_clock_s));
+	put_str(out, r->base);
+	put_u(out, r->reasons.nr);
+	for (size_t i = 0; i < r->reasons.nr; i++)
+		put_str(out, r->reasons.items[i]);
+}
+
+/* An enum of the blob, or 0 (r->bad) when out of range. */
+static int get_enum(struct reader *r, int64_t n)
+{
+	int64_t v = get_i(r);
+
+	if (v < 0 || v >= n) {
+		r->bad = true;
+		return 0;
+	}
+	return (int)v;
+}
+
+static void decode_run(struct reader *rd, struct run_info *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = get_i(rd);
+	r->source_id = get_i(rd);
+	r->diff_id = get_i(rd);
+	r->kind = (enum run_kind)get_enum(rd, 2);
+	r->attempt = (int)get_i(rd);
+	r->has_pr = get_i(rd) != 0;
+	r->pr = get_i(rd);
+	r->started_at = get_i(rd);
+	r->verdict = (enum verdict)get_enum(rd, 3);
+	r->git = (enum git_state)get_enum(rd, 3);
+	r->tests = get_i(rd);
+	r->failures = get_i(rd);
+	r->errors = get_i(rd);
+	r->skipped = get_i(rd);
+	r->flaky = get_i(rd);
+	r->has_cov = get_i(rd) != 0;
+	r->cov_lines = get_i(rd);
+	r->cov_hit = get_i(rd);
+	r->decision = (enum decision)get_enum(rd, 4);
+	r->has_total = get_i(rd) != 0;
+	r->total_tests = get_i(rd);
+	r->has_selected = get_i(rd) != 0;
+	r->selected_count = get_i(rd);
+	r->has_entry_counts = get_i(rd) != 0;
+	r->entries_total = get_i(rd);
+	r->entries_unresolved = get_i(rd);
+	r->has_unmatched = get_i(rd) != 0;
+	r->entries_unmatched = get_i(rd);
+	r->wall_clock_s = get_double(rd);
+	get_sha(rd, r->base);
+	for (uint64_t i = 0, n = get_u(rd); i < n && !rd->bad; i++) {
+		char *reason = get_str(rd);
+
+		if (reason)
+			strlist_push_owned(&r->reasons, reason);
+	}
+}
+
+void pair_cache_encode(const struct pair_info *p, struct strbuf *out)
+{
+	put_str(out, p->sha);
+	put_i(out, p->has_pr);
+	put_i(out, p->pr);
+	put_u(out, p->nr);
+	for (size_t i = 0; i < p->nr; i++)
+		encode_run(&p->runs[i], out);
+}
+
+int pair_cache_decode(const void *blob, size_t len, int64_t head_id, const char *repo,
+		      int64_t at, struct pair_info *out)
+{
+	struct reader rd = { blob, (const unsigned char *)blob + len, false };
+	uint64_t nr;
+
+	memset(out, 0, sizeof(*out));
+	out->head_id = head_id;
+	out->repo = xstrdup(repo);
+	out->at = at;
+	get_sha(&rd, out->sha);
+	out->has_pr = get_i(&rd) != 0;
+	out->pr = get_i(&rd);
+	nr = get_u(&rd);
+	/* A run takes at least 40 bytes: a count beyond that is corrupt. */
+	if (rd.bad || nr > len / 32 + 1) {
+		pair_info_release(out);
+		return -1;
+	}
+	out->runs = xcalloc(nr ? nr : 1, sizeof(*out->runs));
+	out->alloc = nr ? nr : 1;
+	for (; out->nr < nr && !rd.bad; out->nr++)
+		decode_run(&rd, &out->runs[out->nr]);
+	if (rd.bad || rd.p != rd.end) {
+		pair_info_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- keeping it fresh ---- */
+
+static int has_stale(struct store *s, bool *stale)
+{
+	static const char sql[] = "SELECT EXISTS (SELECT 1 FROM pair_stale)";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc = sqlite3_step(st);
+
+	*stale = rc == SQLITE_ROW && sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int delete_row(struct store *s, int64_t head_id)
+{
+	static const char sql[] = "DELETE FROM pair_row WHERE head_id = ?1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_int64(st, 1, head_id);
+	return sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+}
+
+static int write_row(const struct pair_info *p, void *data)
+{
+	static const char sql[] =
+		"INSERT INTO pair_row (at, head_id, repo, data) VALUES (?1, ?2, ?3, ?4)";
+	struct store *s = data;
+	struct strbuf blob = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	pair_cache_encode(p, &blob);
+	st = store_stmt(s, sql);
+	sqlite3_bind_int64(st, 1, p->at);
+	sqlite3_bind_int64(st, 2, p->head_id);
+	sqlite3_bind_text(st, 3, p->repo ? p->repo : "", -1, SQLITE_STATIC);
+	sqlite3_bind_blob(st, 4, blob.buf, (int)blob.len, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	strbuf_release(&blob);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Drop the stale heads' rows, write them again from the tables, clear the list. */
+static int rebuild(struct store *s)
+{
+	static const char ids_sql[] = "SELECT head_id FROM pair_stale";
+	static const char clear_sql[] = "DELETE FROM pair_stale";
+	sqlite3_stmt *st = store_stmt(s, ids_sql);
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (delete_row(s, sqlite3_column_int64(st, 0)) < 0)
+			break;
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return -1;
+	if (query_stale_pairs(s, write_row, s) != 0)
+		return -1;
+	st = store_stmt(s, clear_sql);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int pair_cache_refresh(struct store *s)
+{
+	bool stale;
+	int ret;
+
+	if (has_stale(s, &stale) < 0)
+		return 1;
+	if (!stale)
+		return 0;
+	if (s->depth) {
+		/* Inside the writer's transaction: a savepoint of it. */
+		if (store_begin(s) < 0)
+			return -1;
+		if (rebuild(s) < 0) {
+			store_rollback(s);
+			return store_error(s, "cannot rebuild the pair cache");
+		}
+		return store_commit(s);
+	}
+	/* A reader: only when the write lock is free now; else read the tables. */
+	sqlite3_busy_timeout(s->db, 0);
+	ret = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : 1;
+	if (!ret && (rebuild(s) < 0 ||
+		     sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		ret = 1;
+	}
+	sqlite3_busy_timeout(s->db, s->busy_ms);
+	return ret;
+}
+
+int pair_cache_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT head_id, repo, at, data FROM pair_row"
+		" WHERE at >= ?1 AND at < ?2 AND (?3 = '' OR repo = ?3)"
+		" ORDER BY at, head_id";
+	sqlite3_stmt *st;
+	int rc = SQLITE_DONE, ret = 0;
+
+	if (pair_cache_refresh(s) != 0)
+		return 1;
+	st = store_stmt(s, sql);
+	sqlite3_bind_int64(st, 1, w->since);
+	sqlite3_bind_int64(st, 2, w->until);
+	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pair_info p;
+
+		if (pair_cache_decode(sqlite3_column_blob(st, 3),
+				      (size_t)sqlite3_column_bytes(st, 3),
+				      sqlite3_column_int64(st, 0), store_col_text(st, 1),
+				      sqlite3_column_int64(st, 2), &p) < 0) {
+			ret = error("store '%s': the pair cache row of head %" PRId64
+				    " is corrupt", s->path, (int64_t)sqlite3_column_int64(st, 0));
+			break;
+		}
+		ret = fn(&p, data);
+		pair_info_release(&p);
+	}
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read the pair cache");
+	sqlite3_reset(st);
+	return ret;
+}

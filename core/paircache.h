@@ -1,0 +1,42 @@
+/*
+ * The pair cache (schema 7): each head with all of its runs, as query_pairs
+ * hands it out, kept as one row of pair_row clustered by window time, so a
+ * window's pairs are one range scan instead of five B-tree searches per run
+ * (most of a report over 10^5 pairs). The store's triggers list in
+ * pair_stale every head whose row, runs, selection or reasons changed,
+ * whoever wrote them; pair_cache_refresh rebuilds those rows from the
+ * tables. The cache holds no figure of its own: a pair read from it is the
+ * pair the tables give.
+ */
+#ifndef TIADASH_CORE_PAIRCACHE_H
+#define TIADASH_CORE_PAIRCACHE_H
+
+#include "core/tiadash.h"
+#include "core/query.h"
+#include "core/store.h"
+
+/*
+ * A pair as a blob (head_id, repo and at travel as columns): append to
+ * out. decode fills out (release with pair_info_release) and returns -1 on
+ * a corrupt blob, with out released.
+ */
+void pair_cache_encode(const struct pair_info *p, struct strbuf *out);
+int pair_cache_decode(const void *blob, size_t len, int64_t head_id, const char *repo,
+		      int64_t at, struct pair_info *out);
+
+/*
+ * Rebuild the rows of the stale heads. Inside the caller's transaction when
+ * one is open, else in its own, taken without waiting: 0 when the cache is
+ * fresh, 1 when it could not be brought up to date now (another process
+ * holds the write lock, a read-only store), so the caller reads the tables
+ * instead; -1 after error().
+ */
+int pair_cache_refresh(struct store *s);
+
+/*
+ * query_pairs from the cache: fn for every head in window w, in window
+ * order. 1 (nothing called) when the cache is not fresh.
+ */
+int pair_cache_pairs(struct store *s, const struct window *w, pair_fn fn, void *data);
+
+#endif
