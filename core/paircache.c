@@ -69,12 +69,18 @@ static char *get_str(struct reader *r)
 	return xstrndup((const char *)r->p - n, (size_t)n);
 }
 
+/* A string of at most 40 bytes into dst (a longer one is corrupt). */
 static void get_sha(struct reader *r, char dst[41])
 {
-	char *s = get_str(r);
+	uint64_t n = get_u(r);
 
-	snprintf(dst, 41, "%s", s ? s : "");
-	free(s);
+	if (r->bad || n > 40 || n > (uint64_t)(r->end - r->p)) {
+		r->bad = true;
+		n = 0;
+	}
+	memcpy(dst, r->p, (size_t)n);
+	dst[n] = '\0';
+	r->p += n;
 }
 
 static double get_double(struct reader *r)
@@ -173,30 +179,43 @@ void pair_cache_encode(const struct pair_info *p, struct strbuf *out)
 		encode_run(&p->runs[i], out);
 }
 
-int pair_cache_decode(const void *blob, size_t len, int64_t head_id, const char *repo,
-		      int64_t at, struct pair_info *out)
+/*
+ * Decode into out, reusing what it holds from the pair before (its runs
+ * array, its repo string when equal): a report decodes 10^5 of them.
+ */
+static int decode_into(const void *blob, size_t len, int64_t head_id, const char *repo,
+		       int64_t at, struct pair_info *out)
 {
 	struct reader rd = { blob, (const unsigned char *)blob + len, false };
 	uint64_t nr;
 
-	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < out->nr; i++)
+		strlist_release(&out->runs[i].reasons);
+	out->nr = 0;
+	if (!out->repo || strcmp(out->repo, repo)) {
+		free(out->repo);
+		out->repo = xstrdup(repo);
+	}
 	out->head_id = head_id;
-	out->repo = xstrdup(repo);
 	out->at = at;
 	get_sha(&rd, out->sha);
 	out->has_pr = get_i(&rd) != 0;
 	out->pr = get_i(&rd);
 	nr = get_u(&rd);
-	/* A run takes at least 40 bytes: a count beyond that is corrupt. */
-	if (rd.bad || nr > len / 32 + 1) {
-		pair_info_release(out);
+	/* A run takes at least 38 bytes: a count beyond that is corrupt. */
+	if (rd.bad || nr > len / 32 + 1)
 		return -1;
-	}
-	out->runs = xcalloc(nr ? nr : 1, sizeof(*out->runs));
-	out->alloc = nr ? nr : 1;
+	ALLOC_GROW(out->runs, (size_t)nr, out->alloc);
 	for (; out->nr < nr && !rd.bad; out->nr++)
 		decode_run(&rd, &out->runs[out->nr]);
-	if (rd.bad || rd.p != rd.end) {
+	return rd.bad || rd.p != rd.end ? -1 : 0;
+}
+
+int pair_cache_decode(const void *blob, size_t len, int64_t head_id, const char *repo,
+		      int64_t at, struct pair_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (decode_into(blob, len, head_id, repo, at, out) < 0) {
 		pair_info_release(out);
 		return -1;
 	}
@@ -305,6 +324,7 @@ int pair_cache_pairs(struct store *s, const struct window *w, pair_fn fn, void *
 		"SELECT head_id, repo, at, data FROM pair_row"
 		" WHERE at >= ?1 AND at < ?2 AND (?3 = '' OR repo = ?3)"
 		" ORDER BY at, head_id";
+	struct pair_info p = { 0 };
 	sqlite3_stmt *st;
 	int rc = SQLITE_DONE, ret = 0;
 
@@ -315,21 +335,18 @@ int pair_cache_pairs(struct store *s, const struct window *w, pair_fn fn, void *
 	sqlite3_bind_int64(st, 2, w->until);
 	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct pair_info p;
-
-		if (pair_cache_decode(sqlite3_column_blob(st, 3),
-				      (size_t)sqlite3_column_bytes(st, 3),
-				      sqlite3_column_int64(st, 0), store_col_text(st, 1),
-				      sqlite3_column_int64(st, 2), &p) < 0) {
+		if (decode_into(sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3),
+				sqlite3_column_int64(st, 0), store_col_text(st, 1),
+				sqlite3_column_int64(st, 2), &p) < 0) {
 			ret = error("store '%s': the pair cache row of head %" PRId64
 				    " is corrupt", s->path, (int64_t)sqlite3_column_int64(st, 0));
 			break;
 		}
 		ret = fn(&p, data);
-		pair_info_release(&p);
 	}
 	if (!ret && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read the pair cache");
 	sqlite3_reset(st);
+	pair_info_release(&p);
 	return ret;
 }

@@ -539,12 +539,43 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
 	return lookup(s, c, st, sha, out);
 }
 
-/* Step rows of (suite, case, outcome, digest, excerpt, count, resolved) into fn. */
-static int stream_results(struct store *s, sqlite3_stmt *st, result_fn fn, void *data)
+/*
+ * The rows of sorted run ids, from a scan over their range (?1 the first,
+ * ?2 the last) in run id order: id_cursor_keeps tells the rows of the ids.
+ */
+struct id_cursor {
+	const int64_t *ids;
+	size_t nr, next;
+};
+
+static void id_cursor_bind(struct id_cursor *c, sqlite3_stmt *st, const int64_t *ids, size_t nr)
+{
+	c->ids = ids;
+	c->nr = nr;
+	c->next = 0;
+	sqlite3_bind_int64(st, 1, nr ? ids[0] : 1);
+	sqlite3_bind_int64(st, 2, nr ? ids[nr - 1] : 0);
+}
+
+static bool id_cursor_keeps(struct id_cursor *c, int64_t id)
+{
+	while (c->next < c->nr && c->ids[c->next] < id)
+		c->next++;
+	return c->next < c->nr && c->ids[c->next] == id;
+}
+
+/*
+ * Step rows of (suite, case, outcome, digest, excerpt, count, resolved) into
+ * fn; with keep, only the rows whose run id (column 7) it keeps.
+ */
+static int stream_results(struct store *s, sqlite3_stmt *st, struct id_cursor *keep,
+			  result_fn fn, void *data)
 {
 	int rc, ret = 0;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (keep && !id_cursor_keeps(keep, sqlite3_column_int64(st, 7)))
+			continue;
 		struct test_result r = {
 			.suite = store_col_text(st, 0),
 			.name = store_col_text(st, 1),
@@ -576,40 +607,95 @@ int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	sqlite3_bind_int64(st, 1, run_id);
-	return stream_results(s, st, fn, data);
+	return stream_results(s, st, NULL, fn, data);
 }
 
-int query_window_failures(struct store *s, const struct window *w, enum run_kind kind,
+static void push_id(int64_t **v, size_t *nr, size_t *alloc, int64_t id)
+{
+	ALLOC_GROW(*v, *nr + 1, *alloc);
+	(*v)[(*nr)++] = id;
+}
+
+void window_runs_add(struct window_runs *wr, const struct pair_info *p)
+{
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct run_info *r = &p->runs[i];
+
+		push_id(&wr->all, &wr->nr_all, &wr->alloc_all, r->id);
+		if (r->kind == RUN_FULL)
+			push_id(&wr->full, &wr->nr_full, &wr->alloc_full, r->id);
+		else if (r->decision == DECISION_SELECTED)
+			push_id(&wr->narrowed, &wr->nr_narrowed, &wr->alloc_narrowed, r->id);
+	}
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+void window_runs_sort(struct window_runs *wr)
+{
+	qsort(wr->all, wr->nr_all, sizeof(*wr->all), cmp_id);
+	qsort(wr->full, wr->nr_full, sizeof(*wr->full), cmp_id);
+	qsort(wr->narrowed, wr->nr_narrowed, sizeof(*wr->narrowed), cmp_id);
+}
+
+void window_runs_release(struct window_runs *wr)
+{
+	free(wr->all);
+	free(wr->full);
+	free(wr->narrowed);
+	memset(wr, 0, sizeof(*wr));
+}
+
+static int add_window_runs(const struct pair_info *p, void *data)
+{
+	window_runs_add(data, p);
+	return 0;
+}
+
+int query_window_runs(struct store *s, const struct window *w, struct window_runs *out)
+{
+	int ret = query_pairs(s, w, add_window_runs, out);
+
+	window_runs_sort(out);
+	return ret;
+}
+
+int query_window_failures(struct store *s, const struct window_runs *wr,
 			  result_fn fn, void *data)
 {
 	static const char sql[] =
 		"SELECT su.text, ca.text, x.outcome, x.digest, x.excerpt, x.count,"
-		" coalesce(x.resolved, -1) FROM result x"
-		" CROSS JOIN run r ON r.id = x.run_id CROSS JOIN head h ON h.id = r.head_id"
+		" coalesce(x.resolved, -1), x.run_id FROM result x"
 		" JOIN name su ON su.id = x.suite_id JOIN name ca ON ca.id = x.case_id"
-		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
-		" AND r.kind = ?4 AND x.outcome IN ('failed', 'error')";
+		" WHERE x.run_id BETWEEN ?1 AND ?2 AND x.outcome IN ('failed', 'error')"
+		" ORDER BY x.run_id";
 	sqlite3_stmt *st = store_stmt(s, sql);
+	struct id_cursor keep;
 
-	bind_window(st, w);
-	sqlite3_bind_text(st, 4, run_kind_name(kind), -1, SQLITE_STATIC);
-	return stream_results(s, st, fn, data);
+	id_cursor_bind(&keep, st, wr->full, wr->nr_full);
+	return stream_results(s, st, &keep, fn, data);
 }
 
-int query_narrowed_selections(struct store *s, const struct window *w,
+int query_narrowed_selections(struct store *s, const struct window_runs *wr,
 			      entry_fn fn, void *data, int64_t *runs)
 {
 	static const char sql[] =
-		"SELECT r.id, sel.entries FROM selection sel"
-		" CROSS JOIN run r ON r.id = sel.run_id CROSS JOIN head h ON h.id = r.head_id"
-		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
-		" AND r.kind = 'shadow' AND sel.decision = 'selected'";
+		"SELECT run_id, entries FROM selection"
+		" WHERE run_id BETWEEN ?1 AND ?2 AND decision = 'selected' ORDER BY run_id";
 	sqlite3_stmt *st = store_stmt(s, sql);
+	struct id_cursor keep;
 	int64_t n = 0;
 	int rc, ret = 0;
 
-	bind_window(st, w);
+	id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
+			continue;
 		n++;
 		ret = store_strings_each(sqlite3_column_blob(st, 1),
 					 (size_t)sqlite3_column_bytes(st, 1), fn, data);
@@ -692,26 +778,28 @@ static int read_groups(struct store *s, const struct idbits *b, test_group_fn fn
 	return ret;
 }
 
-int query_window_tests(struct store *s, const struct window *w, test_group_fn fn,
+int query_window_tests(struct store *s, const struct window_runs *wr, test_group_fn fn,
 		       void *data, int64_t *listed)
 {
 	static const char sql[] =
-		"SELECT r.id, t.groups FROM run_tests t CROSS JOIN run r ON r.id = t.run_id"
-		" CROSS JOIN head h ON h.id = r.head_id"
-		" WHERE h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)";
+		"SELECT run_id, groups FROM run_tests WHERE run_id BETWEEN ?1 AND ?2"
+		" ORDER BY run_id";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int64_t *ids = NULL, n_listed = 0;
 	size_t nr = 0, alloc = 0;
 	struct idbits groups = { NULL, 0 };
 	struct strmap seen = STRMAP_INIT; /* full runs mostly ran the same tests */
+	struct id_cursor keep;
 	int rc, ret = 0;
 
-	bind_window(st, w);
+	id_cursor_bind(&keep, st, wr->all, wr->nr_all);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *blob = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
 		bool added;
 
+		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
+			continue;
 		n_listed++;
 		strmap_intern(&seen, blob ? blob : "", len, 0, &added);
 		if (!added)

@@ -172,22 +172,39 @@ int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
 int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
 
 /*
- * The real failures (failed or errored) of every run of a kind, every
- * attempt, of the heads in window w, in no particular order. For the blind
- * spots. This and query_narrowed_selections walk their own (sparse) table
- * and keep the rows of the window: the pairs' walk of head and run costs
- * more, even for a week of a long history.
+ * The runs of a window's heads (every attempt), ascending ids: what the
+ * blind spots walk. The tables they read (selection, run_tests, result)
+ * are scanned over the ids' range and kept to the ids, so a window costs
+ * its own rows, not a B-tree search of run and head per row.
  */
-int query_window_failures(struct store *s, const struct window *w, enum run_kind kind,
+struct window_runs {
+	int64_t *all;      /* every run */
+	int64_t *full;     /* full runs */
+	int64_t *narrowed; /* shadow runs with decision `selected` */
+	size_t nr_all, nr_full, nr_narrowed;
+	size_t alloc_all, alloc_full, alloc_narrowed;
+};
+#define WINDOW_RUNS_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, 0 }
+/* Add the runs of head p; window_runs_sort when every head is in. */
+void window_runs_add(struct window_runs *wr, const struct pair_info *p);
+void window_runs_sort(struct window_runs *wr);
+void window_runs_release(struct window_runs *wr);
+/* The runs of the heads in window w, sorted. */
+int query_window_runs(struct store *s, const struct window *w, struct window_runs *out);
+
+/*
+ * The real failures (failed or errored) of the full runs of wr, in no
+ * particular order. For the blind spots.
+ */
+int query_window_failures(struct store *s, const struct window_runs *wr,
 			  result_fn fn, void *data);
 
 /*
- * Every entry of every shadow selection with decision `selected` (every
- * attempt) of the heads in window w: fn per entry (borrowed); *runs counts
- * the selections (may be NULL).
+ * Every entry of every selection of wr's narrowed runs: fn per entry
+ * (borrowed); *runs counts the selections (may be NULL).
  */
 typedef int (*entry_fn)(const char *entry, size_t len, void *data);
-int query_narrowed_selections(struct store *s, const struct window *w,
+int query_narrowed_selections(struct store *s, const struct window_runs *wr,
 			      entry_fn fn, void *data, int64_t *runs);
 
 /*
@@ -201,11 +218,10 @@ struct test_group {
 };
 typedef int (*test_group_fn)(const struct test_group *g, void *data);
 /*
- * Each distinct group of the full runs (every attempt) of the heads in
- * window w, once; *listed counts the full runs with a stored test list
- * (may be NULL).
+ * Each distinct group of the test lists of wr's runs, once; *listed
+ * counts the runs with a stored test list (may be NULL).
  */
-int query_window_tests(struct store *s, const struct window *w, test_group_fn fn,
+int query_window_tests(struct store *s, const struct window_runs *wr, test_group_fn fn,
 		       void *data, int64_t *listed);
 /*
  * The groups of repo ("" or NULL: every repo) first run before `before`,

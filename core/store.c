@@ -675,17 +675,21 @@ static int busy_timeout_ms(void)
 	return 5000;
 }
 
-static int configure(struct store *s)
+static int configure(struct store *s, enum store_mode mode)
 {
 	sqlite3_busy_timeout(s->db, s->busy_ms);
 	/* journal_mode returns a row; the others are silent. */
 	if (store_exec(s, "PRAGMA journal_mode = WAL") < 0 ||
 	    store_exec(s, "PRAGMA synchronous = NORMAL") < 0 ||
-	    store_exec(s, "PRAGMA foreign_keys = ON") < 0 ||
-	    /* 64 MiB of page cache: a batch of sources must not spill to the WAL. */
-	    store_exec(s, "PRAGMA cache_size = -65536") < 0)
+	    store_exec(s, "PRAGMA foreign_keys = ON") < 0)
 		return -1;
-	return 0;
+	/*
+	 * Writers: 64 MiB of page cache, so a batch of sources does not spill
+	 * to the WAL. Readers scan: 8 MiB, the kernel's page cache holds the
+	 * rest, and a report's memory does not grow with the store.
+	 */
+	return store_exec(s, mode == STORE_CREATE ? "PRAGMA cache_size = -65536"
+						  : "PRAGMA cache_size = -8192");
 }
 
 int store_open(struct store **out, const char *path, enum store_mode mode)
@@ -715,7 +719,7 @@ int store_open(struct store **out, const char *path, enum store_mode mode)
 		return -1;
 	}
 	sqlite3_extended_result_codes(s->db, 0);
-	if (configure(s) < 0 || migrate(s) < 0) {
+	if (configure(s, mode) < 0 || migrate(s) < 0) {
 		store_close(s);
 		return -1;
 	}

@@ -17,11 +17,11 @@ static int add_entry(const char *entry, size_t len, void *data)
 }
 
 int blind_selected_union(struct store *s, const struct idmap *map,
-			 const struct window *w, struct idset *out, int64_t *runs)
+			 const struct window_runs *wr, struct idset *out, int64_t *runs)
 {
 	struct union_acc u = { out, map };
 
-	return query_narrowed_selections(s, w, add_entry, &u, runs);
+	return query_narrowed_selections(s, wr, add_entry, &u, runs);
 }
 
 bool blind_id_selected(const struct idset *selected, const char *id)
@@ -129,16 +129,16 @@ static void fill_lists(struct tests_acc *t, struct metrics_blind *out)
 	}
 }
 
-int blind_compute(struct store *s, const struct window *w, const struct idset *selected,
-		  struct metrics_blind *out)
+int blind_compute(struct store *s, const struct window *w, const struct window_runs *wr,
+		  const struct idset *selected, struct metrics_blind *out)
 {
 	struct tests_acc t = { selected, STRMAP_INIT, STRBUF_INIT };
 	int ret;
 
-	ret = query_window_tests(s, w, add_group, &t, &out->listed_runs);
+	ret = query_window_tests(s, wr, add_group, &t, &out->listed_runs);
 	out->known = out->listed_runs > 0;
 	if (!ret && out->known)
-		ret = query_window_failures(s, w, RUN_FULL, add_failure, &t);
+		ret = query_window_failures(s, wr, add_failure, &t);
 	if (!ret && out->known)
 		ret = query_tests_before(s, w->repo, w->since, mark_old, &t);
 	out->new_known = out->known;

@@ -180,6 +180,7 @@ struct acc {
 	size_t nr_ff, alloc_ff;
 	struct verifier_attempt *att; /* every shadow attempt, for the verifier check */
 	size_t nr_att, alloc_att;
+	struct window_runs runs; /* for the blind spots */
 };
 
 /* Intern s in the metrics' string pool; the result lives until release. */
@@ -321,6 +322,7 @@ static int on_pair(const struct pair_info *p, void *data)
 	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
 		add_force_full(a, v.shadow);
 	verifier_add_head(&a->att, &a->nr_att, &a->alloc_att, p, m->nr_rows - 1);
+	window_runs_add(&a->runs, p);
 	if (v.quarantined.nr) {
 		m->quarantined_pairs++;
 		m->quarantined_tests += (int64_t)v.quarantined.nr;
@@ -553,11 +555,13 @@ static int finish_blind(struct acc *a, const struct window *w)
 {
 	struct metrics *m = a->m;
 	struct idset selected = IDSET_INIT;
-	int ret = blind_selected_union(a->store, a->opts->idmap, w, &selected,
-				       &m->blind.narrowed_runs);
+	int ret;
 
+	window_runs_sort(&a->runs);
+	ret = blind_selected_union(a->store, a->opts->idmap, &a->runs, &selected,
+				   &m->blind.narrowed_runs);
 	if (!ret)
-		ret = blind_compute(a->store, w, &selected, &m->blind);
+		ret = blind_compute(a->store, w, &a->runs, &selected, &m->blind);
 	m->blind.full_runs = m->full_runs;
 	for (size_t i = 0; !ret && i < m->nr_escape_list; i++) {
 		struct metrics_escape *e = &m->escape_list[i];
@@ -772,6 +776,7 @@ int metrics_compute(struct store *s, const struct window *w,
 	strmap_clear(&a.reason_index);
 	free(a.ff);
 	free(a.att);
+	window_runs_release(&a.runs);
 	return ret ? -1 : 0;
 }
 
