@@ -122,10 +122,74 @@ static void intro_sort(double *v, size_t n, int depth)
 	insertion_sort(v, n);
 }
 
+/*
+ * A double's bits as a key that sorts as the double does: negatives
+ * flipped whole, positives with the sign bit set. NaNs are left out before.
+ */
+static uint64_t sort_key(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u >> 63 ? ~u : u | UINT64_C(1) << 63;
+}
+
+static double key_value(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/*
+ * Large arrays (a report's 10^5 wall-clock times): LSD radix sort on the
+ * keys, 11 bits a pass, passes whose digit is the same everywhere skipped.
+ * The same order as the introsort, in linear time.
+ */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+static void radix_sort(double *v, size_t n)
+{
+	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b)), *t;
+	size_t *count = xmalloc(RADIX_SIZE * sizeof(*count));
+
+	for (size_t i = 0; i < n; i++)
+		a[i] = sort_key(v[i]);
+	for (unsigned shift = 0; shift < 64; shift += RADIX_BITS) {
+		size_t sum = 0;
+
+		memset(count, 0, RADIX_SIZE * sizeof(*count));
+		for (size_t i = 0; i < n; i++)
+			count[(a[i] >> shift) & (RADIX_SIZE - 1)]++;
+		if (count[(a[0] >> shift) & (RADIX_SIZE - 1)] == n)
+			continue;
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+		t = a, a = b, b = t;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = key_value(a[i]);
+	free(a);
+	free(b);
+	free(count);
+}
+
 void metrics_sort(double *v, size_t n)
 {
 	int depth = 0;
 
+	if (n >= 4096) {
+		radix_sort(v, n);
+		return;
+	}
 	for (size_t k = n; k > 1; k >>= 1)
 		depth += 2;
 	if (n > 1)

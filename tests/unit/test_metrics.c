@@ -97,15 +97,18 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* metrics_sort against qsort: random, few distinct values, sorted, reversed, equal. */
+/*
+ * metrics_sort against qsort: random, few distinct values, sorted, reversed,
+ * equal, and of both signs; small arrays (introsort) and large ones (radix).
+ */
 static void sort_matches_qsort(void **state)
 {
-	static const size_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 20000 };
+	static const size_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 4095, 4096, 20000, 100000 };
 	unsigned seed = 12345;
 
 	UNUSED(state);
 	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
-		for (int shape = 0; shape < 5; shape++) {
+		for (int shape = 0; shape < 7; shape++) {
 			size_t n = sizes[s];
 			double *a = xmalloc((n + 1) * sizeof(*a)), *b = xmalloc((n + 1) * sizeof(*b));
 
@@ -116,6 +119,8 @@ static void sort_matches_qsort(void **state)
 				case 1: a[i] = (double)((seed >> 16) % 4); break;
 				case 2: a[i] = (double)i; break;
 				case 3: a[i] = (double)(n - i); break;
+				case 4: a[i] = ((double)(seed >> 8) - 8e6) * 1e-3; break;
+				case 5: a[i] = (seed >> 9) % 2 ? -1e300 * (double)(seed >> 20) : 1e-300; break;
 				default: a[i] = 600; break;
 				}
 				b[i] = a[i];
