@@ -86,6 +86,67 @@ void json_print_free(cJSON *obj, FILE *f)
 	cJSON_Delete(obj);
 }
 
+#define STREAM_SLOT "\x01stream\x01"
+
+cJSON *json_stream_slot(void)
+{
+	cJSON *node = cJSON_CreateRaw(STREAM_SLOT);
+
+	if (!node)
+		die("out of memory building JSON");
+	return node;
+}
+
+struct stream_out {
+	FILE *f;
+	bool first;
+};
+
+static int put_streamed(const char *s, size_t len, void *data)
+{
+	struct stream_out *o = data;
+	cJSON *node = json_string(s);
+	char *text = cJSON_PrintUnformatted(node);
+
+	UNUSED(len);
+	if (!text)
+		die("out of memory printing JSON");
+	/* cJSON's formatted arrays: ", " between the items, on one line. */
+	if (!o->first)
+		fputs(", ", o->f);
+	o->first = false;
+	json_text_write(o->f, text, strlen(text));
+	cJSON_free(text);
+	cJSON_Delete(node);
+	return 0;
+}
+
+int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data)
+{
+	char *text = cJSON_Print(obj);
+	const char *slot;
+	struct stream_out o = { f, true };
+	int ret = 0;
+
+	if (!text)
+		die("out of memory printing JSON");
+	slot = strstr(text, STREAM_SLOT);
+	if (slot) {
+		json_text_write(f, text, (size_t)(slot - text));
+		fputc('[', f);
+		ret = each(put_streamed, &o, data);
+		fputc(']', f);
+		slot += strlen(STREAM_SLOT);
+	} else {
+		slot = text;
+	}
+	json_text_write(f, slot, strlen(slot));
+	fputc('\n', f);
+	cJSON_free(text);
+	cJSON_Delete(obj);
+	return ret;
+}
+
 /*
  * Hardening (issue 7): cJSON refuses arrays and objects nested deeper than
  * CJSON_NESTING_LIMIT with the same NULL as any syntax error. Say so when

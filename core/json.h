@@ -35,6 +35,17 @@ void json_add_identity(cJSON *obj, const char *key, const struct identity_figure
 
 /* Print obj (indented) and a newline to f, then free it. */
 void json_print_free(cJSON *obj, FILE *f);
+/*
+ * A list of strings too long to hold as cJSON nodes (a selection of 10^6
+ * entries): json_stream_slot() stands in its place in obj, and
+ * json_print_streamed prints obj as json_print_free does, the slot as an
+ * array of the strings that each() hands to put (same escaping), one at a
+ * time. each's status is returned (-1: an error, the output is cut short).
+ */
+typedef int (*json_put_fn)(const char *s, size_t len, void *out);
+typedef int (*json_each_fn)(json_put_fn put, void *out, void *data);
+cJSON *json_stream_slot(void);
+int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data);
 
 /*
  * Parse text (NUL-terminated at len) with cJSON, refusing trailing garbage

@@ -236,6 +236,11 @@ int query_pr_heads(struct store *s, const char *repo, int64_t pr, pair_fn fn, vo
 /* Add every entry of a run's selection (or quarantine list) to set. */
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out);
+/*
+ * fn for each entry of a run's selection, in the stored (sorted) order,
+ * borrowed; none when it has none. Stops at fn's non-zero, returned.
+ */
+int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *data);
 
 struct diff_file_info {
 	char *path, *old_path; /* old_path NULL unless renamed */

@@ -115,14 +115,26 @@ static int json_runs(struct show *sh, cJSON *arr)
 	return 0;
 }
 
+static int count_entry(const char *entry, size_t len, void *data)
+{
+	UNUSED(entry), UNUSED(len);
+	(*(size_t *)data)++;
+	return 0;
+}
+
+/*
+ * The selection, its entries streamed when printed (json_print_streamed):
+ * a selection of 10^6 entries is never held as a list. NULL after error()
+ * (a corrupt selection, found before anything is printed).
+ */
 static cJSON *json_selection(struct show *sh, const struct run_info *r)
 {
-	struct strlist entries = STRLIST_INIT;
+	size_t n = 0;
 	cJSON *o;
 
 	if (!r || r->decision == DECISION_NONE)
 		return cJSON_CreateNull();
-	if (query_selection_entries(sh->store, r->id, &entries) < 0)
+	if (query_selection_each(sh->store, r->id, count_entry, &n) < 0)
 		return NULL;
 	o = cJSON_CreateObject();
 	json_add_string(o, "decision", decision_name(r->decision));
@@ -130,9 +142,28 @@ static cJSON *json_selection(struct show *sh, const struct run_info *r)
 	json_add_opt_int(o, "selected_count", r->has_selected, r->selected_count);
 	json_add_opt_int(o, "total_tests", r->has_total, r->total_tests);
 	json_add_number(o, "affected_fraction", run_affected_fraction(r));
-	cJSON_AddItemToObject(o, "entries", json_strings(&entries));
-	strlist_release(&entries);
+	cJSON_AddItemToObject(o, "entries", json_stream_slot());
 	return o;
+}
+
+struct entries_out {
+	json_put_fn put;
+	void *out;
+};
+
+static int put_entry(const char *entry, size_t len, void *data)
+{
+	struct entries_out *eo = data;
+
+	return eo->put(entry, len, eo->out);
+}
+
+static int each_entry(json_put_fn put, void *out, void *data)
+{
+	struct show *sh = data;
+	struct entries_out eo = { put, out };
+
+	return query_selection_each(sh->store, sh->sel_run->id, put_entry, &eo);
 }
 
 static int print_json(struct show *sh)
@@ -178,8 +209,7 @@ static int print_json(struct show *sh)
 	json_add_bool(root, "explained", sh->nr_notes > 0);
 	json_add_string_or_null(root, "note",
 				sh->nr_notes ? sh->notes[sh->nr_notes - 1].text : NULL);
-	json_print_free(root, stdout);
-	return 0;
+	return json_print_streamed(root, stdout, each_entry, sh) < 0 ? -1 : 0;
 }
 
 /* Text output: labels in a column, untrusted strings sanitized. */
