@@ -287,7 +287,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	    replay_walk(repo, o.branch, run.since, run.until, &run.history) < 0)
 		goto out;
 	replay_progress_init(&progress, "replay: commits");
-	replay_diff_commits(repo, &run.history, replay_progress_cb, &progress);
+	replay_diff_commits(repo, &run.history, o.jobs, replay_progress_cb, &progress);
 	replay_progress_done(&progress);
 	replay_apply_rules(&run, repo);
 	if (o.selector) {
@@ -361,7 +361,7 @@ const struct cmd cmd_replay = {
 	"  --selector-recheck    call even when cached; a different answer is\n"
 	"                        reported as not reproducible\n"
 	"  --selector-timeout S  seconds per selector call (default 60)\n"
-	"  -j, --jobs N          selector calls in parallel (default 1)\n"
+	"  -j, --jobs N          selector calls and tree comparisons in parallel (default 1)\n"
 	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
 	"  --format F            text (default), md, json, csv or html (one\n"
 	"                        self-contained page with charts)\n"

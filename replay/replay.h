@@ -76,10 +76,13 @@ int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
  * Fill every commit's changed paths: the diff against its first parent (a
  * root commit against the empty tree), both sides of a rename, as
  * `git log --first-parent --no-renames --name-only` lists them. A tree that
- * cannot be read marks the commit as failed, never the whole run.
- * progress (may be NULL) is called with (done, total) now and then.
+ * cannot be read marks the commit as failed, never the whole run. jobs
+ * threads (at most REPLAY_DIFF_MAX_JOBS) share the commits, each with its
+ * own repository. progress (may be NULL) is called with (done, total) now
+ * and then, from the caller's thread.
  */
-void replay_diff_commits(struct repo *r, struct replay_history *h,
+#define REPLAY_DIFF_MAX_JOBS 64
+void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 			 void (*progress)(size_t done, size_t total, void *data),
 			 void *data);
 

@@ -2,6 +2,9 @@
 #include "core/tiadash.h"
 #include "replay/replay.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 /*
  * libgit2's generic diff is 8-14x slower than git log for name-only history
  * (PERF-NOTES.md); comparing the two trees ourselves, skipping subtrees
@@ -432,14 +435,69 @@ static void diff_commit(struct replay_commit *c, struct differ *d)
 	}
 }
 
-void replay_diff_commits(struct repo *r, struct replay_history *h,
+/*
+ * The commits are shared out among the threads by an atomic counter: a
+ * commit's diff writes only its own paths, and each thread reads through
+ * its own repository and object database (libgit2 objects are not shared
+ * between threads). The caller's thread is one of them, and the one that
+ * reports progress.
+ */
+struct diff_pool {
+	struct replay_history *h;
+	const char *gitdir;
+	atomic_size_t next, done;
+};
+
+static void diff_share(struct diff_pool *pool, git_odb *odb,
+		       void (*progress)(size_t done, size_t total, void *data), void *data)
+{
+	struct differ d = { .odb = odb, .path = STRBUF_INIT };
+	struct replay_history *h = pool->h;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&pool->next, 1)) < h->nr) {
+		struct replay_commit *c = &h->commits[i];
+		size_t done;
+
+		if (c->fail == REPLAY_OK)
+			diff_commit(c, &d);
+		done = atomic_fetch_add(&pool->done, 1) + 1;
+		if (progress && (done % 64 == 0 || done == h->nr))
+			progress(done, h->nr, data);
+	}
+	strbuf_release(&d.path);
+}
+
+static void *diff_thread(void *data)
+{
+	struct diff_pool *pool = data;
+	git_repository *git = NULL;
+	git_odb *odb = NULL;
+
+	/* One that cannot open the repository leaves its share to the others. */
+	if (git_repository_open_bare(&git, pool->gitdir) < 0 &&
+	    git_repository_open(&git, pool->gitdir) < 0)
+		return NULL;
+	if (git_repository_odb(&odb, git) == 0)
+		diff_share(pool, odb, NULL, NULL);
+	git_odb_free(odb);
+	git_repository_free(git);
+	return NULL;
+}
+
+void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 			 void (*progress)(size_t done, size_t total, void *data),
 			 void *data)
 {
-	struct differ d = { .path = STRBUF_INIT };
+	struct diff_pool pool = { .h = h, .gitdir = git_repository_path(r->git) };
+	pthread_t threads[REPLAY_DIFF_MAX_JOBS];
+	int started = 0;
+	git_odb *odb;
 
+	atomic_init(&pool.next, 0);
+	atomic_init(&pool.done, 0);
 	strict_hashes(false);
-	if (git_repository_odb(&d.odb, r->git) < 0) {
+	if (git_repository_odb(&odb, r->git) < 0) {
 		for (size_t i = 0; i < h->nr; i++)
 			if (h->commits[i].fail == REPLAY_OK)
 				h->commits[i].fail = REPLAY_FAIL_TREE;
@@ -447,15 +505,14 @@ void replay_diff_commits(struct repo *r, struct replay_history *h,
 		strict_hashes(true);
 		return;
 	}
-	for (size_t i = 0; i < h->nr; i++) {
-		struct replay_commit *c = &h->commits[i];
-
-		if (c->fail == REPLAY_OK)
-			diff_commit(c, &d);
-		if (progress && (i % 64 == 0 || i + 1 == h->nr))
-			progress(i + 1, h->nr, data);
-	}
-	strbuf_release(&d.path);
-	git_odb_free(d.odb);
+	if (jobs > REPLAY_DIFF_MAX_JOBS)
+		jobs = REPLAY_DIFF_MAX_JOBS;
+	for (; started + 1 < jobs && (size_t)started + 1 < h->nr; started++)
+		if (pthread_create(&threads[started], NULL, diff_thread, &pool))
+			break;
+	diff_share(&pool, odb, progress, data);
+	for (int t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	git_odb_free(odb);
 	strict_hashes(true);
 }

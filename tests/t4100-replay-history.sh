@@ -33,6 +33,11 @@ for c in json.load(open(\"out.json\"))[\"changes\"]:
 	test_cmp expect actual
 '
 
+test_expect_success '-j 3 compares the trees in three threads: the same paths' '
+	tiadash replay --since 2026-11-01 --format json -j 3 >par.json &&
+	test_cmp out.json par.json
+'
+
 test_expect_success 'commits, dates and subjects in json' '
 	python3 -c "import json
 for c in json.load(open(\"out.json\"))[\"changes\"]:
