@@ -1,7 +1,7 @@
 #!/bin/bash
 # Report bench (SPEC 9): `tiadash report --format json` over stores of 10^4
-# and 10^5 realistic pairs (tests/bench/gen_report.py), median of 3 runs
-# each; the growth for 10x the pairs is compared with n log n (12.5x). And
+# and 10^5 realistic pairs (tests/bench/gen_report.py); the growth for 10x
+# the pairs is compared with n log n (12.5x); the goal lines. And
 # the size of the HTML pages at 10^5 pairs (target: under 2 MB each).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,25 +21,28 @@ store() {
 	echo "$db"
 }
 
-# median of 3 wall-clock seconds of a report
-time_report() {
-	local db=$1 t=()
-	"$TIADASH_BIN" --db "$db" report --format json >/dev/null   # warm the cache
-	for _ in 1 2 3; do
-		local s e
-		s=$(date +%s.%N)
-		"$TIADASH_BIN" --db "$db" report --format json >/dev/null
-		e=$(date +%s.%N)
-		t+=("$(echo "$e - $s" | bc)")
-	done
-	printf '%s\n' "${t[@]}" | sort -n | sed -n 2p
-}
-
+# Goals report-1e5 and report-rss-1e5: the report over 10^5 pairs next to
+# its anchor, the sqlite3 shell reading every run of the store once through
+# the tables (head, run, selection: what a report is made of), alternately,
+# medians of RUNS (measure.py).
+runs=${BENCH_REPORT_RUNS:-5}
+anchor_sql="SELECT h.sha, r.kind, r.attempt, r.verdict, r.wall_clock_s, s.decision,
+	s.selected_count FROM head h JOIN run r ON r.head_id = h.id
+	LEFT JOIN selection s ON s.run_id = r.id ORDER BY h.at, h.id"
 small=$(store 10000) big=$(store 100000)
-t4=$(time_report "$small")
-t5=$(time_report "$big")
+read -r t4 _ < <(python3 "$top/tests/bench/measure.py" 3 \
+	"exec '$TIADASH_BIN' --db '$small' report --format json")
+{ read -r t5 rss5; read -r ta rssa; } < <(python3 "$top/tests/bench/measure.py" "$runs" \
+	"exec '$TIADASH_BIN' --db '$big' report --format json" \
+	"exec sqlite3 '$big' \"$anchor_sql\"")
 printf 'report 1e5 pairs: %.2f s (%.1f us/pair); 1e4: %.3f s; growth %.1fx for 10x pairs (n log n: 12.5x; target < 1 s)\n' \
 	"$t5" "$(echo "$t5 * 10" | bc -l)" "$t4" "$(echo "$t5 / $t4" | bc -l)"
+awk -v t="$t5" -v a="$ta" -v r="$rss5" -v ra="$rssa" 'BEGIN {
+	printf "goal report-1e5: %.3f s (sqlite3 reading the runs %.3f s, %.2fx) goal 0.3 s %s\n",
+		t, a, t / a, t <= 0.3 ? "met" : "missed"
+	printf "goal report-rss-1e5: %.1f MB (sqlite3 reading the runs %.1f MB, %.2fx) goal 40 MB %s\n",
+		r, ra, r / ra, r <= 40 ? "met" : "missed"
+}'
 html_kb() { # COMMAND...: the size of its --format html page, in KB
 	"$TIADASH_BIN" --db "$big" "$@" --format html -o "$work/page.html" || [ $? = 1 ]
 	echo $(( $(wc -c <"$work/page.html") / 1024 ))
