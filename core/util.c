@@ -294,10 +294,67 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void swap_str(char **a, char **b)
+{
+	char *t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Multikey quicksort (Bentley and Sedgewick): partition on the byte at
+ * depth d, three ways, then sort the equal part on the next byte. Test ids
+ * share long prefixes ("tests/pkg/test_mod.py::test_"), which strcmp in
+ * qsort compares again at every step; here each byte is looked at about
+ * once per level. strcmp's order (bytes unsigned). Too deep a recursion on
+ * hostile input goes to qsort.
+ */
+static void mkqsort(char **a, size_t n, size_t d, int depth)
+{
+	while (n > 1) {
+		size_t lt = 0, i = 0, gt = n;
+		int v;
+
+		if (n < 12) {
+			for (size_t k = 1; k < n; k++)
+				for (size_t j = k; j > 0 && strcmp(a[j - 1] + d, a[j] + d) > 0; j--)
+					swap_str(&a[j - 1], &a[j]);
+			return;
+		}
+		if (depth == 0) {
+			qsort(a, n, sizeof(*a), cmp_str);
+			return;
+		}
+		v = (unsigned char)a[n / 2][d];
+		while (i < gt) {
+			int c = (unsigned char)a[i][d];
+
+			if (c < v)
+				swap_str(&a[lt++], &a[i++]);
+			else if (c > v)
+				swap_str(&a[i], &a[--gt]);
+			else
+				i++;
+		}
+		mkqsort(a, lt, d, depth - 1);
+		mkqsort(a + gt, n - gt, d, depth - 1);
+		if (!v)
+			return; /* the middle ended there: equal strings */
+		a += lt;
+		n = gt - lt;
+		d++;
+	}
+}
+
 void strlist_sort(struct strlist *l)
 {
+	int depth = 64;
+
+	for (size_t k = l->nr; k > 1; k >>= 1)
+		depth += 2;
 	if (l->nr > 1)
-		qsort(l->items, l->nr, sizeof(*l->items), cmp_str);
+		mkqsort(l->items, l->nr, 0, depth);
 }
 
 static const char *file_type_name(mode_t mode)

@@ -1,6 +1,7 @@
 /* The store: migrations, refusal of newer and foreign stores, nested transactions, blobs. */
 #include "core/tiadash.h"
 #include "core/store.h"
+#include "core/paircache.h"
 
 #include <setjmp.h>
 #include <cmocka.h>
@@ -58,6 +59,12 @@ static void upgrade_from_v1(void **state)
 	assert_int_equal(store_open(&s, path, STORE_CREATE), 0);
 	store_close(s);
 	exec_raw(path, "INSERT INTO source (uri, digest, ingested_at) VALUES ('kept', 'd', 1);"
+		       "DROP TABLE pair_row; DROP TABLE pair_stale;"
+		       "DROP TRIGGER head_ins; DROP TRIGGER head_upd; DROP TRIGGER head_del;"
+		       "DROP TRIGGER run_ins; DROP TRIGGER run_upd; DROP TRIGGER run_del;"
+		       "DROP TRIGGER selection_ins; DROP TRIGGER selection_upd;"
+		       "DROP TRIGGER selection_del; DROP TRIGGER reason_ins;"
+		       "DROP TRIGGER reason_upd; DROP TRIGGER reason_del;"
 		       "DROP TABLE note; DROP TABLE http_part; DROP TABLE http_cache;"
 		       "DROP TABLE ci_seen; DROP TABLE ci_cursor;"
 		       "DROP TABLE run_tests; DROP TABLE test_group;"
@@ -180,6 +187,114 @@ static void strings_blob(void **state)
 	strbuf_release(&blob);
 }
 
+static int cmp_qsort(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * strlist_sort (multikey quicksort) against qsort with strcmp: shared
+ * prefixes, duplicates, empty strings, bytes above 0x7f (unsigned order),
+ * sorted, reversed and one repeated string, at sizes around its cut-offs.
+ */
+static void strlist_sort_matches_qsort(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 2, 11, 12, 13, 100, 5000, 100000 };
+	static const char *const prefixes[] = { "", "tests/pkg0/test_mod.py::test_", "\xc3\xa9",
+						"\xff", "a" };
+	unsigned seed = 7;
+
+	UNUSED(state);
+	for (size_t z = 0; z < ARRAY_SIZE(sizes); z++) {
+		for (int shape = 0; shape < 4; shape++) {
+			struct strlist l = STRLIST_INIT;
+			char **want;
+			size_t n = sizes[z];
+
+			for (size_t i = 0; i < n; i++) {
+				char buf[80];
+
+				seed = seed * 1103515245 + 12345;
+				if (shape == 0)
+					snprintf(buf, sizeof(buf), "%s%u", prefixes[(seed >> 4) % 5],
+						 (seed >> 8) % (unsigned)(n / 3 + 1));
+				else if (shape == 3)
+					snprintf(buf, sizeof(buf), "same");
+				else
+					snprintf(buf, sizeof(buf), "t%08zu", shape == 1 ? i : n - i);
+				strlist_push(&l, buf);
+			}
+			want = xmalloc((n + 1) * sizeof(*want));
+			if (n)
+				memcpy(want, l.items, n * sizeof(*want));
+			if (n)
+				qsort(want, n, sizeof(*want), cmp_qsort);
+			strlist_sort(&l);
+			for (size_t i = 0; i < n; i++)
+				if (strcmp(l.items[i], want[i]))
+					fail_msg("size %zu shape %d: [%zu] %s != %s", n, shape, i,
+						 l.items[i], want[i]);
+			free(want);
+			strlist_release(&l);
+		}
+	}
+}
+
+/* A pair through the pair cache's blob comes back as it went in; a cut blob is refused. */
+static void pair_cache_blob(void **state)
+{
+	struct pair_info p = { 0 }, q;
+	struct strbuf blob = STRBUF_INIT;
+	struct run_info *r;
+
+	UNUSED(state);
+	p.head_id = 42;
+	p.repo = xstrdup("org/repo");
+	snprintf(p.sha, sizeof(p.sha), "%s", "0123456789abcdef0123456789abcdef01234567");
+	p.has_pr = true;
+	p.pr = INT64_MAX;
+	p.at = -5;
+	p.nr = p.alloc = 2;
+	p.runs = xcalloc(2, sizeof(*p.runs));
+	r = &p.runs[0];
+	r->id = 7, r->source_id = 3, r->diff_id = 0, r->kind = RUN_SHADOW, r->attempt = 2;
+	r->started_at = INT64_MIN, r->wall_clock_s = NAN, r->verdict = VERDICT_ERROR;
+	r->git = RUN_GIT_UNKNOWN, r->tests = 1, r->failures = -1, r->flaky = 9;
+	r->decision = DECISION_RUN_ALL, r->has_total = true, r->total_tests = 100;
+	r->has_entry_counts = true, r->entries_total = 5, r->has_unmatched = true;
+	snprintf(r->base, sizeof(r->base), "%s", "feedface");
+	strlist_push(&r->reasons, "force-full:**/*.lock");
+	strlist_push(&r->reasons, "");
+	r = &p.runs[1];
+	r->id = 8, r->kind = RUN_FULL, r->attempt = 1, r->wall_clock_s = 12.5;
+	r->has_cov = true, r->cov_lines = 10, r->cov_hit = 4;
+	pair_cache_encode(&p, &blob);
+	assert_int_equal(pair_cache_decode(blob.buf, blob.len, 42, "org/repo", -5, &q), 0);
+	assert_int_equal(q.head_id, 42);
+	assert_string_equal(q.repo, "org/repo");
+	assert_string_equal(q.sha, p.sha);
+	assert_true(q.has_pr && q.pr == INT64_MAX && q.at == -5);
+	assert_int_equal(q.nr, 2);
+	for (size_t i = 0; i < 2; i++) {
+		struct run_info a = p.runs[i], b = q.runs[i];
+
+		assert_int_equal(a.reasons.nr, b.reasons.nr);
+		for (size_t j = 0; j < a.reasons.nr; j++)
+			assert_string_equal(a.reasons.items[j], b.reasons.items[j]);
+		assert_true(isnan(a.wall_clock_s) ? isnan(b.wall_clock_s)
+						  : a.wall_clock_s == b.wall_clock_s);
+		a.wall_clock_s = b.wall_clock_s = 0;
+		memset(&a.reasons, 0, sizeof(a.reasons));
+		memset(&b.reasons, 0, sizeof(b.reasons));
+		assert_memory_equal(&a, &b, sizeof(a));
+	}
+	pair_info_release(&q);
+	for (size_t n = 0; n < blob.len; n++)
+		assert_int_equal(pair_cache_decode(blob.buf, n, 42, "", 0, &q), -1);
+	pair_info_release(&p);
+	strbuf_release(&blob);
+}
+
 static int setup(void **state)
 {
 	UNUSED(state);
@@ -206,6 +321,8 @@ int main(void)
 		cmocka_unit_test(nested_transactions),
 		cmocka_unit_test(name_ids_are_stable),
 		cmocka_unit_test(strings_blob),
+		cmocka_unit_test(strlist_sort_matches_qsort),
+		cmocka_unit_test(pair_cache_blob),
 	};
 
 	return cmocka_run_group_tests_name("store", tests, setup, teardown);
