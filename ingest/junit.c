@@ -75,12 +75,9 @@ static void pop_suite(struct junit_state *st)
  * ctest and Boost.Test status="disabled", Pester status="Skipped", some of
  * them without a <skipped> child; Eclipse's <testrun> export ignored="true".
  */
-static bool skipped_by_attribute(const char **atts)
+static bool skipped_by_attribute(const char *status, const char *result, const char *ignored)
 {
 	static const char *const words[] = { "notrun", "disabled", "skipped", "suppressed" };
-	const char *status = attr(atts, "status");
-	const char *result = attr(atts, "result");
-	const char *ignored = attr(atts, "ignored");
 
 	if (ignored && !strcmp(ignored, "true"))
 		return true;
@@ -91,12 +88,38 @@ static bool skipped_by_attribute(const char **atts)
 	return false;
 }
 
+/* The attributes of a <testcase> that matter, in one pass (the first of each wins, as attr()). */
+struct case_atts {
+	const char *file, *classname, *name, *status, *result, *ignored;
+};
+
+static void read_case_atts(const char **atts, struct case_atts *ca)
+{
+	memset(ca, 0, sizeof(*ca));
+	for (; atts && *atts; atts += 2) {
+		const char *k = atts[0], **slot = NULL;
+
+		switch (*k) {
+		case 'f': slot = !strcmp(k, "file") ? &ca->file : NULL; break;
+		case 'c': slot = !strcmp(k, "classname") ? &ca->classname : NULL; break;
+		case 'n': slot = !strcmp(k, "name") ? &ca->name : NULL; break;
+		case 's': slot = !strcmp(k, "status") ? &ca->status : NULL; break;
+		case 'r': slot = !strcmp(k, "result") ? &ca->result : NULL; break;
+		case 'i': slot = !strcmp(k, "ignored") ? &ca->ignored : NULL; break;
+		}
+		if (slot && !*slot)
+			*slot = atts[1];
+	}
+}
+
 static void open_case(struct junit_state *st, const char **atts)
 {
-	const char *file = nonempty(attr(atts, "file"));
-	const char *classname = nonempty(attr(atts, "classname"));
-	const char *name = attr(atts, "name"), *outer = NULL, *key;
+	struct case_atts ca;
+	const char *file, *classname, *outer = NULL, *key;
 
+	read_case_atts(atts, &ca);
+	file = nonempty(ca.file);
+	classname = nonempty(ca.classname);
 	if (st->nr_suites) {
 		const struct suite_frame *f = &st->suites[st->nr_suites - 1];
 
@@ -112,10 +135,10 @@ static void open_case(struct junit_state *st, const char **atts)
 	strbuf_reset(&st->suite);
 	strbuf_addstr(&st->suite, key ? key : "");
 	strbuf_reset(&st->name);
-	strbuf_addstr(&st->name, name ? name : "");
+	strbuf_addstr(&st->name, ca.name ? ca.name : "");
 	st->case_depth = st->depth;
 	st->failed = st->errored = st->flaky = false;
-	st->skipped = skipped_by_attribute(atts);
+	st->skipped = skipped_by_attribute(ca.status, ca.result, ca.ignored);
 	st->has_detail = false;
 	strbuf_reset(&st->message);
 	strbuf_reset(&st->text);

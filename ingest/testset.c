@@ -97,17 +97,39 @@ static void drop(struct testset *t)
 static void close_suite(struct testset *t)
 {
 	struct testset_suite *s;
+	struct strlist cases = STRLIST_INIT;
 
 	if (t->open < 0)
 		return;
 	s = &t->suites[t->open];
 	t->bytes -= s->cases.len;
 	strbuf_reset(&s->cases);
-	store_strings_encode(&t->open_cases, &s->cases);
+	/* Borrowed pointers into open_names: only the array is freed. */
+	cases.items = xmalloc((t->nr_open ? t->nr_open : 1) * sizeof(*cases.items));
+	for (size_t i = 0; i < t->nr_open; i++)
+		cases.items[cases.nr++] = t->open_names.buf + t->open_at[i];
+	store_strings_encode(&cases, &s->cases);
+	free(cases.items);
 	t->bytes += s->cases.len;
-	strlist_release(&t->open_cases);
+	strbuf_reset(&t->open_names);
+	t->nr_open = 0;
 	t->open_bytes = 0;
 	t->open = -1;
+}
+
+static void add_open(struct testset *t, const char *name, size_t len)
+{
+	ALLOC_GROW(t->open_at, t->nr_open + 1, t->alloc_open);
+	t->open_at[t->nr_open++] = t->open_names.len;
+	strbuf_add(&t->open_names, name, len);
+	strbuf_addch(&t->open_names, '\0');
+	t->open_bytes += len + 1;
+}
+
+static int add_kept(const char *name, size_t len, void *data)
+{
+	add_open(data, name, len);
+	return 0;
 }
 
 static void open_suite(struct testset *t, const char *suite)
@@ -121,10 +143,12 @@ static void open_suite(struct testset *t, const char *suite)
 		t->suites[t->nr].suite = xstrdup(suite);
 		t->suites[t->nr].cases = (struct strbuf)STRBUF_INIT;
 		t->nr++;
-	} else if (store_strings_decode(t->suites[e->value].cases.buf,
-					t->suites[e->value].cases.len, &t->open_cases) < 0) {
+	} else if (store_strings_each(t->suites[e->value].cases.buf,
+				      t->suites[e->value].cases.len, add_kept, t) < 0) {
 		BUG("a test list encoded here does not decode");
 	}
+	/* The cases kept before count in t->bytes already. */
+	t->open_bytes = 0;
 	t->open = e->value;
 }
 
@@ -136,8 +160,7 @@ void testset_add(struct testset *t, const char *suite, const char *name)
 		close_suite(t);
 		open_suite(t, suite);
 	}
-	strlist_push(&t->open_cases, name);
-	t->open_bytes += strlen(name) + 1;
+	add_open(t, name, strlen(name));
 	if (t->bytes + t->open_bytes > TESTSET_MAX_BYTES)
 		drop(t);
 }
@@ -149,7 +172,8 @@ void testset_release(struct testset *t)
 		strbuf_release(&t->suites[i].cases);
 	}
 	free(t->suites);
-	strlist_release(&t->open_cases);
+	strbuf_release(&t->open_names);
+	free(t->open_at);
 	strmap_clear(&t->index);
 	testset_init(t);
 }

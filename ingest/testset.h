@@ -44,11 +44,17 @@ struct testset {
 	struct testset_suite *suites;
 	size_t nr, alloc;
 	int64_t open;                /* the suite being read (-1: none) */
-	struct strlist open_cases;
+	/*
+	 * Its cases, NUL-terminated one after the other in open_names
+	 * (open_bytes long), where open_at says each one starts: one buffer,
+	 * not an allocation per case of a 10^6-case report.
+	 */
+	struct strbuf open_names;
+	size_t *open_at, nr_open, alloc_open;
 	size_t bytes, open_bytes;
 	bool dropped;
 };
-#define TESTSET_INIT { STRMAP_INIT, NULL, 0, 0, -1, STRLIST_INIT, 0, 0, false }
+#define TESTSET_INIT { STRMAP_INIT, NULL, 0, 0, -1, STRBUF_INIT, NULL, 0, 0, 0, 0, false }
 void testset_init(struct testset *t);
 void testset_add(struct testset *t, const char *suite, const char *name);
 void testset_release(struct testset *t);
