@@ -911,25 +911,6 @@ static int collect_names(struct store *s, sqlite3_stmt *st, int64_t run_id,
 	return 0;
 }
 
-int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out)
-{
-	static const char sql[] = "SELECT entries FROM selection WHERE run_id = ?1";
-	sqlite3_stmt *st = store_stmt(s, sql);
-	int rc, ret = 0;
-
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW &&
-	    store_strings_decode(sqlite3_column_blob(st, 0),
-				 (size_t)sqlite3_column_bytes(st, 0), out) < 0)
-		ret = error("store '%s': the selection of run %" PRId64 " is corrupt",
-			    s->path, run_id);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		ret = store_error(s, "cannot read a selection");
-	return ret;
-}
-
 int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *data)
 {
 	static const char sql[] = "SELECT entries FROM selection WHERE run_id = ?1";
@@ -949,6 +930,18 @@ int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *dat
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read a selection");
 	return ret;
+}
+
+static int push_entry(const char *entry, size_t len, void *data)
+{
+	UNUSED(len);
+	strlist_push(data, entry);
+	return 0;
+}
+
+int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out)
+{
+	return query_selection_each(s, run_id, push_entry, out);
 }
 
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)

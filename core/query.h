@@ -109,6 +109,8 @@ int query_status(struct store *s, struct store_status *out);
 /*
  * Call fn for every head in the window (by its window time, ascending),
  * with all of its runs. fn returns non-zero to stop (returned as is).
+ * Read from the pair cache (core/paircache.h), brought up to date first;
+ * from the tables when it cannot be (another writer holds the lock).
  */
 typedef int (*pair_fn)(const struct pair_info *p, void *data);
 int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data);
