@@ -49,7 +49,7 @@ scripts=$top/build/bench/tui
 echo ':view overview' >"$scripts/open.steps"
 {
 	echo 2; echo G
-	for _ in $(seq $((100000 / 21 + 2))); do echo '<PgUp>'; done
+	for _ in $(seq $((100000 / 18))); do echo '<PgUp>'; done
 	echo ':save-view '"$scripts"'/top.view'
 } >"$scripts/scroll.steps"
 
@@ -73,4 +73,4 @@ read -r rss_open t_open < <(run_rss "$scripts/open.steps")
 read -r rss_scroll t_scroll < <(run_rss "$scripts/scroll.steps")
 grep -q '^cursor 0$' "$scripts/top.view" || { echo "tui bench: scrolling did not reach the top" >&2; exit 1; }
 printf 'tui first frame 1e5 pairs: %d ms (target < 150 ms); rss open %d MB (figures in %.1f s), after scrolling all %d runs %d MB (%.1f s, %d page-ups)\n' \
-	"$ff" $((rss_open / 1024)) "$t_open" 100000 $((rss_scroll / 1024)) "$t_scroll" $((100000 / 21 + 2))
+	"$ff" $((rss_open / 1024)) "$t_open" 100000 $((rss_scroll / 1024)) "$t_scroll" $((100000 / 18))
