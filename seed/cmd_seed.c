@@ -239,7 +239,7 @@ static int walk(struct seed_sample *s, struct repo *repo, const struct seed_opts
 	s->run.since = since;
 	s->run.until = until;
 	replay_progress_init(&p, "seed: commits");
-	replay_diff_commits(repo, &s->run.history, replay_progress_cb, &p);
+	replay_diff_commits(repo, &s->run.history, 1, replay_progress_cb, &p);
 	replay_progress_done(&p);
 	replay_apply_rules(&s->run, repo);
 	return 0;
