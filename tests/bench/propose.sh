@@ -12,9 +12,9 @@ work=$top/build/bench/propose
 mkdir -p "$work"
 export TIADASH_NOW=2026-11-08T00:00:00Z
 
+. "$top/tests/bench/lib.sh"
 db=$work/prs-10000.db
-if [ ! -e "$db.done" ] || [ "$top/tests/bench/gen_propose.py" -nt "$db.done" ] ||
-   [ "$top/tests/bench/gen_report.py" -nt "$db.done" ]; then
+if ! bench_store_fresh "$db" "$top/tests/bench/gen_propose.py" "$top/tests/bench/gen_report.py"; then
 	rm -f "$db" "$db-wal" "$db-shm"
 	"$TIADASH_BIN" --db "$db" init >/dev/null
 	python3 "$top/tests/bench/gen_propose.py" "$db" 10000

@@ -8,11 +8,12 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${TIADASH_BIN:=$top/tiadash}"
 work=$top/build/bench/report
 mkdir -p "$work"
+. "$top/tests/bench/lib.sh"
 export TIADASH_NOW=2026-11-08T00:00:00Z
 
 store() {
 	local n=$1 db=$work/pairs-$1.db
-	if [ ! -e "$db.done" ] || [ "$top/tests/bench/gen_report.py" -nt "$db.done" ]; then
+	if ! bench_store_fresh "$db" "$top/tests/bench/gen_report.py"; then
 		rm -f "$db" "$db-wal" "$db-shm"
 		"$TIADASH_BIN" --db "$db" init >/dev/null
 		python3 "$top/tests/bench/gen_report.py" "$db" "$n"

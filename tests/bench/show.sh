@@ -10,16 +10,17 @@ work=$top/build/bench/show
 nsel=${BENCH_SHOW_SELECTION:-1000000} runs=${BENCH_SHOW_RUNS:-3}
 export TIADASH_NOW=2026-11-08T00:00:00Z
 mkdir -p "$work"
+. "$top/tests/bench/lib.sh"
 store() { # NAME N: a store with one shadow run selecting N tests
 	local db=$work/$1.db
-	if [ ! -e "$db.done-$2" ]; then
-		rm -f "$db" "$db"-* "$db".done-*
+	if ! bench_store_fresh "$db" || [ "$(cat "$db.done")" != "$2" ]; then
+		rm -f "$db" "$db"-* "$db".done*
 		python3 "$top/tests/fuzz/gen-big.py" selection "$2" >"$work/sel.txt"
 		"$TIADASH_BIN" --db "$db" ingest --kind shadow --head "$(printf '%040d' 1)" \
 			--base "$(printf '%040d' 2)" --pr 1 --selection "$work/sel.txt" \
 			--selected-count "$2" --total-tests $(($2 * 3)) --verdict pass 2>/dev/null >&2
 		rm -f "$work/sel.txt"
-		touch "$db.done-$2"
+		echo "$2" >"$db.done"
 	fi
 	echo "$db"
 }

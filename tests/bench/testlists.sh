@@ -11,7 +11,8 @@ work=$top/build/bench/testlists
 prs=${BENCH_SCALE_PRS:-10000} tests=${BENCH_SCALE_TESTS:-100000}
 db=$work/scale-$prs-$tests.db
 mkdir -p "$work"
-if [ ! -e "$db.done" ] || [ "$top/tests/bench/gen_scale.py" -nt "$db.done" ]; then
+. "$top/tests/bench/lib.sh"
+if ! bench_store_fresh "$db" "$top/tests/bench/gen_scale.py"; then
 	rm -f "$db" "$db-wal" "$db-shm"
 	"$TIADASH_BIN" --db "$db" init >/dev/null
 	python3 "$top/tests/bench/gen_scale.py" "$db" "$prs" "$tests"

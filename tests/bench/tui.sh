@@ -12,8 +12,9 @@ mkdir -p "$work" "$top/build/bench/tui"
 export TIADASH_NOW=2026-11-08T00:00:00Z LC_ALL=C.UTF-8 TERM=dumb LINES=24 COLUMNS=80
 unset NO_COLOR
 
+. "$top/tests/bench/lib.sh"
 db=$work/pairs-100000.db
-if [ ! -e "$db.done" ] || [ "$top/tests/bench/gen_report.py" -nt "$db.done" ]; then
+if ! bench_store_fresh "$db" "$top/tests/bench/gen_report.py"; then
 	rm -f "$db" "$db-wal" "$db-shm"
 	"$TIADASH_BIN" --db "$db" init >/dev/null
 	python3 "$top/tests/bench/gen_report.py" "$db" 100000
