@@ -9,11 +9,13 @@
  * libgit2's generic diff is 8-14x slower than git log for name-only history
  * (PERF-NOTES.md); comparing the two trees ourselves, skipping subtrees
  * whose ids are equal, is within 1.5x. The walk only reads, so the object
- * hash check is off while it runs.
+ * hash check is off while it runs, and so is libgit2's object cache (the
+ * tree comparison keeps its own, below).
  */
-static void strict_hashes(bool on)
+static void walk_mode(bool on)
 {
-	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, on ? 1 : 0);
+	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, on ? 0 : 1);
+	git_libgit2_opts(GIT_OPT_ENABLE_CACHING, on ? 0 : 1);
 }
 
 const char *replay_fail_name(enum replay_fail f)
@@ -180,7 +182,7 @@ int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
 	memset(out, 0, sizeof(*out));
 	if (repo_resolve(r, rev ? rev : "HEAD", out->tip) < 0)
 		return -1;
-	strict_hashes(false);
+	walk_mode(true);
 	read_shallow(r->git, &shallow);
 	git_oid_fromstr(&oid, out->tip);
 	if (git_commit_lookup(&c, r->git, &oid) < 0) {
@@ -223,19 +225,120 @@ int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
 out:
 	git_commit_free(c);
 	strmap_clear(&shallow);
-	strict_hashes(true);
+	walk_mode(false);
 	return ret;
 }
 
 /* ---- the tree comparison ---- */
 
 /*
+ * A commit's old side is, below the paths it changed, the next commit's new
+ * side, and directories that change often are read again and again: about
+ * half the tree reads of a walk are of a tree read in the last few thousand
+ * (21 reads a commit on the bench repository). libgit2's own object cache
+ * keeps everything until 256 MB, paging memory in and freeing it all at the
+ * end, and leaves trees over 4 KB out (git/git's root is 16 KB), so it is
+ * off while the walk runs and each thread keeps the trees it read last in a
+ * bounded ring of its own instead.
+ */
+#define TREE_CACHE_SLOTS 4096 /* a power of two */
+#define TREE_CACHE_BYTES (24u << 20)
+#define TREE_CACHE_MAX_TREE (1u << 20)
+
+struct cached_tree {
+	git_oid id;
+	git_odb_object *obj; /* NULL: a free slot */
+	int next;            /* the next slot in the same bucket, -1 */
+};
+
+struct tree_cache {
+	struct cached_tree slot[TREE_CACHE_SLOTS]; /* a ring, oldest at tail */
+	int bucket[TREE_CACHE_SLOTS];
+	size_t head, tail, nr, bytes;
+};
+
+static size_t cache_bucket(const git_oid *id)
+{
+	uint32_t h;
+
+	memcpy(&h, id->id, sizeof(h));
+	return h & (TREE_CACHE_SLOTS - 1);
+}
+
+static struct tree_cache *tree_cache_new(void)
+{
+	struct tree_cache *tc = xcalloc(1, sizeof(*tc));
+
+	for (size_t i = 0; i < TREE_CACHE_SLOTS; i++)
+		tc->bucket[i] = -1;
+	return tc;
+}
+
+static void cache_evict_oldest(struct tree_cache *tc)
+{
+	struct cached_tree *e = &tc->slot[tc->tail];
+	int *link = &tc->bucket[cache_bucket(&e->id)];
+
+	while (*link != (int)tc->tail)
+		link = &tc->slot[*link].next;
+	*link = e->next;
+	tc->bytes -= git_odb_object_size(e->obj);
+	git_odb_object_free(e->obj);
+	e->obj = NULL;
+	tc->tail = (tc->tail + 1) & (TREE_CACHE_SLOTS - 1);
+	tc->nr--;
+}
+
+static void tree_cache_free(struct tree_cache *tc)
+{
+	while (tc && tc->nr)
+		cache_evict_oldest(tc);
+	free(tc);
+}
+
+/* A new reference to the tree with this id, or NULL when it is not kept. */
+static git_odb_object *cache_get(struct tree_cache *tc, const git_oid *id)
+{
+	git_odb_object *o = NULL;
+
+	for (int i = tc->bucket[cache_bucket(id)]; i >= 0; i = tc->slot[i].next)
+		if (git_oid_equal(&tc->slot[i].id, id)) {
+			git_odb_object_dup(&o, tc->slot[i].obj);
+			return o;
+		}
+	return NULL;
+}
+
+/* Keep a reference to o (read just now), the oldest making room. */
+static void cache_put(struct tree_cache *tc, const git_oid *id, git_odb_object *o)
+{
+	size_t size = git_odb_object_size(o);
+	struct cached_tree *e;
+	size_t b = cache_bucket(id);
+
+	if (size > TREE_CACHE_MAX_TREE)
+		return;
+	while (tc->nr && (tc->nr == TREE_CACHE_SLOTS ||
+			  tc->bytes + size > TREE_CACHE_BYTES))
+		cache_evict_oldest(tc);
+	e = &tc->slot[tc->head];
+	git_oid_cpy(&e->id, id);
+	git_odb_object_dup(&e->obj, o);
+	e->next = tc->bucket[b];
+	tc->bucket[b] = (int)tc->head;
+	tc->head = (tc->head + 1) & (TREE_CACHE_SLOTS - 1);
+	tc->nr++;
+	tc->bytes += size;
+}
+
+/*
  * Trees are read raw from the object database and their entries walked in
  * place ("MODE NAME\0" and 20 bytes of id each): no per-tree allocation
- * beyond libgit2's own cache, which matters at 10^5 trees per replay.
+ * beyond the object itself.
  */
 struct differ {
 	git_odb *odb;
+	struct tree_cache *cache;
 	struct strbuf path; /* directory prefix, with its trailing '/' */
 	struct strlist *out;
 	bool failed;
@@ -270,10 +373,14 @@ static unsigned canon_mode(unsigned mode)
 	}
 }
 
-/* The entry at *p, advancing *p; false at the end or on a corrupt tree. */
-static bool next_entry(const char **p, const char *end, struct entry *e, bool *bad)
+/*
+ * The entry at p, and in *next where the one after it starts; false at the
+ * end or on a corrupt tree (*bad).
+ */
+static bool parse_entry(const char *p, const char *end, struct entry *e,
+			const char **next, bool *bad)
 {
-	const char *s = *p, *nul;
+	const char *s = p, *nul;
 	unsigned mode = 0;
 
 	if (s >= end)
@@ -294,7 +401,7 @@ static bool next_entry(const char **p, const char *end, struct entry *e, bool *b
 	e->len = (size_t)(nul - e->name);
 	e->mode = canon_mode(mode);
 	e->id = (const unsigned char *)nul + 1;
-	*p = nul + 1 + GIT_OID_RAWSZ;
+	*next = nul + 1 + GIT_OID_RAWSZ;
 	return true;
 }
 
@@ -323,8 +430,10 @@ static void add_path(struct differ *d, const struct entry *e)
 
 static git_odb_object *read_tree(struct differ *d, const git_oid *id)
 {
-	git_odb_object *o = NULL;
+	git_odb_object *o = cache_get(d->cache, id);
 
+	if (o)
+		return o;
 	if (git_odb_read(&o, d->odb, id) < 0) {
 		d->failed = true;
 		return NULL;
@@ -334,6 +443,7 @@ static git_odb_object *read_tree(struct differ *d, const git_oid *id)
 		d->failed = true;
 		return NULL;
 	}
+	cache_put(d->cache, id, o);
 	return o;
 }
 
@@ -372,8 +482,7 @@ static void compare(struct differ *d, const git_oid *a, const git_oid *b)
 {
 	git_odb_object *ta = NULL, *tb = NULL;
 	const char *pa = "", *pb = "", *enda = pa, *endb = pb;
-	struct entry ea, eb;
-	bool has_a, has_b, bad = false;
+	bool bad = false;
 
 	if (a && b && git_oid_equal(a, b))
 		return;
@@ -387,11 +496,23 @@ static void compare(struct differ *d, const git_oid *a, const git_oid *b)
 		pb = git_odb_object_data(tb);
 		endb = pb + git_odb_object_size(tb);
 	}
-	has_a = next_entry(&pa, enda, &ea, &bad);
-	has_b = next_entry(&pb, endb, &eb, &bad);
-	while ((has_a || has_b) && !bad && !d->failed) {
-		int c = !has_a ? 1 : !has_b ? -1 : entry_cmp(&ea, &eb);
+	while (!bad && !d->failed) {
+		const char *na = pa, *nb = pb;
+		struct entry ea, eb;
+		bool has_a = parse_entry(pa, enda, &ea, &na, &bad), has_b;
+		int c;
 
+		/* Most entries are the same bytes on both sides: b's needs no parsing. */
+		if (has_a && (size_t)(endb - pb) >= (size_t)(na - pa) &&
+		    !memcmp(pa, pb, (size_t)(na - pa))) {
+			pb += na - pa;
+			pa = na;
+			continue;
+		}
+		has_b = parse_entry(pb, endb, &eb, &nb, &bad);
+		if (bad || (!has_a && !has_b))
+			break;
+		c = !has_a ? 1 : !has_b ? -1 : entry_cmp(&ea, &eb);
 		if (c < 0) {
 			one_side(d, &ea, true);
 		} else if (c > 0) {
@@ -403,9 +524,9 @@ static void compare(struct differ *d, const git_oid *a, const git_oid *b)
 				add_path(d, &eb);
 		}
 		if (c <= 0)
-			has_a = next_entry(&pa, enda, &ea, &bad);
+			pa = na;
 		if (c >= 0)
-			has_b = next_entry(&pb, endb, &eb, &bad);
+			pb = nb;
 	}
 	if (bad)
 		d->failed = true;
@@ -451,7 +572,7 @@ struct diff_pool {
 static void diff_share(struct diff_pool *pool, git_odb *odb,
 		       void (*progress)(size_t done, size_t total, void *data), void *data)
 {
-	struct differ d = { .odb = odb, .path = STRBUF_INIT };
+	struct differ d = { .odb = odb, .cache = tree_cache_new(), .path = STRBUF_INIT };
 	struct replay_history *h = pool->h;
 	size_t i;
 
@@ -466,6 +587,7 @@ static void diff_share(struct diff_pool *pool, git_odb *odb,
 			progress(done, h->nr, data);
 	}
 	strbuf_release(&d.path);
+	tree_cache_free(d.cache);
 }
 
 static void *diff_thread(void *data)
@@ -496,13 +618,13 @@ void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 
 	atomic_init(&pool.next, 0);
 	atomic_init(&pool.done, 0);
-	strict_hashes(false);
+	walk_mode(true);
 	if (git_repository_odb(&odb, r->git) < 0) {
 		for (size_t i = 0; i < h->nr; i++)
 			if (h->commits[i].fail == REPLAY_OK)
 				h->commits[i].fail = REPLAY_FAIL_TREE;
 		warning("cannot open the object database: %s", git_reason());
-		strict_hashes(true);
+		walk_mode(false);
 		return;
 	}
 	if (jobs > REPLAY_DIFF_MAX_JOBS)
@@ -514,5 +636,5 @@ void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 	for (int t = 0; t < started; t++)
 		pthread_join(threads[t], NULL);
 	git_odb_free(odb);
-	strict_hashes(true);
+	walk_mode(false);
 }
