@@ -265,6 +265,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	struct store *store = NULL;
 	struct config cfg = CONFIG_INIT;
 	char *slug = NULL;
+	bool walked;
 	int ret = parse_opts(argc, argv, &o);
 
 	if (ret)
@@ -283,12 +284,14 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	if (store && config_load(&cfg, store->path) < 0)
 		goto out;
 	run.record.idmap = cfg.idmap;
-	if (replay_record_load(&run.record, store, slug) < 0 ||
-	    replay_walk(repo, o.branch, run.since, run.until, &run.history) < 0)
+	if (replay_record_load(&run.record, store, slug) < 0)
 		goto out;
 	replay_progress_init(&progress, "replay: commits");
-	replay_diff_commits(repo, &run.history, o.jobs, replay_progress_cb, &progress);
+	walked = replay_walk_diff(repo, o.branch, run.since, run.until, o.jobs,
+				  replay_progress_cb, &progress, &run.history) == 0;
 	replay_progress_done(&progress);
+	if (!walked)
+		goto out;
 	replay_apply_rules(&run, repo);
 	if (o.selector) {
 		replay_progress_init(&progress, "replay: selector");

@@ -86,6 +86,14 @@ void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 			 void (*progress)(size_t done, size_t total, void *data),
 			 void *data);
 
+/*
+ * replay_walk and replay_diff_commits at once: the other jobs - 1 threads
+ * diff the commits walked so far while the caller's thread walks on.
+ */
+int replay_walk_diff(struct repo *r, const char *rev, int64_t since, int64_t until,
+		     int jobs, void (*progress)(size_t done, size_t total, void *data),
+		     void *data, struct replay_history *out);
+
 /* ---- selector.c ---- */
 
 enum replay_answer {

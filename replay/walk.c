@@ -150,85 +150,6 @@ static void read_shallow(git_repository *git, struct strmap *out)
 	free(path);
 }
 
-static struct replay_commit *add_commit(struct replay_history *h, git_commit *c)
-{
-	struct replay_commit *rc;
-
-	ALLOC_GROW(h->commits, h->nr + 1, h->alloc);
-	rc = &h->commits[h->nr++];
-	memset(rc, 0, sizeof(*rc));
-	git_oid_tostr(rc->sha, sizeof(rc->sha), git_commit_id(c));
-	if (git_commit_parentcount(c) > 0)
-		git_oid_tostr(rc->parent, sizeof(rc->parent),
-			      git_commit_parent_id(c, 0));
-	if (git_commit_parentcount(c) > 1)
-		git_oid_tostr(rc->merged, sizeof(rc->merged),
-			      git_commit_parent_id(c, 1));
-	git_oid_cpy(&rc->tree, git_commit_tree_id(c));
-	rc->date = (int64_t)git_commit_time(c) * 1000;
-	rc->subject = first_line(git_commit_message(c));
-	rc->has_pr = message_pr(rc->subject, git_commit_message(c), &rc->pr);
-	return rc;
-}
-
-int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
-		struct replay_history *out)
-{
-	struct strmap shallow = STRMAP_INIT;
-	git_commit *c = NULL;
-	git_oid oid;
-	int ret = 0;
-
-	memset(out, 0, sizeof(*out));
-	if (repo_resolve(r, rev ? rev : "HEAD", out->tip) < 0)
-		return -1;
-	walk_mode(true);
-	read_shallow(r->git, &shallow);
-	git_oid_fromstr(&oid, out->tip);
-	if (git_commit_lookup(&c, r->git, &oid) < 0) {
-		ret = error("cannot read commit %s: %s", out->tip, git_reason());
-		goto out;
-	}
-	for (;;) {
-		int64_t date = (int64_t)git_commit_time(c) * 1000;
-		struct replay_commit *rc = NULL;
-		git_commit *parent = NULL;
-		char sha[41];
-
-		if (date < since)
-			break;
-		if (date < until)
-			rc = add_commit(out, c);
-		if (git_commit_parentcount(c) == 0)
-			break;
-		if (git_commit_parent(&parent, c, 0) < 0) {
-			bool cut;
-
-			git_oid_tostr(sha, sizeof(sha), git_commit_id(c));
-			cut = strmap_has(&shallow, sha);
-			if (rc)
-				rc->fail = cut ? REPLAY_FAIL_SHALLOW : REPLAY_FAIL_COMMIT;
-			out->truncated = true;
-			if (cut)
-				warning("history is shallow: commit %s has no parent "
-					"here, the walk ends there", sha);
-			else
-				warning("cannot read the first parent of %s (%s): "
-					"the walk ends there", sha, git_reason());
-			break;
-		}
-		if (rc)
-			git_oid_cpy(&rc->parent_tree, git_commit_tree_id(parent));
-		git_commit_free(c);
-		c = parent;
-	}
-out:
-	git_commit_free(c);
-	strmap_clear(&shallow);
-	walk_mode(false);
-	return ret;
-}
-
 /* ---- the tree comparison ---- */
 
 /*
@@ -557,84 +478,321 @@ static void diff_commit(struct replay_commit *c, struct differ *d)
 }
 
 /*
- * The commits are shared out among the threads by an atomic counter: a
- * commit's diff writes only its own paths, and each thread reads through
- * its own repository and object database (libgit2 objects are not shared
- * between threads). The caller's thread is one of them, and the one that
- * reports progress.
+ * The commits are shared out among the threads in blocks of neighbours: a
+ * commit's old trees are the next one's new trees and the pack's deltas run
+ * along the history, so a thread that diffs a run of commits reads less
+ * than one that takes every other commit. A block's diffs write only its
+ * commits, and each thread reads through its own repository and object
+ * database (libgit2 objects are not shared between threads). The caller's
+ * thread is one of them, the one that reports progress; when it walks the
+ * history too, the others diff the blocks it has walked meanwhile.
  */
-struct diff_pool {
-	struct replay_history *h;
-	const char *gitdir;
-	atomic_size_t next, done;
+#define DIFF_BLOCK 128
+
+struct diff_block {
+	struct replay_commit *c; /* into the history, or the walk's own */
+	size_t nr;
 };
+
+struct diff_pool {
+	pthread_mutex_t lock;
+	pthread_cond_t more;
+	struct diff_block *blocks;
+	size_t nr, alloc, next; /* next: the first block nobody took */
+	bool walked;            /* no block will be added */
+	char *objects;          /* the object directory */
+	atomic_int opened;      /* object databases the threads opened */
+	size_t total;           /* commits, once walked */
+	atomic_size_t done;
+	struct diff_block filling; /* the walk's block being filled */
+	pthread_t threads[REPLAY_DIFF_MAX_JOBS];
+	int started;
+};
+
+static void pool_add(struct diff_pool *pool, struct replay_commit *c, size_t nr)
+{
+	pthread_mutex_lock(&pool->lock);
+	ALLOC_GROW(pool->blocks, pool->nr + 1, pool->alloc);
+	pool->blocks[pool->nr].c = c;
+	pool->blocks[pool->nr++].nr = nr;
+	pthread_cond_signal(&pool->more);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+static void pool_walked(struct diff_pool *pool, size_t total)
+{
+	pthread_mutex_lock(&pool->lock);
+	pool->walked = true;
+	pool->total = total;
+	pthread_cond_broadcast(&pool->more);
+	pthread_mutex_unlock(&pool->lock);
+}
+
+/* The next block to diff, waiting for the walk; false when all are taken. */
+static bool pool_take(struct diff_pool *pool, struct diff_block *b)
+{
+	bool got;
+
+	pthread_mutex_lock(&pool->lock);
+	while (pool->next == pool->nr && !pool->walked)
+		pthread_cond_wait(&pool->more, &pool->lock);
+	got = pool->next < pool->nr;
+	if (got)
+		*b = pool->blocks[pool->next++];
+	pthread_mutex_unlock(&pool->lock);
+	return got;
+}
 
 static void diff_share(struct diff_pool *pool, git_odb *odb,
 		       void (*progress)(size_t done, size_t total, void *data), void *data)
 {
 	struct differ d = { .odb = odb, .cache = tree_cache_new(), .path = STRBUF_INIT };
-	struct replay_history *h = pool->h;
-	size_t i;
+	struct diff_block b;
 
-	while ((i = atomic_fetch_add(&pool->next, 1)) < h->nr) {
-		struct replay_commit *c = &h->commits[i];
+	while (pool_take(pool, &b)) {
 		size_t done;
 
-		if (c->fail == REPLAY_OK)
-			diff_commit(c, &d);
-		done = atomic_fetch_add(&pool->done, 1) + 1;
-		if (progress && (done % 64 == 0 || done == h->nr))
-			progress(done, h->nr, data);
+		for (size_t i = 0; i < b.nr; i++)
+			if (b.c[i].fail == REPLAY_OK)
+				diff_commit(&b.c[i], &d);
+		done = atomic_fetch_add(&pool->done, b.nr) + b.nr;
+		if (progress)
+			progress(done, pool->total, data);
 	}
 	strbuf_release(&d.path);
 	tree_cache_free(d.cache);
 }
 
+/*
+ * libgit2 shares one reader per pack file among all who open it by the
+ * same path, its locks taken several times per object: two threads on one
+ * pack wait on each other more than they read (-j 2 took longer than -j 1).
+ * A path of its own ("objects/./pack", "objects/././pack", ...) gives each
+ * thread its own reader and delta cache of the same files.
+ */
+static int open_own_odb(git_odb **odb, const char *objects, int nth)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&path, objects);
+	for (int i = 0; i <= nth; i++)
+		strbuf_addstr(&path, "/.");
+	ret = git_odb_open(odb, path.buf);
+	strbuf_release(&path);
+	return ret;
+}
+
 static void *diff_thread(void *data)
 {
 	struct diff_pool *pool = data;
-	git_repository *git = NULL;
 	git_odb *odb = NULL;
 
-	/* One that cannot open the repository leaves its share to the others. */
-	if (git_repository_open_bare(&git, pool->gitdir) < 0 &&
-	    git_repository_open(&git, pool->gitdir) < 0)
-		return NULL;
-	if (git_repository_odb(&odb, git) == 0)
+	/* One that cannot open the objects leaves its share to the others. */
+	if (open_own_odb(&odb, pool->objects, atomic_fetch_add(&pool->opened, 1)) == 0)
 		diff_share(pool, odb, NULL, NULL);
 	git_odb_free(odb);
-	git_repository_free(git);
 	return NULL;
+}
+
+static void pool_start(struct diff_pool *pool, struct repo *r, int jobs)
+{
+	memset(pool, 0, sizeof(*pool));
+	pthread_mutex_init(&pool->lock, NULL);
+	pthread_cond_init(&pool->more, NULL);
+	atomic_init(&pool->done, 0);
+	atomic_init(&pool->opened, 0);
+	pool->objects = path_join(git_repository_commondir(r->git), "objects");
+	if (jobs > REPLAY_DIFF_MAX_JOBS)
+		jobs = REPLAY_DIFF_MAX_JOBS;
+	for (; pool->started + 1 < jobs; pool->started++)
+		if (pthread_create(&pool->threads[pool->started], NULL, diff_thread, pool))
+			break;
+}
+
+/* The caller's share of the diffs (after the walk), then the others'. */
+static void pool_finish(struct diff_pool *pool, struct repo *r, struct replay_history *h,
+			void (*progress)(size_t done, size_t total, void *data),
+			void *data)
+{
+	git_odb *odb = NULL;
+
+	if (git_repository_odb(&odb, r->git) == 0) {
+		diff_share(pool, odb, progress, data);
+	} else if (!pool->started) {
+		warning("cannot open the object database: %s", git_reason());
+		for (size_t i = pool->next; i < pool->nr; i++)
+			for (size_t k = 0; k < pool->blocks[i].nr; k++)
+				if (pool->blocks[i].c[k].fail == REPLAY_OK)
+					pool->blocks[i].c[k].fail = REPLAY_FAIL_TREE;
+	}
+	for (int t = 0; t < pool->started; t++)
+		pthread_join(pool->threads[t], NULL);
+	git_odb_free(odb);
+	if (!h)
+		goto out;
+	/* The walk's own blocks become the history, in order. */
+	h->commits = xcalloc(h->nr ? h->nr : 1, sizeof(*h->commits));
+	h->alloc = h->nr;
+	for (size_t i = 0, at = 0; i < pool->nr; i++) {
+		memcpy(h->commits + at, pool->blocks[i].c,
+		       pool->blocks[i].nr * sizeof(*h->commits));
+		at += pool->blocks[i].nr;
+		free(pool->blocks[i].c);
+	}
+out:
+	free(pool->objects);
+	free(pool->blocks);
+	pthread_cond_destroy(&pool->more);
+	pthread_mutex_destroy(&pool->lock);
 }
 
 void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 			 void (*progress)(size_t done, size_t total, void *data),
 			 void *data)
 {
-	struct diff_pool pool = { .h = h, .gitdir = git_repository_path(r->git) };
-	pthread_t threads[REPLAY_DIFF_MAX_JOBS];
-	int started = 0;
-	git_odb *odb;
+	struct diff_pool pool;
 
-	atomic_init(&pool.next, 0);
-	atomic_init(&pool.done, 0);
 	walk_mode(true);
-	if (git_repository_odb(&odb, r->git) < 0) {
-		for (size_t i = 0; i < h->nr; i++)
-			if (h->commits[i].fail == REPLAY_OK)
-				h->commits[i].fail = REPLAY_FAIL_TREE;
-		warning("cannot open the object database: %s", git_reason());
-		walk_mode(false);
-		return;
-	}
-	if (jobs > REPLAY_DIFF_MAX_JOBS)
-		jobs = REPLAY_DIFF_MAX_JOBS;
-	for (; started + 1 < jobs && (size_t)started + 1 < h->nr; started++)
-		if (pthread_create(&threads[started], NULL, diff_thread, &pool))
-			break;
-	diff_share(&pool, odb, progress, data);
-	for (int t = 0; t < started; t++)
-		pthread_join(threads[t], NULL);
-	git_odb_free(odb);
+	pool_start(&pool, r, jobs);
+	for (size_t i = 0; i < h->nr; i += DIFF_BLOCK)
+		pool_add(&pool, h->commits + i, h->nr - i < DIFF_BLOCK ? h->nr - i : DIFF_BLOCK);
+	pool_walked(&pool, h->nr);
+	pool_finish(&pool, r, NULL, progress, data);
 	walk_mode(false);
 }
+
+/* ---- the walk ---- */
+
+/*
+ * Where the next commit of the walk goes: the history itself, or with a
+ * pool the block being filled, handed to the pool when full (its last
+ * commit complete by then: the walk finishes one before it adds the next).
+ */
+static struct replay_commit *next_slot(struct replay_history *h, struct diff_pool *pool)
+{
+	struct diff_block *b;
+
+	h->nr++;
+	if (!pool) {
+		ALLOC_GROW(h->commits, h->nr, h->alloc);
+		return &h->commits[h->nr - 1];
+	}
+	b = &pool->filling;
+	if (b->nr == DIFF_BLOCK) {
+		pool_add(pool, b->c, b->nr);
+		b->c = NULL;
+		b->nr = 0;
+	}
+	if (!b->c)
+		b->c = xmalloc(DIFF_BLOCK * sizeof(*b->c));
+	return &b->c[b->nr++];
+}
+
+static struct replay_commit *add_commit(struct replay_history *h, struct diff_pool *pool,
+					git_commit *c)
+{
+	struct replay_commit *rc = next_slot(h, pool);
+
+	memset(rc, 0, sizeof(*rc));
+	git_oid_tostr(rc->sha, sizeof(rc->sha), git_commit_id(c));
+	if (git_commit_parentcount(c) > 0)
+		git_oid_tostr(rc->parent, sizeof(rc->parent),
+			      git_commit_parent_id(c, 0));
+	if (git_commit_parentcount(c) > 1)
+		git_oid_tostr(rc->merged, sizeof(rc->merged),
+			      git_commit_parent_id(c, 1));
+	git_oid_cpy(&rc->tree, git_commit_tree_id(c));
+	rc->date = (int64_t)git_commit_time(c) * 1000;
+	rc->subject = first_line(git_commit_message(c));
+	rc->has_pr = message_pr(rc->subject, git_commit_message(c), &rc->pr);
+	return rc;
+}
+
+static int walk_history(struct repo *r, const char *rev, int64_t since, int64_t until,
+			struct replay_history *out, struct diff_pool *pool)
+{
+	struct strmap shallow = STRMAP_INIT;
+	git_commit *c = NULL;
+	git_oid oid;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (repo_resolve(r, rev ? rev : "HEAD", out->tip) < 0)
+		return -1;
+	read_shallow(r->git, &shallow);
+	git_oid_fromstr(&oid, out->tip);
+	if (git_commit_lookup(&c, r->git, &oid) < 0) {
+		ret = error("cannot read commit %s: %s", out->tip, git_reason());
+		goto out;
+	}
+	for (;;) {
+		int64_t date = (int64_t)git_commit_time(c) * 1000;
+		struct replay_commit *rc = NULL;
+		git_commit *parent = NULL;
+		char sha[41];
+
+		if (date < since)
+			break;
+		if (date < until)
+			rc = add_commit(out, pool, c);
+		if (git_commit_parentcount(c) == 0)
+			break;
+		if (git_commit_parent(&parent, c, 0) < 0) {
+			bool cut;
+
+			git_oid_tostr(sha, sizeof(sha), git_commit_id(c));
+			cut = strmap_has(&shallow, sha);
+			if (rc)
+				rc->fail = cut ? REPLAY_FAIL_SHALLOW : REPLAY_FAIL_COMMIT;
+			out->truncated = true;
+			if (cut)
+				warning("history is shallow: commit %s has no parent "
+					"here, the walk ends there", sha);
+			else
+				warning("cannot read the first parent of %s (%s): "
+					"the walk ends there", sha, git_reason());
+			break;
+		}
+		if (rc)
+			git_oid_cpy(&rc->parent_tree, git_commit_tree_id(parent));
+		git_commit_free(c);
+		c = parent;
+	}
+out:
+	git_commit_free(c);
+	strmap_clear(&shallow);
+	return ret;
+}
+
+int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
+		struct replay_history *out)
+{
+	int ret;
+
+	walk_mode(true);
+	ret = walk_history(r, rev, since, until, out, NULL);
+	walk_mode(false);
+	return ret;
+}
+
+int replay_walk_diff(struct repo *r, const char *rev, int64_t since, int64_t until,
+		     int jobs, void (*progress)(size_t done, size_t total, void *data),
+		     void *data, struct replay_history *out)
+{
+	struct diff_pool pool;
+	int ret;
+
+	walk_mode(true);
+	pool_start(&pool, r, jobs);
+	ret = walk_history(r, rev, since, until, out, &pool);
+	if (pool.filling.nr)
+		pool_add(&pool, pool.filling.c, pool.filling.nr);
+	else
+		free(pool.filling.c);
+	pool_walked(&pool, out->nr);
+	pool_finish(&pool, r, out, progress, data);
+	walk_mode(false);
+	return ret;
+}
+
