@@ -481,13 +481,15 @@ static void diff_commit(struct replay_commit *c, struct differ *d)
  * The commits are shared out among the threads in blocks of neighbours: a
  * commit's old trees are the next one's new trees and the pack's deltas run
  * along the history, so a thread that diffs a run of commits reads less
- * than one that takes every other commit. A block's diffs write only its
- * commits, and each thread reads through its own repository and object
- * database (libgit2 objects are not shared between threads). The caller's
- * thread is one of them, the one that reports progress; when it walks the
- * history too, the others diff the blocks it has walked meanwhile.
+ * than one that takes every other commit (a third less CPU at -j 2). The
+ * other threads take blocks from the newest end as the walk adds them; the
+ * caller's thread, once it has walked, takes them from the oldest end and
+ * diffs backwards, so that each thread's run stays unbroken until they
+ * meet. A block's diffs write only its commits, and each thread reads
+ * through its own object database (libgit2 objects are not shared between
+ * threads). The caller's thread reports progress.
  */
-#define DIFF_BLOCK 128
+#define DIFF_BLOCK 64
 
 struct diff_block {
 	struct replay_commit *c; /* into the history, or the walk's own */
@@ -498,7 +500,8 @@ struct diff_pool {
 	pthread_mutex_t lock;
 	pthread_cond_t more;
 	struct diff_block *blocks;
-	size_t nr, alloc, next; /* next: the first block nobody took */
+	size_t nr, alloc;
+	size_t next, end;       /* blocks[next, end) are the ones nobody took */
 	bool walked;            /* no block will be added */
 	char *objects;          /* the object directory */
 	atomic_int opened;      /* object databases the threads opened */
@@ -515,6 +518,7 @@ static void pool_add(struct diff_pool *pool, struct replay_commit *c, size_t nr)
 	ALLOC_GROW(pool->blocks, pool->nr + 1, pool->alloc);
 	pool->blocks[pool->nr].c = c;
 	pool->blocks[pool->nr++].nr = nr;
+	pool->end = pool->nr;
 	pthread_cond_signal(&pool->more);
 	pthread_mutex_unlock(&pool->lock);
 }
@@ -528,33 +532,39 @@ static void pool_walked(struct diff_pool *pool, size_t total)
 	pthread_mutex_unlock(&pool->lock);
 }
 
-/* The next block to diff, waiting for the walk; false when all are taken. */
-static bool pool_take(struct diff_pool *pool, struct diff_block *b)
+/*
+ * The next block to diff from the newest end, waiting for the walk, or
+ * (after it) from the oldest; false when all are taken.
+ */
+static bool pool_take(struct diff_pool *pool, bool oldest, struct diff_block *b)
 {
 	bool got;
 
 	pthread_mutex_lock(&pool->lock);
-	while (pool->next == pool->nr && !pool->walked)
+	while (pool->next == pool->end && !pool->walked)
 		pthread_cond_wait(&pool->more, &pool->lock);
-	got = pool->next < pool->nr;
+	got = pool->next < pool->end;
 	if (got)
-		*b = pool->blocks[pool->next++];
+		*b = pool->blocks[oldest ? --pool->end : pool->next++];
 	pthread_mutex_unlock(&pool->lock);
 	return got;
 }
 
-static void diff_share(struct diff_pool *pool, git_odb *odb,
+static void diff_share(struct diff_pool *pool, git_odb *odb, bool oldest,
 		       void (*progress)(size_t done, size_t total, void *data), void *data)
 {
 	struct differ d = { .odb = odb, .cache = tree_cache_new(), .path = STRBUF_INIT };
 	struct diff_block b;
 
-	while (pool_take(pool, &b)) {
+	while (pool_take(pool, oldest, &b)) {
 		size_t done;
 
-		for (size_t i = 0; i < b.nr; i++)
-			if (b.c[i].fail == REPLAY_OK)
-				diff_commit(&b.c[i], &d);
+		for (size_t k = 0; k < b.nr; k++) {
+			struct replay_commit *c = &b.c[oldest ? b.nr - 1 - k : k];
+
+			if (c->fail == REPLAY_OK)
+				diff_commit(c, &d);
+		}
 		done = atomic_fetch_add(&pool->done, b.nr) + b.nr;
 		if (progress)
 			progress(done, pool->total, data);
@@ -590,7 +600,7 @@ static void *diff_thread(void *data)
 
 	/* One that cannot open the objects leaves its share to the others. */
 	if (open_own_odb(&odb, pool->objects, atomic_fetch_add(&pool->opened, 1)) == 0)
-		diff_share(pool, odb, NULL, NULL);
+		diff_share(pool, odb, false, NULL, NULL);
 	git_odb_free(odb);
 	return NULL;
 }
@@ -618,10 +628,10 @@ static void pool_finish(struct diff_pool *pool, struct repo *r, struct replay_hi
 	git_odb *odb = NULL;
 
 	if (git_repository_odb(&odb, r->git) == 0) {
-		diff_share(pool, odb, progress, data);
+		diff_share(pool, odb, true, progress, data);
 	} else if (!pool->started) {
 		warning("cannot open the object database: %s", git_reason());
-		for (size_t i = pool->next; i < pool->nr; i++)
+		for (size_t i = pool->next; i < pool->end; i++)
 			for (size_t k = 0; k < pool->blocks[i].nr; k++)
 				if (pool->blocks[i].c[k].fail == REPLAY_OK)
 					pool->blocks[i].c[k].fail = REPLAY_FAIL_TREE;
