@@ -63,11 +63,39 @@ struct glob_set {
 
 	struct chunk *chunks, *cchunks; /* full-path and per-component */
 	size_t nr_chunks, alloc_chunks, nr_cchunks, alloc_cchunks;
+	struct glob_scratch *own; /* for glob_set_match */
+	bool compiled;
+};
+
+/* What one PCRE2 match writes: one per thread that matches. */
+struct glob_scratch {
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
 	pcre2_jit_stack *jit;
-	bool compiled;
 };
+
+struct glob_scratch *glob_scratch_new(void)
+{
+	struct glob_scratch *s = xcalloc(1, sizeof(*s));
+
+	s->md = pcre2_match_data_create(1, NULL);
+	s->mctx = pcre2_match_context_create(NULL);
+	s->jit = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL);
+	if (!s->md || !s->mctx || !s->jit)
+		die("out of memory setting up the glob matcher");
+	pcre2_jit_stack_assign(s->mctx, NULL, s->jit);
+	return s;
+}
+
+void glob_scratch_free(struct glob_scratch *s)
+{
+	if (!s)
+		return;
+	pcre2_match_data_free(s->md);
+	pcre2_match_context_free(s->mctx);
+	pcre2_jit_stack_free(s->jit);
+	free(s);
+}
 
 #define NO_INDEX UINT_MAX
 /* Keep each compiled alternation well inside PCRE2's 64K code-unit limit. */
@@ -527,9 +555,7 @@ void glob_set_free(struct glob_set *gs)
 		free(gs->pats[i].cregex);
 	}
 	free(gs->pats);
-	pcre2_match_data_free(gs->md);
-	pcre2_match_context_free(gs->mctx);
-	pcre2_jit_stack_free(gs->jit);
+	glob_scratch_free(gs->own);
 	free(gs);
 }
 
@@ -827,14 +853,8 @@ int glob_set_compile(struct glob_set *gs, unsigned flags)
 		free_tables(gs);
 		return -1;
 	}
-	if (!gs->md) {
-		gs->md = pcre2_match_data_create(1, NULL);
-		gs->mctx = pcre2_match_context_create(NULL);
-		gs->jit = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL);
-		if (!gs->md || !gs->mctx || !gs->jit)
-			die("out of memory setting up the glob matcher");
-		pcre2_jit_stack_assign(gs->mctx, NULL, gs->jit);
-	}
+	if (!gs->own)
+		gs->own = glob_scratch_new();
 	gs->compiled = true;
 	return 0;
 }
@@ -871,27 +891,35 @@ static void match_component(const struct glob_set *gs, const char *c, size_t n,
 }
 
 /* Run one chunk at offset off; its mark, NO_INDEX for no match, or an error. */
-static int run_chunk(struct glob_set *gs, const struct chunk *c, const char *path,
+static int run_chunk(struct glob_scratch *s, const struct chunk *c, const char *path,
 		     size_t len, size_t off, unsigned *idx)
 {
-	int rc = pcre2_match(c->code, (PCRE2_SPTR)path, len, off, 0, gs->md, gs->mctx);
+	int rc = pcre2_match(c->code, (PCRE2_SPTR)path, len, off, 0, s->md, s->mctx);
 
 	*idx = NO_INDEX;
 	if (rc == PCRE2_ERROR_NOMATCH)
 		return 0;
 	if (rc < 0)
 		return -1;
-	*idx = (unsigned)strtoul((const char *)pcre2_get_mark(gs->md), NULL, 10);
+	*idx = (unsigned)strtoul((const char *)pcre2_get_mark(s->md), NULL, 10);
 	return 0;
 }
 
 int glob_set_match(struct glob_set *gs, const char *path)
+{
+	return glob_set_match_in(gs, path, NULL);
+}
+
+int glob_set_match_in(const struct glob_set *gs, const char *path,
+		      struct glob_scratch *s)
 {
 	size_t len = strlen(path);
 	unsigned best = NO_INDEX, idx;
 
 	if (!gs->compiled)
 		BUG("glob_set_match before glob_set_compile");
+	if (!s)
+		s = gs->own;
 	if (gs->nr_slots || gs->nr_affixes) {
 		const char *c = path, *end = path + len;
 
@@ -921,7 +949,7 @@ int glob_set_match(struct glob_set *gs, const char *path)
 		for (size_t off = 0; off <= len;) {
 			const char *slash;
 
-			if (run_chunk(gs, &gs->cchunks[i], path, len, off, &idx) < 0)
+			if (run_chunk(s, &gs->cchunks[i], path, len, off, &idx) < 0)
 				return GLOB_MATCH_ERROR;
 			lower(&best, idx);
 			slash = memchr(path + off, '/', len - off);
@@ -931,7 +959,7 @@ int glob_set_match(struct glob_set *gs, const char *path)
 		}
 	}
 	for (size_t i = 0; i < gs->nr_chunks && gs->chunks[i].first < best; i++) {
-		if (run_chunk(gs, &gs->chunks[i], path, len, 0, &idx) < 0)
+		if (run_chunk(s, &gs->chunks[i], path, len, 0, &idx) < 0)
 			return GLOB_MATCH_ERROR;
 		if (idx != NO_INDEX) {
 			lower(&best, idx);

@@ -68,6 +68,16 @@ int glob_set_compile(struct glob_set *gs, unsigned flags);
  */
 int glob_set_match(struct glob_set *gs, const char *path);
 
+/*
+ * The same from any thread: each thread brings a scratch of its own (what
+ * a match writes; NULL: the set's, as glob_set_match); the set is only read.
+ */
+struct glob_scratch;
+struct glob_scratch *glob_scratch_new(void);
+void glob_scratch_free(struct glob_scratch *s);
+int glob_set_match_in(const struct glob_set *gs, const char *path,
+		      struct glob_scratch *s);
+
 /* How many patterns (after brace expansion) the set holds. */
 size_t glob_set_size(const struct glob_set *gs);
 

@@ -366,12 +366,25 @@ int rules_compile(struct rules *r)
 
 int rules_match(const struct rules *r, const char *path)
 {
+	return rules_match_in(r, path, NULL);
+}
+
+int rules_match_in(const struct rules *r, const char *path, struct glob_scratch *s)
+{
 	int tag;
 
 	if (!r->set)
-		BUG("rules_match before rules_compile");
-	tag = glob_set_match(r->set, path);
+		BUG("rules_match_in before rules_compile");
+	tag = glob_set_match_in(r->set, path, s);
 	return tag == GLOB_MATCH_ERROR ? RULES_MATCH_ERROR : tag;
+}
+
+bool rules_have_judge(const struct rules *r)
+{
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->items[i].judge)
+			return true;
+	return false;
 }
 
 char *rules_default_file(const char *repo_path)

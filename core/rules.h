@@ -130,6 +130,11 @@ int rules_compile(struct rules *r);
 
 /* Index of the first rule matching path, -1 for none, or RULES_MATCH_ERROR. */
 int rules_match(const struct rules *r, const char *path);
+/* The same from any thread, each with a scratch of its own (core/glob.h; NULL: rules_match). */
+struct glob_scratch;
+int rules_match_in(const struct rules *r, const char *path, struct glob_scratch *s);
+/* Does a rule have a judge (it reads the repository: one thread at a time)? */
+bool rules_have_judge(const struct rules *r);
 
 /* The built-in table, for `tiadash rules --builtin` and the man page. */
 struct rule_builtin {

@@ -1,6 +1,9 @@
 /* Each replayed change's decision (rules, selector, record), its misses, and the totals. */
 #include "core/tiadash.h"
 #include "replay/replay.h"
+#include "core/glob.h"
+
+#include <pthread.h>
 
 static const char *const decision_names[] = {
 	"run_all", "selected", "nothing", "rules-only",
@@ -76,7 +79,8 @@ static enum rule_action path_action(struct change_trees *ct, const struct rule *
  * (core/rules.h) acts as its judge says for the change's bytes.
  */
 static void rules_stage(const struct rules *r, struct repo *repo,
-			const struct replay_commit *c, struct replay_outcome *o)
+			struct glob_scratch *scratch, const struct replay_commit *c,
+			struct replay_outcome *o)
 {
 	struct change_trees ct = { repo, c, false, NULL, NULL };
 	struct strlist run_all = STRLIST_INIT, ignored = STRLIST_INIT;
@@ -96,7 +100,7 @@ static void rules_stage(const struct rules *r, struct repo *repo,
 		return;
 	}
 	for (size_t i = 0; i < c->paths.nr; i++) {
-		int m = rules_match(r, c->paths.items[i]);
+		int m = rules_match_in(r, c->paths.items[i], scratch);
 		const struct rule *x;
 		const char *why;
 
@@ -145,18 +149,60 @@ static void rules_stage(const struct rules *r, struct repo *repo,
 	git_tree_free(ct.after);
 }
 
-void replay_apply_rules(struct replay_run *run, struct repo *repo)
+/* The rules on changes [from, to), matching with the scratch given. */
+struct rules_share {
+	struct replay_run *run;
+	struct repo *repo;
+	size_t from, to;
+	struct glob_scratch *scratch;
+};
+
+static void *apply_share(void *data)
 {
-	run->nr = run->history.nr;
-	run->changes = xcalloc(run->nr ? run->nr : 1, sizeof(*run->changes));
-	for (size_t i = 0; i < run->nr; i++) {
+	struct rules_share *sh = data;
+	struct replay_run *run = sh->run;
+
+	for (size_t i = sh->from; i < sh->to; i++) {
 		struct replay_change *ch = &run->changes[i];
 
 		ch->commit = &run->history.commits[i];
-		rules_stage(&run->baseline, repo, ch->commit, &ch->base);
+		rules_stage(&run->baseline, sh->repo, sh->scratch, ch->commit, &ch->base);
 		if (run->has_proposal)
-			rules_stage(&run->proposal, repo, ch->commit, &ch->prop);
+			rules_stage(&run->proposal, sh->repo, sh->scratch, ch->commit,
+				    &ch->prop);
 	}
+	return NULL;
+}
+
+/*
+ * With rule_jobs, a second thread takes the older half of the changes: a
+ * change's rules read only the rules and its own paths. Not with a judged
+ * rule, which reads the change's files through the one repository.
+ */
+void replay_apply_rules(struct replay_run *run, struct repo *repo)
+{
+	struct rules_share mine = { run, repo, 0, 0, NULL }, other = mine;
+	bool split;
+	pthread_t t;
+
+	run->nr = run->history.nr;
+	run->changes = xcalloc(run->nr ? run->nr : 1, sizeof(*run->changes));
+	split = run->rule_jobs > 1 && run->nr >= 256 && !rules_have_judge(&run->baseline) &&
+		!(run->has_proposal && rules_have_judge(&run->proposal));
+	mine.to = split ? run->nr / 2 : run->nr;
+	if (split) {
+		other.from = mine.to;
+		other.to = run->nr;
+		other.scratch = glob_scratch_new();
+		if (pthread_create(&t, NULL, apply_share, &other)) {
+			split = false;
+			mine.to = run->nr;
+		}
+	}
+	apply_share(&mine);
+	if (split)
+		pthread_join(t, NULL);
+	glob_scratch_free(other.scratch);
 }
 
 static void report_selector_errors(const struct replay_run *run)
