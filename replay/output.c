@@ -6,6 +6,8 @@
 #include "core/timeutil.h"
 #include "replay/replay.h"
 
+#include <pthread.h>
+
 #define WIDTH 80
 
 static char *date_of(int64_t ms)
@@ -393,6 +395,61 @@ static void print_totals_pair(const struct replay_run *run, FILE *f)
 	free(fa), free(fb), free(ma), free(mb);
 }
 
+typedef void row_fn(const struct replay_run *run, const struct replay_change *ch,
+		    FILE *f);
+
+/* The rows [from, to), into a memory stream of their own (a second thread's). */
+struct rows_share {
+	const struct replay_run *run;
+	row_fn *row;
+	size_t from, to;
+	char *buf;
+	size_t len;
+	bool ok;
+};
+
+static void *print_share(void *data)
+{
+	struct rows_share *sh = data;
+	FILE *m = open_memstream(&sh->buf, &sh->len);
+
+	if (!m)
+		return NULL;
+	for (size_t i = sh->from; i < sh->to; i++)
+		sh->row(sh->run, &sh->run->changes[i], m);
+	sh->ok = fclose(m) == 0;
+	return NULL;
+}
+
+/*
+ * Every change's row, in order. With rule_jobs, a second thread formats
+ * the older half meanwhile, written after the first (rows read only the
+ * run).
+ */
+static void print_rows(const struct replay_run *run, FILE *f, row_fn *row)
+{
+	struct rows_share sh = { run, row, run->nr, run->nr, NULL, 0, false };
+	pthread_t t;
+	bool split = run->rule_jobs > 1 && run->nr >= 512;
+
+	if (split) {
+		sh.from = run->nr / 2;
+		split = pthread_create(&t, NULL, print_share, &sh) == 0;
+		if (!split)
+			sh.from = run->nr;
+	}
+	for (size_t i = 0; i < sh.from; i++)
+		row(run, &run->changes[i], f);
+	if (split)
+		pthread_join(t, NULL);
+	if (sh.ok)
+		fwrite(sh.buf, 1, sh.len, f);
+	else
+		for (size_t i = sh.from; i < sh.to; i++)
+			row(run, &run->changes[i], f);
+	free(sh.buf);
+}
+
 void replay_print_text(const struct replay_run *run, FILE *f)
 {
 	print_header(run, f);
@@ -403,8 +460,7 @@ void replay_print_text(const struct replay_run *run, FILE *f)
 	else
 		fprintf(f, "%-10s %-6s %-10s %4s %-10s %4s  %-10s %4s\n", "COMMIT",
 			"PR", "DATE", "CHG", "BASELINE", "MISS", "PROPOSAL", "MISS");
-	for (size_t i = 0; i < run->nr; i++)
-		print_row(run, &run->changes[i], f);
+	print_rows(run, f, print_row);
 	if (run->has_proposal)
 		print_totals_pair(run, f);
 	else
@@ -664,36 +720,37 @@ static void csv_outcome(struct strbuf *sb, const struct replay_outcome *o)
 	strbuf_addf(sb, ",%s", !o->compared ? "" : o->disagrees ? "yes" : "no");
 }
 
-void replay_print_csv(const struct replay_run *run, FILE *f)
+static void csv_row(const struct replay_run *run, const struct replay_change *ch,
+		    FILE *f)
 {
+	const struct replay_commit *c = ch->commit;
 	struct strbuf sb = STRBUF_INIT;
 
+	strbuf_addf(&sb, "%s,", c->sha);
+	if (c->has_pr)
+		strbuf_addf(&sb, "%" PRId64, c->pr);
+	strbuf_addch(&sb, ',');
+	time_format(&sb, c->date);
+	strbuf_addch(&sb, ',');
+	if (replay_paths_known(c))
+		strbuf_addf(&sb, "%zu", c->paths.nr);
+	csv_outcome(&sb, &ch->base);
+	if (run->has_proposal)
+		csv_outcome(&sb, &ch->prop);
+	strbuf_addf(&sb, ",%s", ch->head && ch->head->shadow_decision ?
+		    ch->head->shadow_decision : "");
+	fprintf(f, "%s\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+void replay_print_csv(const struct replay_run *run, FILE *f)
+{
 	fputs("commit,pr,date,changed,decision,reasons,selected,missed,disagrees", f);
 	if (run->has_proposal)
 		fputs(",proposal_decision,proposal_reasons,proposal_selected,"
 		      "proposal_missed,proposal_disagrees", f);
 	fputs(",recorded_decision\n", f);
-	for (size_t i = 0; i < run->nr; i++) {
-		const struct replay_change *ch = &run->changes[i];
-		const struct replay_commit *c = ch->commit;
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s,", c->sha);
-		if (c->has_pr)
-			strbuf_addf(&sb, "%" PRId64, c->pr);
-		strbuf_addch(&sb, ',');
-		time_format(&sb, c->date);
-		strbuf_addch(&sb, ',');
-		if (replay_paths_known(c))
-			strbuf_addf(&sb, "%zu", c->paths.nr);
-		csv_outcome(&sb, &ch->base);
-		if (run->has_proposal)
-			csv_outcome(&sb, &ch->prop);
-		strbuf_addf(&sb, ",%s", ch->head && ch->head->shadow_decision ?
-			    ch->head->shadow_decision : "");
-		fprintf(f, "%s\n", sb.buf);
-	}
-	strbuf_release(&sb);
+	print_rows(run, f, csv_row);
 }
 
 /* ---- the pieces the HTML page (output_html.c) shows as these formats do ---- */
