@@ -481,7 +481,7 @@ static void diff_commit(struct replay_commit *c, struct differ *d)
  * The commits are shared out among the threads in blocks of neighbours: a
  * commit's old trees are the next one's new trees and the pack's deltas run
  * along the history, so a thread that diffs a run of commits reads less
- * than one that takes every other commit (a third less CPU at -j 2). The
+ * than one that takes every other commit (a fifth less CPU at -j 2). The
  * other threads take blocks from the newest end as the walk adds them; the
  * caller's thread, once it has walked, takes them from the oldest end and
  * diffs backwards, so that each thread's run stays unbroken until they
