@@ -368,6 +368,22 @@ static git_odb_object *read_tree(struct differ *d, const git_oid *id)
 	return o;
 }
 
+/* How many bytes a and b start with that are the same (at most n). */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (uint64_t x, y; i + sizeof(x) <= n; i += sizeof(x)) {
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
 static void compare(struct differ *d, const git_oid *a, const git_oid *b);
 
 /* Compare the subtrees with raw ids a and b (NULL: empty) below entry e. */
@@ -403,6 +419,7 @@ static void compare(struct differ *d, const git_oid *a, const git_oid *b)
 {
 	git_odb_object *ta = NULL, *tb = NULL;
 	const char *pa = "", *pb = "", *enda = pa, *endb = pb;
+	const char *same_end = NULL; /* a's bytes from pa to here are b's from pb */
 	bool bad = false;
 
 	if (a && b && git_oid_equal(a, b))
@@ -423,13 +440,21 @@ static void compare(struct differ *d, const git_oid *a, const git_oid *b)
 		bool has_a = parse_entry(pa, enda, &ea, &na, &bad), has_b;
 		int c;
 
-		/* Most entries are the same bytes on both sides: b's needs no parsing. */
-		if (has_a && (size_t)(endb - pb) >= (size_t)(na - pa) &&
-		    !memcmp(pa, pb, (size_t)(na - pa))) {
+		/*
+		 * Most entries are the same bytes on both sides: found in one
+		 * sweep, b's need no parsing.
+		 */
+		if (!same_end || pa >= same_end) {
+			size_t la = (size_t)(enda - pa), lb = (size_t)(endb - pb);
+
+			same_end = pa + common_prefix(pa, pb, la < lb ? la : lb);
+		}
+		if (has_a && na <= same_end) {
 			pb += na - pa;
 			pa = na;
 			continue;
 		}
+		same_end = NULL;
 		has_b = parse_entry(pb, endb, &eb, &nb, &bad);
 		if (bad || (!has_a && !has_b))
 			break;
