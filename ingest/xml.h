@@ -38,6 +38,7 @@ struct xml_reader {
 	 * before the start handler sees the element. NULL: none.
 	 */
 	const char *const *capped;
+	bool has_dtd;    /* a DOCTYPE was seen (defaults, entities) */
 	int status;      /* 0, -1 after xml_fail, or a callback's value */
 	bool stopped;
 	uint64_t bytes;
