@@ -324,6 +324,7 @@ static void state_release(struct junit_state *st)
 #define SPLIT_MIN (8u << 20)          /* smaller reports: one parser */
 #define SPLIT_WINDOW (1u << 20)       /* how far the guess looks around p */
 #define SPLIT_RECORDS_MAX (24u << 20) /* the second half's cases, recorded */
+#define SPLIT_AT_PERCENT 47
 
 struct split {
 	int fd;
@@ -412,7 +413,7 @@ static bool split_guess(struct split *sp)
 	const char *root;
 	ssize_t n, at;
 	size_t end;
-	uint64_t from;
+	uint64_t from, mid;
 	bool ok = false;
 
 	/* The root start tag. */
@@ -427,11 +428,16 @@ static bool split_guess(struct split *sp)
 	sp->guess[0].len = end - (size_t)(root - buf);
 	strbuf_add(&sp->prefix, root, sp->guess[0].len);
 	sp->nr_guess = 1;
-	/* A <testcase past the middle. */
-	n = read_at(sp->fd, buf, SPLIT_WINDOW, sp->size / 2);
+	/*
+	 * A <testcase a little before the middle: the first half's parser also
+	 * starts later (store, repository) and hands its cases on at once; the
+	 * second half's are handed on after it: both halves end together there.
+	 */
+	mid = sp->size / 100 * SPLIT_AT_PERCENT;
+	n = read_at(sp->fd, buf, SPLIT_WINDOW, mid);
 	if (n <= 0 || (at = find_tag(buf, (size_t)n, "testcase", false)) < 0)
 		goto out;
-	sp->p = sp->size / 2 + (uint64_t)at;
+	sp->p = mid + (uint64_t)at;
 	/* The last <testsuite before it, when it is not the root. */
 	from = sp->p > SPLIT_WINDOW ? sp->p - SPLIT_WINDOW : 0;
 	n = read_at(sp->fd, buf, (size_t)(sp->p - from), from);
