@@ -361,7 +361,12 @@ static ssize_t read_at(int fd, char *buf, size_t n, uint64_t off)
 static ssize_t read_half(void *ctx, char *buf, size_t n)
 {
 	struct split *sp = ctx;
-	ssize_t got = read_at(sp->fd, buf, n, sp->pos);
+	ssize_t got;
+
+	/* Cancelled (the guess failed): stop within a chunk, whatever the chunk holds. */
+	if (atomic_load_explicit(&sp->cancel, memory_order_relaxed))
+		return -1;
+	got = read_at(sp->fd, buf, n, sp->pos);
 
 	if (got > 0)
 		sp->pos += (uint64_t)got;
@@ -613,6 +618,7 @@ static int parse_split(struct junit_state *st, struct input_reader *r, struct sp
 	if (ret || !guess_holds(st, sp)) {
 		atomic_store(&sp->cancel, true);
 		pthread_join(thread, NULL);
+		strbuf_release(&sp->records);
 		return ret ? ret : xml_reader_feed(&st->xr, read_input, r, 0);
 	}
 	ret = drain(r);
@@ -621,7 +627,8 @@ static int parse_split(struct junit_state *st, struct input_reader *r, struct sp
 		return ret;
 	if (sp->ok)
 		return replay(sp, st->fn, st->data, st->stats);
-	/* The second half parsed differently alone: read it again here. */
+	/* The second half did not parse alone (see above): read it again here. */
+	strbuf_release(&sp->records);
 	sp->pos = sp->p;
 	return xml_reader_feed(&st->xr, read_half, sp, 0);
 }
