@@ -327,7 +327,7 @@ static void state_release(struct junit_state *st)
 #define SPLIT_AT_PERCENT 47
 
 struct split {
-	int fd;
+	struct input_reader *r;  /* the first half's: a file's */
 	uint64_t p, size, pos;   /* pread source: the second half */
 	struct xml_tag guess[2]; /* the start tags open at p, in the file */
 	unsigned nr_guess;
@@ -340,24 +340,6 @@ struct split {
 	struct input *in;
 };
 
-static ssize_t read_at(int fd, char *buf, size_t n, uint64_t off)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t k = pread(fd, buf + got, n - got, (off_t)(off + got));
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		if (!k)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
-}
-
 static ssize_t read_half(void *ctx, char *buf, size_t n)
 {
 	struct split *sp = ctx;
@@ -366,7 +348,7 @@ static ssize_t read_half(void *ctx, char *buf, size_t n)
 	/* Cancelled (the guess failed): stop within a chunk, whatever the chunk holds. */
 	if (atomic_load_explicit(&sp->cancel, memory_order_relaxed))
 		return -1;
-	got = read_at(sp->fd, buf, n, sp->pos);
+	got = input_read_at(sp->r, buf, n, sp->pos);
 
 	if (got > 0)
 		sp->pos += (uint64_t)got;
@@ -422,7 +404,7 @@ static bool split_guess(struct split *sp)
 	bool ok = false;
 
 	/* The root start tag. */
-	n = read_at(sp->fd, buf, XML_SNIFF_MAX, 0);
+	n = input_read_at(sp->r, buf, XML_SNIFF_MAX, 0);
 	/* NUL bytes: UTF-16 (what the second parser would not read alike). */
 	if (n <= 0 || memchr(buf, '\0', (size_t)n))
 		goto out;
@@ -439,13 +421,13 @@ static bool split_guess(struct split *sp)
 	 * second half's are handed on after it: both halves end together there.
 	 */
 	mid = sp->size / 100 * SPLIT_AT_PERCENT;
-	n = read_at(sp->fd, buf, SPLIT_WINDOW, mid);
+	n = input_read_at(sp->r, buf, SPLIT_WINDOW, mid);
 	if (n <= 0 || (at = find_tag(buf, (size_t)n, "testcase", false)) < 0)
 		goto out;
 	sp->p = mid + (uint64_t)at;
 	/* The last <testsuite before it, when it is not the root. */
 	from = sp->p > SPLIT_WINDOW ? sp->p - SPLIT_WINDOW : 0;
-	n = read_at(sp->fd, buf, (size_t)(sp->p - from), from);
+	n = input_read_at(sp->r, buf, (size_t)(sp->p - from), from);
 	if (n != (ssize_t)(sp->p - from))
 		goto out;
 	at = find_tag(buf, (size_t)n, "testsuite", true);
@@ -576,11 +558,6 @@ static int replay(struct split *sp, junit_case_fn fn, void *data, struct junit_s
 	return 0;
 }
 
-static ssize_t read_input(void *ctx, char *buf, size_t n)
-{
-	return input_read(ctx, buf, n);
-}
-
 /* The rest of the input through its reader: its digest covers every byte. */
 static int drain(struct input_reader *r)
 {
@@ -600,7 +577,7 @@ static bool may_split(struct input *in, struct input_reader *r, struct split *sp
 	if (!in->path || in->ops || r->fd < 0 || fstat(r->fd, &stbuf) ||
 	    stbuf.st_size < SPLIT_MIN || sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return false;
-	sp->fd = r->fd;
+	sp->r = r;
 	sp->size = (uint64_t)stbuf.st_size;
 	sp->in = in;
 	return split_guess(sp);
@@ -613,13 +590,13 @@ static int parse_split(struct junit_state *st, struct input_reader *r, struct sp
 	int ret;
 
 	if (pthread_create(&thread, NULL, parse_second_half, sp))
-		return xml_reader_feed(&st->xr, read_input, r, 0);
-	ret = xml_reader_feed(&st->xr, read_input, r, sp->p);
+		return xml_reader_feed(&st->xr, xml_read_input, r, 0);
+	ret = xml_reader_feed(&st->xr, xml_read_input, r, sp->p);
 	if (ret || !guess_holds(st, sp)) {
 		atomic_store(&sp->cancel, true);
 		pthread_join(thread, NULL);
 		strbuf_release(&sp->records);
-		return ret ? ret : xml_reader_feed(&st->xr, read_input, r, 0);
+		return ret ? ret : xml_reader_feed(&st->xr, xml_read_input, r, 0);
 	}
 	ret = drain(r);
 	pthread_join(thread, NULL);
@@ -650,7 +627,7 @@ int junit_parse(struct input *in, junit_case_fn fn, void *data,
 		st.xr.track = split;
 		xml_reader_begin(&st.xr);
 		ret = split ? parse_split(&st, &r, &sp) :
-			      xml_reader_feed(&st.xr, read_input, &r, 0);
+			      xml_reader_feed(&st.xr, xml_read_input, &r, 0);
 		xml_reader_end(&st.xr);
 		input_close(&r);
 	}

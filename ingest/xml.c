@@ -227,9 +227,9 @@ int xml_reader_prime(struct xml_reader *xr, const char *buf, size_t len)
 	return parse_result(xr, XML_Parse(xr->parser, buf, (int)len, XML_FALSE), false);
 }
 
-static ssize_t read_input(void *ctx, char *buf, size_t n)
+ssize_t xml_read_input(void *reader, char *buf, size_t n)
 {
-	return input_read(ctx, buf, n);
+	return input_read(reader, buf, n);
 }
 
 static int feed(struct xml_reader *xr)
@@ -239,7 +239,7 @@ static int feed(struct xml_reader *xr)
 
 	if (input_open(xr->in, &r) < 0)
 		return -1;
-	ret = xml_reader_feed(xr, read_input, &r, 0);
+	ret = xml_reader_feed(xr, xml_read_input, &r, 0);
 	input_close(&r);
 	return ret;
 }

@@ -78,6 +78,8 @@ int xml_reader_run(struct xml_reader *xr);
 void xml_reader_begin(struct xml_reader *xr);
 int xml_reader_prime(struct xml_reader *xr, const char *buf, size_t len);
 int xml_reader_feed(struct xml_reader *xr, xml_read_fn read, void *ctx, uint64_t limit);
+/* An xml_read_fn reading a struct input_reader (input_read). */
+ssize_t xml_read_input(void *reader, char *buf, size_t n);
 /* Between feeds: the bytes expat holds back (an unfinished token). */
 uint64_t xml_reader_pending(const struct xml_reader *xr);
 void xml_reader_end(struct xml_reader *xr);
