@@ -460,6 +460,19 @@ static bool get_varint(const unsigned char **p, const unsigned char *end, uint64
 	return true;
 }
 
+/* A varint at p (room for 10 bytes); returns where it ends. */
+static char *write_varint(char *p, uint64_t v)
+{
+	do {
+		unsigned char byte = v & 0x7f;
+
+		v >>= 7;
+		*p++ = (char)(byte | (v ? 0x80 : 0));
+	} while (v);
+	return p;
+}
+
+/* The same bytes as put_varint twice and the suffix, with one capacity check: it runs per test of a list. */
 void store_strings_encode(struct strlist *l, struct strbuf *out)
 {
 	const char *prev = "";
@@ -468,15 +481,20 @@ void store_strings_encode(struct strlist *l, struct strbuf *out)
 	strlist_sort(l);
 	for (size_t i = 0; i < l->nr; i++) {
 		const char *cur = l->items[i];
-		size_t len = strlen(cur), shared = 0;
+		size_t len = strlen(cur), shared = 0, most = len < prev_len ? len : prev_len;
+		char *p;
 
-		if (i && len == prev_len && !memcmp(cur, prev, len))
-			continue;
-		while (shared < len && shared < prev_len && cur[shared] == prev[shared])
+		while (shared < most && cur[shared] == prev[shared])
 			shared++;
-		put_varint(out, shared);
-		put_varint(out, len - shared);
-		strbuf_add(out, cur + shared, len - shared);
+		if (i && shared == len && len == prev_len)
+			continue; /* a duplicate */
+		strbuf_grow(out, 20 + len - shared);
+		p = write_varint(out->buf + out->len, shared);
+		p = write_varint(p, len - shared);
+		memcpy(p, cur + shared, len - shared);
+		p += len - shared;
+		*p = '\0';
+		out->len = (size_t)(p - out->buf);
 		prev = cur;
 		prev_len = len;
 	}

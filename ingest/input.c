@@ -53,12 +53,14 @@ int input_open(struct input *in, struct input_reader *r)
 	return r->fd < 0 ? -1 : 0;
 }
 
-static ssize_t read_full(int fd, char *buf, size_t n)
+/* Up to n bytes from the file's position, or from off when it is not -1. */
+static ssize_t read_full(int fd, char *buf, size_t n, off_t off)
 {
 	size_t got = 0;
 
 	while (got < n) {
-		ssize_t k = read(fd, buf + got, n - got);
+		ssize_t k = off < 0 ? read(fd, buf + got, n - got) :
+			    pread(fd, buf + got, n - got, off + (off_t)got);
 
 		if (k < 0 && errno == EINTR)
 			continue;
@@ -79,7 +81,7 @@ ssize_t input_read(struct input_reader *r, char *buf, size_t n)
 	if (in->ops) {
 		got = in->ops->read(in->ctx, buf, n, in->name);
 	} else if (in->path) {
-		got = read_full(r->fd, buf, n);
+		got = read_full(r->fd, buf, n, -1);
 		if (got < 0)
 			return error("cannot read '%s': %s", in->name, strerror(errno));
 	} else {
@@ -90,6 +92,15 @@ ssize_t input_read(struct input_reader *r, char *buf, size_t n)
 	if (got > 0)
 		digest_add(&in->digest, buf, (size_t)got);
 	return got;
+}
+
+ssize_t input_read_at(struct input_reader *r, char *buf, size_t n, uint64_t off)
+{
+	if (r->fd < 0 || off > (uint64_t)INT64_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	return read_full(r->fd, buf, n, (off_t)off);
 }
 
 void input_close(struct input_reader *r)

@@ -61,6 +61,12 @@ struct input_reader {
 int input_open(struct input *in, struct input_reader *r);
 /* Read up to n bytes (fewer only at the end); 0 at the end, -1 after error(). */
 ssize_t input_read(struct input_reader *r, char *buf, size_t n);
+/*
+ * Of a file input only (r->fd open): up to n bytes at off, fewer only at
+ * the end, without moving the read or adding to the digest; -1 (errno)
+ * otherwise. Safe beside input_read on another thread.
+ */
+ssize_t input_read_at(struct input_reader *r, char *buf, size_t n, uint64_t off);
 void input_close(struct input_reader *r);
 
 /* The first bytes of an input (up to size), for sniffing its format. */

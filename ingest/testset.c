@@ -121,8 +121,7 @@ static void add_open(struct testset *t, const char *name, size_t len)
 {
 	ALLOC_GROW(t->open_at, t->nr_open + 1, t->alloc_open);
 	t->open_at[t->nr_open++] = t->open_names.len;
-	strbuf_add(&t->open_names, name, len);
-	strbuf_addch(&t->open_names, '\0');
+	strbuf_add(&t->open_names, name, len + 1); /* with its NUL */
 	t->open_bytes += len + 1;
 }
 

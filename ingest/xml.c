@@ -24,20 +24,54 @@ static bool too_long_value(struct xml_reader *xr, const XML_Char *el, const XML_
 	return false;
 }
 
+/*
+ * Can an attribute of this start tag be longer than XML_VALUE_MAX? Not when
+ * the tag itself is under a quarter of it and no DTD can add defaults or
+ * expand entities: a value, in UTF-8, is at most four bytes per byte of
+ * its tag in any encoding expat reads. Most tags are short: the values of
+ * a 10^6-case report are then not measured one by one.
+ */
+static bool may_exceed_cap(struct xml_reader *xr)
+{
+	int n = XML_GetCurrentByteCount(xr->parser);
+
+	return xr->has_dtd || n <= 0 || (unsigned)n > XML_VALUE_MAX / 4;
+}
+
 static void start_cb(void *data, const XML_Char *el, const XML_Char **atts)
 {
 	struct xml_reader *xr = data;
 
-	if (!xr->stopped && !too_long_value(xr, el, atts))
-		xr->start(xr->data, el, atts);
+	if (xr->stopped)
+		return;
+	if (xr->track && xr->depth < XML_TRACK_DEPTH) {
+		xr->tags[xr->depth].off = (uint64_t)XML_GetCurrentByteIndex(xr->parser);
+		xr->tags[xr->depth].len = (uint64_t)XML_GetCurrentByteCount(xr->parser);
+	}
+	xr->depth++;
+	if (xr->capped && may_exceed_cap(xr) && too_long_value(xr, el, atts))
+		return;
+	xr->start(xr->data, el, atts);
+}
+
+static void doctype_cb(void *data, const XML_Char *name, const XML_Char *sysid,
+		       const XML_Char *pubid, int has_internal_subset)
+{
+	UNUSED(name);
+	UNUSED(sysid);
+	UNUSED(pubid);
+	UNUSED(has_internal_subset);
+	((struct xml_reader *)data)->has_dtd = true;
 }
 
 static void end_cb(void *data, const XML_Char *el)
 {
 	struct xml_reader *xr = data;
 
-	if (!xr->stopped)
-		xr->end(xr->data, el);
+	if (xr->stopped)
+		return;
+	xr->depth--;
+	xr->end(xr->data, el);
 }
 
 static void text_cb(void *data, const XML_Char *s, int len)
@@ -77,6 +111,23 @@ void xml_stop(struct xml_reader *xr, int status)
 	XML_StopParser(xr->parser, XML_FALSE);
 }
 
+/* error(), unless the reader is quiet (a speculative parse). */
+static int say(const struct xml_reader *xr, const char *fmt, ...) ATTR_FORMAT(2, 3);
+static int say(const struct xml_reader *xr, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	if (xr->quiet)
+		return -1;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	error("%s", msg.buf);
+	strbuf_release(&msg);
+	return -1;
+}
+
 void xml_fail(struct xml_reader *xr, const char *fmt, ...)
 {
 	struct strbuf msg = STRBUF_INIT;
@@ -87,7 +138,7 @@ void xml_fail(struct xml_reader *xr, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	error("%s:%lu: %s", xr->in->name, xml_line(xr), msg.buf);
+	say(xr, "%s:%lu: %s", xr->in->name, xml_line(xr), msg.buf);
 	strbuf_release(&msg);
 	xml_stop(xr, -1);
 }
@@ -103,15 +154,15 @@ static int parse_result(struct xml_reader *xr, enum XML_Status status, bool last
 		return xr->status;
 	code = XML_GetErrorCode(xr->parser);
 	if (xr->bytes == 0)
-		return error("%s: empty file", xr->in->name);
+		return say(xr, "%s: empty file", xr->in->name);
 	if (last && (code == XML_ERROR_NO_ELEMENTS ||
 		     code == XML_ERROR_UNCLOSED_TOKEN ||
 		     code == XML_ERROR_UNCLOSED_CDATA_SECTION ||
 		     code == XML_ERROR_PARTIAL_CHAR))
-		return error("%s:%lu: unexpected end of file (truncated?): %s",
-			     xr->in->name, xml_line(xr), XML_ErrorString(code));
-	return error("%s:%lu: malformed XML: %s", xr->in->name, xml_line(xr),
-		     XML_ErrorString(code));
+		return say(xr, "%s:%lu: unexpected end of file (truncated?): %s",
+			   xr->in->name, xml_line(xr), XML_ErrorString(code));
+	return say(xr, "%s:%lu: malformed XML: %s", xr->in->name, xml_line(xr),
+		   XML_ErrorString(code));
 }
 
 /*
@@ -122,42 +173,73 @@ static int parse_result(struct xml_reader *xr, enum XML_Status status, bool last
  * the token already has doubles what each rescan covers: linear. A token
  * longer than XML_TOKEN_MAX is refused before it fills memory.
  */
-static int feed(struct xml_reader *xr)
+int xml_reader_feed(struct xml_reader *xr, xml_read_fn read, void *ctx, uint64_t limit)
 {
-	struct input_reader r;
 	size_t want = XML_CHUNK;
-	int ret = 0;
 
-	if (input_open(xr->in, &r) < 0)
-		return -1;
-	for (;;) {
-		void *buf = XML_GetBuffer(xr->parser, (int)want);
+	while (!xr->done) {
+		void *buf;
 		ssize_t n;
 		bool last;
 		uint64_t pending;
+		int ret;
 
+		if (limit && limit - xr->fed < want)
+			want = (size_t)(limit - xr->fed);
+		if (!want)
+			return 0; /* paused at limit, the parser open */
+		buf = XML_GetBuffer(xr->parser, (int)want);
 		if (!buf)
 			die("out of memory reading '%s'", xr->in->name);
-		n = input_read(&r, buf, want);
-		if (n < 0) {
-			ret = -1;
-			break;
-		}
+		n = read(ctx, buf, want);
+		if (n < 0)
+			return -1;
 		last = (size_t)n < want;
 		xr->bytes += (uint64_t)n;
+		xr->fed += (uint64_t)n;
+		xr->done = last;
 		ret = parse_result(xr, XML_ParseBuffer(xr->parser, (int)n, last), last);
-		if (ret || last)
-			break;
+		if (ret || last) {
+			xr->done = true;
+			return ret;
+		}
 		/* Outside a handler, the byte index is where the unfinished token starts. */
 		pending = xr->bytes - (uint64_t)XML_GetCurrentByteIndex(xr->parser);
 		if (pending > XML_TOKEN_MAX) {
-			ret = error("%s:%lu: one XML token (a tag with its attributes, a "
-				    "comment) is longer than %u bytes", xr->in->name,
-				    xml_line(xr), XML_TOKEN_MAX);
-			break;
+			xr->done = true;
+			return say(xr, "%s:%lu: one XML token (a tag with its attributes, a "
+				   "comment) is longer than %u bytes", xr->in->name,
+				   xml_line(xr), XML_TOKEN_MAX);
 		}
 		want = pending > XML_CHUNK ? (size_t)pending : XML_CHUNK;
 	}
+	return 0;
+}
+
+uint64_t xml_reader_pending(const struct xml_reader *xr)
+{
+	return xr->bytes - (uint64_t)XML_GetCurrentByteIndex(xr->parser);
+}
+
+int xml_reader_prime(struct xml_reader *xr, const char *buf, size_t len)
+{
+	xr->bytes += len;
+	return parse_result(xr, XML_Parse(xr->parser, buf, (int)len, XML_FALSE), false);
+}
+
+ssize_t xml_read_input(void *reader, char *buf, size_t n)
+{
+	return input_read(reader, buf, n);
+}
+
+static int feed(struct xml_reader *xr)
+{
+	struct input_reader r;
+	int ret;
+
+	if (input_open(xr->in, &r) < 0)
+		return -1;
+	ret = xml_reader_feed(xr, xml_read_input, &r, 0);
 	input_close(&r);
 	return ret;
 }
@@ -199,27 +281,61 @@ static int single_byte_encoding(void *data, const XML_Char *name, XML_Encoding *
 	return XML_STATUS_OK;
 }
 
-int xml_reader_run(struct xml_reader *xr)
+static void start_cdata_cb(void *data)
 {
-	int ret;
+	((struct xml_reader *)data)->in_cdata = true;
+}
 
+static void end_cdata_cb(void *data)
+{
+	((struct xml_reader *)data)->in_cdata = false;
+}
+
+static void decl_cb(void *data, const XML_Char *version, const XML_Char *encoding,
+		    int standalone)
+{
+	UNUSED(version);
+	UNUSED(standalone);
+	if (encoding && strcasecmp(encoding, "UTF-8"))
+		((struct xml_reader *)data)->not_utf8 = true;
+}
+
+void xml_reader_begin(struct xml_reader *xr)
+{
 	xr->parser = XML_ParserCreate(NULL);
 	if (!xr->parser)
 		die("out of memory creating an XML parser");
 	XML_SetUserData(xr->parser, xr);
 	XML_SetUnknownEncodingHandler(xr->parser, single_byte_encoding, NULL);
 	XML_SetElementHandler(xr->parser, start_cb, end_cb);
+	XML_SetStartDoctypeDeclHandler(xr->parser, doctype_cb);
+	if (xr->track) {
+		XML_SetCdataSectionHandler(xr->parser, start_cdata_cb, end_cdata_cb);
+		XML_SetXmlDeclHandler(xr->parser, decl_cb);
+	}
 	if (xr->text && !xr->text_later)
 		XML_SetCharacterDataHandler(xr->parser, text_cb);
 	/* Never fetch external entities or DTDs named by an artifact. */
 	XML_SetParamEntityParsing(xr->parser, XML_PARAM_ENTITY_PARSING_NEVER);
-	ret = feed(xr);
+}
+
+void xml_reader_end(struct xml_reader *xr)
+{
 	XML_ParserFree(xr->parser);
 	xr->parser = NULL;
+}
+
+int xml_reader_run(struct xml_reader *xr)
+{
+	int ret;
+
+	xml_reader_begin(xr);
+	ret = feed(xr);
+	xml_reader_end(xr);
 	return ret;
 }
 
-static const char *skip_prolog(const char *p, const char *end)
+const char *xml_skip_prolog(const char *p, const char *end)
 {
 	if (end - p >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
 		p += 3;
@@ -298,7 +414,7 @@ bool xml_root_is(const char *head, size_t len, const char *name)
 		head = narrow;
 	}
 	end = head + len;
-	p = skip_prolog(head, end);
+	p = xml_skip_prolog(head, end);
 
 	if (p >= end || *p != '<' || (size_t)(end - p) < n + 2)
 		return false;
