@@ -3,6 +3,7 @@
 # next to a bare prepared-statement insert of the same rows, same run.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${TIADASH_BIN:=$top/tiadash}"
 work=$top/build/bench/ingest
 rows=${BENCH_INGEST_ROWS:-1000000} runs_n=${BENCH_INGEST_RUNS:-1000}
 mkdir -p "$work"
