@@ -399,15 +399,52 @@ static int on_pair(const struct pair_info *p, void *data)
 	return ret;
 }
 
+/* The figures a distribution is made of, one per row (NAN: not known). */
+enum row_figure { FIG_AFFECTED, FIG_SHADOW_WALL, FIG_FULL_WALL, FIG_DIFF_COVERAGE };
+
+static double row_figure(const struct metrics_row *r, enum row_figure f)
+{
+	switch (f) {
+	case FIG_AFFECTED:
+		return r->affected;
+	case FIG_SHADOW_WALL:
+		return r->shadow_wall_s;
+	case FIG_FULL_WALL:
+		return r->full_wall_s;
+	default:
+		return r->diff_coverage;
+	}
+}
+
+/*
+ * The distribution of one figure over the rows (narrowed: of the narrowed
+ * shadow runs only), its values sorted in scratch, which holds one per
+ * row: one figure at a time, not six arrays of 10^5 at once.
+ */
+static void rows_dist(const struct metrics *m, enum row_figure f, bool narrowed,
+		      double *scratch, struct metrics_dist *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+		double x = row_figure(r, f);
+
+		if (!isnan(x) && (!narrowed || r->decision == DECISION_SELECTED))
+			scratch[n++] = x;
+	}
+	metrics_dist_of(scratch, n, out);
+}
+
 /* Counts and distributions over the rows. */
 static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
-	struct dvec aff = { 0 }, nar = { 0 }, ws = { 0 }, wf = { 0 }, dc = { 0 }, nw = { 0 };
+	struct metrics_dist narrowed_wall;
+	double *scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
 
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
-		bool narrowed = r->decision == DECISION_SELECTED;
 
 		m->class_counts[r->cls]++;
 		m->shadow_heads += r->shadow_attempts > 0;
@@ -416,32 +453,18 @@ static void finish_figures(struct acc *a)
 		m->force_full += r->decision == DECISION_RUN_ALL;
 		m->escapes += pair_class_is_escape(r->cls);
 		m->escapes_explained += r->explained;
-		if (!isnan(r->affected)) {
-			dvec_push(&aff, r->affected);
-			if (narrowed)
-				dvec_push(&nar, r->affected);
-		}
-		if (!isnan(r->shadow_wall_s)) {
-			dvec_push(&ws, r->shadow_wall_s);
-			if (narrowed)
-				dvec_push(&nw, r->shadow_wall_s);
-		}
-		if (!isnan(r->full_wall_s))
-			dvec_push(&wf, r->full_wall_s);
-		if (!isnan(r->diff_coverage)) {
-			dvec_push(&dc, r->diff_coverage);
+		if (!isnan(r->diff_coverage))
 			m->below_threshold += r->diff_coverage < m->threshold;
-		}
 	}
 	m->heads = (int64_t)m->nr_rows;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
-	metrics_dist_of(aff.v, aff.nr, &m->affected);
-	metrics_dist_of(nar.v, nar.nr, &m->narrowed);
-	metrics_dist_of(ws.v, ws.nr, &m->wall_shadow);
-	metrics_dist_of(wf.v, wf.nr, &m->wall_full);
-	metrics_dist_of(dc.v, dc.nr, &m->diff_coverage);
-	metrics_sort(nw.v, nw.nr);
-	m->narrowed_wall_p50 = metrics_percentile(nw.v, nw.nr, 0.5);
+	rows_dist(m, FIG_AFFECTED, false, scratch, &m->affected);
+	rows_dist(m, FIG_AFFECTED, true, scratch, &m->narrowed);
+	rows_dist(m, FIG_SHADOW_WALL, false, scratch, &m->wall_shadow);
+	rows_dist(m, FIG_FULL_WALL, false, scratch, &m->wall_full);
+	rows_dist(m, FIG_DIFF_COVERAGE, false, scratch, &m->diff_coverage);
+	rows_dist(m, FIG_SHADOW_WALL, true, scratch, &narrowed_wall);
+	m->narrowed_wall_p50 = narrowed_wall.p50;
 	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
 	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
@@ -449,7 +472,7 @@ static void finish_figures(struct acc *a)
 	identity_figures_finish(&m->identity);
 	m->identity_share = m->identity.failing_tests ?
 		(double)m->identity.resolved / (double)m->identity.failing_tests : NAN;
-	free(aff.v), free(nar.v), free(ws.v), free(wf.v), free(dc.v), free(nw.v);
+	free(scratch);
 }
 
 const char *trend_direction_name(enum trend_direction d)
