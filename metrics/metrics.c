@@ -567,6 +567,7 @@ static int finish_trend(struct acc *a)
 }
 
 /*
+ * The rows have stopped moving: the attempts take their heads' commits.
  * One PR's heads (a push: its head) of a repo share a group: the rows' repo
  * strings are pooled, so equal repos are one pointer.
  */
@@ -591,6 +592,7 @@ static void group_attempts(struct acc *a)
 	for (size_t i = 0; i < a->nr_att; i++) {
 		const struct metrics_row *r = &a->m->rows[a->att[i].row];
 
+		a->att[i].sha = r->sha;
 		a->att[i].group_repo = r->repo;
 		/* PR numbers are >= 0; a push is its own group, below them. */
 		a->att[i].group = r->has_pr ? r->pr : -r->head_id - 1;
