@@ -33,7 +33,7 @@ struct reader {
 	bool bad;
 };
 
-static uint64_t get_u(struct reader *r)
+static uint64_t get_u_long(struct reader *r)
 {
 	uint64_t v = 0;
 
@@ -47,6 +47,14 @@ static uint64_t get_u(struct reader *r)
 			return v;
 	}
 	return 0;
+}
+
+/* Most values of a run fit one byte: those without the loop. */
+static inline uint64_t get_u(struct reader *r)
+{
+	if (!r->bad && r->p < r->end && !(*r->p & 0x80))
+		return *r->p++;
+	return get_u_long(r);
 }
 
 static int64_t get_i(struct reader *r)
