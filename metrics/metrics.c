@@ -3,10 +3,13 @@
  * (query_pairs), each classified, then distributions sorted in C.
  */
 #include "core/tiadash.h"
+#include "core/paircache.h"
 #include "core/timeutil.h"
 #include "metrics/blind.h"
 #include "metrics/metrics.h"
 #include "metrics/verifier.h"
+
+#include <pthread.h>
 
 double metrics_percentile(const double *sorted, size_t n, double q)
 {
@@ -244,7 +247,6 @@ struct acc {
 	size_t nr_ff, alloc_ff;
 	struct verifier_attempt *att; /* every shadow attempt, for the verifier check */
 	size_t nr_att, alloc_att;
-	struct window_runs runs; /* for the blind spots */
 };
 
 /* Intern s in the metrics' string pool; the result lives until release. */
@@ -386,7 +388,6 @@ static int on_pair(const struct pair_info *p, void *data)
 	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
 		add_force_full(a, v.shadow);
 	verifier_add_head(&a->att, &a->nr_att, &a->alloc_att, p, m->nr_rows - 1);
-	window_runs_add(&a->runs, p);
 	if (v.quarantined.nr) {
 		m->quarantined_pairs++;
 		m->quarantined_tests += (int64_t)v.quarantined.nr;
@@ -639,30 +640,88 @@ static int finish_verifier(struct acc *a)
 	return ret;
 }
 
-/* Blind spots, and which missed tests of each escape are blind spots. */
-static int finish_blind(struct acc *a, const struct window *w)
+/*
+ * The blind spots: the window's runs, the union of its narrowed selections
+ * and the tests of its full runs. A third of a report's work, and
+ * independent of the pass over the pairs: on a thread of its own, with its
+ * own connection, while the pass runs.
+ */
+struct blind_job {
+	const char *path;
+	const struct idmap *map;
+	const struct window *w;
+	struct idset selected;
+	struct metrics_blind blind;
+	pthread_t thread;
+	bool threaded;
+	int ret;
+};
+
+static int blind_on(struct store *s, struct blind_job *j)
+{
+	struct window_runs runs = { 0 };
+	int ret = query_window_runs(s, j->w, &runs);
+
+	if (!ret)
+		ret = blind_selected_union(s, j->map, &runs, &j->selected,
+					   &j->blind.narrowed_runs);
+	if (!ret)
+		ret = blind_compute(s, j->w, &runs, &j->selected, &j->blind);
+	window_runs_release(&runs);
+	return ret;
+}
+
+static void *blind_worker(void *data)
+{
+	struct blind_job *j = data;
+	struct store *s;
+
+	j->ret = -1;
+	if (store_open(&s, j->path, STORE_EXISTING) == 0) {
+		j->ret = blind_on(s, j);
+		store_close(s);
+	}
+	return NULL;
+}
+
+/* Start the blind spots of window w (kept alive by the caller till blind_finish). */
+static void blind_start(struct blind_job *j, struct store *s, const struct idmap *map,
+			const struct window *w)
+{
+	memset(j, 0, sizeof(*j));
+	j->path = s->path;
+	j->map = map;
+	j->w = w;
+	j->selected = (struct idset)IDSET_INIT;
+	/* An in-memory store has no second connection: computed in blind_finish. */
+	if (strcmp(s->path, ":memory:") && *s->path)
+		j->threaded = !pthread_create(&j->thread, NULL, blind_worker, j);
+}
+
+/* The blind spots, and which missed tests of each escape are blind spots. */
+static int blind_finish(struct acc *a, struct blind_job *j)
 {
 	struct metrics *m = a->m;
-	struct idset selected = IDSET_INIT;
 	int ret;
 
-	window_runs_sort(&a->runs);
-	ret = blind_selected_union(a->store, a->opts->idmap, &a->runs, &selected,
-				   &m->blind.narrowed_runs);
-	if (!ret)
-		ret = blind_compute(a->store, w, &a->runs, &selected, &m->blind);
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	else
+		j->ret = blind_on(a->store, j);
+	ret = j->ret;
+	m->blind = j->blind;
 	m->blind.full_runs = m->full_runs;
 	for (size_t i = 0; !ret && i < m->nr_escape_list; i++) {
 		struct metrics_escape *e = &m->escape_list[i];
 
 		e->missed_blind = xcalloc(e->missed.nr ? e->missed.nr : 1,
 					  sizeof(*e->missed_blind));
-		for (size_t j = 0; j < e->missed.nr; j++) {
-			e->missed_blind[j] = !blind_id_selected(&selected, e->missed.items[j]);
-			m->rows[e->row].missed_blind += e->missed_blind[j];
+		for (size_t k = 0; k < e->missed.nr; k++) {
+			e->missed_blind[k] = !blind_id_selected(&j->selected, e->missed.items[k]);
+			m->rows[e->row].missed_blind += e->missed_blind[k];
 		}
 	}
-	idset_release(&selected);
+	idset_release(&j->selected);
 	return ret;
 }
 
@@ -835,6 +894,7 @@ int metrics_compute(struct store *s, const struct window *w,
 	static const struct metrics_opts default_opts = METRICS_OPTS_INIT;
 	struct acc a = { .store = s, .m = out };
 	struct window win = *w;
+	struct blind_job blind;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -846,6 +906,9 @@ int metrics_compute(struct store *s, const struct window *w,
 	out->confidence = a.opts->confidence;
 	out->escape_target = a.opts->escape_target;
 	win.repo = out->repo;
+	/* Fresh before the blind spots' connection reads it too (one rebuild, not two racing). */
+	(void)pair_cache_refresh(s);
+	blind_start(&blind, s, a.opts->idmap, &win);
 	ret = query_pairs(s, &win, on_pair, &a);
 	if (!ret) {
 		finish_figures(&a);
@@ -859,13 +922,12 @@ int metrics_compute(struct store *s, const struct window *w,
 			ret = metrics_seeded_compute(s, &win, out->confidence, &out->seeded);
 	}
 	if (!ret)
-		ret = finish_blind(&a, &win);
-	if (!ret)
 		ret = finish_verifier(&a);
+	if (blind_finish(&a, &blind) && !ret)
+		ret = -1;
 	strmap_clear(&a.reason_index);
 	free(a.ff);
 	free(a.att);
-	window_runs_release(&a.runs);
 	return ret ? -1 : 0;
 }
 
