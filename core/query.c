@@ -385,6 +385,15 @@ int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 	return stream_pairs(s, st, fn, data);
 }
 
+int query_head_pair(struct store *s, int64_t head_id, pair_fn fn, void *data)
+{
+	static const char sql[] = PAIR_COLUMNS "WHERE h.id = ?1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_int64(st, 1, head_id);
+	return stream_pairs(s, st, fn, data);
+}
+
 int query_stale_pairs(struct store *s, pair_fn fn, void *data)
 {
 	static const char sql[] = PAIR_COLUMNS

@@ -234,6 +234,8 @@ int query_tests_before(struct store *s, const char *repo, int64_t before,
 
 /* Every head of PR pr in repo, by window time, each with all of its runs. */
 int query_pr_heads(struct store *s, const char *repo, int64_t pr, pair_fn fn, void *data);
+/* The head of id head_id with all of its runs (fn not called when there is none). */
+int query_head_pair(struct store *s, int64_t head_id, pair_fn fn, void *data);
 
 /* Add every entry of a run's selection (or quarantine list) to set. */
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);

@@ -245,8 +245,6 @@ struct acc {
 	size_t alloc_reasons, alloc_escapes, alloc_prs;
 	struct ff_entry *ff;
 	size_t nr_ff, alloc_ff;
-	struct verifier_attempt *att; /* every shadow attempt, for the verifier check */
-	size_t nr_att, alloc_att;
 };
 
 /* Intern s in the metrics' string pool; the result lives until release. */
@@ -387,7 +385,6 @@ static int on_pair(const struct pair_info *p, void *data)
 	m->full_runs += (int64_t)pair_count(p, RUN_FULL);
 	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
 		add_force_full(a, v.shadow);
-	verifier_add_head(&a->att, &a->nr_att, &a->alloc_att, p, m->nr_rows - 1);
 	if (v.quarantined.nr) {
 		m->quarantined_pairs++;
 		m->quarantined_tests += (int64_t)v.quarantined.nr;
@@ -568,36 +565,106 @@ static int finish_trend(struct acc *a)
 }
 
 /*
- * The rows have stopped moving: the attempts take their heads' commits.
- * One PR's heads (a push: its head) of a repo share a group: the rows' repo
- * strings are pooled, so equal repos are one pointer.
+ * The verifier check's groups: one PR's heads (a push: its head) of a
+ * repo. The rows' repo strings are pooled, so equal repos are one pointer.
  */
-static int cmp_attempt_group(const void *x, const void *y)
+struct vgroup {
+	const char *repo;
+	int64_t group; /* PR numbers are >= 0; a push is its own group, below them */
+	size_t row;
+};
+
+static int cmp_vgroup(const void *x, const void *y)
+{
+	const struct vgroup *a = x, *b = y;
+
+	if (a->repo != b->repo)
+		return (uintptr_t)a->repo < (uintptr_t)b->repo ? -1 : 1;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+static int cmp_run_id(const void *x, const void *y)
 {
 	const struct verifier_attempt *a = x, *b = y;
 
-	if (a->group_repo != b->group_repo)
-		return (uintptr_t)a->group_repo < (uintptr_t)b->group_repo ? -1 : 1;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
 	return (a->run_id > b->run_id) - (a->run_id < b->run_id);
 }
 
-static bool other_group(const struct verifier_attempt *a, const struct verifier_attempt *b)
+/* The shadow attempts of one group's heads of the window (its rows). */
+struct vgroup_attempts {
+	const struct metrics *m;
+	const struct vgroup *g;
+	size_t nr_g;
+	struct verifier_attempt *att;
+	size_t nr, alloc;
+};
+
+static int add_group_head(const struct pair_info *p, void *data)
 {
-	return a->group_repo != b->group_repo || a->group != b->group;
+	struct vgroup_attempts *va = data;
+
+	for (size_t i = 0; i < va->nr_g; i++)
+		if (va->m->rows[va->g[i].row].head_id == p->head_id)
+			verifier_add_head(&va->att, &va->nr, &va->alloc, p, va->g[i].row);
+	return 0;
 }
 
-static void group_attempts(struct acc *a)
+/*
+ * Check one group. Only one of three shadow attempts or more can flag
+ * anything, and such groups are few: their attempts are read again here
+ * rather than every attempt of the window kept through the pass.
+ */
+static int check_group(struct verifier *v, struct vgroup_attempts *va)
 {
-	for (size_t i = 0; i < a->nr_att; i++) {
-		const struct metrics_row *r = &a->m->rows[a->att[i].row];
+	const struct metrics *m = va->m;
+	const struct metrics_row *first = &m->rows[va->g[0].row];
+	int attempts = 0, ret;
 
-		a->att[i].sha = r->sha;
-		a->att[i].group_repo = r->repo;
-		/* PR numbers are >= 0; a push is its own group, below them. */
-		a->att[i].group = r->has_pr ? r->pr : -r->head_id - 1;
+	for (size_t i = 0; i < va->nr_g; i++)
+		attempts += m->rows[va->g[i].row].shadow_attempts;
+	if (attempts < 3)
+		return 0;
+	va->nr = 0;
+	ret = first->has_pr ? query_pr_heads(v->store, first->repo, first->pr, add_group_head, va)
+			    : query_head_pair(v->store, first->head_id, add_group_head, va);
+	for (size_t i = 0; i < va->nr; i++)
+		va->att[i].sha = m->rows[va->att[i].row].sha;
+	if (va->nr > 1)
+		qsort(va->att, va->nr, sizeof(*va->att), cmp_run_id);
+	return ret ? ret : verifier_check(v, va->att, va->nr);
+}
+
+static int check_groups(struct verifier *v, const struct metrics *m)
+{
+	struct vgroup *g = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*g));
+	struct vgroup_attempts va = { .m = m };
+	size_t n = 0, from = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+
+		if (!r->shadow_attempts)
+			continue;
+		g[n].repo = r->repo;
+		g[n].group = r->has_pr ? r->pr : -r->head_id - 1;
+		g[n++].row = i;
 	}
+	if (n > 1)
+		qsort(g, n, sizeof(*g), cmp_vgroup);
+	for (size_t i = 1; i <= n && !ret; i++) {
+		if (i < n && g[i].repo == g[from].repo && g[i].group == g[from].group)
+			continue;
+		va.g = g + from;
+		va.nr_g = i - from;
+		ret = check_group(v, &va);
+		from = i;
+	}
+	free(va.att);
+	free(g);
+	return ret;
 }
 
 static int cmp_found(const void *x, const void *y)
@@ -614,18 +681,10 @@ static int finish_verifier(struct acc *a)
 {
 	struct metrics *m = a->m;
 	struct verifier v;
-	size_t from = 0;
 	int ret = verifier_init(&v, a->store, a->opts->repo);
 
-	group_attempts(a);
-	if (a->nr_att > 1)
-		qsort(a->att, a->nr_att, sizeof(*a->att), cmp_attempt_group);
-	for (size_t i = 1; i <= a->nr_att && !ret; i++) {
-		if (i < a->nr_att && !other_group(&a->att[from], &a->att[i]))
-			continue;
-		ret = verifier_check(&v, a->att + from, i - from);
-		from = i;
-	}
+	if (!ret)
+		ret = check_groups(&v, m);
 	m->verifier = v.found;
 	m->nr_verifier = v.nr;
 	if (m->nr_verifier > 1)
@@ -927,7 +986,6 @@ int metrics_compute(struct store *s, const struct window *w,
 		ret = -1;
 	strmap_clear(&a.reason_index);
 	free(a.ff);
-	free(a.att);
 	return ret ? -1 : 0;
 }
 

@@ -37,8 +37,6 @@ struct glob_set;
 /* One shadow attempt: a run of one of the PR's heads. */
 struct verifier_attempt {
 	size_t row;          /* the caller's index of the head */
-	const void *group_repo; /* the caller's grouping: one PR's attempts */
-	int64_t group;          /* share both */
 	int64_t run_id, diff_id, started_at;
 	/*
 	 * The head's commit, the caller's string: set before verifier_check
