@@ -100,6 +100,7 @@ cJSON *json_stream_slot(void)
 struct stream_out {
 	FILE *f;
 	bool first;
+	size_t depth; /* the tabs of the slot's line: cJSON's depth there */
 };
 
 static int put_streamed(const char *s, size_t len, void *data)
@@ -121,17 +122,46 @@ static int put_streamed(const char *s, size_t len, void *data)
 	return 0;
 }
 
+/*
+ * node printed as cJSON_Print prints it at the slot: its own lines get the
+ * slot's depth in tabs (cJSON breaks lines only between members; a
+ * newline inside a string is escaped).
+ */
+int json_stream_node(void *out, cJSON *node)
+{
+	struct stream_out *o = out;
+	char *text = cJSON_Print(node);
+	const char *p, *nl;
+
+	if (!text)
+		die("out of memory printing JSON");
+	if (!o->first)
+		fputs(", ", o->f);
+	o->first = false;
+	for (p = text; (nl = strchr(p, '\n')); p = nl + 1) {
+		json_text_write(o->f, p, (size_t)(nl + 1 - p));
+		for (size_t i = 0; i < o->depth; i++)
+			fputc('\t', o->f);
+	}
+	json_text_write(o->f, p, strlen(p));
+	cJSON_free(text);
+	cJSON_Delete(node);
+	return 0;
+}
+
 int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data)
 {
 	char *text = cJSON_Print(obj);
 	const char *slot;
-	struct stream_out o = { f, true };
+	struct stream_out o = { f, true, 0 };
 	int ret = 0;
 
 	if (!text)
 		die("out of memory printing JSON");
 	slot = strstr(text, STREAM_SLOT);
 	if (slot) {
+		for (const char *t = slot; t > text && t[-1] != '\n'; t--)
+			o.depth += t[-1] == '\t';
 		json_text_write(f, text, (size_t)(slot - text));
 		fputc('[', f);
 		ret = each(put_streamed, &o, data);
