@@ -1,6 +1,7 @@
 /*
  * The calibration figures of a window: one pass over the window's heads
- * (query_pairs), each classified, then distributions sorted in C.
+ * (query_pairs), each classified, then distributions sorted in C; the
+ * blind spots meanwhile on a thread of their own.
  */
 #include "core/tiadash.h"
 #include "core/paircache.h"
