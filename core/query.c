@@ -962,6 +962,52 @@ int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)
 	return collect_names(s, store_stmt(s, sql), run_id, out);
 }
 
+int query_quarantine_index(struct store *s, struct quarantine_index *out)
+{
+	static const char sql[] =
+		"SELECT q.run_id, n.text FROM quarantine q JOIN name n ON n.id = q.name_id"
+		" ORDER BY q.run_id, n.text";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(out->items, out->nr + 1, out->alloc);
+		out->items[out->nr].run_id = sqlite3_column_int64(st, 0);
+		out->items[out->nr++].name = xstrdup(store_col_text(st, 1));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		quarantine_index_release(out);
+		return store_error(s, "cannot read the quarantine lists");
+	}
+	return 0;
+}
+
+void quarantine_index_get(const struct quarantine_index *q, int64_t run_id,
+			  struct strlist *out)
+{
+	size_t lo = 0, hi = q->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->items[mid].run_id < run_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < q->nr && q->items[lo].run_id == run_id; lo++)
+		strlist_push(out, q->items[lo].name);
+}
+
+void quarantine_index_release(struct quarantine_index *q)
+{
+	for (size_t i = 0; i < q->nr; i++)
+		free(q->items[i].name);
+	free(q->items);
+	memset(q, 0, sizeof(*q));
+}
+
 void diff_info_release(struct diff_info *d)
 {
 	for (size_t i = 0; i < d->nr; i++) {

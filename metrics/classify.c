@@ -78,13 +78,19 @@ int selection_idset(struct store *s, const struct idmap *map,
 }
 
 static int quarantine_idset(struct store *s, const struct idmap *map,
+			    const struct quarantine_index *q,
 			    const struct pair_verdict *v, struct idset *out)
 {
 	const struct run_info *runs[2] = { v->shadow, v->full };
 
 	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
 		struct strlist entries = STRLIST_INIT;
-		int ret = query_quarantine(s, runs[i]->id, &entries);
+		int ret = 0;
+
+		if (q)
+			quarantine_index_get(q, runs[i]->id, &entries);
+		else
+			ret = query_quarantine(s, runs[i]->id, &entries);
 
 		if (!ret)
 			add_list(out, map, &entries);
@@ -175,6 +181,13 @@ static enum pair_class decide(const struct pair_info *p, const struct pair_verdi
 int classify_pair(struct store *s, const struct idmap *map,
 		  const struct pair_info *p, struct pair_verdict *out)
 {
+	return classify_pair_with(s, map, NULL, p, out);
+}
+
+int classify_pair_with(struct store *s, const struct idmap *map,
+		       const struct quarantine_index *q, const struct pair_info *p,
+		       struct pair_verdict *out)
+{
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
 	struct full_scan fs = { out, &selected, &quarantine, false };
 	int ret;
@@ -194,7 +207,7 @@ int classify_pair(struct store *s, const struct idmap *map,
 	}
 	ret = selection_idset(s, map, out->shadow, &selected);
 	if (!ret)
-		ret = quarantine_idset(s, map, out, &quarantine);
+		ret = quarantine_idset(s, map, q, out, &quarantine);
 	if (!ret)
 		ret = query_run_results(s, out->full->id, scan_result, &fs);
 	if (!ret)

@@ -242,6 +242,7 @@ struct acc {
 	struct store *store;
 	const struct metrics_opts *opts;
 	struct metrics *m;
+	struct quarantine_index quarantine; /* the store's lists, read once a pass */
 	struct strmap reason_index; /* reason -> index into m->reasons */
 	size_t alloc_reasons, alloc_escapes, alloc_prs;
 	struct ff_entry *ff;
@@ -376,7 +377,7 @@ static int on_pair(const struct pair_info *p, void *data)
 	struct pair_verdict v;
 	int ret = 0;
 
-	if (classify_pair(a->store, a->opts->idmap, p, &v) < 0) {
+	if (classify_pair_with(a->store, a->opts->idmap, &a->quarantine, p, &v) < 0) {
 		pair_verdict_release(&v);
 		return -1;
 	}
@@ -511,6 +512,7 @@ static void finish_bounds(struct metrics *m)
 struct trend_count {
 	struct store *store;
 	const struct idmap *map;
+	const struct quarantine_index *quarantine;
 	int64_t pairs, escapes;
 };
 
@@ -518,7 +520,7 @@ static int count_pair(const struct pair_info *p, void *data)
 {
 	struct trend_count *tc = data;
 	struct pair_verdict v;
-	int ret = classify_pair(tc->store, tc->map, p, &v);
+	int ret = classify_pair_with(tc->store, tc->map, tc->quarantine, p, &v);
 
 	if (!ret && v.shadow && v.full) {
 		tc->pairs++;
@@ -536,7 +538,7 @@ static int finish_trend(struct acc *a)
 {
 	struct metrics *m = a->m;
 	struct metrics_trend *t = &m->trend;
-	struct trend_count tc = { a->store, a->opts->idmap, 0, 0 };
+	struct trend_count tc = { a->store, a->opts->idmap, &a->quarantine, 0, 0 };
 	struct window before = { 0, 0, m->repo };
 	int64_t until = m->until != INT64_MAX ? m->until : a->opts->now;
 
@@ -972,7 +974,9 @@ int metrics_compute(struct store *s, const struct window *w,
 	/* Fresh before the blind spots' connection reads it too (one rebuild, not two racing). */
 	(void)pair_cache_refresh(s);
 	blind_start(&blind, s, a.opts->idmap, &win);
-	ret = query_pairs(s, &win, on_pair, &a);
+	ret = query_quarantine_index(s, &a.quarantine);
+	if (!ret)
+		ret = query_pairs(s, &win, on_pair, &a);
 	if (!ret) {
 		finish_figures(&a);
 		finish_reasons(&a);
@@ -989,6 +993,7 @@ int metrics_compute(struct store *s, const struct window *w,
 	if (blind_finish(&a, &blind) && !ret)
 		ret = -1;
 	strmap_clear(&a.reason_index);
+	quarantine_index_release(&a.quarantine);
 	free(a.ff);
 	return ret ? -1 : 0;
 }
