@@ -169,6 +169,12 @@ struct test_result {
 typedef int (*result_fn)(const struct test_result *r, void *data);
 /* Results of a run ordered by suite then case name. */
 int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data);
+/*
+ * The same in the stored (id) order, without the sort by name that costs a
+ * temporary B-tree a call: for a caller whose result does not depend on the
+ * order (it counts, or sorts what it keeps).
+ */
+int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, void *data);
 
 /* The failing (failed or errored) tests of a run as SUITE::CASE ids, sorted. */
 int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);

@@ -209,7 +209,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 	if (!ret)
 		ret = quarantine_idset(s, map, q, out, &quarantine);
 	if (!ret)
-		ret = query_run_results(s, out->full->id, scan_result, &fs);
+		ret = query_run_results_unordered(s, out->full->id, scan_result, &fs);
 	if (!ret)
 		out->cls = decide(p, out, fs.any_real);
 	if (!pair_class_is_escape(out->cls)) {
@@ -312,7 +312,7 @@ int explain_missed(struct store *s, const struct idmap *map, const struct pair_v
 	if (v->shadow->decision == DECISION_SELECTED)
 		ret = query_selection_entries(s, v->shadow->id, &raw);
 	if (!ret)
-		ret = query_run_results(s, v->full->id, note_resolved, &ms);
+		ret = query_run_results_unordered(s, v->full->id, note_resolved, &ms);
 	for (size_t i = 0; i < raw.nr; i++)
 		strlist_push_owned(&entries, map ? idmap_apply(map, raw.items[i]) :
 				   xstrdup(raw.items[i]));
