@@ -407,7 +407,10 @@ int query_window_count(struct store *s, const struct window *w, int64_t *heads)
 	static const char sql[] =
 		"SELECT count(*) FROM head"
 		" WHERE at >= ?1 AND at < ?2 AND (?3 = '' OR repo = ?3)";
-	sqlite3_stmt *st = store_stmt(s, sql);
+	/* Every repository: the head_at index alone, not each head's row (the
+	 * dashboard counts before its first frame). */
+	static const char all_sql[] = "SELECT count(*) FROM head WHERE at >= ?1 AND at < ?2";
+	sqlite3_stmt *st = store_stmt(s, w->repo && *w->repo ? sql : all_sql);
 	int rc;
 
 	bind_window(st, w);
