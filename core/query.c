@@ -695,7 +695,10 @@ static int add_window_runs(const struct pair_info *p, void *data)
 
 int query_window_runs(struct store *s, const struct window *w, struct window_runs *out)
 {
-	int ret = query_pairs(s, w, add_window_runs, out);
+	int ret = pair_cache_pairs_brief(s, w, add_window_runs, out);
+
+	if (ret == 1)
+		ret = query_pairs(s, w, add_window_runs, out);
 
 	window_runs_sort(out);
 	return ret;
