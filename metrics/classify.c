@@ -102,15 +102,38 @@ static int quarantine_idset(struct store *s, const struct idmap *map,
 }
 
 struct full_scan {
+	struct store *s;
+	const struct idmap *map;
 	struct pair_verdict *v;
-	const struct idset *selected, *quarantine;
-	bool any_real;
+	struct idset *selected;
+	const struct idset *quarantine;
+	bool any_real, selection_read;
 };
+
+/*
+ * A real failure of a pair whose shadow run passed: missed, or selected
+ * (non-hermetic). The selection is read at the first one: most pairs with
+ * a failing full run have none, or a shadow run that failed too.
+ */
+static int add_real(struct full_scan *fs, const struct test_result *r, const char *id)
+{
+	if (!fs->selection_read) {
+		fs->selection_read = true;
+		if (selection_idset(fs->s, fs->map, fs->v->shadow, fs->selected) < 0)
+			return -1;
+	}
+	if (idset_selects(fs->selected, r->suite, r->name))
+		strlist_push(&fs->v->non_hermetic, id);
+	else
+		strlist_push(&fs->v->missed, id);
+	return 0;
+}
 
 static int scan_result(const struct test_result *r, void *data)
 {
 	struct full_scan *fs = data;
 	struct strbuf id = STRBUF_INIT;
+	int ret = 0;
 
 	test_id_format(&id, r->suite, r->name);
 	if (r->outcome != OUTCOME_FLAKY) {
@@ -126,13 +149,12 @@ static int scan_result(const struct test_result *r, void *data)
 		strlist_push(&fs->v->quarantined, id.buf);
 	} else {
 		fs->any_real = true;
-		if (idset_selects(fs->selected, r->suite, r->name))
-			strlist_push(&fs->v->non_hermetic, id.buf);
-		else
-			strlist_push(&fs->v->missed, id.buf);
+		/* The lists are an escape's, and only a passing shadow run escapes. */
+		if (fs->v->shadow->verdict == VERDICT_PASS)
+			ret = add_real(fs, r, id.buf);
 	}
 	strbuf_release(&id);
-	return 0;
+	return ret;
 }
 
 /* An earlier full attempt failed while the latest passed its tests: a flake. */
@@ -189,7 +211,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 		       struct pair_verdict *out)
 {
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
-	struct full_scan fs = { out, &selected, &quarantine, false };
+	struct full_scan fs = { s, map, out, &selected, &quarantine, false, false };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -205,9 +227,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 		out->cls = decide(p, out, false);
 		return 0;
 	}
-	ret = selection_idset(s, map, out->shadow, &selected);
-	if (!ret)
-		ret = quarantine_idset(s, map, q, out, &quarantine);
+	ret = quarantine_idset(s, map, q, out, &quarantine);
 	if (!ret)
 		ret = query_run_results_unordered(s, out->full->id, scan_result, &fs);
 	if (!ret)
