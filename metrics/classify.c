@@ -332,7 +332,7 @@ int explain_missed(struct store *s, const struct idmap *map, const struct pair_v
 	if (v->shadow->decision == DECISION_SELECTED)
 		ret = query_selection_entries(s, v->shadow->id, &raw);
 	if (!ret)
-		ret = query_run_results_unordered(s, v->full->id, note_resolved, &ms);
+		ret = query_run_results(s, v->full->id, note_resolved, &ms);
 	for (size_t i = 0; i < raw.nr; i++)
 		strlist_push_owned(&entries, map ? idmap_apply(map, raw.items[i]) :
 				   xstrdup(raw.items[i]));
