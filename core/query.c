@@ -609,30 +609,30 @@ static int stream_results(struct store *s, sqlite3_stmt *st, struct id_cursor *k
 	return ret;
 }
 
-int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
+/* A run's results, in the stored (run, suite id, case id) order. */
+#define RUN_RESULTS_SQL \
+	"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count," \
+	" coalesce(r.resolved, -1) FROM result r" \
+	" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id" \
+	" WHERE r.run_id = ?1"
+
+static int run_results(struct store *s, const char *sql, int64_t run_id,
+		       result_fn fn, void *data)
 {
-	static const char sql[] =
-		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count,"
-		" coalesce(r.resolved, -1) FROM result r"
-		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
-		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	sqlite3_bind_int64(st, 1, run_id);
 	return stream_results(s, st, NULL, fn, data);
 }
 
+int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
+{
+	return run_results(s, RUN_RESULTS_SQL " ORDER BY su.text, ca.text", run_id, fn, data);
+}
+
 int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, void *data)
 {
-	static const char sql[] =
-		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count,"
-		" coalesce(r.resolved, -1) FROM result r"
-		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
-		" WHERE r.run_id = ?1";
-	sqlite3_stmt *st = store_stmt(s, sql);
-
-	sqlite3_bind_int64(st, 1, run_id);
-	return stream_results(s, st, NULL, fn, data);
+	return run_results(s, RUN_RESULTS_SQL, run_id, fn, data);
 }
 
 static void push_id(int64_t **v, size_t *nr, size_t *alloc, int64_t id)
