@@ -294,7 +294,8 @@ static char *default_db_path(struct cmd_context *ctx)
 
 	if (env && *env)
 		return xstrdup(env);
-	root = repo_discover_root(ctx->repo_path);
+	/* The repository opened already is the one to find (one libgit2 start). */
+	root = ctx->repo ? xstrdup(ctx->repo->root) : repo_discover_root(ctx->repo_path);
 	if (!root) {
 		error("not in a git repository: give --db PATH (or TIADASH_DB), "
 		      "or --repo PATH");
@@ -312,14 +313,8 @@ static int open_context(const struct cmd *c, struct cmd_context *ctx,
 		if (repo_open(&ctx->repo, ctx->repo_path) < 0)
 			return -1;
 	} else if (c->flags & WANT_REPO) {
-		char *root = repo_discover_root(NULL);
-
 		/* No repository around the cwd is fine for these commands. */
-		if (root && repo_open(&ctx->repo, root) < 0) {
-			free(root);
-			return -1;
-		}
-		free(root);
+		repo_open_around(&ctx->repo);
 	}
 	if (c->flags & (NEED_DB_RO | NEED_DB_RW)) {
 		if (!ctx->db_path) {

@@ -100,6 +100,9 @@ cJSON *json_stream_slot(void)
 struct stream_out {
 	FILE *f;
 	bool first;
+	size_t depth; /* the tabs of the slot's line: cJSON's depth there */
+	char *buf;    /* json_stream_node's, reused */
+	size_t cap;
 };
 
 static int put_streamed(const char *s, size_t len, void *data)
@@ -121,17 +124,56 @@ static int put_streamed(const char *s, size_t len, void *data)
 	return 0;
 }
 
+/*
+ * node printed as cJSON_Print prints it at the slot: its own lines get the
+ * slot's depth in tabs (cJSON breaks lines only between members; a
+ * newline inside a string is escaped).
+ */
+int json_stream_node(void *out, cJSON *node)
+{
+	static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
+	struct stream_out *o = out;
+	const char *p, *nl;
+
+	/* Into one buffer, grown until the node fits (cJSON reserves 5 bytes). */
+	if (!o->cap)
+		o->buf = xmalloc(o->cap = 65536);
+	while (!cJSON_PrintPreallocated(node, o->buf, (int)o->cap - 5, 1)) {
+		if (o->cap > INT_MAX / 2)
+			die("out of memory printing JSON");
+		free(o->buf);
+		o->buf = xmalloc(o->cap *= 2);
+	}
+	if (!o->first)
+		fputs(", ", o->f);
+	o->first = false;
+	for (p = o->buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		json_text_write(o->f, p, (size_t)(nl + 1 - p));
+		for (size_t left = o->depth; left; ) {
+			size_t n = left < sizeof(tabs) - 1 ? left : sizeof(tabs) - 1;
+
+			fwrite(tabs, 1, n, o->f);
+			left -= n;
+		}
+	}
+	json_text_write(o->f, p, strlen(p));
+	cJSON_Delete(node);
+	return 0;
+}
+
 int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data)
 {
 	char *text = cJSON_Print(obj);
 	const char *slot;
-	struct stream_out o = { f, true };
+	struct stream_out o = { f, true, 0, NULL, 0 };
 	int ret = 0;
 
 	if (!text)
 		die("out of memory printing JSON");
 	slot = strstr(text, STREAM_SLOT);
 	if (slot) {
+		for (const char *t = slot; t > text && t[-1] != '\n'; t--)
+			o.depth += t[-1] == '\t';
 		json_text_write(f, text, (size_t)(slot - text));
 		fputc('[', f);
 		ret = each(put_streamed, &o, data);
@@ -144,6 +186,7 @@ int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data)
 	fputc('\n', f);
 	cJSON_free(text);
 	cJSON_Delete(obj);
+	free(o.buf);
 	return ret;
 }
 

@@ -46,6 +46,8 @@ typedef int (*json_put_fn)(const char *s, size_t len, void *out);
 typedef int (*json_each_fn)(json_put_fn put, void *out, void *data);
 cJSON *json_stream_slot(void);
 int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data);
+/* Or each() hands it nodes (objects, say) one at a time: printed as in obj, then freed. */
+int json_stream_node(void *out, cJSON *node);
 
 /*
  * Parse text (NUL-terminated at len) with cJSON, refusing trailing garbage

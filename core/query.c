@@ -385,6 +385,15 @@ int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 	return stream_pairs(s, st, fn, data);
 }
 
+int query_head_pair(struct store *s, int64_t head_id, pair_fn fn, void *data)
+{
+	static const char sql[] = PAIR_COLUMNS "WHERE h.id = ?1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_int64(st, 1, head_id);
+	return stream_pairs(s, st, fn, data);
+}
+
 int query_stale_pairs(struct store *s, pair_fn fn, void *data)
 {
 	static const char sql[] = PAIR_COLUMNS
@@ -398,7 +407,10 @@ int query_window_count(struct store *s, const struct window *w, int64_t *heads)
 	static const char sql[] =
 		"SELECT count(*) FROM head"
 		" WHERE at >= ?1 AND at < ?2 AND (?3 = '' OR repo = ?3)";
-	sqlite3_stmt *st = store_stmt(s, sql);
+	/* Every repository: the head_at index alone, not each head's row (the
+	 * dashboard counts before its first frame). */
+	static const char all_sql[] = "SELECT count(*) FROM head WHERE at >= ?1 AND at < ?2";
+	sqlite3_stmt *st = store_stmt(s, w->repo && *w->repo ? sql : all_sql);
 	int rc;
 
 	bind_window(st, w);
@@ -597,17 +609,30 @@ static int stream_results(struct store *s, sqlite3_stmt *st, struct id_cursor *k
 	return ret;
 }
 
-int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
+/* A run's results, in the stored (run, suite id, case id) order. */
+#define RUN_RESULTS_SQL \
+	"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count," \
+	" coalesce(r.resolved, -1) FROM result r" \
+	" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id" \
+	" WHERE r.run_id = ?1"
+
+static int run_results(struct store *s, const char *sql, int64_t run_id,
+		       result_fn fn, void *data)
 {
-	static const char sql[] =
-		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count,"
-		" coalesce(r.resolved, -1) FROM result r"
-		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
-		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	sqlite3_bind_int64(st, 1, run_id);
 	return stream_results(s, st, NULL, fn, data);
+}
+
+int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
+{
+	return run_results(s, RUN_RESULTS_SQL " ORDER BY su.text, ca.text", run_id, fn, data);
+}
+
+int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, void *data)
+{
+	return run_results(s, RUN_RESULTS_SQL, run_id, fn, data);
 }
 
 static void push_id(int64_t **v, size_t *nr, size_t *alloc, int64_t id)
@@ -670,7 +695,10 @@ static int add_window_runs(const struct pair_info *p, void *data)
 
 int query_window_runs(struct store *s, const struct window *w, struct window_runs *out)
 {
-	int ret = query_pairs(s, w, add_window_runs, out);
+	int ret = pair_cache_pairs_brief(s, w, add_window_runs, out);
+
+	if (ret == 1)
+		ret = query_pairs(s, w, add_window_runs, out);
 
 	window_runs_sort(out);
 	return ret;
@@ -951,6 +979,52 @@ int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)
 		" WHERE q.run_id = ?1 ORDER BY n.text";
 
 	return collect_names(s, store_stmt(s, sql), run_id, out);
+}
+
+int query_quarantine_index(struct store *s, struct quarantine_index *out)
+{
+	static const char sql[] =
+		"SELECT q.run_id, n.text FROM quarantine q JOIN name n ON n.id = q.name_id"
+		" ORDER BY q.run_id, n.text";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ALLOC_GROW(out->items, out->nr + 1, out->alloc);
+		out->items[out->nr].run_id = sqlite3_column_int64(st, 0);
+		out->items[out->nr++].name = xstrdup(store_col_text(st, 1));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		quarantine_index_release(out);
+		return store_error(s, "cannot read the quarantine lists");
+	}
+	return 0;
+}
+
+void quarantine_index_get(const struct quarantine_index *q, int64_t run_id,
+			  struct strlist *out)
+{
+	size_t lo = 0, hi = q->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->items[mid].run_id < run_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < q->nr && q->items[lo].run_id == run_id; lo++)
+		strlist_push(out, q->items[lo].name);
+}
+
+void quarantine_index_release(struct quarantine_index *q)
+{
+	for (size_t i = 0; i < q->nr; i++)
+		free(q->items[i].name);
+	free(q->items);
+	memset(q, 0, sizeof(*q));
 }
 
 void diff_info_release(struct diff_info *d)

@@ -169,6 +169,12 @@ struct test_result {
 typedef int (*result_fn)(const struct test_result *r, void *data);
 /* Results of a run ordered by suite then case name. */
 int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data);
+/*
+ * The same in the stored (id) order, without the sort by name that costs a
+ * temporary B-tree a call: for a caller whose result does not depend on the
+ * order (it counts, or sorts what it keeps).
+ */
+int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, void *data);
 
 /* The failing (failed or errored) tests of a run as SUITE::CASE ids, sorted. */
 int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
@@ -234,10 +240,31 @@ int query_tests_before(struct store *s, const char *repo, int64_t before,
 
 /* Every head of PR pr in repo, by window time, each with all of its runs. */
 int query_pr_heads(struct store *s, const char *repo, int64_t pr, pair_fn fn, void *data);
+/* The head of id head_id with all of its runs (fn not called when there is none). */
+int query_head_pair(struct store *s, int64_t head_id, pair_fn fn, void *data);
 
 /* Add every entry of a run's selection (or quarantine list) to set. */
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out);
+
+/*
+ * Every run's quarantine list of the store, read at once: a pass over 10^5
+ * pairs asks for two lists a pair, and most are empty. Rows by run id, then
+ * name (the order query_quarantine gives); each name owned.
+ */
+struct quarantine_index {
+	struct quarantine_entry {
+		int64_t run_id;
+		char *name;
+	} *items;
+	size_t nr, alloc;
+};
+#define QUARANTINE_INDEX_INIT { NULL, 0, 0 }
+int query_quarantine_index(struct store *s, struct quarantine_index *out);
+/* Push run_id's quarantined names onto out, as query_quarantine does. */
+void quarantine_index_get(const struct quarantine_index *q, int64_t run_id,
+			  struct strlist *out);
+void quarantine_index_release(struct quarantine_index *q);
 /*
  * fn for each entry of a run's selection, in the stored (sorted) order,
  * borrowed; none when it has none. Stops at fn's non-zero, returned.

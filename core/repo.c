@@ -68,9 +68,17 @@ char *repo_discover_root(const char *path)
 	return root;
 }
 
+static struct repo *repo_of(git_repository *git)
+{
+	struct repo *r = xcalloc(1, sizeof(*r));
+
+	r->git = git;
+	r->root = root_of(git);
+	return r;
+}
+
 int repo_open(struct repo **out, const char *path)
 {
-	struct repo *r;
 	git_repository *git;
 
 	*out = NULL;
@@ -85,11 +93,24 @@ int repo_open(struct repo **out, const char *path)
 		libgit2_down();
 		return ret;
 	}
-	r = xcalloc(1, sizeof(*r));
-	r->git = git;
-	r->root = root_of(git);
-	*out = r;
+	*out = repo_of(git);
 	return 0;
+}
+
+/*
+ * One libgit2 start for finding and opening: each start loads the system's
+ * CA certificates (a tenth of a report's instructions, twice over when
+ * repo_discover_root shut libgit2 down before repo_open).
+ */
+void repo_open_around(struct repo **out)
+{
+	git_repository *git;
+
+	libgit2_up();
+	git = open_git(NULL);
+	*out = git ? repo_of(git) : NULL;
+	if (!git)
+		libgit2_down();
 }
 
 void repo_close(struct repo *r)

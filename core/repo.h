@@ -24,6 +24,8 @@ struct repo {
  */
 int repo_open(struct repo **out, const char *path);
 void repo_close(struct repo *r);
+/* The repository around the current directory, or *out NULL when there is none. */
+void repo_open_around(struct repo **out);
 /* The root of the repository around path (or the cwd), or NULL; caller frees. */
 char *repo_discover_root(const char *path);
 

@@ -703,11 +703,12 @@ static int configure(struct store *s, enum store_mode mode)
 		return -1;
 	/*
 	 * Writers: 64 MiB of page cache, so a batch of sources does not spill
-	 * to the WAL. Readers scan: 8 MiB, the kernel's page cache holds the
-	 * rest, and a report's memory does not grow with the store.
+	 * to the WAL. Readers scan: 2 MiB, the kernel's page cache holds the
+	 * rest, and a report's memory does not grow with the store (8 MiB
+	 * took the same time and 6 MB more of a report at 10^5 pairs).
 	 */
 	return store_exec(s, mode == STORE_CREATE ? "PRAGMA cache_size = -65536"
-						  : "PRAGMA cache_size = -8192");
+						  : "PRAGMA cache_size = -2048");
 }
 
 int store_open(struct store **out, const char *path, enum store_mode mode)

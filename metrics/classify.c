@@ -78,13 +78,19 @@ int selection_idset(struct store *s, const struct idmap *map,
 }
 
 static int quarantine_idset(struct store *s, const struct idmap *map,
+			    const struct quarantine_index *q,
 			    const struct pair_verdict *v, struct idset *out)
 {
 	const struct run_info *runs[2] = { v->shadow, v->full };
 
 	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
 		struct strlist entries = STRLIST_INIT;
-		int ret = query_quarantine(s, runs[i]->id, &entries);
+		int ret = 0;
+
+		if (q)
+			quarantine_index_get(q, runs[i]->id, &entries);
+		else
+			ret = query_quarantine(s, runs[i]->id, &entries);
 
 		if (!ret)
 			add_list(out, map, &entries);
@@ -96,15 +102,38 @@ static int quarantine_idset(struct store *s, const struct idmap *map,
 }
 
 struct full_scan {
+	struct store *s;
+	const struct idmap *map;
 	struct pair_verdict *v;
-	const struct idset *selected, *quarantine;
-	bool any_real;
+	struct idset *selected;
+	const struct idset *quarantine;
+	bool any_real, selection_read;
 };
+
+/*
+ * A real failure of a pair whose shadow run passed: missed, or selected
+ * (non-hermetic). The selection is read at the first one: most pairs with
+ * a failing full run have none, or a shadow run that failed too.
+ */
+static int add_real(struct full_scan *fs, const struct test_result *r, const char *id)
+{
+	if (!fs->selection_read) {
+		fs->selection_read = true;
+		if (selection_idset(fs->s, fs->map, fs->v->shadow, fs->selected) < 0)
+			return -1;
+	}
+	if (idset_selects(fs->selected, r->suite, r->name))
+		strlist_push(&fs->v->non_hermetic, id);
+	else
+		strlist_push(&fs->v->missed, id);
+	return 0;
+}
 
 static int scan_result(const struct test_result *r, void *data)
 {
 	struct full_scan *fs = data;
 	struct strbuf id = STRBUF_INIT;
+	int ret = 0;
 
 	test_id_format(&id, r->suite, r->name);
 	if (r->outcome != OUTCOME_FLAKY) {
@@ -120,13 +149,12 @@ static int scan_result(const struct test_result *r, void *data)
 		strlist_push(&fs->v->quarantined, id.buf);
 	} else {
 		fs->any_real = true;
-		if (idset_selects(fs->selected, r->suite, r->name))
-			strlist_push(&fs->v->non_hermetic, id.buf);
-		else
-			strlist_push(&fs->v->missed, id.buf);
+		/* The lists are an escape's, and only a passing shadow run escapes. */
+		if (fs->v->shadow->verdict == VERDICT_PASS)
+			ret = add_real(fs, r, id.buf);
 	}
 	strbuf_release(&id);
-	return 0;
+	return ret;
 }
 
 /* An earlier full attempt failed while the latest passed its tests: a flake. */
@@ -175,8 +203,15 @@ static enum pair_class decide(const struct pair_info *p, const struct pair_verdi
 int classify_pair(struct store *s, const struct idmap *map,
 		  const struct pair_info *p, struct pair_verdict *out)
 {
+	return classify_pair_with(s, map, NULL, p, out);
+}
+
+int classify_pair_with(struct store *s, const struct idmap *map,
+		       const struct quarantine_index *q, const struct pair_info *p,
+		       struct pair_verdict *out)
+{
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
-	struct full_scan fs = { out, &selected, &quarantine, false };
+	struct full_scan fs = { s, map, out, &selected, &quarantine, false, false };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -192,11 +227,9 @@ int classify_pair(struct store *s, const struct idmap *map,
 		out->cls = decide(p, out, false);
 		return 0;
 	}
-	ret = selection_idset(s, map, out->shadow, &selected);
+	ret = quarantine_idset(s, map, q, out, &quarantine);
 	if (!ret)
-		ret = quarantine_idset(s, map, out, &quarantine);
-	if (!ret)
-		ret = query_run_results(s, out->full->id, scan_result, &fs);
+		ret = query_run_results_unordered(s, out->full->id, scan_result, &fs);
 	if (!ret)
 		out->cls = decide(p, out, fs.any_real);
 	if (!pair_class_is_escape(out->cls)) {

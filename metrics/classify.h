@@ -61,6 +61,10 @@ void pair_verdict_release(struct pair_verdict *v);
  */
 int classify_pair(struct store *s, const struct idmap *map,
 		  const struct pair_info *p, struct pair_verdict *out);
+/* The same with the quarantine lists from q (a pass's, read once) instead of queries. */
+int classify_pair_with(struct store *s, const struct idmap *map,
+		       const struct quarantine_index *q, const struct pair_info *p,
+		       struct pair_verdict *out);
 
 /*
  * Why no selection entry named each missed test of an escape (SPEC 3.3),

@@ -446,14 +446,16 @@ static int load_blind(struct show *sh, const struct idmap *map)
 
 struct pr_attempts {
 	struct verifier_attempt *att;
-	size_t nr, alloc, heads;
+	size_t nr, alloc;
+	struct strlist shas; /* of the heads (the attempts' row) */
 };
 
 static int add_pr_head(const struct pair_info *p, void *data)
 {
 	struct pr_attempts *a = data;
 
-	verifier_add_head(&a->att, &a->nr, &a->alloc, p, a->heads++);
+	verifier_add_head(&a->att, &a->nr, &a->alloc, p, a->shas.nr);
+	strlist_push(&a->shas, p->sha);
 	return 0;
 }
 
@@ -467,9 +469,12 @@ static int load_verifier(struct show *sh, struct cmd_context *ctx)
 		ret = query_pr_heads(ctx->store, sh->pair.repo, sh->pair.pr, add_pr_head, &a);
 	else if (!ret)
 		add_pr_head(&sh->pair, &a);
+	for (size_t i = 0; i < a.nr; i++)
+		a.att[i].sha = a.shas.items[a.att[i].row];
 	if (!ret)
 		ret = verifier_check(&sh->verifier, a.att, a.nr);
 	free(a.att);
+	strlist_release(&a.shas);
 	return ret;
 }
 

@@ -1,12 +1,16 @@
 /*
  * The calibration figures of a window: one pass over the window's heads
- * (query_pairs), each classified, then distributions sorted in C.
+ * (query_pairs), each classified, then distributions sorted in C; the
+ * blind spots meanwhile on a thread of their own.
  */
 #include "core/tiadash.h"
+#include "core/paircache.h"
 #include "core/timeutil.h"
 #include "metrics/blind.h"
 #include "metrics/metrics.h"
 #include "metrics/verifier.h"
+
+#include <pthread.h>
 
 double metrics_percentile(const double *sorted, size_t n, double q)
 {
@@ -238,13 +242,11 @@ struct acc {
 	struct store *store;
 	const struct metrics_opts *opts;
 	struct metrics *m;
+	struct quarantine_index quarantine; /* the store's lists, read once a pass */
 	struct strmap reason_index; /* reason -> index into m->reasons */
 	size_t alloc_reasons, alloc_escapes, alloc_prs;
 	struct ff_entry *ff;
 	size_t nr_ff, alloc_ff;
-	struct verifier_attempt *att; /* every shadow attempt, for the verifier check */
-	size_t nr_att, alloc_att;
-	struct window_runs runs; /* for the blind spots */
 };
 
 /* Intern s in the metrics' string pool; the result lives until release. */
@@ -375,7 +377,7 @@ static int on_pair(const struct pair_info *p, void *data)
 	struct pair_verdict v;
 	int ret = 0;
 
-	if (classify_pair(a->store, a->opts->idmap, p, &v) < 0) {
+	if (classify_pair_with(a->store, a->opts->idmap, &a->quarantine, p, &v) < 0) {
 		pair_verdict_release(&v);
 		return -1;
 	}
@@ -385,8 +387,6 @@ static int on_pair(const struct pair_info *p, void *data)
 	m->full_runs += (int64_t)pair_count(p, RUN_FULL);
 	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
 		add_force_full(a, v.shadow);
-	verifier_add_head(&a->att, &a->nr_att, &a->alloc_att, p, m->nr_rows - 1);
-	window_runs_add(&a->runs, p);
 	if (v.quarantined.nr) {
 		m->quarantined_pairs++;
 		m->quarantined_tests += (int64_t)v.quarantined.nr;
@@ -399,15 +399,52 @@ static int on_pair(const struct pair_info *p, void *data)
 	return ret;
 }
 
+/* The figures a distribution is made of, one per row (NAN: not known). */
+enum row_figure { FIG_AFFECTED, FIG_SHADOW_WALL, FIG_FULL_WALL, FIG_DIFF_COVERAGE };
+
+static double row_figure(const struct metrics_row *r, enum row_figure f)
+{
+	switch (f) {
+	case FIG_AFFECTED:
+		return r->affected;
+	case FIG_SHADOW_WALL:
+		return r->shadow_wall_s;
+	case FIG_FULL_WALL:
+		return r->full_wall_s;
+	default:
+		return r->diff_coverage;
+	}
+}
+
+/*
+ * The distribution of one figure over the rows (narrowed: of the narrowed
+ * shadow runs only), its values sorted in scratch, which holds one per
+ * row: one figure at a time, not six arrays of 10^5 at once.
+ */
+static void rows_dist(const struct metrics *m, enum row_figure f, bool narrowed,
+		      double *scratch, struct metrics_dist *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+		double x = row_figure(r, f);
+
+		if (!isnan(x) && (!narrowed || r->decision == DECISION_SELECTED))
+			scratch[n++] = x;
+	}
+	metrics_dist_of(scratch, n, out);
+}
+
 /* Counts and distributions over the rows. */
 static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
-	struct dvec aff = { 0 }, nar = { 0 }, ws = { 0 }, wf = { 0 }, dc = { 0 }, nw = { 0 };
+	struct metrics_dist narrowed_wall;
+	double *scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
 
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
-		bool narrowed = r->decision == DECISION_SELECTED;
 
 		m->class_counts[r->cls]++;
 		m->shadow_heads += r->shadow_attempts > 0;
@@ -416,32 +453,18 @@ static void finish_figures(struct acc *a)
 		m->force_full += r->decision == DECISION_RUN_ALL;
 		m->escapes += pair_class_is_escape(r->cls);
 		m->escapes_explained += r->explained;
-		if (!isnan(r->affected)) {
-			dvec_push(&aff, r->affected);
-			if (narrowed)
-				dvec_push(&nar, r->affected);
-		}
-		if (!isnan(r->shadow_wall_s)) {
-			dvec_push(&ws, r->shadow_wall_s);
-			if (narrowed)
-				dvec_push(&nw, r->shadow_wall_s);
-		}
-		if (!isnan(r->full_wall_s))
-			dvec_push(&wf, r->full_wall_s);
-		if (!isnan(r->diff_coverage)) {
-			dvec_push(&dc, r->diff_coverage);
+		if (!isnan(r->diff_coverage))
 			m->below_threshold += r->diff_coverage < m->threshold;
-		}
 	}
 	m->heads = (int64_t)m->nr_rows;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
-	metrics_dist_of(aff.v, aff.nr, &m->affected);
-	metrics_dist_of(nar.v, nar.nr, &m->narrowed);
-	metrics_dist_of(ws.v, ws.nr, &m->wall_shadow);
-	metrics_dist_of(wf.v, wf.nr, &m->wall_full);
-	metrics_dist_of(dc.v, dc.nr, &m->diff_coverage);
-	metrics_sort(nw.v, nw.nr);
-	m->narrowed_wall_p50 = metrics_percentile(nw.v, nw.nr, 0.5);
+	rows_dist(m, FIG_AFFECTED, false, scratch, &m->affected);
+	rows_dist(m, FIG_AFFECTED, true, scratch, &m->narrowed);
+	rows_dist(m, FIG_SHADOW_WALL, false, scratch, &m->wall_shadow);
+	rows_dist(m, FIG_FULL_WALL, false, scratch, &m->wall_full);
+	rows_dist(m, FIG_DIFF_COVERAGE, false, scratch, &m->diff_coverage);
+	rows_dist(m, FIG_SHADOW_WALL, true, scratch, &narrowed_wall);
+	m->narrowed_wall_p50 = narrowed_wall.p50;
 	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
 	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
@@ -449,7 +472,7 @@ static void finish_figures(struct acc *a)
 	identity_figures_finish(&m->identity);
 	m->identity_share = m->identity.failing_tests ?
 		(double)m->identity.resolved / (double)m->identity.failing_tests : NAN;
-	free(aff.v), free(nar.v), free(ws.v), free(wf.v), free(dc.v), free(nw.v);
+	free(scratch);
 }
 
 const char *trend_direction_name(enum trend_direction d)
@@ -489,6 +512,7 @@ static void finish_bounds(struct metrics *m)
 struct trend_count {
 	struct store *store;
 	const struct idmap *map;
+	const struct quarantine_index *quarantine;
 	int64_t pairs, escapes;
 };
 
@@ -496,7 +520,7 @@ static int count_pair(const struct pair_info *p, void *data)
 {
 	struct trend_count *tc = data;
 	struct pair_verdict v;
-	int ret = classify_pair(tc->store, tc->map, p, &v);
+	int ret = classify_pair_with(tc->store, tc->map, tc->quarantine, p, &v);
 
 	if (!ret && v.shadow && v.full) {
 		tc->pairs++;
@@ -514,7 +538,7 @@ static int finish_trend(struct acc *a)
 {
 	struct metrics *m = a->m;
 	struct metrics_trend *t = &m->trend;
-	struct trend_count tc = { a->store, a->opts->idmap, 0, 0 };
+	struct trend_count tc = { a->store, a->opts->idmap, &a->quarantine, 0, 0 };
 	struct window before = { 0, 0, m->repo };
 	int64_t until = m->until != INT64_MAX ? m->until : a->opts->now;
 
@@ -544,34 +568,106 @@ static int finish_trend(struct acc *a)
 }
 
 /*
- * One PR's heads (a push: its head) of a repo share a group: the rows' repo
- * strings are pooled, so equal repos are one pointer.
+ * The verifier check's groups: one PR's heads (a push: its head) of a
+ * repo. The rows' repo strings are pooled, so equal repos are one pointer.
  */
-static int cmp_attempt_group(const void *x, const void *y)
+struct vgroup {
+	const char *repo;
+	int64_t group; /* PR numbers are >= 0; a push is its own group, below them */
+	size_t row;
+};
+
+static int cmp_vgroup(const void *x, const void *y)
+{
+	const struct vgroup *a = x, *b = y;
+
+	if (a->repo != b->repo)
+		return (uintptr_t)a->repo < (uintptr_t)b->repo ? -1 : 1;
+	if (a->group != b->group)
+		return a->group < b->group ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
+}
+
+static int cmp_run_id(const void *x, const void *y)
 {
 	const struct verifier_attempt *a = x, *b = y;
 
-	if (a->group_repo != b->group_repo)
-		return (uintptr_t)a->group_repo < (uintptr_t)b->group_repo ? -1 : 1;
-	if (a->group != b->group)
-		return a->group < b->group ? -1 : 1;
 	return (a->run_id > b->run_id) - (a->run_id < b->run_id);
 }
 
-static bool other_group(const struct verifier_attempt *a, const struct verifier_attempt *b)
+/* The shadow attempts of one group's heads of the window (its rows). */
+struct vgroup_attempts {
+	const struct metrics *m;
+	const struct vgroup *g;
+	size_t nr_g;
+	struct verifier_attempt *att;
+	size_t nr, alloc;
+};
+
+static int add_group_head(const struct pair_info *p, void *data)
 {
-	return a->group_repo != b->group_repo || a->group != b->group;
+	struct vgroup_attempts *va = data;
+
+	for (size_t i = 0; i < va->nr_g; i++)
+		if (va->m->rows[va->g[i].row].head_id == p->head_id)
+			verifier_add_head(&va->att, &va->nr, &va->alloc, p, va->g[i].row);
+	return 0;
 }
 
-static void group_attempts(struct acc *a)
+/*
+ * Check one group. Only one of three shadow attempts or more can flag
+ * anything, and such groups are few: their attempts are read again here
+ * rather than every attempt of the window kept through the pass.
+ */
+static int check_group(struct verifier *v, struct vgroup_attempts *va)
 {
-	for (size_t i = 0; i < a->nr_att; i++) {
-		const struct metrics_row *r = &a->m->rows[a->att[i].row];
+	const struct metrics *m = va->m;
+	const struct metrics_row *first = &m->rows[va->g[0].row];
+	int attempts = 0, ret;
 
-		a->att[i].group_repo = r->repo;
-		/* PR numbers are >= 0; a push is its own group, below them. */
-		a->att[i].group = r->has_pr ? r->pr : -r->head_id - 1;
+	for (size_t i = 0; i < va->nr_g; i++)
+		attempts += m->rows[va->g[i].row].shadow_attempts;
+	if (attempts < 3)
+		return 0;
+	va->nr = 0;
+	ret = first->has_pr ? query_pr_heads(v->store, first->repo, first->pr, add_group_head, va)
+			    : query_head_pair(v->store, first->head_id, add_group_head, va);
+	for (size_t i = 0; i < va->nr; i++)
+		va->att[i].sha = m->rows[va->att[i].row].sha;
+	if (va->nr > 1)
+		qsort(va->att, va->nr, sizeof(*va->att), cmp_run_id);
+	return ret ? ret : verifier_check(v, va->att, va->nr);
+}
+
+static int check_groups(struct verifier *v, const struct metrics *m)
+{
+	struct vgroup *g = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*g));
+	struct vgroup_attempts va = { .m = m };
+	size_t n = 0, from = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+
+		if (!r->shadow_attempts)
+			continue;
+		g[n].repo = r->repo;
+		g[n].group = r->has_pr ? r->pr : -r->head_id - 1;
+		g[n++].row = i;
 	}
+	if (n > 1)
+		qsort(g, n, sizeof(*g), cmp_vgroup);
+	for (size_t i = 1; i <= n && !ret; i++) {
+		if (i < n && g[i].repo == g[from].repo && g[i].group == g[from].group)
+			continue;
+		va.g = g + from;
+		va.nr_g = i - from;
+		ret = check_group(v, &va);
+		from = i;
+	}
+	free(va.att);
+	free(g);
+	return ret;
 }
 
 static int cmp_found(const void *x, const void *y)
@@ -588,18 +684,10 @@ static int finish_verifier(struct acc *a)
 {
 	struct metrics *m = a->m;
 	struct verifier v;
-	size_t from = 0;
 	int ret = verifier_init(&v, a->store, a->opts->repo);
 
-	group_attempts(a);
-	if (a->nr_att > 1)
-		qsort(a->att, a->nr_att, sizeof(*a->att), cmp_attempt_group);
-	for (size_t i = 1; i <= a->nr_att && !ret; i++) {
-		if (i < a->nr_att && !other_group(&a->att[from], &a->att[i]))
-			continue;
-		ret = verifier_check(&v, a->att + from, i - from);
-		from = i;
-	}
+	if (!ret)
+		ret = check_groups(&v, m);
 	m->verifier = v.found;
 	m->nr_verifier = v.nr;
 	if (m->nr_verifier > 1)
@@ -614,30 +702,91 @@ static int finish_verifier(struct acc *a)
 	return ret;
 }
 
-/* Blind spots, and which missed tests of each escape are blind spots. */
-static int finish_blind(struct acc *a, const struct window *w)
+/*
+ * The blind spots: the window's runs, the union of its narrowed selections
+ * and the tests of its full runs. A third of a report's work, and
+ * independent of the pass over the pairs: on a thread of its own, with its
+ * own connection, while the pass runs.
+ */
+struct blind_job {
+	const char *path;
+	const struct idmap *map;
+	const struct window *w;
+	struct idset selected;
+	struct metrics_blind blind;
+	pthread_t thread;
+	bool threaded;
+	int ret;
+};
+
+static int blind_on(struct store *s, struct blind_job *j)
+{
+	struct window_runs runs = { 0 };
+	int ret = query_window_runs(s, j->w, &runs);
+
+	if (!ret)
+		ret = blind_selected_union(s, j->map, &runs, &j->selected,
+					   &j->blind.narrowed_runs);
+	if (!ret)
+		ret = blind_compute(s, j->w, &runs, &j->selected, &j->blind);
+	window_runs_release(&runs);
+	return ret;
+}
+
+static void *blind_worker(void *data)
+{
+	struct blind_job *j = data;
+	struct store *s;
+
+	j->ret = -1;
+	/* Its scans read each page once: a small page cache beside the pass's. */
+	if (store_open(&s, j->path, STORE_EXISTING) == 0) {
+		j->ret = store_exec(s, "PRAGMA cache_size = -512");
+		if (!j->ret)
+			j->ret = blind_on(s, j);
+		store_close(s);
+	}
+	return NULL;
+}
+
+/* Start the blind spots of window w (kept alive by the caller till blind_finish). */
+static void blind_start(struct blind_job *j, struct store *s, const struct idmap *map,
+			const struct window *w)
+{
+	memset(j, 0, sizeof(*j));
+	j->path = s->path;
+	j->map = map;
+	j->w = w;
+	j->selected = (struct idset)IDSET_INIT;
+	/* An in-memory store has no second connection: computed in blind_finish. */
+	if (strcmp(s->path, ":memory:") && *s->path)
+		j->threaded = !pthread_create(&j->thread, NULL, blind_worker, j);
+}
+
+/* The blind spots, and which missed tests of each escape are blind spots. */
+static int blind_finish(struct acc *a, struct blind_job *j)
 {
 	struct metrics *m = a->m;
-	struct idset selected = IDSET_INIT;
 	int ret;
 
-	window_runs_sort(&a->runs);
-	ret = blind_selected_union(a->store, a->opts->idmap, &a->runs, &selected,
-				   &m->blind.narrowed_runs);
-	if (!ret)
-		ret = blind_compute(a->store, w, &a->runs, &selected, &m->blind);
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	else
+		j->ret = blind_on(a->store, j);
+	ret = j->ret;
+	m->blind = j->blind;
 	m->blind.full_runs = m->full_runs;
 	for (size_t i = 0; !ret && i < m->nr_escape_list; i++) {
 		struct metrics_escape *e = &m->escape_list[i];
 
 		e->missed_blind = xcalloc(e->missed.nr ? e->missed.nr : 1,
 					  sizeof(*e->missed_blind));
-		for (size_t j = 0; j < e->missed.nr; j++) {
-			e->missed_blind[j] = !blind_id_selected(&selected, e->missed.items[j]);
-			m->rows[e->row].missed_blind += e->missed_blind[j];
+		for (size_t k = 0; k < e->missed.nr; k++) {
+			e->missed_blind[k] = !blind_id_selected(&j->selected, e->missed.items[k]);
+			m->rows[e->row].missed_blind += e->missed_blind[k];
 		}
 	}
-	idset_release(&selected);
+	idset_release(&j->selected);
 	return ret;
 }
 
@@ -810,6 +959,7 @@ int metrics_compute(struct store *s, const struct window *w,
 	static const struct metrics_opts default_opts = METRICS_OPTS_INIT;
 	struct acc a = { .store = s, .m = out };
 	struct window win = *w;
+	struct blind_job blind;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -821,7 +971,12 @@ int metrics_compute(struct store *s, const struct window *w,
 	out->confidence = a.opts->confidence;
 	out->escape_target = a.opts->escape_target;
 	win.repo = out->repo;
-	ret = query_pairs(s, &win, on_pair, &a);
+	/* Fresh before the blind spots' connection reads it too (one rebuild, not two racing). */
+	(void)pair_cache_refresh(s);
+	blind_start(&blind, s, a.opts->idmap, &win);
+	ret = query_quarantine_index(s, &a.quarantine);
+	if (!ret)
+		ret = query_pairs(s, &win, on_pair, &a);
 	if (!ret) {
 		finish_figures(&a);
 		finish_reasons(&a);
@@ -834,13 +989,12 @@ int metrics_compute(struct store *s, const struct window *w,
 			ret = metrics_seeded_compute(s, &win, out->confidence, &out->seeded);
 	}
 	if (!ret)
-		ret = finish_blind(&a, &win);
-	if (!ret)
 		ret = finish_verifier(&a);
+	if (blind_finish(&a, &blind) && !ret)
+		ret = -1;
 	strmap_clear(&a.reason_index);
+	quarantine_index_release(&a.quarantine);
 	free(a.ff);
-	free(a.att);
-	window_runs_release(&a.runs);
 	return ret ? -1 : 0;
 }
 

@@ -103,22 +103,22 @@ struct metrics_opts {
 	.escape_target = METRICS_DEFAULT_ESCAPE_TARGET, .now = 0, .repo = NULL }
 
 /* One head of the window, compactly: a row of the runs and disagreements views. */
-struct metrics_row {
+struct metrics_row { /* wide members first: 10^5 rows, no padding between */
 	int64_t head_id;
-	char sha[41];
-	bool has_pr;
 	int64_t pr;
 	const char *repo;       /* owned by the struct metrics */
 	int64_t at;             /* window time (ms) */
-	enum pair_class cls;
 	const char *why;        /* incomplete: the reason (owned by the metrics), else NULL */
-	int shadow_attempts, full_attempts;
-	enum decision decision; /* latest shadow attempt's (DECISION_NONE: none) */
 	double affected;        /* latest shadow attempt; NAN when undefined */
 	double shadow_wall_s, full_wall_s; /* latest attempts; NAN when unknown */
 	double diff_coverage;   /* latest shadow attempt; NAN when n/a */
 	size_t missed;          /* missed tests of an escape (0 for other classes) */
 	size_t missed_blind;    /* of which blind spots (no narrowed selection named them) */
+	enum pair_class cls;
+	int shadow_attempts, full_attempts;
+	enum decision decision; /* latest shadow attempt's (DECISION_NONE: none) */
+	char sha[41];
+	bool has_pr;
 	bool explained;         /* an escape with a note */
 	bool verifier_changed;  /* went green after a change to its verifier only */
 };

@@ -37,15 +37,17 @@ struct glob_set;
 /* One shadow attempt: a run of one of the PR's heads. */
 struct verifier_attempt {
 	size_t row;          /* the caller's index of the head */
-	const void *group_repo; /* the caller's grouping: one PR's attempts */
-	int64_t group;          /* share both */
 	int64_t run_id, diff_id, started_at;
-	char sha[41];
+	/*
+	 * The head's commit, the caller's string: set before verifier_check
+	 * (a report's 10^5 heads keep it once, in their rows).
+	 */
+	const char *sha;
 	int attempt;
 	enum verdict verdict;
 };
 
-/* Append the shadow runs of head p (the caller's index `row`) to *att. */
+/* Append the shadow runs of head p (the caller's index `row`) to *att, sha NULL. */
 void verifier_add_head(struct verifier_attempt **att, size_t *nr, size_t *alloc,
 		       const struct pair_info *p, size_t row);
 

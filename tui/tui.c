@@ -1070,8 +1070,7 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 		t.views[i].ops = view_table[i];
 	t.stack[0] = VIEW_OVERVIEW;
 	t.depth = 1;
-	if (config_load(&t.cfg, ctx->db_path) < 0 || tui_load_rules(&t) < 0 ||
-	    query_window_count(t.store, &t.opts.window, &t.heads) < 0) {
+	if (config_load(&t.cfg, ctx->db_path) < 0 || tui_load_rules(&t) < 0) {
 		tui_release(&t);
 		return EXIT_INPUT_ERROR;
 	}
@@ -1083,6 +1082,13 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 		return EXIT_INPUT_ERROR;
 	}
 	tui_figures_start(&t);
+	/* While the worker computes (its own connection): the count the placeholder shows. */
+	if (query_window_count(t.store, &t.opts.window, &t.heads) < 0) {
+		tui_release(&t);
+		tui_display_done();
+		set_die_cleanup(NULL);
+		return EXIT_INPUT_ERROR;
+	}
 	ret = open_view(&t, VIEW_OVERVIEW);
 	if (!ret)
 		sig = main_loop(&t);
