@@ -746,6 +746,19 @@ int store_open(struct store **out, const char *path, enum store_mode mode)
 	return 0;
 }
 
+static int store_cancelled(void *data)
+{
+	return atomic_load((const atomic_bool *)data) ? 1 : 0;
+}
+
+void store_set_cancel(struct store *s, const atomic_bool *flag)
+{
+	s->cancel = flag;
+	/* Every 1000 virtual machine steps: well under a millisecond. */
+	sqlite3_progress_handler(s->db, flag ? 1000 : 0, flag ? store_cancelled : NULL,
+				 (void *)flag);
+}
+
 void store_close(struct store *s)
 {
 	if (!s)

@@ -12,6 +12,7 @@
 #include "core/util.h"
 
 #include <sqlite3.h>
+#include <stdatomic.h>
 
 /* The schema version this tiadash writes; older stores are migrated up. */
 #define STORE_SCHEMA_VERSION 8
@@ -34,7 +35,17 @@ struct store {
 	size_t nr_stmts, alloc_stmts;
 	struct strmap names; /* name text -> id, valid in the open transaction */
 	int depth; /* open transactions: 1 is BEGIN, deeper ones savepoints */
+	const atomic_bool *cancel; /* see store_set_cancel (NULL: none) */
 };
+
+/*
+ * Interrupt this connection's statements once *flag is true (they fail
+ * with SQLITE_INTERRUPT); NULL removes it. The flag is the caller's and
+ * must outlive the connection. A connection a reader opens beside this one
+ * for the same work (metrics' blind spots) takes the same flag, so a
+ * cancel stops both.
+ */
+void store_set_cancel(struct store *s, const atomic_bool *flag);
 
 /*
  * Open (and migrate) the store at path. On failure returns -1 after error()

@@ -712,6 +712,7 @@ struct blind_job {
 	const char *path;
 	const struct idmap *map;
 	const struct window *w;
+	const atomic_bool *cancel; /* the pass's connection's (store_set_cancel) */
 	struct idset selected;
 	struct metrics_blind blind;
 	pthread_t thread;
@@ -741,6 +742,8 @@ static void *blind_worker(void *data)
 	j->ret = -1;
 	/* Its scans read each page once: a small page cache beside the pass's. */
 	if (store_open(&s, j->path, STORE_EXISTING) == 0) {
+		if (j->cancel)
+			store_set_cancel(s, j->cancel);
 		j->ret = store_exec(s, "PRAGMA cache_size = -512");
 		if (!j->ret)
 			j->ret = blind_on(s, j);
@@ -757,6 +760,7 @@ static void blind_start(struct blind_job *j, struct store *s, const struct idmap
 	j->path = s->path;
 	j->map = map;
 	j->w = w;
+	j->cancel = s->cancel;
 	j->selected = (struct idset)IDSET_INIT;
 	/* An in-memory store has no second connection: computed in blind_finish. */
 	if (strcmp(s->path, ":memory:") && *s->path)

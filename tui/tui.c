@@ -126,11 +126,6 @@ struct tui_job {
 	struct proposals_rules props_rules;
 };
 
-static int progress_cancel(void *data)
-{
-	return atomic_load(&((struct tui_job *)data)->cancel) ? 1 : 0;
-}
-
 static int job_props(struct tui_job *j, struct cmd_context *wctx)
 {
 	struct config cfg = CONFIG_INIT;
@@ -159,7 +154,7 @@ static void *worker(void *data)
 	j->rc = -1;
 	/* Its own connection: SQLite connections are not shared between threads. */
 	if (store_open(&wctx.store, j->db_path, STORE_EXISTING) == 0) {
-		sqlite3_progress_handler(wctx.store->db, 1000, progress_cancel, j);
+		store_set_cancel(wctx.store, &j->cancel);
 		j->rc = 0;
 		if (j->do_metrics)
 			j->rc = metrics_load(&wctx, &j->w, METRICS_DEFAULT_THRESHOLD, &j->m);
