@@ -1,5 +1,5 @@
 /*
- * The pair cache (schema 7): each head with all of its runs, as query_pairs
+ * The pair cache (schema 8): each head with all of its runs, as query_pairs
  * hands it out, kept as one row of pair_row clustered by window time, so a
  * window's pairs are one range scan instead of five B-tree searches per run
  * (most of a report over 10^5 pairs). The store's triggers list in
