@@ -283,22 +283,34 @@ static bool word_in(const char *w, size_t n, const char *const *list)
 	return false;
 }
 
+/* Where the code before offset i ends, blanks left out (0: nothing before it on the line). */
+static size_t code_end_before(const char *view, size_t i)
+{
+	while (i > 0 && (view[i - 1] == ' ' || view[i - 1] == '\t'))
+		i--;
+	return i;
+}
+
+/* Where the word ending at end starts. */
+static size_t word_start_before(const char *view, size_t end)
+{
+	while (end > 0 && is_word((unsigned char)view[end - 1]))
+		end--;
+	return end;
+}
+
 /* A '/' at i starts a regex literal when what comes before cannot end an operand. */
 static bool regex_starts(const char *view, size_t i)
 {
-	size_t j = i, end;
+	size_t end = code_end_before(view, i), j;
 
-	while (j > 0 && (view[j - 1] == ' ' || view[j - 1] == '\t'))
-		j--;
-	if (!j)
+	if (!end)
 		return true;
-	if (strchr("(,=:[!&|?{};+-*%<>~^", view[j - 1]))
+	if (strchr("(,=:[!&|?{};+-*%<>~^", view[end - 1]))
 		return true;
-	if (!is_word((unsigned char)view[j - 1]))
+	if (!is_word((unsigned char)view[end - 1]))
 		return false;
-	end = j;
-	while (j > 0 && is_word((unsigned char)view[j - 1]))
-		j--;
+	j = word_start_before(view, end);
 	return word_in(view + j, end - j, regex_keywords);
 }
 
@@ -490,19 +502,15 @@ static const char *const operand_keywords[] = {
 /* Does the code before offset i end an operand (a name, a number, a literal, ")" or "]")? */
 static bool after_operand(const char *view, size_t i)
 {
-	size_t j = i, end;
+	size_t end = code_end_before(view, i), j;
 
-	while (j > 0 && (view[j - 1] == ' ' || view[j - 1] == '\t'))
-		j--;
-	if (!j)
+	if (!end)
 		return false;
-	if (view[j - 1] == ')' || view[j - 1] == ']')
+	if (view[end - 1] == ')' || view[end - 1] == ']')
 		return true;
-	if (!is_word((unsigned char)view[j - 1]))
+	if (!is_word((unsigned char)view[end - 1]))
 		return false;
-	end = j;
-	while (j > 0 && is_word((unsigned char)view[j - 1]))
-		j--;
+	j = word_start_before(view, end);
 	if (view[j] >= '0' && view[j] <= '9')
 		/* 1e+1: an exponent's sign is no operator */
 		return view[end - 1] != 'e' && view[end - 1] != 'E';
