@@ -276,7 +276,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	    (o.until && !parse_window_bound("--until", o.until, ctx->now, &run.until)))
 		goto out;
 	run.branch = o.branch;
-	run.rule_jobs = o.jobs;
+	run.threads = o.jobs;
 	if (repo_open(&repo, o.repo_path) < 0 || load_rules(&run, &o) < 0 ||
 	    open_store(ctx, repo, &store) < 0)
 		goto out;

@@ -175,7 +175,7 @@ static void *apply_share(void *data)
 }
 
 /*
- * With rule_jobs, a second thread takes the older half of the changes: a
+ * With -j 2 or more, a second thread takes the older half of the changes: a
  * change's rules read only the rules and its own paths. Not with a judged
  * rule, which reads the change's files through the one repository.
  */
@@ -187,7 +187,7 @@ void replay_apply_rules(struct replay_run *run, struct repo *repo)
 
 	run->nr = run->history.nr;
 	run->changes = xcalloc(run->nr ? run->nr : 1, sizeof(*run->changes));
-	split = run->rule_jobs > 1 && run->nr >= 256 && !rules_have_judge(&run->baseline) &&
+	split = run->threads > 1 && run->nr >= 256 && !rules_have_judge(&run->baseline) &&
 		!(run->has_proposal && rules_have_judge(&run->proposal));
 	mine.to = split ? run->nr / 2 : run->nr;
 	if (split) {

@@ -422,7 +422,7 @@ static void *print_share(void *data)
 }
 
 /*
- * Every change's row, in order. With rule_jobs, a second thread formats
+ * Every change's row, in order. With -j 2 or more, a second thread formats
  * the older half meanwhile, written after the first (rows read only the
  * run).
  */
@@ -430,7 +430,7 @@ static void print_rows(const struct replay_run *run, FILE *f, row_fn *row)
 {
 	struct rows_share sh = { run, row, run->nr, run->nr, NULL, 0, false };
 	pthread_t t;
-	bool split = run->rule_jobs > 1 && run->nr >= 512;
+	bool split = run->threads > 1 && run->nr >= 512;
 
 	if (split) {
 		sh.from = run->nr / 2;

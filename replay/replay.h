@@ -288,7 +288,7 @@ struct replay_run {
 	int64_t since, until;
 	const char *branch;
 	bool has_store;
-	int rule_jobs; /* threads replay_apply_rules may use (0, 1: the caller's) */
+	int threads; /* -j: threads the rules and the rows' formatting may use (0, 1: the caller's) */
 };
 
 /*
