@@ -105,24 +105,6 @@ struct stream_out {
 	size_t cap;
 };
 
-static int put_streamed(const char *s, size_t len, void *data)
-{
-	struct stream_out *o = data;
-	cJSON *node = json_string(s);
-	char *text = cJSON_PrintUnformatted(node);
-
-	UNUSED(len);
-	if (!text)
-		die("out of memory printing JSON");
-	/* cJSON's formatted arrays: ", " between the items, on one line. */
-	if (!o->first)
-		fputs(", ", o->f);
-	o->first = false;
-	json_text_write(o->f, text, strlen(text));
-	cJSON_free(text);
-	cJSON_Delete(node);
-	return 0;
-}
 
 /*
  * node printed as cJSON_Print prints it at the slot: its own lines get the
@@ -159,6 +141,13 @@ int json_stream_node(void *out, cJSON *node)
 	json_text_write(o->f, p, strlen(p));
 	cJSON_Delete(node);
 	return 0;
+}
+
+/* A string as a node of its own: cJSON prints it on one line, as in an array. */
+static int put_streamed(const char *s, size_t len, void *data)
+{
+	UNUSED(len);
+	return json_stream_node(data, json_string(s));
 }
 
 int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data)
