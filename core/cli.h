@@ -13,21 +13,29 @@
 
 struct store;
 struct repo;
+struct repo_later;
 
 enum cmd_flags {
 	NEED_DB_RO = 1 << 0,   /* open an existing store */
 	NEED_DB_RW = 1 << 1,   /* open the store, creating it when missing */
 	NEED_REPO = 1 << 2,    /* a git repository is required */
-	WANT_REPO = 1 << 3,    /* open the git repository when there is one */
+	WANT_REPO = 1 << 3,    /* the git repository when there is one, opened at first use */
 };
 
 struct cmd_context {
 	const char *db_path;   /* resolved store path (may be NULL before open) */
 	const char *repo_path; /* --repo, or NULL: the one around the cwd */
 	struct store *store;   /* opened per NEED_DB_* */
-	struct repo *repo;     /* opened per NEED_REPO / WANT_REPO, else NULL */
+	struct repo *repo;     /* opened per NEED_REPO, else NULL */
+	struct repo_later *repo_later; /* per WANT_REPO (cmd_repo), else NULL */
 	int64_t now;           /* time_now_ms() at start */
 };
+
+/*
+ * A WANT_REPO command's repository, opened now if it was not yet (from any
+ * thread); NULL when there is none. NEED_REPO commands use ctx->repo.
+ */
+struct repo *cmd_repo(struct cmd_context *ctx);
 
 struct cmd {
 	const char *name;

@@ -285,17 +285,24 @@ const struct cmd cmd_help = {
 	.summary = "Show the commands, or a command's (a topic's) section of the manual.",
 };
 
+struct repo *cmd_repo(struct cmd_context *ctx)
+{
+	return ctx->repo_later ? repo_later_get(ctx->repo_later) : NULL;
+}
+
 /* The store path: --db, $TIADASH_DB, else .tiadash/tiadash.db at the repo root. */
 static char *default_db_path(struct cmd_context *ctx)
 {
 	const char *env = getenv("TIADASH_DB");
+	struct repo *repo;
 	char *root;
 	char *path;
 
 	if (env && *env)
 		return xstrdup(env);
-	/* The repository opened already is the one to find (one libgit2 start). */
-	root = ctx->repo ? xstrdup(ctx->repo->root) : repo_discover_root(ctx->repo_path);
+	/* The repository the command opens is the one to find (one libgit2 start). */
+	repo = ctx->repo ? ctx->repo : cmd_repo(ctx);
+	root = repo ? xstrdup(repo->root) : repo_discover_root(ctx->repo_path);
 	if (!root) {
 		error("not in a git repository: give --db PATH (or TIADASH_DB), "
 		      "or --repo PATH");
@@ -309,12 +316,17 @@ static char *default_db_path(struct cmd_context *ctx)
 static int open_context(const struct cmd *c, struct cmd_context *ctx,
 			char **owned_db)
 {
-	if ((c->flags & NEED_REPO) || ((c->flags & WANT_REPO) && ctx->repo_path)) {
+	if (c->flags & NEED_REPO) {
 		if (repo_open(&ctx->repo, ctx->repo_path) < 0)
 			return -1;
 	} else if (c->flags & WANT_REPO) {
-		/* No repository around the cwd is fine for these commands. */
-		repo_open_around(&ctx->repo);
+		struct repo *given = NULL;
+
+		/* A --repo that is no repository is an error now; none around the cwd is fine. */
+		if (ctx->repo_path && repo_open(&given, ctx->repo_path) < 0)
+			return -1;
+		ctx->repo_later = xmalloc(sizeof(*ctx->repo_later));
+		repo_later_init(ctx->repo_later, given);
 	}
 	if (c->flags & (NEED_DB_RO | NEED_DB_RW)) {
 		if (!ctx->db_path) {
@@ -513,6 +525,10 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 		status = c->fn(argc, argv, ctx);
 	store_close(ctx->store);
 	repo_close(ctx->repo);
+	if (ctx->repo_later) {
+		repo_later_release(ctx->repo_later);
+		free(ctx->repo_later);
+	}
 	free(owned_db);
 	return finish_stdout(status);
 }

@@ -113,6 +113,34 @@ void repo_open_around(struct repo **out)
 		libgit2_down();
 }
 
+void repo_later_init(struct repo_later *l, struct repo *opened)
+{
+	pthread_mutex_init(&l->lock, NULL);
+	l->tried = opened != NULL;
+	l->repo = opened;
+}
+
+struct repo *repo_later_get(struct repo_later *l)
+{
+	struct repo *r;
+
+	pthread_mutex_lock(&l->lock);
+	if (!l->tried) {
+		l->tried = true;
+		repo_open_around(&l->repo);
+	}
+	r = l->repo;
+	pthread_mutex_unlock(&l->lock);
+	return r;
+}
+
+void repo_later_release(struct repo_later *l)
+{
+	repo_close(l->repo);
+	pthread_mutex_destroy(&l->lock);
+	memset(l, 0, sizeof(*l));
+}
+
 void repo_close(struct repo *r)
 {
 	if (!r)

@@ -11,6 +11,7 @@
 #include "core/util.h"
 
 #include <git2.h>
+#include <pthread.h>
 
 struct repo {
 	git_repository *git;
@@ -26,6 +27,23 @@ int repo_open(struct repo **out, const char *path);
 void repo_close(struct repo *r);
 /* The repository around the current directory, or *out NULL when there is none. */
 void repo_open_around(struct repo **out);
+/*
+ * A repository opened at its first use, from any thread: starting libgit2
+ * parses the system's CA certificates (56M instructions and 3.7 MB of a
+ * report), which a command that reads no commit should not pay.
+ * repo_later_init takes opened (NULL: look around the current directory at
+ * the first repo_later_get); repo_later_get returns NULL when there is no
+ * repository; repo_later_release closes what was opened.
+ */
+struct repo_later {
+	pthread_mutex_t lock;
+	bool tried;
+	struct repo *repo;
+};
+void repo_later_init(struct repo_later *l, struct repo *opened);
+struct repo *repo_later_get(struct repo_later *l);
+void repo_later_release(struct repo_later *l);
+
 /* The root of the repository around path (or the cwd), or NULL; caller frees. */
 char *repo_discover_root(const char *path);
 

@@ -168,10 +168,10 @@ static int resolve_commit(struct cmd_context *ctx, const char *opt, const char *
 		memcpy(out, rev, 41);
 		return 0;
 	}
-	if (!ctx->repo)
+	if (!cmd_repo(ctx))
 		return error("%s '%s' is not a 40-hex commit id (and there is no "
 			     "repository to resolve it in)", opt, rev);
-	return repo_resolve(ctx->repo, rev, out);
+	return repo_resolve(cmd_repo(ctx), rev, out);
 }
 
 static int bare_manifest(struct cmd_context *ctx, const struct bare_opts *o, struct manifest *m)
@@ -499,7 +499,7 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 		bare_opts_release(&o);
 		return EXIT_INPUT_ERROR;
 	}
-	ingest_init(&ing, ctx->store, ctx->repo, ctx->now);
+	ingest_init(&ing, ctx->store, cmd_repo(ctx), ctx->now);
 	ing.idmap = cfg.idmap;
 	ing.replace = replace;
 	ing.progress = isatty(STDERR_FILENO);

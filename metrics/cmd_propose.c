@@ -902,6 +902,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	struct proposals_opts opts = PROPOSALS_OPTS_INIT;
 	struct config cfg = CONFIG_INIT;
 	struct always_run ar = { NULL, 0 };
+	struct repo *repo;
 	int ret;
 
 	metrics_args_init(&a.m, &cmd_propose, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_HTML);
@@ -922,12 +923,12 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 			ret = EXIT_OKAY;
 		goto out;
 	}
-	if (proposals_rules_load(&rules, &a.rules, ctx->repo ? ctx->repo->root
-						    : ctx->repo_path, a.builtin,
-				 a.accept != NULL) < 0)
+	repo = cmd_repo(ctx);
+	if (proposals_rules_load(&rules, &a.rules, repo ? repo->root : ctx->repo_path,
+				 a.builtin, a.accept != NULL) < 0)
 		goto out;
 	opts.idmap = cfg.idmap;
-	if (proposals_compute(ctx->store, ctx->repo, &rules, &a.m.window, &opts, &p) < 0)
+	if (proposals_compute(ctx->store, repo, &rules, &a.m.window, &opts, &p) < 0)
 		goto out;
 	if (a.previews.nr) {
 		if (a.m.format == FORMAT_HTML) {

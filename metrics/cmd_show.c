@@ -463,7 +463,7 @@ static int add_pr_head(const struct pair_info *p, void *data)
 static int load_verifier(struct show *sh, struct cmd_context *ctx)
 {
 	struct pr_attempts a = { 0 };
-	int ret = verifier_init(&sh->verifier, ctx->store, ctx->repo);
+	int ret = verifier_init(&sh->verifier, ctx->store, ctx->repo_later);
 
 	if (!ret && sh->pair.has_pr)
 		ret = query_pr_heads(ctx->store, sh->pair.repo, sh->pair.pr, add_pr_head, &a);

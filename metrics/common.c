@@ -118,7 +118,7 @@ static int load(struct cmd_context *ctx, const struct window *w,
 	}
 	opts->idmap = cfg.idmap;
 	opts->now = ctx->now;
-	opts->repo = ctx->repo;
+	opts->repo = ctx->repo_later;
 	ret = metrics_compute(ctx->store, w, opts, out);
 	config_release(&cfg);
 	return ret;

@@ -88,7 +88,7 @@
 #define METRICS_DEFAULT_ESCAPE_TARGET 0.05
 #define METRICS_MAX_DAYS 3660
 
-struct repo;
+struct repo_later;
 
 struct metrics_opts {
 	const struct idmap *idmap; /* applied to selections (NULL: none) */
@@ -96,7 +96,7 @@ struct metrics_opts {
 	double confidence;         /* of the bounds: 0.90, 0.95 or 0.99 */
 	double escape_target;      /* the escape rate the bound must reach */
 	int64_t now;               /* the trend's end when until is unbounded (0: none) */
-	struct repo *repo;         /* the verifier check's diffs (NULL: stored diffs) */
+	struct repo_later *repo;   /* the verifier check's diffs (NULL: stored diffs) */
 };
 #define METRICS_OPTS_INIT { .idmap = NULL, .threshold = METRICS_DEFAULT_THRESHOLD, \
 	.confidence = METRICS_DEFAULT_CONFIDENCE,                              \
@@ -288,6 +288,11 @@ void metrics_release(struct metrics *m);
  * method; NAN when n == 0.
  */
 double metrics_percentile(const double *sorted, size_t n, double q);
+/*
+ * metrics_percentile of n unsorted values (no NaN), in linear time: v is
+ * reordered.
+ */
+double metrics_quantile(double *v, size_t n, double q);
 /* Sort values ascending (NaNs must have been left out). */
 void metrics_sort(double *v, size_t n);
 /* p50, p95 and mean of n values (sorted in place). */

@@ -58,7 +58,7 @@ void verifier_add_head(struct verifier_attempt **att, size_t *nr, size_t *alloc,
 	}
 }
 
-int verifier_init(struct verifier *v, struct store *s, struct repo *repo)
+int verifier_init(struct verifier *v, struct store *s, struct repo_later *repo)
 {
 	struct strbuf why = STRBUF_INIT;
 
@@ -244,11 +244,13 @@ out:
 static int change_between(struct verifier *v, const struct verifier_attempt *a,
 			  const struct verifier_attempt *b, struct strlist *out, bool *from_git)
 {
+	struct repo *repo = v->repo ? repo_later_get(v->repo) : NULL;
+
 	*from_git = false;
-	if (v->repo) {
+	if (repo) {
 		struct repo_diff d = REPO_DIFF_INIT;
 		const char *missing;
-		int rc = repo_diff_three_dot(v->repo, a->sha, b->sha, 0, &d, &missing);
+		int rc = repo_diff_three_dot(repo, a->sha, b->sha, 0, &d, &missing);
 
 		for (size_t i = 0; rc == 0 && i < d.nr; i++) {
 			strlist_push(out, d.files[i].path);

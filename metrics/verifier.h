@@ -31,7 +31,7 @@
 #include "core/query.h"
 #include "metrics/metrics.h"
 
-struct repo;
+struct repo_later;
 struct glob_set;
 
 /* One shadow attempt: a run of one of the PR's heads. */
@@ -53,14 +53,14 @@ void verifier_add_head(struct verifier_attempt **att, size_t *nr, size_t *alloc,
 
 struct verifier {
 	struct store *store;
-	struct repo *repo; /* NULL: stored diffs only */
+	struct repo_later *repo; /* opened at the first diff; NULL: stored diffs only */
 	struct glob_set *globs;
 	struct metrics_verifier *found;
 	size_t nr, alloc;
 };
 
 /* -1 after error() (the globs did not compile). */
-int verifier_init(struct verifier *v, struct store *s, struct repo *repo);
+int verifier_init(struct verifier *v, struct store *s, struct repo_later *repo);
 /*
  * Check the attempts of one PR (sorted here) and append what is flagged to
  * v->found (row set from the green attempt's). -1 after error().

@@ -127,6 +127,7 @@ static int run_outside(const char *script, const char *arg, const char *dir)
 enum reaction tui_open_commit(struct tui *t, const char *sha)
 {
 	const char *pager = getenv("TIADASH_PAGER");
+	struct repo *repo;
 	char *script;
 	int rc;
 
@@ -138,7 +139,8 @@ enum reaction tui_open_commit(struct tui *t, const char *sha)
 		script = xstrdup("tig show \"$1\"");
 	else
 		script = xstrdup("git show \"$1\"");
-	rc = run_outside(script, sha, t->ctx->repo ? t->ctx->repo->root : NULL);
+	repo = cmd_repo(t->ctx);
+	rc = run_outside(script, sha, repo ? repo->root : NULL);
 	if (rc)
 		tui_message(t, true, "'%.*s %.12s' exited with status %d",
 			    (int)(strlen(script) - 5), script, sha, rc);

@@ -113,7 +113,7 @@ struct tui_job {
 	struct tui_figures *f;
 	const char *db_path;
 	const char *repo_path;
-	struct repo *repo;
+	struct repo_later *repo;
 	int64_t now;
 	struct window w;
 	const struct strlist *rules_files;
@@ -130,6 +130,7 @@ static int job_props(struct tui_job *j, struct cmd_context *wctx)
 {
 	struct config cfg = CONFIG_INIT;
 	struct proposals_opts opts = PROPOSALS_OPTS_INIT;
+	struct repo *repo;
 	int ret;
 
 	if (config_load(&cfg, j->db_path) < 0 ||
@@ -138,8 +139,9 @@ static int job_props(struct tui_job *j, struct cmd_context *wctx)
 		return -1;
 	}
 	opts.idmap = cfg.idmap;
-	opts.evidence = j->repo != NULL;
-	ret = proposals_compute(wctx->store, j->repo, &j->props_rules, &j->w, &opts,
+	repo = cmd_repo(wctx);
+	opts.evidence = repo != NULL;
+	ret = proposals_compute(wctx->store, repo, &j->props_rules, &j->w, &opts,
 				&j->props);
 	config_release(&cfg);
 	return ret;
@@ -149,7 +151,7 @@ static void *worker(void *data)
 {
 	struct tui_job *j = data;
 	/* The repository for the verifier check; now for the trend of an open window. */
-	struct cmd_context wctx = { .db_path = j->db_path, .repo = j->repo, .now = j->now };
+	struct cmd_context wctx = { .db_path = j->db_path, .repo_later = j->repo, .now = j->now };
 
 	j->rc = -1;
 	/* Its own connection: SQLite connections are not shared between threads. */
@@ -229,7 +231,7 @@ static void start_job(struct tui *t, bool do_metrics, bool do_props)
 	j->f = f;
 	j->db_path = t->ctx->db_path;
 	j->repo_path = t->ctx->repo_path;
-	j->repo = t->ctx->repo;
+	j->repo = t->ctx->repo_later;
 	j->now = t->ctx->now;
 	j->w = t->opts.window;
 	j->rules_files = &t->opts.rules_files;
