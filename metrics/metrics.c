@@ -12,10 +12,30 @@
 
 #include <pthread.h>
 
+/* The rank of quantile q (0 < q < 1) of n values: the lower index and the fraction past it. */
+static size_t quantile_rank(size_t n, double q, double *frac)
+{
+	double vi = q * (double)(n - 1);
+	size_t lo = (size_t)floor(vi);
+
+	*frac = vi - (double)lo;
+	return lo;
+}
+
+/* numpy's _lerp: from the nearer end, so the result stays in [a, b]. */
+static double quantile_lerp(double a, double b, double frac)
+{
+	double diff = b - a;
+
+	if (a == b)
+		return a;
+	return frac >= 0.5 ? b - diff * (1 - frac) : a + diff * frac;
+}
+
 double metrics_percentile(const double *sorted, size_t n, double q)
 {
-	double vi, frac, a, b, diff;
-	size_t lo, hi;
+	double frac;
+	size_t lo;
 
 	if (n == 0 || isnan(q))
 		return NAN;
@@ -23,17 +43,8 @@ double metrics_percentile(const double *sorted, size_t n, double q)
 		return sorted[0];
 	if (q >= 1)
 		return sorted[n - 1];
-	vi = q * (double)(n - 1);
-	lo = (size_t)floor(vi);
-	frac = vi - (double)lo;
-	hi = lo + 1 < n ? lo + 1 : n - 1;
-	a = sorted[lo];
-	b = sorted[hi];
-	if (a == b)
-		return a;
-	/* numpy's _lerp: from the nearer end, so the result stays in [a, b]. */
-	diff = b - a;
-	return frac >= 0.5 ? b - diff * (1 - frac) : a + diff * frac;
+	lo = quantile_rank(n, q, &frac);
+	return quantile_lerp(sorted[lo], sorted[lo + 1 < n ? lo + 1 : n - 1], frac);
 }
 
 /*
@@ -184,6 +195,68 @@ static void radix_sort(double *v, size_t n)
 	free(a);
 	free(b);
 	free(count);
+}
+
+/* The k-th smallest of v at v[k], the smaller ones before it, the larger after. */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	int depth = 0;
+
+	for (size_t m = n; m > 1; m >>= 1)
+		depth += 2;
+	while (n > 16) {
+		size_t i, j, mid = n / 2;
+		double pivot;
+
+		if (depth-- == 0) {
+			heap_sort(v, n);
+			return;
+		}
+		/* The partition of intro_sort; then only the side holding k. */
+		if (v[mid] < v[0])
+			swap_d(&v[mid], &v[0]);
+		if (v[n - 1] < v[0])
+			swap_d(&v[n - 1], &v[0]);
+		if (v[n - 1] < v[mid])
+			swap_d(&v[n - 1], &v[mid]);
+		pivot = v[mid];
+		for (i = 0, j = n - 1;; i++, j--) {
+			while (v[i] < pivot)
+				i++;
+			while (pivot < v[j])
+				j--;
+			if (i >= j)
+				break;
+			swap_d(&v[i], &v[j]);
+		}
+		if (k <= j) {
+			n = j + 1;
+		} else {
+			v += j + 1;
+			k -= j + 1;
+			n -= j + 1;
+		}
+	}
+	insertion_sort(v, n);
+}
+
+double metrics_quantile(double *v, size_t n, double q)
+{
+	double frac, b;
+	size_t lo;
+
+	if (n == 0 || isnan(q))
+		return NAN;
+	lo = q <= 0 ? 0 : q >= 1 ? n - 1 : quantile_rank(n, q, &frac);
+	select_kth(v, n, lo);
+	if (q <= 0 || q >= 1 || lo + 1 >= n)
+		return v[lo];
+	/* The next value up is the smallest of those after the k-th. */
+	b = v[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (v[i] < b)
+			b = v[i];
+	return quantile_lerp(v[lo], b, frac);
 }
 
 void metrics_sort(double *v, size_t n)
@@ -615,20 +688,16 @@ static int add_group_head(const struct pair_info *p, void *data)
 }
 
 /*
- * Check one group. Only one of three shadow attempts or more can flag
- * anything, and such groups are few: their attempts are read again here
- * rather than every attempt of the window kept through the pass.
+ * Check one group of three shadow attempts or more (only those can flag
+ * anything, and they are few: their attempts are read again here rather
+ * than every attempt of the window kept through the pass).
  */
 static int check_group(struct verifier *v, struct vgroup_attempts *va)
 {
 	const struct metrics *m = va->m;
 	const struct metrics_row *first = &m->rows[va->g[0].row];
-	int attempts = 0, ret;
+	int ret;
 
-	for (size_t i = 0; i < va->nr_g; i++)
-		attempts += m->rows[va->g[i].row].shadow_attempts;
-	if (attempts < 3)
-		return 0;
 	va->nr = 0;
 	ret = first->has_pr ? query_pr_heads(v->store, first->repo, first->pr, add_group_head, va)
 			    : query_head_pair(v->store, first->head_id, add_group_head, va);
@@ -639,24 +708,73 @@ static int check_group(struct verifier *v, struct vgroup_attempts *va)
 	return ret ? ret : verifier_check(v, va->att, va->nr);
 }
 
+/* A group's shadow attempts, in an open-addressing table keyed by (repo, group). */
+struct vcount {
+	const char *repo; /* NULL: a free slot */
+	int64_t group;
+	int attempts;
+};
+
+static struct vcount *vcount_slot(struct vcount *t, size_t mask, const char *repo,
+				  int64_t group)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)repo ^ (uint64_t)group) * UINT64_C(0x9e3779b97f4a7c15);
+	size_t i = (size_t)(h >> 32) & mask;
+
+	while (t[i].repo && (t[i].repo != repo || t[i].group != group))
+		i = (i + 1) & mask;
+	return &t[i];
+}
+
+static int64_t vgroup_of(const struct metrics_row *r)
+{
+	return r->has_pr ? r->pr : -r->head_id - 1;
+}
+
+/*
+ * The rows of the groups with three shadow attempts or more, into g, sorted
+ * by group; returns how many. Counted in a hash table first: sorting all
+ * 10^5 rows to find the few such groups was a tenth of a report.
+ */
+static size_t busy_groups(const struct metrics *m, struct vgroup *g)
+{
+	size_t cap = 16, n = 0;
+	struct vcount *t;
+
+	while (cap < 2 * m->nr_rows)
+		cap *= 2;
+	t = xcalloc(cap, sizeof(*t));
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+		struct vcount *c;
+
+		if (!r->shadow_attempts)
+			continue;
+		c = vcount_slot(t, cap - 1, r->repo, vgroup_of(r));
+		c->repo = r->repo;
+		c->group = vgroup_of(r);
+		c->attempts += r->shadow_attempts;
+	}
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+
+		if (r->shadow_attempts &&
+		    vcount_slot(t, cap - 1, r->repo, vgroup_of(r))->attempts >= 3)
+			g[n++] = (struct vgroup){ r->repo, vgroup_of(r), i };
+	}
+	free(t);
+	if (n > 1)
+		qsort(g, n, sizeof(*g), cmp_vgroup);
+	return n;
+}
+
 static int check_groups(struct verifier *v, const struct metrics *m)
 {
 	struct vgroup *g = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*g));
 	struct vgroup_attempts va = { .m = m };
-	size_t n = 0, from = 0;
+	size_t n = busy_groups(m, g), from = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < m->nr_rows; i++) {
-		const struct metrics_row *r = &m->rows[i];
-
-		if (!r->shadow_attempts)
-			continue;
-		g[n].repo = r->repo;
-		g[n].group = r->has_pr ? r->pr : -r->head_id - 1;
-		g[n++].row = i;
-	}
-	if (n > 1)
-		qsort(g, n, sizeof(*g), cmp_vgroup);
 	for (size_t i = 1; i <= n && !ret; i++) {
 		if (i < n && g[i].repo == g[from].repo && g[i].group == g[from].group)
 			continue;
@@ -899,13 +1017,11 @@ static void fill_day(const struct metrics *m, size_t from, size_t to,
 			dc_n++;
 		}
 	}
-	metrics_sort(aff->v, aff->nr);
-	metrics_sort(wall->v, wall->nr);
 	stats_rate_of(d->escapes, d->pairs, m->confidence, &d->escape);
 	d->force_full_rate = d->shadow_runs ? (double)d->force_full / (double)d->shadow_runs : NAN;
 	d->escape_rate = d->pairs ? (double)d->escapes / (double)d->pairs : NAN;
-	d->affected_p50 = metrics_percentile(aff->v, aff->nr, 0.5);
-	d->shadow_wall_p95 = metrics_percentile(wall->v, wall->nr, 0.95);
+	d->affected_p50 = metrics_quantile(aff->v, aff->nr, 0.5);
+	d->shadow_wall_p95 = metrics_quantile(wall->v, wall->nr, 0.95);
 	d->diff_coverage_mean = dc_n ? dc_sum / (double)dc_n : NAN;
 }
 

@@ -97,34 +97,42 @@ static int cmp_double(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
+#define NR_SHAPES 7
+static const size_t test_sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 4095, 4096, 20000, 100000 };
+
 /*
- * metrics_sort against qsort: random, few distinct values, sorted, reversed,
- * equal, and of both signs; small arrays (introsort) and large ones (radix).
+ * n values of one shape into a and b: random, few distinct values, sorted,
+ * reversed, of both signs, huge and tiny, equal.
  */
+static void fill_shape(double *a, double *b, size_t n, int shape, unsigned *seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		*seed = *seed * 1103515245 + 12345;
+		switch (shape) {
+		case 0: a[i] = (double)(*seed >> 8) / 1e3; break;
+		case 1: a[i] = (double)((*seed >> 16) % 4); break;
+		case 2: a[i] = (double)i; break;
+		case 3: a[i] = (double)(n - i); break;
+		case 4: a[i] = ((double)(*seed >> 8) - 8e6) * 1e-3; break;
+		case 5: a[i] = (*seed >> 9) % 2 ? -1e300 * (double)(*seed >> 20) : 1e-300; break;
+		default: a[i] = 600; break;
+		}
+		b[i] = a[i];
+	}
+}
+
+/* metrics_sort against qsort; small arrays (introsort) and large ones (radix). */
 static void sort_matches_qsort(void **state)
 {
-	static const size_t sizes[] = { 0, 1, 2, 3, 16, 17, 100, 1000, 4095, 4096, 20000, 100000 };
 	unsigned seed = 12345;
 
 	UNUSED(state);
-	for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
-		for (int shape = 0; shape < 7; shape++) {
-			size_t n = sizes[s];
+	for (size_t s = 0; s < ARRAY_SIZE(test_sizes); s++) {
+		for (int shape = 0; shape < NR_SHAPES; shape++) {
+			size_t n = test_sizes[s];
 			double *a = xmalloc((n + 1) * sizeof(*a)), *b = xmalloc((n + 1) * sizeof(*b));
 
-			for (size_t i = 0; i < n; i++) {
-				seed = seed * 1103515245 + 12345;
-				switch (shape) {
-				case 0: a[i] = (double)(seed >> 8) / 1e3; break;
-				case 1: a[i] = (double)((seed >> 16) % 4); break;
-				case 2: a[i] = (double)i; break;
-				case 3: a[i] = (double)(n - i); break;
-				case 4: a[i] = ((double)(seed >> 8) - 8e6) * 1e-3; break;
-				case 5: a[i] = (seed >> 9) % 2 ? -1e300 * (double)(seed >> 20) : 1e-300; break;
-				default: a[i] = 600; break;
-				}
-				b[i] = a[i];
-			}
+			fill_shape(a, b, n, shape, &seed);
 			metrics_sort(a, n);
 			if (n)
 				qsort(b, n, sizeof(*b), cmp_double);
@@ -133,6 +141,36 @@ static void sort_matches_qsort(void **state)
 					fail_msg("size %zu shape %d: [%zu] %g != %g", n, shape, i, a[i], b[i]);
 			free(a);
 			free(b);
+		}
+	}
+}
+
+/* metrics_quantile of unsorted values gives metrics_percentile of them sorted. */
+static void quantile_matches_percentile(void **state)
+{
+	static const double qs[] = { 0, 0.01, 0.25, 0.5, 0.95, 0.999, 1 };
+	unsigned seed = 999;
+
+	UNUSED(state);
+	for (size_t s = 0; s < ARRAY_SIZE(test_sizes); s++) {
+		for (int shape = 0; shape < NR_SHAPES; shape++) {
+			for (size_t k = 0; k < ARRAY_SIZE(qs); k++) {
+				size_t n = test_sizes[s];
+				double *a = xmalloc((n + 1) * sizeof(*a));
+				double *b = xmalloc((n + 1) * sizeof(*b));
+				double got, want;
+
+				fill_shape(a, b, n, shape, &seed);
+				if (n)
+					qsort(b, n, sizeof(*b), cmp_double);
+				got = metrics_quantile(a, n, qs[k]);
+				want = metrics_percentile(b, n, qs[k]);
+				if (!(got == want || (isnan(got) && isnan(want))))
+					fail_msg("size %zu shape %d q %g: %.17g != %.17g", n, shape,
+						 qs[k], got, want);
+				free(a);
+				free(b);
+			}
 		}
 	}
 }
@@ -360,6 +398,7 @@ int main(void)
 		cmocka_unit_test(percentile_stays_between_neighbours),
 		cmocka_unit_test(dist_of),
 		cmocka_unit_test(sort_matches_qsort),
+		cmocka_unit_test(quantile_matches_percentile),
 		cmocka_unit_test(saving),
 		cmocka_unit_test(gate_defaults),
 		cmocka_unit_test(gate_failures),
