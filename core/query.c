@@ -580,17 +580,31 @@ static bool id_cursor_keeps(struct id_cursor *c, int64_t id)
  * Step rows of (suite, case, outcome, digest, excerpt, count, resolved) into
  * fn; with keep, only the rows whose run id (column 7) it keeps.
  */
+/*
+ * The results st reads (suite, case, outcome, digest, excerpt, count,
+ * resolved, run id); by_id: suite and case as name ids (store_name_text,
+ * instead of two joins a row).
+ */
 static int stream_results(struct store *s, sqlite3_stmt *st, struct id_cursor *keep,
-			  result_fn fn, void *data)
+			  bool by_id, result_fn fn, void *data)
 {
 	int rc, ret = 0;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (keep && !id_cursor_keeps(keep, sqlite3_column_int64(st, 7)))
 			continue;
+		const char *suite = by_id ? store_name_text(s, sqlite3_column_int64(st, 0))
+					  : store_col_text(st, 0);
+		const char *name = by_id ? store_name_text(s, sqlite3_column_int64(st, 1))
+					 : store_col_text(st, 1);
+
+		if (!suite || !name) {
+			ret = -1;
+			break;
+		}
 		struct test_result r = {
-			.suite = store_col_text(st, 0),
-			.name = store_col_text(st, 1),
+			.suite = suite,
+			.name = name,
 			.outcome = (enum outcome)enum_col(st, 2, outcome_names,
 							  ARRAY_SIZE(outcome_names)),
 			.digest = (const char *)sqlite3_column_text(st, 3),
@@ -609,30 +623,34 @@ static int stream_results(struct store *s, sqlite3_stmt *st, struct id_cursor *k
 	return ret;
 }
 
-/* A run's results, in the stored (run, suite id, case id) order. */
-#define RUN_RESULTS_SQL \
-	"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count," \
-	" coalesce(r.resolved, -1) FROM result r" \
-	" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id" \
-	" WHERE r.run_id = ?1"
-
-static int run_results(struct store *s, const char *sql, int64_t run_id,
+static int run_results(struct store *s, const char *sql, bool by_id, int64_t run_id,
 		       result_fn fn, void *data)
 {
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	sqlite3_bind_int64(st, 1, run_id);
-	return stream_results(s, st, NULL, fn, data);
+	return stream_results(s, st, NULL, by_id, fn, data);
 }
 
 int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
 {
-	return run_results(s, RUN_RESULTS_SQL " ORDER BY su.text, ca.text", run_id, fn, data);
+	static const char sql[] =
+		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count,"
+		" coalesce(r.resolved, -1) FROM result r"
+		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
+		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
+
+	return run_results(s, sql, false, run_id, fn, data);
 }
 
+/* In the stored (run, suite id, case id) order. */
 int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, void *data)
 {
-	return run_results(s, RUN_RESULTS_SQL, run_id, fn, data);
+	static const char sql[] =
+		"SELECT suite_id, case_id, outcome, digest, excerpt, count,"
+		" coalesce(resolved, -1) FROM result WHERE run_id = ?1";
+
+	return run_results(s, sql, true, run_id, fn, data);
 }
 
 static void push_id(int64_t **v, size_t *nr, size_t *alloc, int64_t id)
@@ -708,16 +726,15 @@ int query_window_failures(struct store *s, const struct window_runs *wr,
 			  result_fn fn, void *data)
 {
 	static const char sql[] =
-		"SELECT su.text, ca.text, x.outcome, x.digest, x.excerpt, x.count,"
-		" coalesce(x.resolved, -1), x.run_id FROM result x"
-		" JOIN name su ON su.id = x.suite_id JOIN name ca ON ca.id = x.case_id"
-		" WHERE x.run_id BETWEEN ?1 AND ?2 AND x.outcome IN ('failed', 'error')"
-		" ORDER BY x.run_id";
+		"SELECT suite_id, case_id, outcome, digest, excerpt, count,"
+		" coalesce(resolved, -1), run_id FROM result"
+		" WHERE run_id BETWEEN ?1 AND ?2 AND outcome IN ('failed', 'error')"
+		" ORDER BY run_id";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	struct id_cursor keep;
 
 	id_cursor_bind(&keep, st, wr->full, wr->nr_full);
-	return stream_results(s, st, &keep, fn, data);
+	return stream_results(s, st, &keep, true, fn, data);
 }
 
 int query_narrowed_selections(struct store *s, const struct window_runs *wr,

@@ -386,10 +386,20 @@ int store_commit(struct store *s)
 	return 0;
 }
 
+static void texts_clear(struct store *s)
+{
+	for (size_t i = 0; i < s->cap_texts; i++)
+		free(s->texts[i].text);
+	free(s->texts);
+	s->texts = NULL;
+	s->nr_texts = s->cap_texts = 0;
+}
+
 void store_rollback(struct store *s)
 {
 	/* Ids handed out in what is undone are gone with it. */
 	strmap_clear(&s->names);
+	texts_clear(s);
 	if (!s->depth)
 		return;
 	if (s->depth > 1) {
@@ -434,6 +444,61 @@ int store_name_id(struct store *s, const char *text, size_t len, int64_t *id)
 		return store_error(s, "cannot intern a name");
 	strmap_put(&s->names, text, len, *id);
 	return 0;
+}
+
+static struct store_text *text_slot(struct store_text *t, size_t cap, int64_t id)
+{
+	size_t i = (size_t)(((uint64_t)id * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (cap - 1);
+
+	while (t[i].text && t[i].id != id)
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
+static void texts_grow(struct store *s)
+{
+	size_t cap = s->cap_texts ? 2 * s->cap_texts : 64;
+	struct store_text *t = xcalloc(cap, sizeof(*t));
+
+	for (size_t i = 0; i < s->cap_texts; i++)
+		if (s->texts[i].text)
+			*text_slot(t, cap, s->texts[i].id) = s->texts[i];
+	free(s->texts);
+	s->texts = t;
+	s->cap_texts = cap;
+}
+
+const char *store_name_text(struct store *s, int64_t id)
+{
+	static const char sql[] = "SELECT text FROM name WHERE id = ?1";
+	struct store_text *slot;
+	sqlite3_stmt *st;
+	int rc;
+
+	if (s->cap_texts) {
+		slot = text_slot(s->texts, s->cap_texts, id);
+		if (slot->text)
+			return slot->text;
+	}
+	st = store_stmt(s, sql);
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW) {
+		if (rc == SQLITE_DONE)
+			error("store '%s': name %" PRId64 " is missing", s->path, id);
+		else
+			store_error(s, "cannot read a name");
+		sqlite3_reset(st);
+		return NULL;
+	}
+	if (2 * (s->nr_texts + 1) > s->cap_texts)
+		texts_grow(s);
+	slot = text_slot(s->texts, s->cap_texts, id);
+	slot->id = id;
+	slot->text = xstrdup(store_col_text(st, 0));
+	s->nr_texts++;
+	sqlite3_reset(st);
+	return slot->text;
 }
 
 static void put_varint(struct strbuf *out, uint64_t v)
@@ -769,6 +834,7 @@ void store_close(struct store *s)
 		sqlite3_finalize(s->stmts[i].stmt);
 	free(s->stmts);
 	strmap_clear(&s->names);
+	texts_clear(s);
 	sqlite3_close(s->db);
 	free(s->path);
 	free(s);

@@ -34,6 +34,11 @@ struct store {
 	} *stmts;
 	size_t nr_stmts, alloc_stmts;
 	struct strmap names; /* name text -> id, valid in the open transaction */
+	struct store_text {  /* name id -> text (store_name_text), open addressing */
+		int64_t id;
+		char *text;  /* NULL: a free slot */
+	} *texts;
+	size_t nr_texts, cap_texts;
 	int depth; /* open transactions: 1 is BEGIN, deeper ones savepoints */
 	const atomic_bool *cancel; /* see store_set_cancel (NULL: none) */
 };
@@ -82,6 +87,12 @@ void store_rollback(struct store *s);
 
 /* Id of `text` in the name table, inserted if new (inside a transaction). */
 int store_name_id(struct store *s, const char *text, size_t len, int64_t *id);
+/*
+ * The text of name id, read once per connection (a name never changes):
+ * the store's until store_close or a rollback. NULL after error() when the
+ * name is missing or cannot be read.
+ */
+const char *store_name_text(struct store *s, int64_t id);
 
 /*
  * A list of strings as one blob: sorted, deduplicated, front-coded (each

@@ -329,6 +329,9 @@ static const char *pool_str(struct metrics *m, const char *s)
 	bool added;
 	struct strmap_entry *e;
 
+	/* Rows come by repo: most are the string pooled last. */
+	if (m->pool_.nr && !strcmp(m->pool_.items[m->pool_.nr - 1], s))
+		return m->pool_.items[m->pool_.nr - 1];
 	if (strmap_get(&m->pool_index_, s, &idx))
 		return m->pool_.items[idx];
 	e = strmap_intern(&m->pool_index_, s, strlen(s), (int64_t)m->pool_.nr, &added);
@@ -490,12 +493,12 @@ static double row_figure(const struct metrics_row *r, enum row_figure f)
 }
 
 /*
- * The distribution of one figure over the rows (narrowed: of the narrowed
- * shadow runs only), its values sorted in scratch, which holds one per
- * row: one figure at a time, not six arrays of 10^5 at once.
+ * The known values of one figure over the rows (narrowed: of the narrowed
+ * shadow runs only) into scratch, which holds one per row: one figure at a
+ * time, not six arrays of 10^5 at once. Returns how many.
  */
-static void rows_dist(const struct metrics *m, enum row_figure f, bool narrowed,
-		      double *scratch, struct metrics_dist *out)
+static size_t rows_values(const struct metrics *m, enum row_figure f, bool narrowed,
+			  double *scratch)
 {
 	size_t n = 0;
 
@@ -506,14 +509,19 @@ static void rows_dist(const struct metrics *m, enum row_figure f, bool narrowed,
 		if (!isnan(x) && (!narrowed || r->decision == DECISION_SELECTED))
 			scratch[n++] = x;
 	}
-	metrics_dist_of(scratch, n, out);
+	return n;
+}
+
+static void rows_dist(const struct metrics *m, enum row_figure f, bool narrowed,
+		      double *scratch, struct metrics_dist *out)
+{
+	metrics_dist_of(scratch, rows_values(m, f, narrowed, scratch), out);
 }
 
 /* Counts and distributions over the rows. */
 static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
-	struct metrics_dist narrowed_wall;
 	double *scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
 
 	for (size_t i = 0; i < m->nr_rows; i++) {
@@ -536,8 +544,9 @@ static void finish_figures(struct acc *a)
 	rows_dist(m, FIG_SHADOW_WALL, false, scratch, &m->wall_shadow);
 	rows_dist(m, FIG_FULL_WALL, false, scratch, &m->wall_full);
 	rows_dist(m, FIG_DIFF_COVERAGE, false, scratch, &m->diff_coverage);
-	rows_dist(m, FIG_SHADOW_WALL, true, scratch, &narrowed_wall);
-	m->narrowed_wall_p50 = narrowed_wall.p50;
+	/* Only its median: selected, not sorted. */
+	m->narrowed_wall_p50 = metrics_quantile(scratch, rows_values(m, FIG_SHADOW_WALL, true,
+								     scratch), 0.5);
 	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
 	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
