@@ -1188,6 +1188,56 @@ int query_notes(struct store *s, int64_t head_id, struct note_info **out, size_t
 	return 0;
 }
 
+int query_note_index(struct store *s, struct note_index *out)
+{
+	static const char sql[] = "SELECT head_id, text FROM note ORDER BY head_id, id";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t head_id = sqlite3_column_int64(st, 0);
+		struct note_latest *last = out->nr ? &out->items[out->nr - 1] : NULL;
+
+		if (last && last->head_id == head_id) {
+			free(last->text); /* a later note of the same head */
+		} else {
+			ALLOC_GROW(out->items, out->nr + 1, out->alloc);
+			last = &out->items[out->nr++];
+			last->head_id = head_id;
+		}
+		last->text = xstrdup(store_col_text(st, 1));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		note_index_release(out);
+		return store_error(s, "cannot read notes");
+	}
+	return 0;
+}
+
+const char *note_index_get(const struct note_index *n, int64_t head_id)
+{
+	size_t lo = 0, hi = n->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (n->items[mid].head_id < head_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n->nr && n->items[lo].head_id == head_id ? n->items[lo].text : NULL;
+}
+
+void note_index_release(struct note_index *n)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		free(n->items[i].text);
+	free(n->items);
+	memset(n, 0, sizeof(*n));
+}
+
 void notes_release(struct note_info *notes, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)

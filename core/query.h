@@ -314,6 +314,23 @@ struct note_info {
 /* Explained-escape notes of a head, oldest first. */
 int query_notes(struct store *s, int64_t head_id, struct note_info **out, size_t *nr);
 void notes_release(struct note_info *notes, size_t nr);
+/*
+ * The latest note of every head that has one, read at once: a pass over
+ * 10^5 pairs asks for the notes of each escape, and most have none. By
+ * head id; each text owned.
+ */
+struct note_index {
+	struct note_latest {
+		int64_t head_id;
+		char *text;
+	} *items;
+	size_t nr, alloc;
+};
+#define NOTE_INDEX_INIT { NULL, 0, 0 }
+int query_note_index(struct store *s, struct note_index *out);
+/* The latest note's text of head_id (the index's), or NULL when it has none. */
+const char *note_index_get(const struct note_index *n, int64_t head_id);
+void note_index_release(struct note_index *n);
 
 /* ---- defect seeding (seed/, metrics/seeded.h) ---- */
 

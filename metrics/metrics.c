@@ -316,6 +316,7 @@ struct acc {
 	const struct metrics_opts *opts;
 	struct metrics *m;
 	struct quarantine_index quarantine; /* the store's lists, read once a pass */
+	struct note_index notes;            /* the same for the notes */
 	struct strmap reason_index; /* reason -> index into m->reasons */
 	size_t alloc_reasons, alloc_escapes, alloc_prs;
 	struct ff_entry *ff;
@@ -329,15 +330,15 @@ static const char *pool_str(struct metrics *m, const char *s)
 	bool added;
 	struct strmap_entry *e;
 
-	/* Rows come by repo: most are the string pooled last. */
-	if (m->pool_.nr && !strcmp(m->pool_.items[m->pool_.nr - 1], s))
-		return m->pool_.items[m->pool_.nr - 1];
+	/* Rows come by repo: most ask for the string they asked for last. */
+	if (m->pool_last_ && !strcmp(m->pool_last_, s))
+		return m->pool_last_;
 	if (strmap_get(&m->pool_index_, s, &idx))
-		return m->pool_.items[idx];
+		return m->pool_last_ = m->pool_.items[idx];
 	e = strmap_intern(&m->pool_index_, s, strlen(s), (int64_t)m->pool_.nr, &added);
 	UNUSED(e);
 	strlist_push(&m->pool_, s);
-	return m->pool_.items[m->pool_.nr - 1];
+	return m->pool_last_ = m->pool_.items[m->pool_.nr - 1];
 }
 
 static void fill_row(struct metrics *m, const struct pair_info *p,
@@ -408,31 +409,26 @@ static void move_list(struct strlist *dst, struct strlist *src)
 	memset(src, 0, sizeof(*src));
 }
 
-static int add_escape(struct acc *a, struct pair_verdict *v)
+static void add_escape(struct acc *a, struct pair_verdict *v)
 {
 	struct metrics *m = a->m;
 	struct metrics_row *r = &m->rows[m->nr_rows - 1];
+	const char *note = note_index_get(&a->notes, r->head_id);
 	struct metrics_escape *e;
-	struct note_info *notes;
-	size_t nr_notes;
 
-	if (query_notes(a->store, r->head_id, &notes, &nr_notes) < 0)
-		return -1;
 	ALLOC_GROW(m->escape_list, m->nr_escape_list + 1, a->alloc_escapes);
 	e = &m->escape_list[m->nr_escape_list++];
 	memset(e, 0, sizeof(*e));
 	e->row = m->nr_rows - 1;
 	move_list(&e->missed, &v->missed);
 	move_list(&e->non_hermetic, &v->non_hermetic);
-	e->explained = nr_notes > 0;
-	e->note = nr_notes ? xstrdup(notes[nr_notes - 1].text) : NULL;
+	e->explained = note != NULL;
+	e->note = note ? xstrdup(note) : NULL;
 	r->explained = e->explained;
-	notes_release(notes, nr_notes);
 	if (r->has_pr) {
 		ALLOC_GROW(m->escape_prs, m->nr_escape_prs + 1, a->alloc_prs);
 		m->escape_prs[m->nr_escape_prs++] = r->pr;
 	}
-	return 0;
 }
 
 static void add_identity(struct identity_figures *f, const struct pair_info *p,
@@ -451,16 +447,16 @@ static int on_pair(const struct pair_info *p, void *data)
 	struct acc *a = data;
 	struct metrics *m = a->m;
 	struct pair_verdict v;
-	int ret = 0;
 
 	if (classify_pair_with(a->store, a->opts->idmap, &a->quarantine, p, &v) < 0) {
 		pair_verdict_release(&v);
 		return -1;
 	}
 	ALLOC_GROW(m->rows, m->nr_rows + 1, m->alloc_rows);
-	fill_row(m, p, &v, &m->rows[m->nr_rows++]);
-	m->shadow_runs += (int64_t)pair_count(p, RUN_SHADOW);
-	m->full_runs += (int64_t)pair_count(p, RUN_FULL);
+	fill_row(m, p, &v, &m->rows[m->nr_rows]);
+	m->shadow_runs += m->rows[m->nr_rows].shadow_attempts;
+	m->full_runs += m->rows[m->nr_rows].full_attempts;
+	m->nr_rows++;
 	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
 		add_force_full(a, v.shadow);
 	if (v.quarantined.nr) {
@@ -470,9 +466,9 @@ static int on_pair(const struct pair_info *p, void *data)
 	m->flaky_tests += (int64_t)v.flaky.nr;
 	add_identity(&m->identity, p, &v);
 	if (pair_class_is_escape(v.cls))
-		ret = add_escape(a, &v);
+		add_escape(a, &v);
 	pair_verdict_release(&v);
-	return ret;
+	return 0;
 }
 
 /* The figures a distribution is made of, one per row (NAN: not known). */
@@ -1105,6 +1101,8 @@ int metrics_compute(struct store *s, const struct window *w,
 	blind_start(&blind, s, a.opts->idmap, &win);
 	ret = query_quarantine_index(s, &a.quarantine);
 	if (!ret)
+		ret = query_note_index(s, &a.notes);
+	if (!ret)
 		ret = query_pairs(s, &win, on_pair, &a);
 	if (!ret) {
 		finish_figures(&a);
@@ -1123,6 +1121,7 @@ int metrics_compute(struct store *s, const struct window *w,
 		ret = -1;
 	strmap_clear(&a.reason_index);
 	quarantine_index_release(&a.quarantine);
+	note_index_release(&a.notes);
 	free(a.ff);
 	return ret ? -1 : 0;
 }

@@ -272,6 +272,7 @@ struct metrics {
 	/* Private: interned strings the rows point to. */
 	struct strlist pool_;
 	struct strmap pool_index_;
+	const char *pool_last_; /* what pool_str returned last */
 };
 
 /*
