@@ -16,7 +16,9 @@ TEST_PKGS = cmocka
 # Evaluated once, on first use (git's lazy-eval form), so `make clean` and
 # `make deps` work before the libraries are installed.
 PKG_CFLAGS = $(eval PKG_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(PKGS)))$(PKG_CFLAGS)
-PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(PKGS)))$(PKG_LIBS)
+# libcurl is not linked: core/libcurl.c loads it when a command first fetches.
+LINK_PKGS = $(filter-out libcurl,$(PKGS))
+PKG_LIBS = $(eval PKG_LIBS := $$(shell $(PKG_CONFIG) --libs $(LINK_PKGS)))$(PKG_LIBS)
 TEST_CFLAGS = $(eval TEST_CFLAGS := $$(shell $(PKG_CONFIG) --cflags $(TEST_PKGS)))$(TEST_CFLAGS)
 TEST_LIBS = $(eval TEST_LIBS := $$(shell $(PKG_CONFIG) --libs $(TEST_PKGS)))$(TEST_LIBS)
 
