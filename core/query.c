@@ -420,6 +420,33 @@ int query_window_count(struct store *s, const struct window *w, int64_t *heads)
 	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot count heads");
 }
 
+/* One end of the window: min or max alone is one look-up in the head_at index. */
+static int window_end(struct store *s, const char *sql, const struct window *w,
+		      int64_t *at, int64_t none)
+{
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, w->since);
+	sqlite3_bind_int64(st, 2, w->until);
+	rc = sqlite3_step(st);
+	*at = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL ?
+		sqlite3_column_int64(st, 0) : none;
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot read the window's heads");
+}
+
+int query_window_span(struct store *s, const struct window *w, int64_t *first,
+		      int64_t *last)
+{
+	static const char first_sql[] = "SELECT min(at) FROM head WHERE at >= ?1 AND at < ?2";
+	static const char last_sql[] = "SELECT max(at) FROM head WHERE at >= ?1 AND at < ?2";
+
+	if (window_end(s, first_sql, w, first, INT64_MAX) < 0)
+		return -1;
+	return window_end(s, last_sql, w, last, INT64_MIN);
+}
+
 int query_pairs_page(struct store *s, const struct window *w, int64_t offset,
 		     int64_t limit, pair_fn fn, void *data)
 {

@@ -123,6 +123,12 @@ int query_stale_pairs(struct store *s, pair_fn fn, void *data);
 
 /* How many heads lie in window w (the rows of the dashboard's runs view). */
 int query_window_count(struct store *s, const struct window *w, int64_t *heads);
+/*
+ * The window times of the first and last heads in window w, every repo
+ * (two index look-ups); *first > *last when it has none.
+ */
+int query_window_span(struct store *s, const struct window *w, int64_t *first,
+		      int64_t *last);
 
 /*
  * One page of the heads in window w, in window order (at, then id): the

@@ -130,6 +130,7 @@ int metrics_load(struct cmd_context *ctx, const struct window *w, double thresho
 	struct metrics_opts opts = METRICS_OPTS_INIT;
 
 	opts.threshold = threshold;
+	opts.split = true;
 	return load(ctx, w, &opts, out);
 }
 

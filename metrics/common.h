@@ -79,7 +79,10 @@ int metrics_args_check(struct metrics_args *a);
 #define METRICS_DEFAULT_DAYS 7
 void metrics_args_default_window(struct metrics_args *a, int64_t now);
 
-/* Load the store's config (id-map) and compute the figures. -1 after error(). */
+/*
+ * Load the store's config (id-map) and compute the figures, for the
+ * dashboard: sooner before smaller (metrics_opts.split). -1 after error().
+ */
 int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
 		 struct metrics *out);
 /*

@@ -315,8 +315,8 @@ struct acc {
 	struct store *store;
 	const struct metrics_opts *opts;
 	struct metrics *m;
-	struct quarantine_index quarantine; /* the store's lists, read once a pass */
-	struct note_index notes;            /* the same for the notes */
+	const struct quarantine_index *quarantine; /* the store's lists, read once a pass */
+	const struct note_index *notes;            /* the same for the notes */
 	struct strmap reason_index; /* reason -> index into m->reasons */
 	size_t alloc_reasons, alloc_escapes, alloc_prs;
 	struct ff_entry *ff;
@@ -365,7 +365,8 @@ static void fill_row(struct metrics *m, const struct pair_info *p,
 	r->missed = pair_class_is_escape(v->cls) ? v->missed.nr : 0;
 }
 
-static void add_reason(struct acc *a, const char *reason, double wall_s)
+/* The index of reason in m->reasons, added with no runs when new. */
+static size_t reason_slot(struct acc *a, const char *reason)
 {
 	struct metrics *m = a->m;
 	int64_t idx;
@@ -379,11 +380,23 @@ static void add_reason(struct acc *a, const char *reason, double wall_s)
 		m->nr_reasons++;
 		strmap_put(&a->reason_index, reason, strlen(reason), idx);
 	}
-	m->reasons[idx].runs++;
+	return (size_t)idx;
+}
+
+static void add_ff(struct acc *a, size_t reason, double wall_s)
+{
 	ALLOC_GROW(a->ff, a->nr_ff + 1, a->alloc_ff);
-	a->ff[a->nr_ff].reason = (size_t)idx;
+	a->ff[a->nr_ff].reason = reason;
 	a->ff[a->nr_ff].wall_s = wall_s;
 	a->nr_ff++;
+}
+
+static void add_reason(struct acc *a, const char *reason, double wall_s)
+{
+	size_t idx = reason_slot(a, reason);
+
+	a->m->reasons[idx].runs++;
+	add_ff(a, idx, wall_s);
 }
 
 /* Each distinct reason of a force-full run counts once for that run. */
@@ -413,7 +426,7 @@ static void add_escape(struct acc *a, struct pair_verdict *v)
 {
 	struct metrics *m = a->m;
 	struct metrics_row *r = &m->rows[m->nr_rows - 1];
-	const char *note = note_index_get(&a->notes, r->head_id);
+	const char *note = note_index_get(a->notes, r->head_id);
 	struct metrics_escape *e;
 
 	ALLOC_GROW(m->escape_list, m->nr_escape_list + 1, a->alloc_escapes);
@@ -448,7 +461,7 @@ static int on_pair(const struct pair_info *p, void *data)
 	struct metrics *m = a->m;
 	struct pair_verdict v;
 
-	if (classify_pair_with(a->store, a->opts->idmap, &a->quarantine, p, &v) < 0) {
+	if (classify_pair_with(a->store, a->opts->idmap, a->quarantine, p, &v) < 0) {
 		pair_verdict_release(&v);
 		return -1;
 	}
@@ -469,6 +482,136 @@ static int on_pair(const struct pair_info *p, void *data)
 		add_escape(a, &v);
 	pair_verdict_release(&v);
 	return 0;
+}
+
+/*
+ * The pass in two halves at once (metrics_opts.split): the window's later
+ * half on a thread with its own connection, its rows, reasons and escapes
+ * appended to the earlier half's afterwards. Rows come in window order
+ * either way: the halves meet at a window time.
+ */
+struct half_job {
+	const char *path;
+	const atomic_bool *cancel;
+	struct window w;
+	struct acc a;
+	struct metrics m;
+	pthread_t thread;
+	int ret;
+};
+
+static void *half_worker(void *data)
+{
+	struct half_job *j = data;
+
+	j->ret = -1;
+	if (store_open(&j->a.store, j->path, STORE_EXISTING) == 0) {
+		if (j->cancel)
+			store_set_cancel(j->a.store, j->cancel);
+		j->ret = query_pairs(j->a.store, &j->w, on_pair, &j->a);
+		store_close(j->a.store);
+	}
+	return NULL;
+}
+
+static void merge_identity(struct identity_figures *f, struct identity_figures *h)
+{
+	f->failing_tests += h->failing_tests;
+	f->resolved += h->resolved;
+	f->by_name += h->by_name;
+	for (size_t i = 0; i < h->unresolved.nr; i++)
+		strlist_push(&f->unresolved, h->unresolved.items[i]);
+	f->selection_entries += h->selection_entries;
+	f->entries_unresolved += h->entries_unresolved;
+	f->entries_unmatched += h->entries_unmatched;
+	f->has_unmatched |= h->has_unmatched;
+}
+
+/* Append half h (the later one) to a's; h keeps what it owned but its escapes. */
+static void merge_half(struct acc *a, struct acc *h)
+{
+	struct metrics *m = a->m, *hm = h->m;
+	size_t base = m->nr_rows, *remap = xcalloc(hm->nr_reasons + 1, sizeof(*remap));
+
+	ALLOC_GROW(m->rows, m->nr_rows + hm->nr_rows, m->alloc_rows);
+	for (size_t i = 0; i < hm->nr_rows; i++) {
+		struct metrics_row *r = &m->rows[m->nr_rows++];
+
+		/* Into a's pool: equal strings stay one pointer (finish_incomplete). */
+		*r = hm->rows[i];
+		r->repo = pool_str(m, r->repo);
+		r->why = r->why ? pool_str(m, r->why) : NULL;
+	}
+	m->shadow_runs += hm->shadow_runs;
+	m->full_runs += hm->full_runs;
+	m->quarantined_pairs += hm->quarantined_pairs;
+	m->quarantined_tests += hm->quarantined_tests;
+	m->flaky_tests += hm->flaky_tests;
+	merge_identity(&m->identity, &hm->identity);
+	for (size_t i = 0; i < hm->nr_reasons; i++) {
+		remap[i] = reason_slot(a, hm->reasons[i].reason);
+		m->reasons[remap[i]].runs += hm->reasons[i].runs;
+	}
+	for (size_t i = 0; i < h->nr_ff; i++)
+		add_ff(a, remap[h->ff[i].reason], h->ff[i].wall_s);
+	ALLOC_GROW(m->escape_list, m->nr_escape_list + hm->nr_escape_list, a->alloc_escapes);
+	for (size_t i = 0; i < hm->nr_escape_list; i++) {
+		m->escape_list[m->nr_escape_list] = hm->escape_list[i];
+		m->escape_list[m->nr_escape_list++].row += base;
+	}
+	hm->nr_escape_list = 0;
+	ALLOC_GROW(m->escape_prs, m->nr_escape_prs + hm->nr_escape_prs, a->alloc_prs);
+	for (size_t i = 0; i < hm->nr_escape_prs; i++)
+		m->escape_prs[m->nr_escape_prs++] = hm->escape_prs[i];
+	free(remap);
+}
+
+static void half_release(struct half_job *j)
+{
+	metrics_release(&j->m);
+	strmap_clear(&j->a.reason_index);
+	free(j->a.ff);
+}
+
+/*
+ * The window time where the pass splits: halfway from its first head to
+ * its last, so that both halves have one. 0 when it does not split (an
+ * in-memory store has no second connection; a window of one time).
+ */
+static int split_at(struct acc *a, const struct window *w, int64_t *mid)
+{
+	int64_t first, last;
+
+	*mid = 0;
+	if (!a->opts->split || !strcmp(a->store->path, ":memory:") || !*a->store->path)
+		return 0;
+	if (query_window_span(a->store, w, &first, &last) < 0)
+		return -1;
+	if (first < last)
+		*mid = first + (last - first) / 2 + 1;
+	return 0;
+}
+
+static int pass_pairs(struct acc *a, const struct window *w)
+{
+	struct half_job j = { .path = a->store->path, .cancel = a->store->cancel, .w = *w };
+	struct window first = *w;
+	int64_t mid;
+	int ret = split_at(a, w, &mid);
+
+	if (ret || !mid)
+		return ret ? ret : query_pairs(a->store, w, on_pair, a);
+	first.until = j.w.since = mid;
+	j.a = (struct acc){ .opts = a->opts, .m = &j.m, .quarantine = a->quarantine,
+			    .notes = a->notes };
+	if (pthread_create(&j.thread, NULL, half_worker, &j))
+		return query_pairs(a->store, w, on_pair, a);
+	ret = query_pairs(a->store, &first, on_pair, a);
+	pthread_join(j.thread, NULL);
+	if (!ret && !j.ret)
+		merge_half(a, &j.a);
+	half_release(&j);
+	return ret ? ret : j.ret;
 }
 
 /* The figures a distribution is made of, one per row (NAN: not known). */
@@ -616,7 +759,7 @@ static int finish_trend(struct acc *a)
 {
 	struct metrics *m = a->m;
 	struct metrics_trend *t = &m->trend;
-	struct trend_count tc = { a->store, a->opts->idmap, &a->quarantine, 0, 0 };
+	struct trend_count tc = { a->store, a->opts->idmap, a->quarantine, 0, 0 };
 	struct window before = { 0, 0, m->repo };
 	int64_t until = m->until != INT64_MAX ? m->until : a->opts->now;
 
@@ -1083,6 +1226,8 @@ int metrics_compute(struct store *s, const struct window *w,
 {
 	static const struct metrics_opts default_opts = METRICS_OPTS_INIT;
 	struct acc a = { .store = s, .m = out };
+	struct quarantine_index quarantine = QUARANTINE_INDEX_INIT;
+	struct note_index notes = NOTE_INDEX_INIT;
 	struct window win = *w;
 	struct blind_job blind;
 	int ret;
@@ -1099,11 +1244,13 @@ int metrics_compute(struct store *s, const struct window *w,
 	/* Fresh before the blind spots' connection reads it too (one rebuild, not two racing). */
 	(void)pair_cache_refresh(s);
 	blind_start(&blind, s, a.opts->idmap, &win);
-	ret = query_quarantine_index(s, &a.quarantine);
+	a.quarantine = &quarantine;
+	a.notes = &notes;
+	ret = query_quarantine_index(s, &quarantine);
 	if (!ret)
-		ret = query_note_index(s, &a.notes);
+		ret = query_note_index(s, &notes);
 	if (!ret)
-		ret = query_pairs(s, &win, on_pair, &a);
+		ret = pass_pairs(&a, &win);
 	if (!ret) {
 		finish_figures(&a);
 		finish_reasons(&a);
@@ -1120,8 +1267,8 @@ int metrics_compute(struct store *s, const struct window *w,
 	if (blind_finish(&a, &blind) && !ret)
 		ret = -1;
 	strmap_clear(&a.reason_index);
-	quarantine_index_release(&a.quarantine);
-	note_index_release(&a.notes);
+	quarantine_index_release(&quarantine);
+	note_index_release(&notes);
 	free(a.ff);
 	return ret ? -1 : 0;
 }

@@ -97,10 +97,11 @@ struct metrics_opts {
 	double escape_target;      /* the escape rate the bound must reach */
 	int64_t now;               /* the trend's end when until is unbounded (0: none) */
 	struct repo_later *repo;   /* the verifier check's diffs (NULL: stored diffs) */
+	bool split;                /* the pass in two halves at once: sooner, 1.5x the rows' memory */
 };
 #define METRICS_OPTS_INIT { .idmap = NULL, .threshold = METRICS_DEFAULT_THRESHOLD, \
 	.confidence = METRICS_DEFAULT_CONFIDENCE,                              \
-	.escape_target = METRICS_DEFAULT_ESCAPE_TARGET, .now = 0, .repo = NULL }
+	.escape_target = METRICS_DEFAULT_ESCAPE_TARGET, .now = 0, .repo = NULL, .split = false }
 
 /* One head of the window, compactly: a row of the runs and disagreements views. */
 struct metrics_row { /* wide members first: 10^5 rows, no padding between */
