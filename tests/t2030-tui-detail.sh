@@ -131,4 +131,22 @@ test_expect_success "a non-hermetic change lists the selected failing tests" '
 	EOF
 '
 
+test_expect_success "without --rules, the rules of the repository name a file's rule" '
+	git clone -q "$SAMPLE/repo" own &&
+	mkdir own/.tiadash &&
+	printf "tests/fixtures/**\n" >own/.tiadash/rules &&
+	steps "3" "<Enter>" ":save-view detail.view" &&
+	TUI_REPO=own tui --since 2026-11-01 &&
+	grep "^changed M tests/fixtures/fx_rates.json force-full:tests/fixtures/\*\* n/a$" detail.view
+'
+
+test_expect_success "a bad rules file of the repository is said once they are needed" '
+	printf "select **\n" >own/.tiadash/rules &&
+	steps "3" "<Enter>" ":save-display detail.screen" &&
+	TUI_REPO=own test_expect_code 2 tui --since 2026-11-01 2>err &&
+	grep "^changed     M tests/fixtures/fx_rates.json  *(no rule)  *n/a$" detail.screen &&
+	test "$(tail -1 detail.screen | cut -c1-56)" = "cannot read the rules (see the messages after quitting)" &&
+	grep -x "tiadash: error: .*/own/.tiadash/rules:1: .select \*\*. names no tests" err
+'
+
 test_done

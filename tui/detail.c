@@ -183,11 +183,12 @@ static void coverage_line(struct detail *d, const struct run_info *r)
 /* The rule a path matched first, for people. */
 static const char *rule_of(struct tui *t, const char *path)
 {
-	int k = rules_match(&t->rules.rules, path);
+	const struct rules *rules = &tui_rules(t)->rules;
+	int k = rules_match(rules, path);
 
 	if (k == RULES_MATCH_ERROR)
 		return "(matcher error)";
-	return k < 0 ? "(no rule)" : t->rules.rules.items[k].name;
+	return k < 0 ? "(no rule)" : rules->items[k].name;
 }
 
 static const struct coverage_info *cov_of(const struct run_coverage *c, const char *path)

@@ -228,7 +228,7 @@ bool tui_pair_state(struct tui *t, int64_t head_id, enum pair_class cls, bool ex
 static enum reaction accept(struct tui *t, const char *glob, const size_t *closes, size_t nr)
 {
 	struct undo u = { .accept = true, .acc = PROPOSAL_ACCEPT_INIT };
-	const char *target = t->rules.target;
+	const char *target = tui_rules(t)->target;
 
 	if (!target) {
 		tui_message(t, true, "no rules file to write: give --rules FILE");
@@ -357,8 +357,8 @@ static void build_list(struct tui *t, struct propose *pr)
 	metrics_fmt_secs(&sb, ps->p95_before);
 	row_add_str(r, 0, ROLE_DIM, sb.buf);
 	r = add(pr, LINE_TEXT, 0);
-	row_add(r, 0, ROLE_DIM, "rules file %s", t->rules.target ?
-		path_for_people(t->rules.target) : "(none)");
+	row_add(r, 0, ROLE_DIM, "rules file %s", tui_rules(t)->target ?
+		path_for_people(tui_rules(t)->target) : "(none)");
 	add(pr, LINE_TEXT, 0);
 
 	r = add(pr, LINE_TEXT, 0);

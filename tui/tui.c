@@ -311,7 +311,21 @@ int tui_load_rules(struct tui *t)
 	}
 	proposals_rules_release(&t->rules);
 	t->rules = all;
+	t->rules_loaded = true;
 	return 0;
+}
+
+const struct proposals_rules *tui_rules(struct tui *t)
+{
+	if (!t->rules_loaded && tui_load_rules(t) < 0) {
+		/* None then, said once (not at every frame). */
+		t->rules_loaded = true;
+		proposals_rules_release(&t->rules);
+		if (rules_compile(&t->rules.rules) < 0)
+			BUG("an empty rule set does not compile");
+		tui_message(t, true, "cannot read the rules (see the messages after quitting)");
+	}
+	return &t->rules;
 }
 
 static void reload(struct tui *t)
@@ -1071,12 +1085,9 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 		tui_release(&t);
 		return EXIT_INPUT_ERROR;
 	}
-	/*
-	 * The figures first: finding the repository's rule files starts
-	 * libgit2, whose CA certificates take as long as a tenth of them.
-	 */
 	tui_figures_start(&t);
-	if (tui_load_rules(&t) < 0) {
+	/* --rules files now, to stop at a bad one; the repository's own at first need (tui_rules). */
+	if (t.opts.rules_files.nr && tui_load_rules(&t) < 0) {
 		tui_release(&t);
 		return EXIT_INPUT_ERROR;
 	}

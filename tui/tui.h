@@ -365,7 +365,8 @@ struct tui {
 	struct store *store;     /* the main thread's connection */
 	struct tui_opts opts;
 	struct config cfg;       /* the store's config: the id-map */
-	struct proposals_rules rules;    /* the current rules, built-ins last */
+	struct proposals_rules rules;    /* the current rules, built-ins last (tui_rules) */
+	bool rules_loaded;
 	int64_t heads;           /* heads in the window (cheap count) */
 	struct tui_figures fig;
 
@@ -418,6 +419,12 @@ bool tui_figures_poll(struct tui *t, bool wait);
 int tui_body_lines(const struct tui *t);
 /* Re-read the --rules files (after an accept); -1 after error(). */
 int tui_load_rules(struct tui *t);
+/*
+ * The rules, read at the first need when no --rules was given: finding the
+ * repository's own rule files starts libgit2, which the figures do not need.
+ * A failure is said in the message line, and there are no rules then.
+ */
+const struct proposals_rules *tui_rules(struct tui *t);
 
 /* Display (tui/display.c). */
 int tui_display_init(struct tui *t);
