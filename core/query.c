@@ -558,19 +558,24 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
 struct id_cursor {
 	const int64_t *ids;
 	size_t nr, next;
+	bool every; /* every run: the whole table, each row kept */
 };
 
-static void id_cursor_bind(struct id_cursor *c, sqlite3_stmt *st, const int64_t *ids, size_t nr)
+static void id_cursor_bind(struct id_cursor *c, sqlite3_stmt *st, const int64_t *ids,
+			   size_t nr, bool every)
 {
 	c->ids = ids;
 	c->nr = nr;
 	c->next = 0;
-	sqlite3_bind_int64(st, 1, nr ? ids[0] : 1);
-	sqlite3_bind_int64(st, 2, nr ? ids[nr - 1] : 0);
+	c->every = every;
+	sqlite3_bind_int64(st, 1, every ? INT64_MIN : nr ? ids[0] : 1);
+	sqlite3_bind_int64(st, 2, every ? INT64_MAX : nr ? ids[nr - 1] : 0);
 }
 
 static bool id_cursor_keeps(struct id_cursor *c, int64_t id)
 {
+	if (c->every)
+		return true;
 	while (c->next < c->nr && c->ids[c->next] < id)
 		c->next++;
 	return c->next < c->nr && c->ids[c->next] == id;
@@ -693,10 +698,62 @@ static int add_window_runs(const struct pair_info *p, void *data)
 	return 0;
 }
 
+/* Whether window w holds every head of the store: every repository, and every head's time. */
+static int window_holds_every_head(struct store *s, const struct window *w, bool *every)
+{
+	static const char sql[] =
+		"SELECT (SELECT min(at) FROM head), (SELECT max(at) FROM head)";
+	sqlite3_stmt *st;
+	int rc;
+
+	*every = false;
+	if (w->repo && *w->repo)
+		return 0;
+	st = store_stmt(s, sql);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*every = sqlite3_column_type(st, 0) == SQLITE_NULL ||
+			 (sqlite3_column_int64(st, 0) >= w->since &&
+			  sqlite3_column_int64(st, 1) < w->until);
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot read the heads' times");
+}
+
+/*
+ * The full and shadow runs of the store, from the narrow (head, kind,
+ * attempt) index rather than each head's pair; the shadow runs go to
+ * narrowed whatever their decision (query_narrowed_selections keeps the
+ * `selected` ones).
+ */
+static int every_run(struct store *s, struct window_runs *out)
+{
+	static const char sql[] = "SELECT id, kind FROM run";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const unsigned char *kind = sqlite3_column_text(st, 1);
+
+		if (kind && *kind == 'f')
+			push_id(&out->full, &out->nr_full, &out->alloc_full, id);
+		else
+			push_id(&out->narrowed, &out->nr_narrowed, &out->alloc_narrowed, id);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read the runs");
+}
+
 int query_window_runs(struct store *s, const struct window *w, struct window_runs *out)
 {
-	int ret = pair_cache_pairs_brief(s, w, add_window_runs, out);
+	bool every;
+	int ret = window_holds_every_head(s, w, &every);
 
+	out->every = every;
+	if (!ret && every)
+		ret = every_run(s, out);
+	else if (!ret)
+		ret = pair_cache_pairs_brief(s, w, add_window_runs, out);
 	if (ret == 1)
 		ret = query_pairs(s, w, add_window_runs, out);
 
@@ -716,7 +773,7 @@ int query_window_failures(struct store *s, const struct window_runs *wr,
 	sqlite3_stmt *st = store_stmt(s, sql);
 	struct id_cursor keep;
 
-	id_cursor_bind(&keep, st, wr->full, wr->nr_full);
+	id_cursor_bind(&keep, st, wr->full, wr->nr_full, false);
 	return stream_results(s, st, &keep, fn, data);
 }
 
@@ -731,7 +788,7 @@ int query_narrowed_selections(struct store *s, const struct window_runs *wr,
 	int64_t n = 0;
 	int rc, ret = 0;
 
-	id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed);
+	id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed, false);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
 			continue;
@@ -831,7 +888,8 @@ int query_window_tests(struct store *s, const struct window_runs *wr, test_group
 	struct id_cursor keep;
 	int rc, ret = 0;
 
-	id_cursor_bind(&keep, st, wr->all, wr->nr_all);
+	/* Every run: each row (run_tests' rows belong to runs: a foreign key). */
+	id_cursor_bind(&keep, st, wr->all, wr->nr_all, wr->every);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *blob = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
