@@ -553,32 +553,41 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
 
 /*
  * The rows of sorted run ids, from a scan over their range (?1 the first,
- * ?2 the last) in run id order: id_cursor_keeps tells the rows of the ids.
+ * ?2 the last) in run id order: id_cursor_keeps tells the rows of the ids
+ * (ID_LISTED); or a scan of the whole table that keeps every row (ID_ALL)
+ * or those of runs not in the ids (ID_UNLISTED).
  */
+enum id_keep { ID_LISTED, ID_ALL, ID_UNLISTED };
+
 struct id_cursor {
 	const int64_t *ids;
 	size_t nr, next;
-	bool every; /* every run: the whole table, each row kept */
+	enum id_keep keep;
 };
 
 static void id_cursor_bind(struct id_cursor *c, sqlite3_stmt *st, const int64_t *ids,
-			   size_t nr, bool every)
+			   size_t nr, enum id_keep keep)
 {
+	bool whole = keep != ID_LISTED;
+
 	c->ids = ids;
 	c->nr = nr;
 	c->next = 0;
-	c->every = every;
-	sqlite3_bind_int64(st, 1, every ? INT64_MIN : nr ? ids[0] : 1);
-	sqlite3_bind_int64(st, 2, every ? INT64_MAX : nr ? ids[nr - 1] : 0);
+	c->keep = keep;
+	sqlite3_bind_int64(st, 1, whole ? INT64_MIN : nr ? ids[0] : 1);
+	sqlite3_bind_int64(st, 2, whole ? INT64_MAX : nr ? ids[nr - 1] : 0);
 }
 
 static bool id_cursor_keeps(struct id_cursor *c, int64_t id)
 {
-	if (c->every)
+	bool listed;
+
+	if (c->keep == ID_ALL)
 		return true;
 	while (c->next < c->nr && c->ids[c->next] < id)
 		c->next++;
-	return c->next < c->nr && c->ids[c->next] == id;
+	listed = c->next < c->nr && c->ids[c->next] == id;
+	return c->keep == ID_LISTED ? listed : !listed;
 }
 
 /*
@@ -719,27 +728,15 @@ static int window_holds_every_head(struct store *s, const struct window *w, bool
 	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot read the heads' times");
 }
 
-/*
- * The full and shadow runs of the store, from the narrow (head, kind,
- * attempt) index rather than each head's pair; the shadow runs go to
- * narrowed whatever their decision (query_narrowed_selections keeps the
- * `selected` ones).
- */
-static int every_run(struct store *s, struct window_runs *out)
+/* The full runs of the store, from the run_kind index (the runs' rows are wide). */
+static int every_full_run(struct store *s, struct window_runs *out)
 {
-	static const char sql[] = "SELECT id, kind FROM run";
+	static const char sql[] = "SELECT id FROM run WHERE kind = 'full' ORDER BY id";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const unsigned char *kind = sqlite3_column_text(st, 1);
-
-		if (kind && *kind == 'f')
-			push_id(&out->full, &out->nr_full, &out->alloc_full, id);
-		else
-			push_id(&out->narrowed, &out->nr_narrowed, &out->alloc_narrowed, id);
-	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		push_id(&out->full, &out->nr_full, &out->alloc_full, sqlite3_column_int64(st, 0));
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read the runs");
 }
@@ -751,7 +748,7 @@ int query_window_runs(struct store *s, const struct window *w, struct window_run
 
 	out->every = every;
 	if (!ret && every)
-		ret = every_run(s, out);
+		ret = every_full_run(s, out);
 	else if (!ret)
 		ret = pair_cache_pairs_brief(s, w, add_window_runs, out);
 	if (ret == 1)
@@ -773,7 +770,7 @@ int query_window_failures(struct store *s, const struct window_runs *wr,
 	sqlite3_stmt *st = store_stmt(s, sql);
 	struct id_cursor keep;
 
-	id_cursor_bind(&keep, st, wr->full, wr->nr_full, false);
+	id_cursor_bind(&keep, st, wr->full, wr->nr_full, ID_LISTED);
 	return stream_results(s, st, &keep, fn, data);
 }
 
@@ -788,7 +785,11 @@ int query_narrowed_selections(struct store *s, const struct window_runs *wr,
 	int64_t n = 0;
 	int rc, ret = 0;
 
-	id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed, false);
+	/* Every run: each selection but the full runs' (a run not full is shadow). */
+	if (wr->every)
+		id_cursor_bind(&keep, st, wr->full, wr->nr_full, ID_UNLISTED);
+	else
+		id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed, ID_LISTED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
 			continue;
@@ -889,7 +890,7 @@ int query_window_tests(struct store *s, const struct window_runs *wr, test_group
 	int rc, ret = 0;
 
 	/* Every run: each row (run_tests' rows belong to runs: a foreign key). */
-	id_cursor_bind(&keep, st, wr->all, wr->nr_all, wr->every);
+	id_cursor_bind(&keep, st, wr->all, wr->nr_all, wr->every ? ID_ALL : ID_LISTED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *blob = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);

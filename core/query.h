@@ -188,10 +188,15 @@ int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
 struct window_runs {
 	int64_t *all;      /* every run */
 	int64_t *full;     /* full runs */
-	int64_t *narrowed; /* shadow runs, at least those with decision `selected` */
+	int64_t *narrowed; /* shadow runs with decision `selected` */
 	size_t nr_all, nr_full, nr_narrowed;
 	size_t alloc_all, alloc_full, alloc_narrowed;
-	bool every; /* every run of the store, all left empty (the window holds every head) */
+	/*
+	 * The window holds every head, so every run of the store: only full
+	 * is filled, and the queries read whole tables (a run not full is a
+	 * shadow run).
+	 */
+	bool every;
 };
 #define WINDOW_RUNS_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, false }
 /* Add the runs of head p; window_runs_sort when every head is in. */

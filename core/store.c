@@ -285,6 +285,8 @@ static const char *const migrations[] = {
 	STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
 	"CREATE TRIGGER reason_del AFTER DELETE ON selection_reason BEGIN "
 	STALE_RUN("old.run_id") " END;",
+	/* 8 -> 9: runs by kind (an all-time window's blind spots read the full runs' ids alone). */
+	"CREATE INDEX run_kind ON run (kind);",
 #undef STALE_RUN
 #undef STALE
 };
