@@ -513,13 +513,32 @@ static inline bool get_short_varint(const unsigned char **p, const unsigned char
 	return get_varint(p, end, v);
 }
 
-/* The entries into one buffer grown by hand: a report decodes 10^5 selections. */
+/* Room for entry n in *cur: on the stack till an entry outgrows it. */
+static void grow_entry(char **cur, size_t *alloc, char *stack, size_t n)
+{
+	size_t want = *alloc;
+
+	while (want < n + 1)
+		want *= 2;
+	if (*cur == stack) {
+		*cur = xmalloc(want);
+		memcpy(*cur, stack, *alloc);
+	} else {
+		*cur = xrealloc(*cur, want);
+	}
+	*alloc = want;
+}
+
+/*
+ * The entries into one buffer grown by hand, on the stack while they fit:
+ * a report decodes 10^5 selections.
+ */
 int store_strings_each(const void *blob, size_t len,
 		       int (*fn)(const char *s, size_t n, void *data), void *data)
 {
 	const unsigned char *p = blob, *end = p + len;
-	char *cur = NULL;
-	size_t cur_len = 0, alloc = 0;
+	char stack[256], *cur = stack;
+	size_t cur_len = 0, alloc = sizeof(stack);
 	int ret = 0;
 
 	while (p < end && !ret) {
@@ -531,13 +550,15 @@ int store_strings_each(const void *blob, size_t len,
 			break;
 		}
 		cur_len = (size_t)(shared + rest);
-		ALLOC_GROW(cur, cur_len + 1, alloc);
+		if (cur_len >= alloc)
+			grow_entry(&cur, &alloc, stack, cur_len);
 		memcpy(cur + shared, p, (size_t)rest);
 		cur[cur_len] = '\0';
 		p += rest;
 		ret = fn(cur, cur_len, data);
 	}
-	free(cur);
+	if (cur != stack)
+		free(cur);
 	return ret;
 }
 
