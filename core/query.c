@@ -901,7 +901,7 @@ int query_window_tests(struct store *s, const struct window_runs *wr, test_group
 			continue;
 		n_listed++;
 		/* Most often the list of the run before: a compare, not a hash. */
-		if (len == prev.len && (!len || !memcmp(blob, prev.buf, len)) && n_listed > 1)
+		if (n_listed > 1 && len == prev.len && (!len || !memcmp(blob, prev.buf, len)))
 			continue;
 		strbuf_reset(&prev);
 		if (len)

@@ -8,18 +8,23 @@ struct union_acc {
 	struct strmap seen; /* the entries as stored, each added once */
 };
 
+/* Entries remembered as stored: a 10^6-entry selection does not keep a second copy. */
+#define UNION_SEEN_MAX 4096
+
 /*
  * 10^5 selections name a few dozen entries between them: an entry seen
- * before skips the id-map and the set's own parsing and hashing.
+ * before skips the id-map and the set's own parsing and hashing (adding
+ * it again would change nothing).
  */
 static int add_entry(const char *entry, size_t len, void *data)
 {
 	struct union_acc *u = data;
-	bool added;
 
-	strmap_intern(&u->seen, entry, len, 0, &added);
-	if (added)
-		idset_add(u->set, u->map, entry);
+	if (strmap_find(&u->seen, entry, len))
+		return 0;
+	if (u->seen.nr < UNION_SEEN_MAX)
+		strmap_put(&u->seen, entry, len, 0);
+	idset_add(u->set, u->map, entry);
 	return 0;
 }
 
