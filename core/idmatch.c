@@ -295,9 +295,9 @@ bool idset_selects(const struct idset *set, const char *suite, const char *name)
 	       idset_case_matches(set, suite, name, stop_at_first, NULL);
 }
 
+/* Without a format: the blind spots make one per test of the window. */
 void test_id_format(struct strbuf *sb, const char *suite, const char *name)
 {
-	/* Not strbuf_addf: a pass formats an id for each failure, and printf is a tenth of it. */
 	strbuf_addstr(sb, suite);
 	strbuf_add(sb, "::", 2);
 	strbuf_addstr(sb, name);

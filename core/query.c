@@ -580,37 +580,47 @@ int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out)
 
 /*
  * The rows of sorted run ids, from a scan over their range (?1 the first,
- * ?2 the last) in run id order: id_cursor_keeps tells the rows of the ids.
+ * ?2 the last) in run id order: id_cursor_keeps tells the rows of the ids
+ * (ID_LISTED); or a scan of the whole table that keeps every row (ID_ALL)
+ * or those of runs not in the ids (ID_UNLISTED).
  */
+enum id_keep { ID_LISTED, ID_ALL, ID_UNLISTED };
+
 struct id_cursor {
 	const int64_t *ids;
 	size_t nr, next;
+	enum id_keep keep;
 };
 
-static void id_cursor_bind(struct id_cursor *c, sqlite3_stmt *st, const int64_t *ids, size_t nr)
+static void id_cursor_bind(struct id_cursor *c, sqlite3_stmt *st, const int64_t *ids,
+			   size_t nr, enum id_keep keep)
 {
+	bool whole = keep != ID_LISTED;
+
 	c->ids = ids;
 	c->nr = nr;
 	c->next = 0;
-	sqlite3_bind_int64(st, 1, nr ? ids[0] : 1);
-	sqlite3_bind_int64(st, 2, nr ? ids[nr - 1] : 0);
+	c->keep = keep;
+	sqlite3_bind_int64(st, 1, whole ? INT64_MIN : nr ? ids[0] : 1);
+	sqlite3_bind_int64(st, 2, whole ? INT64_MAX : nr ? ids[nr - 1] : 0);
 }
 
 static bool id_cursor_keeps(struct id_cursor *c, int64_t id)
 {
+	bool listed;
+
+	if (c->keep == ID_ALL)
+		return true;
 	while (c->next < c->nr && c->ids[c->next] < id)
 		c->next++;
-	return c->next < c->nr && c->ids[c->next] == id;
+	listed = c->next < c->nr && c->ids[c->next] == id;
+	return c->keep == ID_LISTED ? listed : !listed;
 }
 
 /*
  * Step rows of (suite, case, outcome, digest, excerpt, count, resolved) into
- * fn; with keep, only the rows whose run id (column 7) it keeps.
- */
-/*
- * The results st reads (suite, case, outcome, digest, excerpt, count,
- * resolved, run id); by_id: suite and case as name ids (store_name_text,
- * instead of two joins a row).
+ * fn; with keep, only the rows whose run id (column 7) it keeps. by_id:
+ * suite and case are name ids (store_name_text, not two joins a row).
  */
 static int stream_results(struct store *s, sqlite3_stmt *st, struct id_cursor *keep,
 			  bool by_id, result_fn fn, void *data)
@@ -738,10 +748,50 @@ static int add_window_runs(const struct pair_info *p, void *data)
 	return 0;
 }
 
+/* Whether window w holds every head of the store: every repository, and every head's time. */
+static int window_holds_every_head(struct store *s, const struct window *w, bool *every)
+{
+	static const char sql[] =
+		"SELECT (SELECT min(at) FROM head), (SELECT max(at) FROM head)";
+	sqlite3_stmt *st;
+	int rc;
+
+	*every = false;
+	if (w->repo && *w->repo)
+		return 0;
+	st = store_stmt(s, sql);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*every = sqlite3_column_type(st, 0) == SQLITE_NULL ||
+			 (sqlite3_column_int64(st, 0) >= w->since &&
+			  sqlite3_column_int64(st, 1) < w->until);
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot read the heads' times");
+}
+
+/* The full runs of the store, from the run_kind index (the runs' rows are wide). */
+static int every_full_run(struct store *s, struct window_runs *out)
+{
+	static const char sql[] = "SELECT id FROM run WHERE kind = 'full' ORDER BY id";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		push_id(&out->full, &out->nr_full, &out->alloc_full, sqlite3_column_int64(st, 0));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read the runs");
+}
+
 int query_window_runs(struct store *s, const struct window *w, struct window_runs *out)
 {
-	int ret = pair_cache_pairs_brief(s, w, add_window_runs, out);
+	bool every;
+	int ret = window_holds_every_head(s, w, &every);
 
+	out->every = every;
+	if (!ret && every)
+		ret = every_full_run(s, out);
+	else if (!ret)
+		ret = pair_cache_pairs_brief(s, w, add_window_runs, out);
 	if (ret == 1)
 		ret = query_pairs(s, w, add_window_runs, out);
 
@@ -760,7 +810,7 @@ int query_window_failures(struct store *s, const struct window_runs *wr,
 	sqlite3_stmt *st = store_stmt(s, sql);
 	struct id_cursor keep;
 
-	id_cursor_bind(&keep, st, wr->full, wr->nr_full);
+	id_cursor_bind(&keep, st, wr->full, wr->nr_full, ID_LISTED);
 	return stream_results(s, st, &keep, true, fn, data);
 }
 
@@ -775,7 +825,11 @@ int query_narrowed_selections(struct store *s, const struct window_runs *wr,
 	int64_t n = 0;
 	int rc, ret = 0;
 
-	id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed);
+	/* Every run: each selection but the full runs' (a run not full is shadow). */
+	if (wr->every)
+		id_cursor_bind(&keep, st, wr->full, wr->nr_full, ID_UNLISTED);
+	else
+		id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed, ID_LISTED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
 			continue;
@@ -872,10 +926,12 @@ int query_window_tests(struct store *s, const struct window_runs *wr, test_group
 	size_t nr = 0, alloc = 0;
 	struct idbits groups = { NULL, 0 };
 	struct strmap seen = STRMAP_INIT; /* full runs mostly ran the same tests */
+	struct strbuf prev = STRBUF_INIT;
 	struct id_cursor keep;
 	int rc, ret = 0;
 
-	id_cursor_bind(&keep, st, wr->all, wr->nr_all);
+	/* Every run: each row (run_tests' rows belong to runs: a foreign key). */
+	id_cursor_bind(&keep, st, wr->all, wr->nr_all, wr->every ? ID_ALL : ID_LISTED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *blob = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);
@@ -884,6 +940,12 @@ int query_window_tests(struct store *s, const struct window_runs *wr, test_group
 		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
 			continue;
 		n_listed++;
+		/* Most often the list of the run before: a compare, not a hash. */
+		if (n_listed > 1 && len == prev.len && (!len || !memcmp(blob, prev.buf, len)))
+			continue;
+		strbuf_reset(&prev);
+		if (len)
+			strbuf_add(&prev, blob, len);
 		strmap_intern(&seen, blob ? blob : "", len, 0, &added);
 		if (!added)
 			continue;
@@ -909,6 +971,7 @@ int query_window_tests(struct store *s, const struct window_runs *wr, test_group
 		ret = store_error(s, "cannot read test lists");
 	sqlite3_reset(st);
 	strmap_clear(&seen);
+	strbuf_release(&prev);
 	if (listed)
 		*listed = n_listed;
 	if (!ret)

@@ -197,8 +197,14 @@ struct window_runs {
 	int64_t *narrowed; /* shadow runs with decision `selected` */
 	size_t nr_all, nr_full, nr_narrowed;
 	size_t alloc_all, alloc_full, alloc_narrowed;
+	/*
+	 * The window holds every head, so every run of the store: only full
+	 * is filled, and the queries read whole tables (a run not full is a
+	 * shadow run).
+	 */
+	bool every;
 };
-#define WINDOW_RUNS_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, 0 }
+#define WINDOW_RUNS_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, false }
 /* Add the runs of head p; window_runs_sort when every head is in. */
 void window_runs_add(struct window_runs *wr, const struct pair_info *p);
 void window_runs_sort(struct window_runs *wr);

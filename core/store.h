@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 
 /* The schema version this tiadash writes; older stores are migrated up. */
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 /* PRAGMA application_id of a tiadash store: "TIAD". */
 #define STORE_APPLICATION_ID 0x54494144
 

@@ -5,13 +5,25 @@
 struct union_acc {
 	struct idset *set;
 	const struct idmap *map;
+	struct strmap seen; /* the entries as stored, each added once */
 };
 
+/* Entries remembered as stored: a 10^6-entry selection does not keep a second copy. */
+#define UNION_SEEN_MAX 4096
+
+/*
+ * 10^5 selections name a few dozen entries between them: an entry seen
+ * before skips the id-map and the set's own parsing and hashing (adding
+ * it again would change nothing).
+ */
 static int add_entry(const char *entry, size_t len, void *data)
 {
 	struct union_acc *u = data;
 
-	UNUSED(len);
+	if (strmap_find(&u->seen, entry, len))
+		return 0;
+	if (u->seen.nr < UNION_SEEN_MAX)
+		strmap_put(&u->seen, entry, len, 0);
 	idset_add(u->set, u->map, entry);
 	return 0;
 }
@@ -19,9 +31,11 @@ static int add_entry(const char *entry, size_t len, void *data)
 int blind_selected_union(struct store *s, const struct idmap *map,
 			 const struct window_runs *wr, struct idset *out, int64_t *runs)
 {
-	struct union_acc u = { out, map };
+	struct union_acc u = { out, map, STRMAP_INIT };
+	int ret = query_narrowed_selections(s, wr, add_entry, &u, runs);
 
-	return query_narrowed_selections(s, wr, add_entry, &u, runs);
+	strmap_clear(&u.seen);
+	return ret;
 }
 
 bool blind_id_selected(const struct idset *selected, const char *id)

@@ -5,8 +5,8 @@
 
 test_expect_success 'init creates the store with the current schema' '
 	tiadash --db new/dir/s.db init >out &&
-	test_grep "^store new/dir/s.db ready (schema 8)$" out &&
-	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 8 &&
+	test_grep "^store new/dir/s.db ready (schema 9)$" out &&
+	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 9 &&
 	test "$(sqlite3 new/dir/s.db "pragma journal_mode")" = wal &&
 	test "$(sqlite3 new/dir/s.db "pragma application_id")" = 1414086980
 '
@@ -25,10 +25,11 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 		alter table selection drop column entries_total;
 		alter table selection drop column entries_unresolved;
 		alter table selection drop column entries_unmatched; drop table seed_mutant;
-		drop table seed_change; drop table seed_experiment; pragma user_version = 1" &&
+		drop table seed_change; drop table seed_experiment; drop index run_kind;
+		pragma user_version = 1" &&
 	tiadash --db old.db status --format json >st.json &&
 	test "$(json_get st.json "d[\"sources\"]")" = 1 &&
-	test "$(sqlite3 old.db "pragma user_version")" = 8 &&
+	test "$(sqlite3 old.db "pragma user_version")" = 9 &&
 	sqlite3 old.db "select count(*) from note; select count(*) from http_cache;
 		select count(*) from ci_seen; select count(*) from seed_experiment" >counts &&
 	printf "0\n0\n0\n0\n" >expect && test_cmp expect counts
@@ -39,7 +40,7 @@ test_expect_success 'a store from a newer tiadash is refused, untouched' '
 	sqlite3 newer.db "pragma user_version = 99" &&
 	cp newer.db newer.copy &&
 	test_expect_code 2 tiadash --db newer.db status 2>err &&
-	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 8): upgrade tiadash" err &&
+	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 9): upgrade tiadash" err &&
 	cmp newer.db newer.copy
 '
 

@@ -105,6 +105,15 @@ test_expect_success 'the dashboard shows the blind spots' '
 	test_grep "^Blind spots 3 of 8 tests never selected; 1 failed in full; 2 new$" v
 '
 
+test_expect_success 'all time, a window around every head and one repo read the same runs' '
+	# the first two from the runs by kind, the third from each head'"'"'s pair; the
+	# baseline'"'"'s shadow run is gone (show'"'"'s test): nothing names tests/f.py
+	for w in "" "--since 2026-10-01" "--project acme/x"; do
+		tiadash --db b.db report $w --format json >e.json &&
+		json_close e.json "[d[\"blind_spots\"][k] for k in (\"tests\", \"failed_in_full\", \"narrowed_runs\", \"full_runs_with_tests\")]" "[[\"tests/c.py::t2\", \"tests/d/e.py::t\", \"tests/f.py::u\"], 1, 3, 5]" || return 1
+	done
+'
+
 test_expect_success 'a full run without reports keeps no test list: the figures are null' '
 	brun n/1s 1 shadow 2026-11-02T10:00:00Z pass "$(sel selected 1 7 tests/a.py)" tests/a.py::t1 &&
 	write_run n/1f "\"repo\": \"acme/x\", \"pr\": 1, \"head\": \"$(printf %040x 1)\", \"base\": \"$(printf %040d 0)\", \"kind\": \"full\", \"attempt\": 1, \"started_at\": \"2026-11-02T11:00:00Z\", \"verdict\": \"fail\", \"failed\": [\"tests/f.py::u\"]" &&

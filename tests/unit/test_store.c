@@ -76,6 +76,7 @@ static void upgrade_from_v1(void **state)
 		       "ALTER TABLE selection DROP COLUMN entries_unresolved;"
 		       "ALTER TABLE selection DROP COLUMN entries_unmatched;"
 		       "DROP TABLE seed_mutant; DROP TABLE seed_change; DROP TABLE seed_experiment;"
+		       "DROP INDEX run_kind;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
@@ -185,6 +186,34 @@ static void strings_blob(void **state)
 	strlist_release(&out);
 	strlist_release(&in);
 	strbuf_release(&blob);
+}
+
+/* Entries longer than the decoder's first buffer, sharing a long prefix. */
+static void strings_blob_long(void **state)
+{
+	struct strlist in = STRLIST_INIT, out = STRLIST_INIT;
+	struct strbuf blob = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+
+	UNUSED(state);
+	for (int i = 0; i < 300; i++)
+		strbuf_addch(&a, (char)('a' + i % 26));
+	strbuf_addstr(&b, a.buf);
+	for (int i = 0; i < 2000; i++)
+		strbuf_addch(&b, 'z');
+	strlist_push(&in, "short");
+	strlist_push(&in, a.buf);
+	strlist_push(&in, b.buf);
+	store_strings_encode(&in, &blob);
+	assert_int_equal(store_strings_decode(blob.buf, blob.len, &out), 0);
+	assert_int_equal(out.nr, 3);
+	assert_string_equal(out.items[0], a.buf);
+	assert_string_equal(out.items[1], b.buf);
+	assert_string_equal(out.items[2], "short");
+	strlist_release(&out);
+	strlist_release(&in);
+	strbuf_release(&blob);
+	strbuf_release(&a);
+	strbuf_release(&b);
 }
 
 static int cmp_qsort(const void *a, const void *b)
@@ -321,6 +350,7 @@ int main(void)
 		cmocka_unit_test(nested_transactions),
 		cmocka_unit_test(name_ids_are_stable),
 		cmocka_unit_test(strings_blob),
+		cmocka_unit_test(strings_blob_long),
 		cmocka_unit_test(strlist_sort_matches_qsort),
 		cmocka_unit_test(pair_cache_blob),
 	};
