@@ -657,11 +657,31 @@ static void rows_dist(const struct metrics *m, enum row_figure f, bool narrowed,
 	metrics_dist_of(scratch, rows_values(m, f, narrowed, scratch), out);
 }
 
-/* Counts and distributions over the rows. */
+/* One distribution over the rows: which figure, of which runs, into what. */
+struct dist_spec {
+	enum row_figure f;
+	bool narrowed;
+	struct metrics_dist *out;
+};
+
+static void rows_dists(const struct metrics *m, const struct dist_spec *specs, size_t n)
+{
+	double *scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
+
+	for (size_t i = 0; i < n; i++)
+		rows_dist(m, specs[i].f, specs[i].narrowed, scratch, specs[i].out);
+	free(scratch);
+}
+
+/* Counts over the rows, the affected fractions' distributions, the narrowed runs' median. */
 static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
-	double *scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
+	const struct dist_spec specs[] = {
+		{ FIG_AFFECTED, false, &m->affected },
+		{ FIG_AFFECTED, true, &m->narrowed },
+	};
+	double *scratch;
 
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
@@ -678,22 +698,62 @@ static void finish_figures(struct acc *a)
 	}
 	m->heads = (int64_t)m->nr_rows;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
-	rows_dist(m, FIG_AFFECTED, false, scratch, &m->affected);
-	rows_dist(m, FIG_AFFECTED, true, scratch, &m->narrowed);
-	rows_dist(m, FIG_SHADOW_WALL, false, scratch, &m->wall_shadow);
-	rows_dist(m, FIG_FULL_WALL, false, scratch, &m->wall_full);
-	rows_dist(m, FIG_DIFF_COVERAGE, false, scratch, &m->diff_coverage);
+	rows_dists(m, specs, ARRAY_SIZE(specs));
 	/* Only its median: selected, not sorted. */
+	scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
 	m->narrowed_wall_p50 = metrics_quantile(scratch, rows_values(m, FIG_SHADOW_WALL, true,
 								     scratch), 0.5);
-	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
-	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
+	free(scratch);
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
 	m->escape_rate = m->pairs ? (double)m->escapes / (double)m->pairs : NAN;
 	identity_figures_finish(&m->identity);
 	m->identity_share = m->identity.failing_tests ?
 		(double)m->identity.resolved / (double)m->identity.failing_tests : NAN;
-	free(scratch);
+}
+
+static void finish_days(struct metrics *m);
+
+/*
+ * The rest of the rows' figures, which read the rows only: the wall-clock
+ * and diff-coverage distributions and the days. After a split pass, on a
+ * thread of their own beside finish_figures (the other core is idle then).
+ */
+struct tail_job {
+	struct metrics *m;
+	pthread_t thread;
+	bool threaded;
+};
+
+static void *tail_worker(void *data)
+{
+	struct metrics *m = ((struct tail_job *)data)->m;
+	const struct dist_spec specs[] = {
+		{ FIG_SHADOW_WALL, false, &m->wall_shadow },
+		{ FIG_FULL_WALL, false, &m->wall_full },
+		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage },
+	};
+
+	rows_dists(m, specs, ARRAY_SIZE(specs));
+	finish_days(m);
+	return NULL;
+}
+
+static void tail_start(struct tail_job *j, struct acc *a)
+{
+	j->m = a->m;
+	j->threaded = a->opts->split && !pthread_create(&j->thread, NULL, tail_worker, j);
+}
+
+static void tail_finish(struct tail_job *j)
+{
+	struct metrics *m = j->m;
+
+	if (j->threaded)
+		pthread_join(j->thread, NULL);
+	else
+		tail_worker(j);
+	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
+	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
 }
 
 const char *trend_direction_name(enum trend_direction d)
@@ -1252,11 +1312,14 @@ int metrics_compute(struct store *s, const struct window *w,
 	if (!ret)
 		ret = pass_pairs(&a, &win);
 	if (!ret) {
+		struct tail_job tail;
+
+		tail_start(&tail, &a);
 		finish_figures(&a);
 		finish_reasons(&a);
 		finish_prs(out);
 		finish_incomplete(out);
-		finish_days(out);
+		tail_finish(&tail);
 		finish_bounds(out);
 		ret = finish_trend(&a);
 		if (!ret)
