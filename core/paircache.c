@@ -411,27 +411,28 @@ int pair_cache_refresh(struct store *s)
 	return ret;
 }
 
-static int each_pair(struct store *s, const struct window *w, bool brief,
+#define PAIR_ROWS_SQL "SELECT head_id, repo, at, data FROM pair_row WHERE at >= ?1 AND at < ?2"
+static int each_pair(struct store *s, const struct window *w, bool brief, bool desc,
 		     pair_fn fn, void *data)
 {
-	static const char sql[] =
-		"SELECT head_id, repo, at, data FROM pair_row"
-		" WHERE at >= ?1 AND at < ?2 AND (?3 = '' OR repo = ?3)"
-		" ORDER BY at, head_id";
-	/* Every repository: no test of each row's repo (10^5 rows, twice a report). */
-	static const char all_sql[] =
-		"SELECT head_id, repo, at, data FROM pair_row"
-		" WHERE at >= ?1 AND at < ?2 ORDER BY at, head_id";
+	/* [desc][repo]: every repository needs no test of each row's repo (10^5 rows). */
+	static const char *const sqls[2][2] = {
+		{ PAIR_ROWS_SQL " ORDER BY at, head_id",
+		  PAIR_ROWS_SQL " AND repo = ?3 ORDER BY at, head_id" },
+		{ PAIR_ROWS_SQL " ORDER BY at DESC, head_id DESC",
+		  PAIR_ROWS_SQL " AND repo = ?3 ORDER BY at DESC, head_id DESC" },
+	};
+	bool one_repo = w->repo && *w->repo;
 	struct pair_info p = { 0 };
 	sqlite3_stmt *st;
 	int rc = SQLITE_DONE, ret = 0;
 
 	if (pair_cache_refresh(s) != 0)
 		return 1;
-	st = store_stmt(s, w->repo && *w->repo ? sql : all_sql);
+	st = store_stmt(s, sqls[desc][one_repo]);
 	sqlite3_bind_int64(st, 1, w->since);
 	sqlite3_bind_int64(st, 2, w->until);
-	if (w->repo && *w->repo)
+	if (one_repo)
 		sqlite3_bind_text(st, 3, w->repo, -1, SQLITE_STATIC);
 	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (decode_into(sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3),
@@ -452,10 +453,15 @@ static int each_pair(struct store *s, const struct window *w, bool brief,
 
 int pair_cache_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 {
-	return each_pair(s, w, false, fn, data);
+	return each_pair(s, w, false, false, fn, data);
+}
+
+int pair_cache_pairs_desc(struct store *s, const struct window *w, pair_fn fn, void *data)
+{
+	return each_pair(s, w, false, true, fn, data);
 }
 
 int pair_cache_pairs_brief(struct store *s, const struct window *w, pair_fn fn, void *data)
 {
-	return each_pair(s, w, true, fn, data);
+	return each_pair(s, w, true, false, fn, data);
 }

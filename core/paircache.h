@@ -38,6 +38,8 @@ int pair_cache_refresh(struct store *s);
  * order. 1 (nothing called) when the cache is not fresh.
  */
 int pair_cache_pairs(struct store *s, const struct window *w, pair_fn fn, void *data);
+/* The same, last head first. */
+int pair_cache_pairs_desc(struct store *s, const struct window *w, pair_fn fn, void *data);
 /*
  * The same with only each run's id, kind and decision (every other field
  * zero, no reasons), the rest of the blob skipped: for the window's run ids.

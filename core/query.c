@@ -385,6 +385,11 @@ int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data)
 	return stream_pairs(s, st, fn, data);
 }
 
+int query_pairs_backward(struct store *s, const struct window *w, pair_fn fn, void *data)
+{
+	return pair_cache_pairs_desc(s, w, fn, data);
+}
+
 int query_head_pair(struct store *s, int64_t head_id, pair_fn fn, void *data)
 {
 	static const char sql[] = PAIR_COLUMNS "WHERE h.id = ?1";
@@ -410,7 +415,10 @@ int query_window_count(struct store *s, const struct window *w, int64_t *heads)
 	/* Every repository: the head_at index alone, not each head's row (the
 	 * dashboard counts before its first frame). */
 	static const char all_sql[] = "SELECT count(*) FROM head WHERE at >= ?1 AND at < ?2";
-	sqlite3_stmt *st = store_stmt(s, w->repo && *w->repo ? sql : all_sql);
+	/* Every head (at is NOT NULL): SQLite counts the index's pages, reading no entry. */
+	static const char every_sql[] = "SELECT count(*) FROM head";
+	bool every = w->since == INT64_MIN && w->until == INT64_MAX;
+	sqlite3_stmt *st = store_stmt(s, w->repo && *w->repo ? sql : every ? every_sql : all_sql);
 	int rc;
 
 	bind_window(st, w);

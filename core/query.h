@@ -114,6 +114,12 @@ int query_status(struct store *s, struct store_status *out);
  */
 typedef int (*pair_fn)(const struct pair_info *p, void *data);
 int query_pairs(struct store *s, const struct window *w, pair_fn fn, void *data);
+/*
+ * The same, last head first, from the pair cache only: 1 (nothing called)
+ * when it cannot be brought up to date. For a second reader of a window,
+ * from its other end.
+ */
+int query_pairs_backward(struct store *s, const struct window *w, pair_fn fn, void *data);
 
 /*
  * The heads listed as stale in the pair cache (core/paircache.h), by id,

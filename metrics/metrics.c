@@ -485,15 +485,69 @@ static int on_pair(const struct pair_info *p, void *data)
 }
 
 /*
- * The pass in two halves at once (metrics_opts.split): the window's later
- * half on a thread with its own connection, its rows, reasons and escapes
- * appended to the earlier half's afterwards. Rows come in window order
- * either way: the halves meet at a window time.
+ * The pass from both ends at once (metrics_opts.split): this thread from
+ * the window's first head forward, a second one with its own connection
+ * from the last backward, each taking slices of window time from a shared
+ * boundary until they meet. Neither waits for the other: what one does not
+ * get to, the other does. The backward half, reversed, is appended: rows
+ * come in window order either way.
  */
+struct meet {
+	pthread_mutex_t lock;
+	int64_t lo, hi; /* forward takes at < lo, backward at >= hi; lo <= hi */
+	int64_t step;   /* the window time one claim takes */
+};
+
+/* A side's pair_fn stops with it once the sides met (1 is query_pairs' "not fresh"). */
+#define SIDES_MET 2
+
+struct side {
+	struct acc *a;
+	struct meet *meet;
+	int64_t bound; /* this side's lo (forward) or hi (backward), as last claimed */
+	bool backward;
+};
+
+static bool side_has(const struct side *sd, int64_t at)
+{
+	return sd->backward ? at >= sd->bound : at < sd->bound;
+}
+
+/* Does this side take a pair at window time at? It claims more time when it must. */
+static bool side_takes(struct side *sd, int64_t at)
+{
+	struct meet *mt = sd->meet;
+
+	if (side_has(sd, at))
+		return true;
+	pthread_mutex_lock(&mt->lock);
+	if (sd->backward) {
+		int64_t hi = mt->hi - mt->step;
+
+		hi = hi > at ? at : hi;
+		mt->hi = sd->bound = hi < mt->lo ? mt->lo : hi;
+	} else {
+		int64_t lo = mt->lo + mt->step;
+
+		lo = lo <= at ? at + 1 : lo;
+		mt->lo = sd->bound = lo > mt->hi ? mt->hi : lo;
+	}
+	pthread_mutex_unlock(&mt->lock);
+	return side_has(sd, at);
+}
+
+static int on_side_pair(const struct pair_info *p, void *data)
+{
+	struct side *sd = data;
+
+	return side_takes(sd, p->at) ? on_pair(p, sd->a) : SIDES_MET;
+}
+
 struct half_job {
 	const char *path;
 	const atomic_bool *cancel;
-	struct window w;
+	const struct window *w;
+	struct side side;
 	struct acc a;
 	struct metrics m;
 	pthread_t thread;
@@ -508,10 +562,35 @@ static void *half_worker(void *data)
 	if (store_open(&j->a.store, j->path, STORE_EXISTING) == 0) {
 		if (j->cancel)
 			store_set_cancel(j->a.store, j->cancel);
-		j->ret = query_pairs(j->a.store, &j->w, on_pair, &j->a);
+		/* 1: no fresh pair cache to read backwards; the forward side takes it all. */
+		j->ret = query_pairs_backward(j->a.store, j->w, on_side_pair, &j->side);
+		if (j->ret == 1 || j->ret == SIDES_MET)
+			j->ret = 0;
 		store_close(j->a.store);
 	}
 	return NULL;
+}
+
+/* The backward side's escapes and force-full entries into window order (merge_half does its rows). */
+static void reverse_half(struct acc *h)
+{
+	struct metrics *m = h->m;
+	size_t n = m->nr_rows;
+
+	for (size_t i = 0, k = m->nr_escape_list; i < k / 2; i++) {
+		struct metrics_escape t = m->escape_list[i];
+
+		m->escape_list[i] = m->escape_list[k - 1 - i];
+		m->escape_list[k - 1 - i] = t;
+	}
+	for (size_t i = 0; i < m->nr_escape_list; i++)
+		m->escape_list[i].row = n - 1 - m->escape_list[i].row;
+	for (size_t i = 0; i < h->nr_ff / 2; i++) {
+		struct ff_entry t = h->ff[i];
+
+		h->ff[i] = h->ff[h->nr_ff - 1 - i];
+		h->ff[h->nr_ff - 1 - i] = t;
+	}
 }
 
 static void merge_identity(struct identity_figures *f, struct identity_figures *h)
@@ -527,14 +606,17 @@ static void merge_identity(struct identity_figures *f, struct identity_figures *
 	f->has_unmatched |= h->has_unmatched;
 }
 
-/* Append half h (the later one) to a's; h keeps what it owned but its escapes. */
+/*
+ * Append the backward side h to a's, its rows last first (reverse_half did
+ * the rest); h keeps what it owned but its escapes.
+ */
 static void merge_half(struct acc *a, struct acc *h)
 {
 	struct metrics *m = a->m, *hm = h->m;
 	size_t base = m->nr_rows, *remap = xcalloc(hm->nr_reasons + 1, sizeof(*remap));
 
 	ALLOC_GROW(m->rows, m->nr_rows + hm->nr_rows, m->alloc_rows);
-	for (size_t i = 0; i < hm->nr_rows; i++) {
+	for (size_t i = hm->nr_rows; i-- > 0;) {
 		struct metrics_row *r = &m->rows[m->nr_rows++];
 
 		/* Into a's pool: equal strings stay one pointer (finish_incomplete). */
@@ -573,44 +655,52 @@ static void half_release(struct half_job *j)
 	free(j->a.ff);
 }
 
-/*
- * The window time where the pass splits: halfway from its first head to
- * its last, so that both halves have one. 0 when it does not split (an
- * in-memory store has no second connection; a window of one time).
- */
-static int split_at(struct acc *a, const struct window *w, int64_t *mid)
+/* A slice of window time a side claims: 1/256 of the window's heads' span. */
+static int meet_init(struct acc *a, const struct window *w, struct meet *mt)
 {
 	int64_t first, last;
 
-	*mid = 0;
-	if (!a->opts->split || !strcmp(a->store->path, ":memory:") || !*a->store->path)
-		return 0;
 	if (query_window_span(a->store, w, &first, &last) < 0)
 		return -1;
-	if (first < last)
-		*mid = first + (last - first) / 2 + 1;
-	return 0;
+	if (first > last)
+		first = last = 0;
+	mt->lo = first;
+	mt->hi = last + 1;
+	mt->step = (last - first) / 256 + 1;
+	return pthread_mutex_init(&mt->lock, NULL) ? 1 : 0;
 }
 
 static int pass_pairs(struct acc *a, const struct window *w)
 {
-	struct half_job j = { .path = a->store->path, .cancel = a->store->cancel, .w = *w };
-	struct window first = *w;
-	int64_t mid;
-	int ret = split_at(a, w, &mid);
+	struct half_job j = { .path = a->store->path, .cancel = a->store->cancel, .w = w };
+	struct meet mt;
+	struct side forward = { a, &mt, 0, false };
+	int ret;
 
-	if (ret || !mid)
-		return ret ? ret : query_pairs(a->store, w, on_pair, a);
-	first.until = j.w.since = mid;
+	/* An in-memory store has no second connection. */
+	if (!a->opts->split || !strcmp(a->store->path, ":memory:") || !*a->store->path)
+		return query_pairs(a->store, w, on_pair, a);
+	ret = meet_init(a, w, &mt);
+	if (ret)
+		return ret < 0 ? ret : query_pairs(a->store, w, on_pair, a);
+	forward.bound = mt.lo;
 	j.a = (struct acc){ .opts = a->opts, .m = &j.m, .quarantine = a->quarantine,
 			    .notes = a->notes };
-	if (pthread_create(&j.thread, NULL, half_worker, &j))
+	j.side = (struct side){ &j.a, &mt, mt.hi, true };
+	if (pthread_create(&j.thread, NULL, half_worker, &j)) {
+		pthread_mutex_destroy(&mt.lock);
 		return query_pairs(a->store, w, on_pair, a);
-	ret = query_pairs(a->store, &first, on_pair, a);
+	}
+	ret = query_pairs(a->store, w, on_side_pair, &forward);
+	if (ret == SIDES_MET)
+		ret = 0;
 	pthread_join(j.thread, NULL);
-	if (!ret && !j.ret)
+	if (!ret && !j.ret) {
+		reverse_half(&j.a);
 		merge_half(a, &j.a);
+	}
 	half_release(&j);
+	pthread_mutex_destroy(&mt.lock);
 	return ret ? ret : j.ret;
 }
 
@@ -673,13 +763,14 @@ static void rows_dists(const struct metrics *m, const struct dist_spec *specs, s
 	free(scratch);
 }
 
-/* Counts over the rows, the affected fractions' distributions, the narrowed runs' median. */
+/* Counts over the rows, three distributions, the narrowed runs' median wall-clock. */
 static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
 	const struct dist_spec specs[] = {
 		{ FIG_AFFECTED, false, &m->affected },
 		{ FIG_AFFECTED, true, &m->narrowed },
+		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage },
 	};
 	double *scratch;
 
@@ -712,48 +803,71 @@ static void finish_figures(struct acc *a)
 }
 
 static void finish_days(struct metrics *m);
+static int finish_verifier(struct store *s, const struct metrics_opts *opts, struct metrics *m);
 
 /*
- * The rest of the rows' figures, which read the rows only: the wall-clock
- * and diff-coverage distributions and the days. After a split pass, on a
- * thread of their own beside finish_figures (the other core is idle then).
+ * The rest of the figures of the rows: the wall-clock distributions, the
+ * days and the verifier check (which writes only the rows' verifier_changed).
+ * After a split pass, on a thread with a connection of its own, beside
+ * finish_figures: the other core is idle then.
  */
 struct tail_job {
+	struct store *store; /* the pass's; the thread opens its own */
+	const struct metrics_opts *opts;
 	struct metrics *m;
 	pthread_t thread;
 	bool threaded;
+	int ret;
 };
+
+static int tail_work(struct tail_job *j, struct store *s)
+{
+	const struct dist_spec specs[] = {
+		{ FIG_SHADOW_WALL, false, &j->m->wall_shadow },
+		{ FIG_FULL_WALL, false, &j->m->wall_full },
+	};
+
+	rows_dists(j->m, specs, ARRAY_SIZE(specs));
+	finish_days(j->m);
+	return finish_verifier(s, j->opts, j->m);
+}
 
 static void *tail_worker(void *data)
 {
-	struct metrics *m = ((struct tail_job *)data)->m;
-	const struct dist_spec specs[] = {
-		{ FIG_SHADOW_WALL, false, &m->wall_shadow },
-		{ FIG_FULL_WALL, false, &m->wall_full },
-		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage },
-	};
+	struct tail_job *j = data;
+	struct store *s;
 
-	rows_dists(m, specs, ARRAY_SIZE(specs));
-	finish_days(m);
+	j->ret = -1;
+	if (store_open(&s, j->store->path, STORE_EXISTING) == 0) {
+		if (j->store->cancel)
+			store_set_cancel(s, j->store->cancel);
+		j->ret = tail_work(j, s);
+		store_close(s);
+	}
 	return NULL;
 }
 
 static void tail_start(struct tail_job *j, struct acc *a)
 {
+	j->store = a->store;
+	j->opts = a->opts;
 	j->m = a->m;
-	j->threaded = a->opts->split && !pthread_create(&j->thread, NULL, tail_worker, j);
+	j->ret = 0;
+	j->threaded = a->opts->split && strcmp(a->store->path, ":memory:") && *a->store->path &&
+		      !pthread_create(&j->thread, NULL, tail_worker, j);
 }
 
-static void tail_finish(struct tail_job *j)
+static int tail_finish(struct tail_job *j)
 {
 	struct metrics *m = j->m;
 
 	if (j->threaded)
 		pthread_join(j->thread, NULL);
 	else
-		tail_worker(j);
+		j->ret = tail_work(j, j->store);
 	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
 	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
+	return j->ret;
 }
 
 const char *trend_direction_name(enum trend_direction d)
@@ -1006,11 +1120,10 @@ static int cmp_found(const void *x, const void *y)
 }
 
 /* The verifier check over every PR of the window (metrics/verifier.h). */
-static int finish_verifier(struct acc *a)
+static int finish_verifier(struct store *s, const struct metrics_opts *opts, struct metrics *m)
 {
-	struct metrics *m = a->m;
 	struct verifier v;
-	int ret = verifier_init(&v, a->store, a->opts->repo);
+	int ret = verifier_init(&v, s, opts->repo);
 
 	if (!ret)
 		ret = check_groups(&v, m);
@@ -1319,14 +1432,13 @@ int metrics_compute(struct store *s, const struct window *w,
 		finish_reasons(&a);
 		finish_prs(out);
 		finish_incomplete(out);
-		tail_finish(&tail);
+		ret = tail_finish(&tail);
 		finish_bounds(out);
-		ret = finish_trend(&a);
+		if (!ret)
+			ret = finish_trend(&a);
 		if (!ret)
 			ret = metrics_seeded_compute(s, &win, out->confidence, &out->seeded);
 	}
-	if (!ret)
-		ret = finish_verifier(&a);
 	if (blind_finish(&a, &blind) && !ret)
 		ret = -1;
 	strmap_clear(&a.reason_index);
