@@ -722,57 +722,60 @@ static double row_figure(const struct metrics_row *r, enum row_figure f)
 }
 
 /*
- * The known values of one figure over the rows (narrowed: of the narrowed
- * shadow runs only) into scratch, which holds one per row: one figure at a
- * time, not six arrays of 10^5 at once. Returns how many.
+ * One distribution over the rows: which figure, of which runs (narrowed:
+ * of the narrowed shadow runs only), into what (or only its median, into
+ * p50: selected, not sorted).
  */
-static size_t rows_values(const struct metrics *m, enum row_figure f, bool narrowed,
-			  double *scratch)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->nr_rows; i++) {
-		const struct metrics_row *r = &m->rows[i];
-		double x = row_figure(r, f);
-
-		if (!isnan(x) && (!narrowed || r->decision == DECISION_SELECTED))
-			scratch[n++] = x;
-	}
-	return n;
-}
-
-static void rows_dist(const struct metrics *m, enum row_figure f, bool narrowed,
-		      double *scratch, struct metrics_dist *out)
-{
-	metrics_dist_of(scratch, rows_values(m, f, narrowed, scratch), out);
-}
-
-/* One distribution over the rows: which figure, of which runs, into what. */
 struct dist_spec {
 	enum row_figure f;
 	bool narrowed;
 	struct metrics_dist *out;
+	double *p50;
 };
 
+#define MAX_DISTS 3
+/*
+ * The distributions of specs: their known values gathered in one read of
+ * the rows (10^5 rows are 15 MB: a read for each was a third of the work),
+ * then each sorted.
+ */
 static void rows_dists(const struct metrics *m, const struct dist_spec *specs, size_t n)
 {
-	double *scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
+	double *v[MAX_DISTS];
+	size_t nr[MAX_DISTS] = { 0 };
 
-	for (size_t i = 0; i < n; i++)
-		rows_dist(m, specs[i].f, specs[i].narrowed, scratch, specs[i].out);
-	free(scratch);
+	if (n > MAX_DISTS)
+		BUG("%zu distributions at once", n);
+	for (size_t k = 0; k < n; k++)
+		v[k] = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*v[k]));
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+
+		for (size_t k = 0; k < n; k++) {
+			double x = row_figure(r, specs[k].f);
+
+			if (!isnan(x) && (!specs[k].narrowed || r->decision == DECISION_SELECTED))
+				v[k][nr[k]++] = x;
+		}
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (specs[k].out)
+			metrics_dist_of(v[k], nr[k], specs[k].out);
+		else
+			*specs[k].p50 = metrics_quantile(v[k], nr[k], 0.5);
+		free(v[k]);
+	}
 }
 
-/* Counts over the rows, three distributions, the narrowed runs' median wall-clock. */
+/* Counts over the rows, and the distributions of the affected fractions and the diff coverage. */
 static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
 	const struct dist_spec specs[] = {
-		{ FIG_AFFECTED, false, &m->affected },
-		{ FIG_AFFECTED, true, &m->narrowed },
-		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage },
+		{ FIG_AFFECTED, false, &m->affected, NULL },
+		{ FIG_AFFECTED, true, &m->narrowed, NULL },
+		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage, NULL },
 	};
-	double *scratch;
 
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
@@ -790,11 +793,6 @@ static void finish_figures(struct acc *a)
 	m->heads = (int64_t)m->nr_rows;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
 	rows_dists(m, specs, ARRAY_SIZE(specs));
-	/* Only its median: selected, not sorted. */
-	scratch = xmalloc((m->nr_rows ? m->nr_rows : 1) * sizeof(*scratch));
-	m->narrowed_wall_p50 = metrics_quantile(scratch, rows_values(m, FIG_SHADOW_WALL, true,
-								     scratch), 0.5);
-	free(scratch);
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
 	m->escape_rate = m->pairs ? (double)m->escapes / (double)m->pairs : NAN;
 	identity_figures_finish(&m->identity);
@@ -806,8 +804,9 @@ static void finish_days(struct metrics *m);
 static int finish_verifier(struct store *s, const struct metrics_opts *opts, struct metrics *m);
 
 /*
- * The rest of the figures of the rows: the wall-clock distributions, the
- * days and the verifier check (which writes only the rows' verifier_changed).
+ * The rest of the figures of the rows: the wall-clock distributions (and
+ * the narrowed runs' median, finish_reasons' baseline), the days and the
+ * verifier check (which writes only the rows' verifier_changed).
  * After a split pass, on a thread with a connection of its own, beside
  * finish_figures: the other core is idle then.
  */
@@ -823,8 +822,9 @@ struct tail_job {
 static int tail_work(struct tail_job *j, struct store *s)
 {
 	const struct dist_spec specs[] = {
-		{ FIG_SHADOW_WALL, false, &j->m->wall_shadow },
-		{ FIG_FULL_WALL, false, &j->m->wall_full },
+		{ FIG_SHADOW_WALL, false, &j->m->wall_shadow, NULL },
+		{ FIG_FULL_WALL, false, &j->m->wall_full, NULL },
+		{ FIG_SHADOW_WALL, true, NULL, &j->m->narrowed_wall_p50 },
 	};
 
 	rows_dists(j->m, specs, ARRAY_SIZE(specs));
@@ -1429,10 +1429,10 @@ int metrics_compute(struct store *s, const struct window *w,
 
 		tail_start(&tail, &a);
 		finish_figures(&a);
-		finish_reasons(&a);
 		finish_prs(out);
 		finish_incomplete(out);
 		ret = tail_finish(&tail);
+		finish_reasons(&a); /* after the narrowed runs' median, the tail's */
 		finish_bounds(out);
 		if (!ret)
 			ret = finish_trend(&a);
