@@ -1,7 +1,8 @@
 /*
  * The calibration figures of a window: one pass over the window's heads
  * (query_pairs), each classified, then distributions sorted in C; the
- * blind spots meanwhile on a thread of their own.
+ * blind spots meanwhile on a thread of their own. For the dashboard the
+ * pass runs from both ends and the figures after it on two threads.
  */
 #include "core/tiadash.h"
 #include "core/paircache.h"
@@ -97,33 +98,43 @@ static void swap_d(double *a, double *b)
 	*b = t;
 }
 
+/*
+ * Median of three as the pivot, then Hoare's partition of v (n > 16):
+ * v[0..j] <= pivot <= v[j+1..n); returns j.
+ */
+static size_t partition(double *v, size_t n)
+{
+	size_t i, j, mid = n / 2;
+	double pivot;
+
+	if (v[mid] < v[0])
+		swap_d(&v[mid], &v[0]);
+	if (v[n - 1] < v[0])
+		swap_d(&v[n - 1], &v[0]);
+	if (v[n - 1] < v[mid])
+		swap_d(&v[n - 1], &v[mid]);
+	pivot = v[mid];
+	for (i = 0, j = n - 1;; i++, j--) {
+		while (v[i] < pivot)
+			i++;
+		while (pivot < v[j])
+			j--;
+		if (i >= j)
+			return j;
+		swap_d(&v[i], &v[j]);
+	}
+}
+
 static void intro_sort(double *v, size_t n, int depth)
 {
 	while (n > 16) {
-		size_t i, j, mid = n / 2;
-		double pivot;
+		size_t j;
 
 		if (depth-- == 0) {
 			heap_sort(v, n);
 			return;
 		}
-		/* Median of three as the pivot, then Hoare's partition. */
-		if (v[mid] < v[0])
-			swap_d(&v[mid], &v[0]);
-		if (v[n - 1] < v[0])
-			swap_d(&v[n - 1], &v[0]);
-		if (v[n - 1] < v[mid])
-			swap_d(&v[n - 1], &v[mid]);
-		pivot = v[mid];
-		for (i = 0, j = n - 1;; i++, j--) {
-			while (v[i] < pivot)
-				i++;
-			while (pivot < v[j])
-				j--;
-			if (i >= j)
-				break;
-			swap_d(&v[i], &v[j]);
-		}
+		j = partition(v, n);
 		/* Recurse into the smaller side, loop on the larger. */
 		if (j + 1 < n - j - 1) {
 			intro_sort(v, j + 1, depth);
@@ -205,30 +216,14 @@ static void select_kth(double *v, size_t n, size_t k)
 	for (size_t m = n; m > 1; m >>= 1)
 		depth += 2;
 	while (n > 16) {
-		size_t i, j, mid = n / 2;
-		double pivot;
+		size_t j;
 
 		if (depth-- == 0) {
 			heap_sort(v, n);
 			return;
 		}
-		/* The partition of intro_sort; then only the side holding k. */
-		if (v[mid] < v[0])
-			swap_d(&v[mid], &v[0]);
-		if (v[n - 1] < v[0])
-			swap_d(&v[n - 1], &v[0]);
-		if (v[n - 1] < v[mid])
-			swap_d(&v[n - 1], &v[mid]);
-		pivot = v[mid];
-		for (i = 0, j = n - 1;; i++, j--) {
-			while (v[i] < pivot)
-				i++;
-			while (pivot < v[j])
-				j--;
-			if (i >= j)
-				break;
-			swap_d(&v[i], &v[j]);
-		}
+		/* Then only the side holding k. */
+		j = partition(v, n);
 		if (k <= j) {
 			n = j + 1;
 		} else {
@@ -492,6 +487,12 @@ static int on_pair(const struct pair_info *p, void *data)
  * get to, the other does. The backward half, reversed, is appended: rows
  * come in window order either way.
  */
+/* A store file can have a second connection for a thread; an in-memory one cannot. */
+static bool opens_beside(const struct store *s)
+{
+	return strcmp(s->path, ":memory:") && *s->path;
+}
+
 struct meet {
 	pthread_mutex_t lock;
 	int64_t lo, hi; /* forward takes at < lo, backward at >= hi; lo <= hi */
@@ -677,8 +678,7 @@ static int pass_pairs(struct acc *a, const struct window *w)
 	struct side forward = { a, &mt, 0, false };
 	int ret;
 
-	/* An in-memory store has no second connection. */
-	if (!a->opts->split || !strcmp(a->store->path, ":memory:") || !*a->store->path)
+	if (!a->opts->split || !opens_beside(a->store))
 		return query_pairs(a->store, w, on_pair, a);
 	ret = meet_init(a, w, &mt);
 	if (ret)
@@ -853,7 +853,7 @@ static void tail_start(struct tail_job *j, struct acc *a)
 	j->opts = a->opts;
 	j->m = a->m;
 	j->ret = 0;
-	j->threaded = a->opts->split && strcmp(a->store->path, ":memory:") && *a->store->path &&
+	j->threaded = a->opts->split && opens_beside(a->store) &&
 		      !pthread_create(&j->thread, NULL, tail_worker, j);
 }
 
@@ -1202,7 +1202,7 @@ static void blind_start(struct blind_job *j, struct store *s, const struct idmap
 	j->cancel = s->cancel;
 	j->selected = (struct idset)IDSET_INIT;
 	/* An in-memory store has no second connection: computed in blind_finish. */
-	if (strcmp(s->path, ":memory:") && *s->path)
+	if (opens_beside(s))
 		j->threaded = !pthread_create(&j->thread, NULL, blind_worker, j);
 }
 

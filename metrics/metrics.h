@@ -97,7 +97,8 @@ struct metrics_opts {
 	double escape_target;      /* the escape rate the bound must reach */
 	int64_t now;               /* the trend's end when until is unbounded (0: none) */
 	struct repo_later *repo;   /* the verifier check's diffs (NULL: stored diffs) */
-	bool split;                /* the pass in two halves at once: sooner, 1.5x the rows' memory */
+	bool split;                /* the pass from both ends, the figures on two threads:
+				      sooner, 1.5 times the rows' memory */
 };
 #define METRICS_OPTS_INIT { .idmap = NULL, .threshold = METRICS_DEFAULT_THRESHOLD, \
 	.confidence = METRICS_DEFAULT_CONFIDENCE,                              \
