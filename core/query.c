@@ -759,22 +759,17 @@ static int add_window_runs(const struct pair_info *p, void *data)
 /* Whether window w holds every head of the store: every repository, and every head's time. */
 static int window_holds_every_head(struct store *s, const struct window *w, bool *every)
 {
-	static const char sql[] =
-		"SELECT (SELECT min(at) FROM head), (SELECT max(at) FROM head)";
-	sqlite3_stmt *st;
-	int rc;
+	static const struct window all = WINDOW_ALL;
+	int64_t first, last;
 
 	*every = false;
 	if (w->repo && *w->repo)
 		return 0;
-	st = store_stmt(s, sql);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*every = sqlite3_column_type(st, 0) == SQLITE_NULL ||
-			 (sqlite3_column_int64(st, 0) >= w->since &&
-			  sqlite3_column_int64(st, 1) < w->until);
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot read the heads' times");
+	if (query_window_span(s, &all, &first, &last) < 0)
+		return -1;
+	/* No head at all (first > last), or all of them inside. */
+	*every = first > last || (first >= w->since && last < w->until);
+	return 0;
 }
 
 /* The full runs of the store, from the run_kind index (the runs' rows are wide). */
