@@ -125,6 +125,16 @@ static size_t partition(double *v, size_t n)
 	}
 }
 
+/* How deep partitioning may go before heap_sort takes over: 2 log2(n). */
+static int depth_limit(size_t n)
+{
+	int depth = 0;
+
+	for (; n > 1; n >>= 1)
+		depth += 2;
+	return depth;
+}
+
 static void intro_sort(double *v, size_t n, int depth)
 {
 	while (n > 16) {
@@ -211,10 +221,8 @@ static void radix_sort(double *v, size_t n)
 /* The k-th smallest of v at v[k], the smaller ones before it, the larger after. */
 static void select_kth(double *v, size_t n, size_t k)
 {
-	int depth = 0;
+	int depth = depth_limit(n);
 
-	for (size_t m = n; m > 1; m >>= 1)
-		depth += 2;
 	while (n > 16) {
 		size_t j;
 
@@ -256,16 +264,12 @@ double metrics_quantile(double *v, size_t n, double q)
 
 void metrics_sort(double *v, size_t n)
 {
-	int depth = 0;
-
 	if (n >= 4096) {
 		radix_sort(v, n);
 		return;
 	}
-	for (size_t k = n; k > 1; k >>= 1)
-		depth += 2;
 	if (n > 1)
-		intro_sort(v, n, depth);
+		intro_sort(v, n, depth_limit(n));
 }
 
 void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
@@ -479,6 +483,25 @@ static int on_pair(const struct pair_info *p, void *data)
 	return 0;
 }
 
+/* A store file can have a second connection for a thread; an in-memory one cannot. */
+static bool opens_beside(const struct store *s)
+{
+	return strcmp(s->path, ":memory:") && *s->path;
+}
+
+/*
+ * A thread's connection to the store at path, which takes the cancel flag
+ * of the connection it works beside (NULL: none). -1 after error().
+ */
+static int open_beside(const char *path, const atomic_bool *cancel, struct store **out)
+{
+	if (store_open(out, path, STORE_EXISTING) < 0)
+		return -1;
+	if (cancel)
+		store_set_cancel(*out, cancel);
+	return 0;
+}
+
 /*
  * The pass from both ends at once (metrics_opts.split): this thread from
  * the window's first head forward, a second one with its own connection
@@ -487,12 +510,6 @@ static int on_pair(const struct pair_info *p, void *data)
  * get to, the other does. The backward half, reversed, is appended: rows
  * come in window order either way.
  */
-/* A store file can have a second connection for a thread; an in-memory one cannot. */
-static bool opens_beside(const struct store *s)
-{
-	return strcmp(s->path, ":memory:") && *s->path;
-}
-
 struct meet {
 	pthread_mutex_t lock;
 	int64_t lo, hi; /* forward takes at < lo, backward at >= hi; lo <= hi */
@@ -560,9 +577,7 @@ static void *half_worker(void *data)
 	struct half_job *j = data;
 
 	j->ret = -1;
-	if (store_open(&j->a.store, j->path, STORE_EXISTING) == 0) {
-		if (j->cancel)
-			store_set_cancel(j->a.store, j->cancel);
+	if (open_beside(j->path, j->cancel, &j->a.store) == 0) {
 		/* 1: no fresh pair cache to read backwards; the forward side takes it all. */
 		j->ret = query_pairs_backward(j->a.store, j->w, on_side_pair, &j->side);
 		if (j->ret == 1 || j->ret == SIDES_MET)
@@ -570,28 +585,6 @@ static void *half_worker(void *data)
 		store_close(j->a.store);
 	}
 	return NULL;
-}
-
-/* The backward side's escapes and force-full entries into window order (merge_half does its rows). */
-static void reverse_half(struct acc *h)
-{
-	struct metrics *m = h->m;
-	size_t n = m->nr_rows;
-
-	for (size_t i = 0, k = m->nr_escape_list; i < k / 2; i++) {
-		struct metrics_escape t = m->escape_list[i];
-
-		m->escape_list[i] = m->escape_list[k - 1 - i];
-		m->escape_list[k - 1 - i] = t;
-	}
-	for (size_t i = 0; i < m->nr_escape_list; i++)
-		m->escape_list[i].row = n - 1 - m->escape_list[i].row;
-	for (size_t i = 0; i < h->nr_ff / 2; i++) {
-		struct ff_entry t = h->ff[i];
-
-		h->ff[i] = h->ff[h->nr_ff - 1 - i];
-		h->ff[h->nr_ff - 1 - i] = t;
-	}
 }
 
 static void merge_identity(struct identity_figures *f, struct identity_figures *h)
@@ -608,13 +601,15 @@ static void merge_identity(struct identity_figures *f, struct identity_figures *
 }
 
 /*
- * Append the backward side h to a's, its rows last first (reverse_half did
- * the rest); h keeps what it owned but its escapes.
+ * Append the backward side h to a's, reading its rows, escapes and
+ * force-full entries last first: window order. h keeps what it owned but
+ * its escapes.
  */
 static void merge_half(struct acc *a, struct acc *h)
 {
 	struct metrics *m = a->m, *hm = h->m;
-	size_t base = m->nr_rows, *remap = xcalloc(hm->nr_reasons + 1, sizeof(*remap));
+	size_t last = m->nr_rows + hm->nr_rows - 1;
+	size_t *remap = xcalloc(hm->nr_reasons + 1, sizeof(*remap));
 
 	ALLOC_GROW(m->rows, m->nr_rows + hm->nr_rows, m->alloc_rows);
 	for (size_t i = hm->nr_rows; i-- > 0;) {
@@ -635,12 +630,12 @@ static void merge_half(struct acc *a, struct acc *h)
 		remap[i] = reason_slot(a, hm->reasons[i].reason);
 		m->reasons[remap[i]].runs += hm->reasons[i].runs;
 	}
-	for (size_t i = 0; i < h->nr_ff; i++)
+	for (size_t i = h->nr_ff; i-- > 0;)
 		add_ff(a, remap[h->ff[i].reason], h->ff[i].wall_s);
 	ALLOC_GROW(m->escape_list, m->nr_escape_list + hm->nr_escape_list, a->alloc_escapes);
-	for (size_t i = 0; i < hm->nr_escape_list; i++) {
+	for (size_t i = hm->nr_escape_list; i-- > 0;) {
 		m->escape_list[m->nr_escape_list] = hm->escape_list[i];
-		m->escape_list[m->nr_escape_list++].row += base;
+		m->escape_list[m->nr_escape_list++].row = last - hm->escape_list[i].row;
 	}
 	hm->nr_escape_list = 0;
 	ALLOC_GROW(m->escape_prs, m->nr_escape_prs + hm->nr_escape_prs, a->alloc_prs);
@@ -695,10 +690,8 @@ static int pass_pairs(struct acc *a, const struct window *w)
 	if (ret == SIDES_MET)
 		ret = 0;
 	pthread_join(j.thread, NULL);
-	if (!ret && !j.ret) {
-		reverse_half(&j.a);
+	if (!ret && !j.ret)
 		merge_half(a, &j.a);
-	}
 	half_release(&j);
 	pthread_mutex_destroy(&mt.lock);
 	return ret ? ret : j.ret;
@@ -838,9 +831,7 @@ static void *tail_worker(void *data)
 	struct store *s;
 
 	j->ret = -1;
-	if (store_open(&s, j->store->path, STORE_EXISTING) == 0) {
-		if (j->store->cancel)
-			store_set_cancel(s, j->store->cancel);
+	if (open_beside(j->store->path, j->store->cancel, &s) == 0) {
 		j->ret = tail_work(j, s);
 		store_close(s);
 	}
@@ -1180,9 +1171,7 @@ static void *blind_worker(void *data)
 
 	j->ret = -1;
 	/* Its scans read each page once: a small page cache beside the pass's. */
-	if (store_open(&s, j->path, STORE_EXISTING) == 0) {
-		if (j->cancel)
-			store_set_cancel(s, j->cancel);
+	if (open_beside(j->path, j->cancel, &s) == 0) {
 		j->ret = store_exec(s, "PRAGMA cache_size = -512");
 		if (!j->ret)
 			j->ret = blind_on(s, j);
