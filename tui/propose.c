@@ -340,6 +340,7 @@ static void escape_rows(struct propose *pr, const struct proposals *ps, size_t i
 static void build_list(struct tui *t, struct propose *pr)
 {
 	const struct proposals *ps = &t->fig.props;
+	const char *target;
 	struct row_data *r;
 	struct strbuf sb = STRBUF_INIT;
 
@@ -357,8 +358,8 @@ static void build_list(struct tui *t, struct propose *pr)
 	metrics_fmt_secs(&sb, ps->p95_before);
 	row_add_str(r, 0, ROLE_DIM, sb.buf);
 	r = add(pr, LINE_TEXT, 0);
-	row_add(r, 0, ROLE_DIM, "rules file %s", tui_rules(t)->target ?
-		path_for_people(tui_rules(t)->target) : "(none)");
+	target = tui_rules(t)->target;
+	row_add(r, 0, ROLE_DIM, "rules file %s", target ? path_for_people(target) : "(none)");
 	add(pr, LINE_TEXT, 0);
 
 	r = add(pr, LINE_TEXT, 0);
