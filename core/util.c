@@ -4,6 +4,9 @@
 #include "core/sanitize.h"
 
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,6 +135,20 @@ void *xcalloc(size_t nmemb, size_t size)
 	if (!p)
 		oom(nmemb * size);
 	return p;
+}
+
+void keep_freed_memory(void)
+{
+#ifdef __GLIBC__
+	/*
+	 * glibc maps each block over 128 kB (up to 32 MB once it adapts) on
+	 * its own and unmaps it when freed, and gives back the top of a heap
+	 * over 128 kB: every one of the figures' 10^5-value arrays was
+	 * zero-filled pages again. 32 MB is glibc's largest mmap threshold.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 }
 
 void *xrealloc(void *p, size_t n)

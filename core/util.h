@@ -14,6 +14,12 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void *xmemdup(const void *p, size_t n);
+/*
+ * For a process whose threads allocate and free tens of MB at a time (the
+ * dashboard's figures): freed memory stays in the allocator for the next
+ * allocation, not unmapped and faulted in again. Before any thread starts.
+ */
+void keep_freed_memory(void);
 /* printf into a fresh string; caller frees. */
 char *xstrfmt(const char *fmt, ...) ATTR_FORMAT(1, 2);
 

@@ -1085,6 +1085,7 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 		tui_release(&t);
 		return EXIT_INPUT_ERROR;
 	}
+	keep_freed_memory();
 	tui_figures_start(&t);
 	/* --rules files now, to stop at a bad one; the repository's own at first need (tui_rules). */
 	if (t.opts.rules_files.nr && tui_load_rules(&t) < 0) {
