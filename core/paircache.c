@@ -358,21 +358,37 @@ static int write_row(const struct pair_info *p, void *data)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* The blind spots' days (core/blindday.h) of the stale heads' rows, before and after. */
+static int mark_days(struct store *s)
+{
+	static const char sql[] =
+		"INSERT OR IGNORE INTO blind_stale (day) SELECT " STORE_DAY_SQL("at")
+		" FROM pair_row WHERE head_id IN (SELECT head_id FROM pair_stale)";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 /* Drop the stale heads' rows, write them again from the tables, clear the list. */
 static int rebuild(struct store *s)
 {
 	static const char ids_sql[] = "SELECT head_id FROM pair_stale";
 	static const char clear_sql[] = "DELETE FROM pair_stale";
-	sqlite3_stmt *st = store_stmt(s, ids_sql);
+	sqlite3_stmt *st;
 	int rc;
 
+	if (mark_days(s) < 0)
+		return -1;
+	st = store_stmt(s, ids_sql);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
 		if (delete_row(s, sqlite3_column_int64(st, 0)) < 0)
 			break;
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return -1;
-	if (query_stale_pairs(s, write_row, s) != 0)
+	if (query_stale_pairs(s, write_row, s) != 0 || mark_days(s) < 0)
 		return -1;
 	st = store_stmt(s, clear_sql);
 	rc = sqlite3_step(st);

@@ -627,17 +627,15 @@ static bool id_cursor_keeps(struct id_cursor *c, int64_t id)
 
 /*
  * Step rows of (suite, case, outcome, digest, excerpt, count, resolved) into
- * fn; with keep, only the rows whose run id (column 7) it keeps. by_id:
- * suite and case are name ids (store_name_text, not two joins a row).
+ * fn. by_id: suite and case are name ids (store_name_text, not two joins a
+ * row).
  */
-static int stream_results(struct store *s, sqlite3_stmt *st, struct id_cursor *keep,
-			  bool by_id, result_fn fn, void *data)
+static int stream_results(struct store *s, sqlite3_stmt *st, bool by_id, result_fn fn,
+			  void *data)
 {
 	int rc, ret = 0;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (keep && !id_cursor_keeps(keep, sqlite3_column_int64(st, 7)))
-			continue;
 		const char *suite = by_id ? store_name_text(s, sqlite3_column_int64(st, 0))
 					  : store_col_text(st, 0);
 		const char *name = by_id ? store_name_text(s, sqlite3_column_int64(st, 1))
@@ -674,7 +672,7 @@ static int run_results(struct store *s, const char *sql, bool by_id, int64_t run
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	sqlite3_bind_int64(st, 1, run_id);
-	return stream_results(s, st, NULL, by_id, fn, data);
+	return stream_results(s, st, by_id, fn, data);
 }
 
 int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
@@ -802,19 +800,26 @@ int query_window_runs(struct store *s, const struct window *w, struct window_run
 	return ret;
 }
 
-int query_window_failures(struct store *s, const struct window_runs *wr,
-			  result_fn fn, void *data)
+int query_window_failure_ids(struct store *s, const struct window_runs *wr,
+			     struct int_vec *out)
 {
 	static const char sql[] =
-		"SELECT suite_id, case_id, outcome, digest, excerpt, count,"
-		" coalesce(resolved, -1), run_id FROM result"
+		"SELECT run_id, suite_id, case_id FROM result"
 		" WHERE run_id BETWEEN ?1 AND ?2 AND outcome IN ('failed', 'error')"
 		" ORDER BY run_id";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	struct id_cursor keep;
+	int rc;
 
 	id_cursor_bind(&keep, st, wr->full, wr->nr_full, ID_LISTED);
-	return stream_results(s, st, &keep, true, fn, data);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
+			continue;
+		int_vec_push(out, sqlite3_column_int64(st, 1));
+		int_vec_push(out, sqlite3_column_int64(st, 2));
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read test results");
 }
 
 int query_narrowed_selections(struct store *s, const struct window_runs *wr,
@@ -890,36 +895,40 @@ static int emit_group(struct store *s, sqlite3_stmt *st, test_group_fn fn, void 
 	return ret;
 }
 
-/* Hand each group whose id is in the set to fn, in id order. */
-static int read_groups(struct store *s, const struct idbits *b, test_group_fn fn, void *data)
+int query_groups_each(struct store *s, const int64_t *ids, size_t nr, test_group_fn fn,
+		      void *data)
 {
 	static const char sql[] =
 		"SELECT n.text, g.cases, g.first_at FROM test_group g"
 		" JOIN name n ON n.id = g.suite_id WHERE g.id = ?1";
 	int ret = 0;
 
-	for (size_t w = 0; w < b->nr && !ret; w++) {
-		for (int bit = 0; bit < 64 && !ret; bit++) {
-			sqlite3_stmt *st;
-			int rc;
+	for (size_t i = 0; i < nr && !ret; i++) {
+		sqlite3_stmt *st = store_stmt(s, sql);
+		int rc;
 
-			if (!(b->words[w] >> bit & 1))
-				continue;
-			st = store_stmt(s, sql);
-			sqlite3_bind_int64(st, 1, (int64_t)(w * 64 + (size_t)bit));
-			rc = sqlite3_step(st);
-			if (rc == SQLITE_ROW)
-				ret = emit_group(s, st, fn, data);
-			else if (rc != SQLITE_DONE)
-				ret = store_error(s, "cannot read a test list");
-			sqlite3_reset(st);
-		}
+		sqlite3_bind_int64(st, 1, ids[i]);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			ret = emit_group(s, st, fn, data);
+		else if (rc != SQLITE_DONE)
+			ret = store_error(s, "cannot read a test list");
+		sqlite3_reset(st);
 	}
 	return ret;
 }
 
-int query_window_tests(struct store *s, const struct window_runs *wr, test_group_fn fn,
-		       void *data, int64_t *listed)
+/* The ids of b into out, ascending. */
+static void idbits_append(const struct idbits *b, struct int_vec *out)
+{
+	for (size_t w = 0; w < b->nr; w++)
+		for (int bit = 0; bit < 64; bit++)
+			if (b->words[w] >> bit & 1)
+				int_vec_push(out, (int64_t)(w * 64 + (size_t)bit));
+}
+
+int query_window_group_ids(struct store *s, const struct window_runs *wr,
+			   struct int_vec *out, int64_t *listed)
 {
 	static const char sql[] =
 		"SELECT run_id, groups FROM run_tests WHERE run_id BETWEEN ?1 AND ?2"
@@ -975,10 +984,9 @@ int query_window_tests(struct store *s, const struct window_runs *wr, test_group
 	sqlite3_reset(st);
 	strmap_clear(&seen);
 	strbuf_release(&prev);
-	if (listed)
-		*listed = n_listed;
+	*listed = n_listed;
 	if (!ret)
-		ret = read_groups(s, &groups, fn, data);
+		idbits_append(&groups, out);
 	free(ids);
 	free(groups.words);
 	return ret;

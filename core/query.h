@@ -219,11 +219,12 @@ void window_runs_release(struct window_runs *wr);
 int query_window_runs(struct store *s, const struct window *w, struct window_runs *out);
 
 /*
- * The real failures (failed or errored) of the full runs of wr, in no
- * particular order. For the blind spots.
+ * The real failures (failed or errored) of the full runs of wr, for the
+ * blind spots: each one's suite and case name ids (a pair), appended to
+ * out in no particular order.
  */
-int query_window_failures(struct store *s, const struct window_runs *wr,
-			  result_fn fn, void *data);
+int query_window_failure_ids(struct store *s, const struct window_runs *wr,
+			     struct int_vec *out);
 
 /*
  * Every entry of every selection of wr's narrowed runs: fn per entry
@@ -244,11 +245,14 @@ struct test_group {
 };
 typedef int (*test_group_fn)(const struct test_group *g, void *data);
 /*
- * Each distinct group of the test lists of wr's runs, once; *listed
- * counts the runs with a stored test list (may be NULL).
+ * The ids of the groups of the test lists of wr's runs (ascending, each
+ * once), appended to out; *listed counts the runs with a stored test list.
  */
-int query_window_tests(struct store *s, const struct window_runs *wr, test_group_fn fn,
-		       void *data, int64_t *listed);
+int query_window_group_ids(struct store *s, const struct window_runs *wr,
+			   struct int_vec *out, int64_t *listed);
+/* The groups with these ids (test_group rowids), in their order. */
+int query_groups_each(struct store *s, const int64_t *ids, size_t nr, test_group_fn fn,
+		      void *data);
 /*
  * The groups of repo ("" or NULL: every repo) first run before `before`,
  * and those of its earliest full run with a test list (the baseline).

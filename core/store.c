@@ -287,6 +287,38 @@ static const char *const migrations[] = {
 	STALE_RUN("old.run_id") " END;",
 	/* 8 -> 9: runs by kind (an all-time window's blind spots read the full runs' ids alone). */
 	"CREATE INDEX run_kind ON run (kind);",
+
+	/*
+	 * 9 -> 10: the blind spots' day summaries (core/blindday.h): per UTC
+	 * day of window time, what the blind spots read of that day's runs in
+	 * every repository, so that a window of whole days reads a row a day,
+	 * not every run's selection, test list and failures. The pair cache's
+	 * rebuild lists in blind_stale the days of the heads it rebuilds; a
+	 * run's test list and its real failures now make its head stale too.
+	 */
+	"CREATE TABLE blind_day ("
+	"  day INTEGER PRIMARY KEY,"
+	"  narrowed INTEGER NOT NULL,"
+	"  listed INTEGER NOT NULL,"
+	"  entries BLOB,"
+	"  groups BLOB NOT NULL,"
+	"  failures BLOB NOT NULL);"
+	"CREATE TABLE blind_stale (day INTEGER PRIMARY KEY);"
+	"INSERT OR IGNORE INTO blind_stale SELECT " STORE_DAY_SQL("at") " FROM pair_row;"
+	"CREATE TRIGGER run_tests_ins AFTER INSERT ON run_tests BEGIN "
+	STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER run_tests_upd AFTER UPDATE ON run_tests BEGIN "
+	STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER run_tests_del AFTER DELETE ON run_tests BEGIN "
+	STALE_RUN("old.run_id") " END;"
+#define FAILING(row) row ".outcome IN ('failed', 'error')"
+	"CREATE TRIGGER result_ins AFTER INSERT ON result WHEN " FAILING("new") " BEGIN "
+	STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER result_upd AFTER UPDATE ON result WHEN " FAILING("old") " OR "
+	FAILING("new") " BEGIN " STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER result_del AFTER DELETE ON result WHEN " FAILING("old") " BEGIN "
+	STALE_RUN("old.run_id") " END;",
+#undef FAILING
 #undef STALE_RUN
 #undef STALE
 };
@@ -665,6 +697,31 @@ int store_ints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
 		sum += delta;
 		ALLOC_GROW(*out, *nr + 1, *alloc);
 		(*out)[(*nr)++] = (int64_t)sum;
+	}
+	return 0;
+}
+
+void store_varints_encode(const int64_t *v, size_t n, struct strbuf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] < 0)
+			BUG("store_varints_encode: %" PRId64 " is negative", v[i]);
+		put_varint(out, (uint64_t)v[i]);
+	}
+}
+
+int store_varints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
+			 size_t *alloc)
+{
+	const unsigned char *p = blob, *end = p + len;
+
+	while (p < end) {
+		uint64_t v;
+
+		if (!get_varint(&p, end, &v) || v > (uint64_t)INT64_MAX)
+			return -1;
+		ALLOC_GROW(*out, *nr + 1, *alloc);
+		(*out)[(*nr)++] = (int64_t)v;
 	}
 	return 0;
 }

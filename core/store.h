@@ -15,7 +15,10 @@
 #include <stdatomic.h>
 
 /* The schema version this tiadash writes; older stores are migrated up. */
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 10
+/* day_of (core/timeutil.h) of an SQL expression of window time, in SQL. */
+#define STORE_DAY_SQL(at) "(CASE WHEN " at " >= 0 THEN " at " / 86400000" \
+	" ELSE -((-" at " + 86399999) / 86400000) END)"
 /* PRAGMA application_id of a tiadash store: "TIAD". */
 #define STORE_APPLICATION_ID 0x54494144
 
@@ -117,6 +120,14 @@ int store_strings_each(const void *blob, size_t len,
 void store_ints_encode(const int64_t *v, size_t n, struct strbuf *out);
 int store_ints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
 		      size_t *alloc);
+
+/*
+ * Non-negative ints in any order (ids in pairs) as one blob: a varint
+ * each. encode BUGs on a negative one; decode as store_ints_decode.
+ */
+void store_varints_encode(const int64_t *v, size_t n, struct strbuf *out);
+int store_varints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
+			 size_t *alloc);
 
 /* Bind helpers: NULL / NaN / negative sentinel become SQL NULL. */
 void store_bind_text(sqlite3_stmt *st, int col, const char *text);

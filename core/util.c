@@ -137,6 +137,61 @@ void *xcalloc(size_t nmemb, size_t size)
 	return p;
 }
 
+void int_vec_push(struct int_vec *a, int64_t x)
+{
+	ALLOC_GROW(a->v, a->nr + 1, a->alloc);
+	a->v[a->nr++] = x;
+}
+
+static int cmp_int64s(const int64_t *x, const int64_t *y, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return x[i] < y[i] ? -1 : 1;
+	return 0;
+}
+
+static int cmp_one(const void *x, const void *y)
+{
+	return cmp_int64s(x, y, 1);
+}
+
+static int cmp_two(const void *x, const void *y)
+{
+	return cmp_int64s(x, y, 2);
+}
+
+/* Elements of `width` int64s: sorted, each kept once. */
+static void sort_unique(struct int_vec *a, size_t width)
+{
+	size_t n = a->nr / width, out = 0;
+
+	qsort(a->v, n, width * sizeof(*a->v), width == 1 ? cmp_one : cmp_two);
+	for (size_t i = 0; i < n; i++) {
+		if (out && !cmp_int64s(a->v + (out - 1) * width, a->v + i * width, width))
+			continue;
+		memmove(a->v + out * width, a->v + i * width, width * sizeof(*a->v));
+		out++;
+	}
+	a->nr = out * width;
+}
+
+void int_vec_sort_unique(struct int_vec *a)
+{
+	sort_unique(a, 1);
+}
+
+void int_vec_sort_unique_pairs(struct int_vec *a)
+{
+	sort_unique(a, 2);
+}
+
+void int_vec_release(struct int_vec *a)
+{
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
 void keep_freed_memory(void)
 {
 #ifdef __GLIBC__

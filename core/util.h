@@ -14,6 +14,18 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 void *xmemdup(const void *p, size_t n);
+/* A growable array of int64 (INT_VEC_INIT); release frees it. */
+struct int_vec {
+	int64_t *v;
+	size_t nr, alloc;
+};
+#define INT_VEC_INIT { NULL, 0, 0 }
+void int_vec_push(struct int_vec *a, int64_t x);
+/* Sort ascending and drop repeats; by pairs (x, y as one element) with _pairs. */
+void int_vec_sort_unique(struct int_vec *a);
+void int_vec_sort_unique_pairs(struct int_vec *a);
+void int_vec_release(struct int_vec *a);
+
 /*
  * For a process whose threads allocate and free tens of MB at a time (the
  * dashboard's figures): freed memory stays in the allocator for the next

@@ -28,11 +28,11 @@ static int add_entry(const char *entry, size_t len, void *data)
 	return 0;
 }
 
-int blind_selected_union(struct store *s, const struct idmap *map,
-			 const struct window_runs *wr, struct idset *out, int64_t *runs)
+int blind_selected_union(struct store *s, const struct idmap *map, const struct window *w,
+			 struct idset *out, struct blind_input *in)
 {
 	struct union_acc u = { out, map, STRMAP_INIT };
-	int ret = query_narrowed_selections(s, wr, add_entry, &u, runs);
+	int ret = blind_gather(s, w, add_entry, &u, in);
 
 	strmap_clear(&u.seen);
 	return ret;
@@ -88,9 +88,17 @@ static int add_group(const struct test_group *g, void *data)
 	return 0;
 }
 
-static int add_failure(const struct test_result *r, void *data)
+/* The failures: suite and case name ids, in pairs (the texts live as long as the connection). */
+static int add_failures(struct store *s, struct tests_acc *t, const struct int_vec *f)
 {
-	test_entry(data, r->suite, r->name)->value |= T_FAILED;
+	for (size_t i = 0; i + 1 < f->nr; i += 2) {
+		const char *suite = store_name_text(s, f->v[i]);
+		const char *name = suite ? store_name_text(s, f->v[i + 1]) : NULL;
+
+		if (!name)
+			return -1;
+		test_entry(t, suite, name)->value |= T_FAILED;
+	}
 	return 0;
 }
 
@@ -143,16 +151,17 @@ static void fill_lists(struct tests_acc *t, struct metrics_blind *out)
 	}
 }
 
-int blind_compute(struct store *s, const struct window *w, const struct window_runs *wr,
+int blind_compute(struct store *s, const struct window *w, const struct blind_input *in,
 		  const struct idset *selected, struct metrics_blind *out)
 {
 	struct tests_acc t = { selected, STRMAP_INIT, STRBUF_INIT };
 	int ret;
 
-	ret = query_window_tests(s, wr, add_group, &t, &out->listed_runs);
+	out->listed_runs = in->listed;
 	out->known = out->listed_runs > 0;
+	ret = query_groups_each(s, in->groups.v, in->groups.nr, add_group, &t);
 	if (!ret && out->known)
-		ret = query_window_failures(s, wr, add_failure, &t);
+		ret = add_failures(s, &t, &in->failures);
 	if (!ret && out->known)
 		ret = query_tests_before(s, w->repo, w->since, mark_old, &t);
 	out->new_known = out->known;

@@ -22,25 +22,26 @@
 #define TIADASH_METRICS_BLIND_H
 
 #include "core/tiadash.h"
+#include "core/blindday.h"
 #include "core/idmatch.h"
 #include "core/query.h"
 #include "metrics/metrics.h"
 
 /*
- * The union of the narrowed selections of a window's runs (query_window_runs;
- * entries after the id-map) into out; *runs counts them (may be NULL). -1
- * after error().
+ * The union of the narrowed selections of window w's runs (entries after
+ * the id-map) into out, and the rest of what the blind spots read of them
+ * into in (blind_gather; in->narrowed counts the selections). -1 after
+ * error().
  */
-int blind_selected_union(struct store *s, const struct idmap *map,
-			 const struct window_runs *wr, struct idset *out, int64_t *runs);
+int blind_selected_union(struct store *s, const struct idmap *map, const struct window *w,
+			 struct idset *out, struct blind_input *in);
 
 /*
- * The blind spots of window w, whose runs are wr, given the union of its
- * narrowed selections (blind_selected_union). Fills out (release with
- * blind_release) but for full_runs and narrowed_runs, which the caller
- * counts.
+ * The blind spots of window w, given what blind_selected_union gathered.
+ * Fills out (release with blind_release) but for full_runs and
+ * narrowed_runs, which the caller counts.
  */
-int blind_compute(struct store *s, const struct window *w, const struct window_runs *wr,
+int blind_compute(struct store *s, const struct window *w, const struct blind_input *in,
 		  const struct idset *selected, struct metrics_blind *out);
 void blind_release(struct metrics_blind *b);
 

@@ -625,18 +625,16 @@ static int load_always_run(struct cmd_context *ctx, const struct idmap *map,
 {
 	struct idset selected = IDSET_INIT;
 	struct metrics_blind b = { 0 };
-	struct window_runs wr = WINDOW_RUNS_INIT;
-	int ret = query_window_runs(ctx->store, w, &wr);
+	struct blind_input in = BLIND_INPUT_INIT;
+	int ret = blind_selected_union(ctx->store, map, w, &selected, &in);
 
 	if (!ret)
-		ret = blind_selected_union(ctx->store, map, &wr, &selected, NULL);
-	if (!ret)
-		ret = blind_compute(ctx->store, w, &wr, &selected, &b);
+		ret = blind_compute(ctx->store, w, &in, &selected, &b);
 	if (!ret)
 		blind_files(&b, &ar->files, &ar->nr);
 	blind_release(&b);
 	idset_release(&selected);
-	window_runs_release(&wr);
+	blind_input_release(&in);
 	return ret;
 }
 

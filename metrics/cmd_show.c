@@ -428,19 +428,17 @@ static int load_blind(struct show *sh, const struct idmap *map)
 {
 	struct window all = { INT64_MIN, INT64_MAX, sh->pair.repo };
 	struct idset selected = IDSET_INIT;
-	struct window_runs wr = WINDOW_RUNS_INIT;
+	struct blind_input in = BLIND_INPUT_INIT;
 	int ret = 0;
 
 	sh->missed_blind = xcalloc(sh->v.missed.nr ? sh->v.missed.nr : 1,
 				   sizeof(*sh->missed_blind));
 	if (sh->v.missed.nr)
-		ret = query_window_runs(sh->store, &all, &wr);
-	if (sh->v.missed.nr && !ret)
-		ret = blind_selected_union(sh->store, map, &wr, &selected, NULL);
+		ret = blind_selected_union(sh->store, map, &all, &selected, &in);
 	for (size_t i = 0; !ret && i < sh->v.missed.nr; i++)
 		sh->missed_blind[i] = !blind_id_selected(&selected, sh->v.missed.items[i]);
 	idset_release(&selected);
-	window_runs_release(&wr);
+	blind_input_release(&in);
 	return ret;
 }
 

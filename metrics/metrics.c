@@ -1238,15 +1238,13 @@ struct blind_job {
 
 static int blind_on(struct store *s, struct blind_job *j)
 {
-	struct window_runs runs = { 0 };
-	int ret = query_window_runs(s, j->w, &runs);
+	struct blind_input in = BLIND_INPUT_INIT;
+	int ret = blind_selected_union(s, j->map, j->w, &j->selected, &in);
 
+	j->blind.narrowed_runs = in.narrowed;
 	if (!ret)
-		ret = blind_selected_union(s, j->map, &runs, &j->selected,
-					   &j->blind.narrowed_runs);
-	if (!ret)
-		ret = blind_compute(s, j->w, &runs, &j->selected, &j->blind);
-	window_runs_release(&runs);
+		ret = blind_compute(s, j->w, &in, &j->selected, &j->blind);
+	blind_input_release(&in);
 	return ret;
 }
 

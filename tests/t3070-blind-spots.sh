@@ -124,4 +124,69 @@ test_expect_success 'a full run without reports keeps no test list: the figures 
 	test_grep "^Blind spots  n/a (no full run of the window has its test list)$" n.txt
 '
 
+# Whole days come from the day summaries (core/blindday.h), the rest from the tables.
+SUM="[d[\"blind_spots\"][k] for k in (\"tests\", \"failed_in_full_tests\", \"narrowed_runs\", \"full_runs_with_tests\")]"
+
+test_expect_success 'whole days and the parts around them read the same runs as a project window' '
+	# 11-03 and 11-04 whole (PRs 2 and 3), 11-05 until noon (PR 4: run_all, full run)
+	for w in "" "--project acme/x"; do
+		tiadash --db b.db report --since 2026-11-02T12:00:00Z --until 2026-11-05T12:00:00Z \
+			$w --format json >h.json &&
+		json_close h.json "$SUM" "[[\"tests/a.py::t2\", \"tests/c.py::t2\", \"tests/d/e.py::t\", \"tests/f.py::u\"], [\"tests/f.py::u\"], 2, 3]" || return 1
+	done &&
+	sqlite3 b.db "select count(*) from blind_stale where day between 20760 and 20761" >stale &&
+	echo 0 >expect && test_cmp expect stale
+'
+
+test_expect_success 'a day summary follows what is written after it, by tiadash or not' '
+	sqlite3 b.db "VACUUM INTO '"'"'c.db'"'"'" &&
+	tiadash --db c.db report $W --format json >c0.json &&
+	json_close c0.json "$SUM" "[[\"tests/c.py::t2\", \"tests/d/e.py::t\", \"tests/f.py::u\"], [\"tests/f.py::u\"], 3, 4]" &&
+	# a second shadow attempt of PR 2 (11-03) names tests/c.py
+	write_run w2/2s "\"repo\": \"acme/x\", \"pr\": 2, \"head\": \"$(printf %040x 2)\", \"base\": \"$(printf %040d 0)\", \"kind\": \"shadow\", \"attempt\": 2, \"started_at\": \"2026-11-03T11:00:00Z\", \"verdict\": \"pass\", \"results\": [\"junit.xml\"], \"selection\": $(sel selected 2 8 tests/c.py)" &&
+	junit w2/2s/junit.xml tests/c.py::t tests/c.py::t2 &&
+	tiadash --db c.db ingest w2 >/dev/null &&
+	tiadash --db c.db report $W --format json >c1.json &&
+	json_close c1.json "$SUM" "[[\"tests/d/e.py::t\", \"tests/f.py::u\"], [\"tests/f.py::u\"], 4, 4]" &&
+	# a real failure written by hand into PR 2'"'"'s full run (11-03)
+	sqlite3 c.db "INSERT OR IGNORE INTO name (text) VALUES ('"'"'tests/d/e.py'"'"'), ('"'"'t'"'"');
+		INSERT INTO result (run_id, suite_id, case_id, outcome)
+		SELECT r.id, (SELECT id FROM name WHERE text = '"'"'tests/d/e.py'"'"'),
+			(SELECT id FROM name WHERE text = '"'"'t'"'"'), '"'"'failed'"'"'
+		FROM run r JOIN head h ON h.id = r.head_id WHERE h.pr = 2 AND r.kind = '"'"'full'"'"'" &&
+	tiadash --db c.db report $W --format json >c2.json &&
+	json_close c2.json "$SUM" "[[\"tests/d/e.py::t\", \"tests/f.py::u\"], [\"tests/d/e.py::t\", \"tests/f.py::u\"], 4, 4]"
+'
+
+test_expect_success 'while another process writes, stale days come from the tables' '
+	sqlite3 c.db "INSERT INTO blind_stale VALUES (20760); UPDATE blind_day SET entries = x'"'"''"'"' WHERE day = 20760" &&
+	python3 -c "
+import sqlite3, os, sys, time
+db = sqlite3.connect(\"c.db\", isolation_level=None)
+db.execute(\"BEGIN IMMEDIATE\")
+open(\"locked\", \"w\").close()
+while not os.path.exists(\"done\"):
+    time.sleep(0.01)
+db.execute(\"ROLLBACK\")
+" &
+	while ! test -e locked; do sleep 0.01; done &&
+	tiadash --db c.db report $W --format json >c3.json; rc=$?; touch done; wait &&
+	test $rc = 0 &&
+	test_cmp c2.json c3.json &&
+	sqlite3 c.db "select count(*) from blind_stale where day = 20760" >stale &&
+	echo 1 >expect && test_cmp expect stale &&
+	# the lock is gone: the day is rebuilt
+	tiadash --db c.db report $W --format json >c4.json &&
+	test_cmp c2.json c4.json &&
+	sqlite3 c.db "select count(*) from blind_stale" >stale &&
+	echo 0 >expect && test_cmp expect stale
+'
+
+test_expect_success 'a corrupt day summary is an error that names the store and the day' '
+	sqlite3 c.db "UPDATE blind_day SET groups = x'"'"'ff'"'"' WHERE day = 20761" &&
+	test_expect_code 2 tiadash --db c.db report $W --format json >c5.json 2>err &&
+	test_must_be_empty c5.json &&
+	test_grep "store .c.db.: the blind spots. summary of day 20761 is corrupt" err
+'
+
 test_done
