@@ -880,71 +880,54 @@ static void finish_figures(struct acc *a)
 }
 
 static void finish_days(struct metrics *m);
-static int finish_verifier(struct store *s, const struct metrics_opts *opts, struct metrics *m);
 
 /*
  * The rest of the figures of the rows: the wall-clock distributions (and
- * the narrowed runs' median, finish_reasons' baseline), the days and the
- * verifier check (which writes only the rows' verifier_changed).
- * After a split pass, on a thread with a connection of its own, beside
- * finish_figures: the other core is idle then.
+ * the narrowed runs' median, finish_reasons' baseline) and the days.
+ * After a split pass, on a thread of its own beside finish_figures and the
+ * verifier check (which writes only the rows' verifier_changed): the other
+ * core is idle then. No store: it reads the rows alone.
  */
 struct tail_job {
-	struct store *store; /* the pass's; the thread opens its own */
-	const struct metrics_opts *opts;
 	struct metrics *m;
 	pthread_t thread;
 	bool threaded;
-	int ret;
 };
 
-static int tail_work(struct tail_job *j, struct store *s)
+static void tail_work(struct metrics *m)
 {
 	const struct dist_spec specs[] = {
-		{ FIG_SHADOW_WALL, false, &j->m->wall_shadow, NULL },
-		{ FIG_FULL_WALL, false, &j->m->wall_full, NULL },
-		{ FIG_SHADOW_WALL, true, NULL, &j->m->narrowed_wall_p50 },
+		{ FIG_SHADOW_WALL, false, &m->wall_shadow, NULL },
+		{ FIG_FULL_WALL, false, &m->wall_full, NULL },
+		{ FIG_SHADOW_WALL, true, NULL, &m->narrowed_wall_p50 },
 	};
 
-	rows_dists(j->m, specs, ARRAY_SIZE(specs));
-	finish_days(j->m);
-	return finish_verifier(s, j->opts, j->m);
+	rows_dists(m, specs, ARRAY_SIZE(specs));
+	finish_days(m);
 }
 
 static void *tail_worker(void *data)
 {
-	struct tail_job *j = data;
-	struct store *s;
-
-	j->ret = -1;
-	if (open_beside(j->store->path, j->store->cancel, &s) == 0) {
-		j->ret = tail_work(j, s);
-		store_close(s);
-	}
+	tail_work(((struct tail_job *)data)->m);
 	return NULL;
 }
 
 static void tail_start(struct tail_job *j, struct acc *a)
 {
-	j->store = a->store;
-	j->opts = a->opts;
 	j->m = a->m;
-	j->ret = 0;
-	j->threaded = a->opts->split && opens_beside(a->store) &&
-		      !pthread_create(&j->thread, NULL, tail_worker, j);
+	j->threaded = a->opts->split && !pthread_create(&j->thread, NULL, tail_worker, j);
 }
 
-static int tail_finish(struct tail_job *j)
+static void tail_finish(struct tail_job *j)
 {
 	struct metrics *m = j->m;
 
 	if (j->threaded)
 		pthread_join(j->thread, NULL);
 	else
-		j->ret = tail_work(j, j->store);
+		tail_work(m);
 	m->saving_p50 = metrics_saving(m->wall_shadow.p50, m->wall_full.p50);
 	m->saving_p95 = metrics_saving(m->wall_shadow.p95, m->wall_full.p95);
-	return j->ret;
 }
 
 const char *trend_direction_name(enum trend_direction d)
@@ -1502,9 +1485,10 @@ int metrics_compute(struct store *s, const struct window *w,
 
 		tail_start(&tail, &a);
 		finish_figures(&a);
+		ret = finish_verifier(s, a.opts, out);
 		finish_prs(out);
 		finish_incomplete(out);
-		ret = tail_finish(&tail);
+		tail_finish(&tail);
 		finish_reasons(&a); /* after the narrowed runs' median, the tail's */
 		finish_bounds(out);
 		if (!ret)
