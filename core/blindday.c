@@ -265,14 +265,19 @@ static bool whole_days(const struct window *w, int64_t *lo, int64_t *hi)
 static int gather_edges(struct store *s, const struct window *w, int64_t lo, int64_t hi,
 			entry_fn fn, void *data, struct blind_input *in)
 {
-	struct window before = { w->since, lo * MS_PER_DAY, NULL };
-	struct window after = { (hi + 1) * MS_PER_DAY, w->until, NULL };
 	int ret = 0;
 
-	if (lo != INT64_MIN && before.since < before.until)
+	/* An open end has no part beyond its whole days (whole_days: no overflow). */
+	if (lo != INT64_MIN && w->since < lo * MS_PER_DAY) {
+		struct window before = { w->since, lo * MS_PER_DAY, NULL };
+
 		ret = gather_tables(s, &before, fn, data, in);
-	if (!ret && hi != INT64_MAX && after.since < after.until)
+	}
+	if (!ret && hi != INT64_MAX && (hi + 1) * MS_PER_DAY < w->until) {
+		struct window after = { (hi + 1) * MS_PER_DAY, w->until, NULL };
+
 		ret = gather_tables(s, &after, fn, data, in);
+	}
 	return ret;
 }
 

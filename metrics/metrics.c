@@ -1296,8 +1296,11 @@ static void blind_start(struct blind_job *j, struct store *s, const struct idmap
 		j->threaded = !pthread_create(&j->thread, NULL, blind_worker, j);
 }
 
-/* The blind spots, and which missed tests of each escape are blind spots. */
-static int blind_finish(struct acc *a, struct blind_job *j)
+/*
+ * The blind spots, and which missed tests of each escape are blind spots
+ * once the pass is done (pass_ok: the escapes have their rows).
+ */
+static int blind_finish(struct acc *a, struct blind_job *j, bool pass_ok)
 {
 	struct metrics *m = a->m;
 	int ret;
@@ -1309,7 +1312,7 @@ static int blind_finish(struct acc *a, struct blind_job *j)
 	ret = j->ret;
 	m->blind = j->blind;
 	m->blind.full_runs = m->full_runs;
-	for (size_t i = 0; !ret && i < m->nr_escape_list; i++) {
+	for (size_t i = 0; !ret && pass_ok && i < m->nr_escape_list; i++) {
 		struct metrics_escape *e = &m->escape_list[i];
 
 		e->missed_blind = xcalloc(e->missed.nr ? e->missed.nr : 1,
@@ -1530,7 +1533,7 @@ int metrics_compute(struct store *s, const struct window *w,
 		if (!ret)
 			ret = metrics_seeded_compute(s, &win, out->confidence, &out->seeded);
 	}
-	if (blind_finish(&a, &blind) && !ret)
+	if (blind_finish(&a, &blind, !ret) && !ret)
 		ret = -1;
 	strmap_clear(&a.reason_index);
 	quarantine_index_release(&quarantine);

@@ -179,6 +179,17 @@ test_expect_success "--max-frames 1 draws one frame and quits" '
 	test_must_be_empty out && test_must_be_empty err
 '
 
+test_expect_success "a pass that fails part way is an error on the screen, not a crash" '
+	# both sides of the pass meet the corrupt row of the last head, after the
+	# forward side kept the escapes before it
+	sqlite3 week.db "VACUUM INTO '"'"'bad.db'"'"'" &&
+	sqlite3 bad.db "UPDATE pair_row SET data = x'"'"'00'"'"'
+		WHERE head_id = (SELECT head_id FROM pair_row ORDER BY at DESC LIMIT 1)" &&
+	steps ":save-display bad.screen" &&
+	TUI_DB=bad.db test_expect_code 2 tui >out 2>err &&
+	test_grep "the pair cache row of head [0-9]* is corrupt" err
+'
+
 test_expect_success "without a terminal the dashboard is refused" '
 	test_expect_code 2 tiadash --db week.db tui </dev/null >out 2>err &&
 	test_grep "the dashboard needs a terminal" err &&
