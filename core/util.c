@@ -166,6 +166,8 @@ static void sort_unique(struct int_vec *a, size_t width)
 {
 	size_t n = a->nr / width, out = 0;
 
+	if (n < 2)
+		return;
 	qsort(a->v, n, width * sizeof(*a->v), width == 1 ? cmp_one : cmp_two);
 	for (size_t i = 0; i < n; i++) {
 		if (out && !cmp_int64s(a->v + (out - 1) * width, a->v + i * width, width))
