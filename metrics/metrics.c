@@ -464,7 +464,7 @@ static void add_identity(struct identity_figures *f, const struct pair_info *p,
  * none is copied after (14 MB at 10^5 heads). The forward side fills it
  * from the first slot up, the backward one from the last down. A side
  * that finds no slot left (heads written since the count) spills the rest
- * of its rows into an array of its own; merge_half puts them in place.
+ * of its rows into an array of its own; merge_rows puts them in place.
  */
 struct row_share {
 	struct metrics_row *rows;
