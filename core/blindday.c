@@ -128,9 +128,10 @@ static int stale_days(struct store *s, int64_t lo, int64_t hi, struct int_vec *o
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int rebuild_days(struct store *s, const struct int_vec *days)
+static int rebuild_days(struct store *s, void *data)
 {
 	static const char done_sql[] = "DELETE FROM blind_stale WHERE day = ?1";
+	const struct int_vec *days = data;
 
 	for (size_t i = 0; i < days->nr; i++) {
 		sqlite3_stmt *st;
@@ -150,33 +151,16 @@ static int rebuild_days(struct store *s, const struct int_vec *days)
 
 /*
  * Bring the days in [lo, hi] up to date: 0 when they are, 1 when they
- * could not be now (another process holds the write lock, a read-only
- * store), -1 after error(). As pair_cache_refresh: inside the caller's
- * transaction when one is open, else in its own, taken without waiting.
+ * could not be now (store_write_now), -1 after error().
  */
 static int refresh_days(struct store *s, int64_t lo, int64_t hi)
 {
 	struct int_vec days = INT_VEC_INIT;
 	int ret = stale_days(s, lo, hi, &days) < 0 ? 1 : 0;
 
-	if (!ret && days.nr && s->depth) {
-		ret = store_begin(s);
-		if (!ret && rebuild_days(s, &days) < 0) {
-			store_rollback(s);
-			ret = store_error(s, "cannot rebuild the blind spots' day summaries");
-		} else if (!ret) {
-			ret = store_commit(s);
-		}
-	} else if (!ret && days.nr) {
-		sqlite3_busy_timeout(s->db, 0);
-		ret = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : 1;
-		if (!ret && (rebuild_days(s, &days) < 0 ||
-			     sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)) {
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-			ret = 1;
-		}
-		sqlite3_busy_timeout(s->db, s->busy_ms);
-	}
+	if (!ret && days.nr)
+		ret = store_write_now(s, rebuild_days, &days,
+				      "cannot rebuild the blind spots' day summaries");
 	int_vec_release(&days);
 	return ret;
 }

@@ -372,13 +372,14 @@ static int mark_days(struct store *s)
 }
 
 /* Drop the stale heads' rows, write them again from the tables, clear the list. */
-static int rebuild(struct store *s)
+static int rebuild(struct store *s, void *data)
 {
 	static const char ids_sql[] = "SELECT head_id FROM pair_stale";
 	static const char clear_sql[] = "DELETE FROM pair_stale";
 	sqlite3_stmt *st;
 	int rc;
 
+	UNUSED(data);
 	if (mark_days(s) < 0)
 		return -1;
 	st = store_stmt(s, ids_sql);
@@ -399,32 +400,13 @@ static int rebuild(struct store *s)
 int pair_cache_refresh(struct store *s)
 {
 	bool stale;
-	int ret;
 
 	if (has_stale(s, &stale) < 0)
 		return 1;
 	if (!stale)
 		return 0;
-	if (s->depth) {
-		/* Inside the writer's transaction: a savepoint of it. */
-		if (store_begin(s) < 0)
-			return -1;
-		if (rebuild(s) < 0) {
-			store_rollback(s);
-			return store_error(s, "cannot rebuild the pair cache");
-		}
-		return store_commit(s);
-	}
-	/* A reader: only when the write lock is free now; else read the tables. */
-	sqlite3_busy_timeout(s->db, 0);
-	ret = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : 1;
-	if (!ret && (rebuild(s) < 0 ||
-		     sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		ret = 1;
-	}
-	sqlite3_busy_timeout(s->db, s->busy_ms);
-	return ret;
+	/* A reader rebuilds only when the write lock is free now; else it reads the tables. */
+	return store_write_now(s, rebuild, NULL, "cannot rebuild the pair cache");
 }
 
 #define PAIR_ROWS_SQL "SELECT head_id, repo, at, data FROM pair_row WHERE at >= ?1 AND at < ?2"

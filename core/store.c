@@ -445,6 +445,31 @@ void store_rollback(struct store *s)
 	s->depth--;
 }
 
+int store_write_now(struct store *s, int (*fn)(struct store *s, void *data), void *data,
+		    const char *what)
+{
+	int ret;
+
+	if (s->depth) {
+		if (store_begin(s) < 0)
+			return -1;
+		if (fn(s, data) < 0) {
+			store_rollback(s);
+			return store_error(s, what);
+		}
+		return store_commit(s);
+	}
+	sqlite3_busy_timeout(s->db, 0);
+	ret = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK ? 0 : 1;
+	if (!ret && (fn(s, data) < 0 ||
+		     sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)) {
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		ret = 1;
+	}
+	sqlite3_busy_timeout(s->db, s->busy_ms);
+	return ret;
+}
+
 int store_name_id(struct store *s, const char *text, size_t len, int64_t *id)
 {
 	/*

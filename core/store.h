@@ -87,6 +87,16 @@ int store_exec(struct store *s, const char *sql);
 int store_begin(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
+/*
+ * Run fn, which writes, in a transaction that does not wait: a savepoint
+ * of the caller's when one is open (fn failing is then an error naming
+ * what), else BEGIN IMMEDIATE when the write lock is free now. 0 when fn
+ * ran and committed; 1 when it could not be now (another process holds
+ * the lock, a read-only store, fn failed for a reader, who then reads the
+ * tables instead); -1 after error(). For the caches readers keep fresh.
+ */
+int store_write_now(struct store *s, int (*fn)(struct store *s, void *data), void *data,
+		    const char *what);
 
 /* Id of `text` in the name table, inserted if new (inside a transaction). */
 int store_name_id(struct store *s, const char *text, size_t len, int64_t *id);
