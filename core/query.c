@@ -696,56 +696,33 @@ int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, v
 	return run_results(s, sql, true, run_id, fn, data);
 }
 
-static void push_id(int64_t **v, size_t *nr, size_t *alloc, int64_t id)
-{
-	ALLOC_GROW(*v, *nr + 1, *alloc);
-	(*v)[(*nr)++] = id;
-}
-
 void window_runs_add(struct window_runs *wr, const struct pair_info *p)
 {
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct run_info *r = &p->runs[i];
 
-		push_id(&wr->all, &wr->nr_all, &wr->alloc_all, r->id);
+		int_vec_push(&wr->all, r->id);
 		if (r->kind == RUN_FULL)
-			push_id(&wr->full, &wr->nr_full, &wr->alloc_full, r->id);
+			int_vec_push(&wr->full, r->id);
 		else if (r->decision == DECISION_SELECTED)
-			push_id(&wr->narrowed, &wr->nr_narrowed, &wr->alloc_narrowed, r->id);
+			int_vec_push(&wr->narrowed, r->id);
 	}
 }
 
-static int cmp_id(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Heads come in window order, so their run ids mostly ascend already. */
-static void sort_ids(int64_t *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		if (v[i - 1] > v[i]) {
-			qsort(v, n, sizeof(*v), cmp_id);
-			return;
-		}
-	}
-}
-
+/* A run is in one head: sorting is all (heads come in window order, ids mostly ascend). */
 void window_runs_sort(struct window_runs *wr)
 {
-	sort_ids(wr->all, wr->nr_all);
-	sort_ids(wr->full, wr->nr_full);
-	sort_ids(wr->narrowed, wr->nr_narrowed);
+	int_vec_sort_unique(&wr->all);
+	int_vec_sort_unique(&wr->full);
+	int_vec_sort_unique(&wr->narrowed);
 }
 
 void window_runs_release(struct window_runs *wr)
 {
-	free(wr->all);
-	free(wr->full);
-	free(wr->narrowed);
-	memset(wr, 0, sizeof(*wr));
+	int_vec_release(&wr->all);
+	int_vec_release(&wr->full);
+	int_vec_release(&wr->narrowed);
+	wr->every = false;
 }
 
 static int add_window_runs(const struct pair_info *p, void *data)
@@ -778,7 +755,7 @@ static int every_full_run(struct store *s, struct window_runs *out)
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		push_id(&out->full, &out->nr_full, &out->alloc_full, sqlite3_column_int64(st, 0));
+		int_vec_push(&out->full, sqlite3_column_int64(st, 0));
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read the runs");
 }
@@ -811,7 +788,7 @@ int query_window_failure_ids(struct store *s, const struct window_runs *wr,
 	struct id_cursor keep;
 	int rc;
 
-	id_cursor_bind(&keep, st, wr->full, wr->nr_full, ID_LISTED);
+	id_cursor_bind(&keep, st, wr->full.v, wr->full.nr, ID_LISTED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
 			continue;
@@ -835,9 +812,9 @@ int query_narrowed_selections(struct store *s, const struct window_runs *wr,
 
 	/* Every run: each selection but the full runs' (a run not full is shadow). */
 	if (wr->every)
-		id_cursor_bind(&keep, st, wr->full, wr->nr_full, ID_UNLISTED);
+		id_cursor_bind(&keep, st, wr->full.v, wr->full.nr, ID_UNLISTED);
 	else
-		id_cursor_bind(&keep, st, wr->narrowed, wr->nr_narrowed, ID_LISTED);
+		id_cursor_bind(&keep, st, wr->narrowed.v, wr->narrowed.nr, ID_LISTED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (!id_cursor_keeps(&keep, sqlite3_column_int64(st, 0)))
 			continue;
@@ -943,7 +920,7 @@ int query_window_group_ids(struct store *s, const struct window_runs *wr,
 	int rc, ret = 0;
 
 	/* Every run: each row (run_tests' rows belong to runs: a foreign key). */
-	id_cursor_bind(&keep, st, wr->all, wr->nr_all, wr->every ? ID_ALL : ID_LISTED);
+	id_cursor_bind(&keep, st, wr->all.v, wr->all.nr, wr->every ? ID_ALL : ID_LISTED);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *blob = sqlite3_column_blob(st, 1);
 		size_t len = (size_t)sqlite3_column_bytes(st, 1);

@@ -198,11 +198,9 @@ int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
  * its own rows, not a B-tree search of run and head per row.
  */
 struct window_runs {
-	int64_t *all;      /* every run */
-	int64_t *full;     /* full runs */
-	int64_t *narrowed; /* shadow runs with decision `selected` */
-	size_t nr_all, nr_full, nr_narrowed;
-	size_t alloc_all, alloc_full, alloc_narrowed;
+	struct int_vec all;      /* every run */
+	struct int_vec full;     /* full runs */
+	struct int_vec narrowed; /* shadow runs with decision `selected` */
 	/*
 	 * The window holds every head, so every run of the store: only full
 	 * is filled, and the queries read whole tables (a run not full is a
@@ -210,7 +208,7 @@ struct window_runs {
 	 */
 	bool every;
 };
-#define WINDOW_RUNS_INIT { NULL, NULL, NULL, 0, 0, 0, 0, 0, 0, false }
+#define WINDOW_RUNS_INIT { INT_VEC_INIT, INT_VEC_INIT, INT_VEC_INIT, false }
 /* Add the runs of head p; window_runs_sort when every head is in. */
 void window_runs_add(struct window_runs *wr, const struct pair_info *p);
 void window_runs_sort(struct window_runs *wr);

@@ -164,9 +164,12 @@ static int cmp_two(const void *x, const void *y)
 /* Elements of `width` int64s: sorted, each kept once. */
 static void sort_unique(struct int_vec *a, size_t width)
 {
-	size_t n = a->nr / width, out = 0;
+	size_t n = a->nr / width, out = 0, up = 1;
 
-	if (n < 2)
+	/* Often ascending already (ids in the order they were given). */
+	while (up < n && cmp_int64s(a->v + (up - 1) * width, a->v + up * width, width) < 0)
+		up++;
+	if (up >= n)
 		return;
 	qsort(a->v, n, width * sizeof(*a->v), width == 1 ? cmp_one : cmp_two);
 	for (size_t i = 0; i < n; i++) {
