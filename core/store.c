@@ -708,24 +708,6 @@ void store_ints_encode(const int64_t *v, size_t n, struct strbuf *out)
 	}
 }
 
-int store_ints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
-		      size_t *alloc)
-{
-	const unsigned char *p = blob, *end = p + len;
-	uint64_t sum = 0;
-
-	while (p < end) {
-		uint64_t delta;
-
-		if (!get_varint(&p, end, &delta) || delta > (uint64_t)INT64_MAX - sum)
-			return -1;
-		sum += delta;
-		ALLOC_GROW(*out, *nr + 1, *alloc);
-		(*out)[(*nr)++] = (int64_t)sum;
-	}
-	return 0;
-}
-
 void store_varints_encode(const int64_t *v, size_t n, struct strbuf *out)
 {
 	for (size_t i = 0; i < n; i++) {
@@ -747,6 +729,25 @@ int store_varints_decode(const void *blob, size_t len, int64_t **out, size_t *nr
 			return -1;
 		ALLOC_GROW(*out, *nr + 1, *alloc);
 		(*out)[(*nr)++] = (int64_t)v;
+	}
+	return 0;
+}
+
+int store_ints_decode(const void *blob, size_t len, int64_t **out, size_t *nr,
+		      size_t *alloc)
+{
+	size_t from = *nr;
+	uint64_t sum = 0;
+
+	if (store_varints_decode(blob, len, out, nr, alloc) < 0)
+		return -1;
+	for (size_t i = from; i < *nr; i++) {
+		uint64_t delta = (uint64_t)(*out)[i];
+
+		if (delta > (uint64_t)INT64_MAX - sum)
+			return -1;
+		sum += delta;
+		(*out)[i] = (int64_t)sum;
 	}
 	return 0;
 }
