@@ -24,9 +24,9 @@ static int gather_tables(struct store *s, const struct window *w, entry_fn fn, v
 
 	if (!ret)
 		ret = query_narrowed_selections(s, &wr, fn, data, &narrowed);
-	if (!ret)
+	if (!ret && !in->union_only)
 		ret = query_window_group_ids(s, &wr, &in->groups, &listed);
-	if (!ret)
+	if (!ret && !in->union_only)
 		ret = query_window_failure_ids(s, &wr, &in->failures);
 	in->narrowed += narrowed;
 	in->listed += listed;

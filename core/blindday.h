@@ -24,8 +24,10 @@ struct blind_input {
 	struct int_vec failures; /* suite and case name ids of the full runs' real failures, pairs */
 	int64_t narrowed;        /* narrowed selections read */
 	int64_t listed;          /* runs with a stored test list */
+	bool union_only;         /* the caller wants the entries alone (show): the
+				    tables' test lists and failures are not read */
 };
-#define BLIND_INPUT_INIT { INT_VEC_INIT, INT_VEC_INIT, 0, 0 }
+#define BLIND_INPUT_INIT { INT_VEC_INIT, INT_VEC_INIT, 0, 0, false }
 
 /*
  * Gather window w's input into out (release with blind_input_release),

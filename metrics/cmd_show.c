@@ -428,7 +428,7 @@ static int load_blind(struct show *sh, const struct idmap *map)
 {
 	struct window all = { INT64_MIN, INT64_MAX, sh->pair.repo };
 	struct idset selected = IDSET_INIT;
-	struct blind_input in = BLIND_INPUT_INIT;
+	struct blind_input in = { .union_only = true };
 	int ret = 0;
 
 	sh->missed_blind = xcalloc(sh->v.missed.nr ? sh->v.missed.nr : 1,
