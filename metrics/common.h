@@ -81,7 +81,7 @@ void metrics_args_default_window(struct metrics_args *a, int64_t now);
 
 /*
  * Load the store's config (id-map) and compute the figures, for the
- * dashboard: sooner before smaller (metrics_opts.split). -1 after error().
+ * dashboard: the pass from both ends (metrics_opts.split). -1 after error().
  */
 int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
 		 struct metrics *out);

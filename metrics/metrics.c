@@ -543,8 +543,8 @@ static int open_beside(const char *path, const atomic_bool *cancel, struct store
  * the window's first head forward, a second one with its own connection
  * from the last backward, each taking slices of window time from a shared
  * boundary until they meet. Neither waits for the other: what one does not
- * get to, the other does. The backward half, reversed, is appended: rows
- * come in window order either way.
+ * get to, the other does. Both fill one rows array from its two ends
+ * (struct row_share): rows come in window order either way.
  */
 struct meet {
 	pthread_mutex_t lock;

@@ -98,7 +98,7 @@ struct metrics_opts {
 	int64_t now;               /* the trend's end when until is unbounded (0: none) */
 	struct repo_later *repo;   /* the verifier check's diffs (NULL: stored diffs) */
 	bool split;                /* the pass from both ends, the figures on two threads:
-				      sooner, 1.5 times the rows' memory */
+				      sooner, for a second connection and its cache */
 };
 #define METRICS_OPTS_INIT { .idmap = NULL, .threshold = METRICS_DEFAULT_THRESHOLD, \
 	.confidence = METRICS_DEFAULT_CONFIDENCE,                              \
