@@ -1,6 +1,7 @@
 /* Selection entries versus test results: the matching of SPEC 3.3. */
 #include "core/tiadash.h"
 #include "core/idmatch.h"
+#include "core/digest.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -13,11 +14,32 @@ struct idmap_rule {
 struct idmap {
 	struct idmap_rule *rules;
 	size_t nr, alloc;
+	struct digest rules_digest; /* of every rule's pattern and replacement, in order */
 };
 
 struct idmap *idmap_new(void)
 {
-	return xcalloc(1, sizeof(struct idmap));
+	struct idmap *map = xcalloc(1, sizeof(*map));
+
+	digest_init(&map->rules_digest);
+	return map;
+}
+
+void idmap_fingerprint(const struct idmap *map, char out[33])
+{
+	if (!map || !map->nr) {
+		strcpy(out, "none");
+		return;
+	}
+	digest_hex(&map->rules_digest, out);
+}
+
+static void digest_rule(struct digest *d, const char *pattern, const char *replacement)
+{
+	digest_add(d, pattern, strlen(pattern));
+	digest_boundary(d);
+	digest_add(d, replacement, strlen(replacement));
+	digest_boundary(d);
 }
 
 void idmap_free(struct idmap *map)
@@ -54,10 +76,11 @@ int idmap_add_rule(struct idmap *map, const char *rule, const char *origin)
 		free(pattern);
 		return -1;
 	}
-	free(pattern);
 	ALLOC_GROW(map->rules, map->nr + 1, map->alloc);
 	map->rules[map->nr].re = re;
 	map->rules[map->nr].replacement = xstrdup_trimmed(arrow + 2, strlen(arrow + 2));
+	digest_rule(&map->rules_digest, pattern, map->rules[map->nr].replacement);
+	free(pattern);
 	map->nr++;
 	return 0;
 }

@@ -90,6 +90,8 @@ struct idmap *idmap_new(void);
 int idmap_add_rule(struct idmap *map, const char *rule, const char *origin);
 /* Apply every rule in order; caller frees the result. */
 char *idmap_apply(const struct idmap *map, const char *entry);
+/* What names the rules (32 hex digits), "none" for no rule or a NULL map. */
+void idmap_fingerprint(const struct idmap *map, char out[33]);
 void idmap_free(struct idmap *map);
 
 #endif

@@ -1,108 +1,10 @@
 /* The pair cache: each head with its runs as one row, rebuilt where triggers say it is stale. */
 #include "core/tiadash.h"
 #include "core/paircache.h"
+#include "core/blob.h"
 #include "core/util.h"
 
-/* ---- the blob: zigzag varints, doubles as their 8 bytes, strings with their length ---- */
-
-static void put_u(struct strbuf *out, uint64_t v)
-{
-	do {
-		unsigned char byte = v & 0x7f;
-
-		v >>= 7;
-		strbuf_addch(out, byte | (v ? 0x80 : 0));
-	} while (v);
-}
-
-static void put_i(struct strbuf *out, int64_t v)
-{
-	put_u(out, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-static void put_str(struct strbuf *out, const char *s)
-{
-	size_t n = strlen(s);
-
-	put_u(out, n);
-	strbuf_add(out, s, n);
-}
-
-struct reader {
-	const unsigned char *p, *end;
-	bool bad;
-};
-
-static uint64_t get_u_long(struct reader *r)
-{
-	uint64_t v = 0;
-
-	for (int shift = 0; !r->bad; shift += 7) {
-		if (r->p == r->end || shift > 63) {
-			r->bad = true;
-			break;
-		}
-		v |= (uint64_t)(*r->p & 0x7f) << shift;
-		if (!(*r->p++ & 0x80))
-			return v;
-	}
-	return 0;
-}
-
-/* Most values of a run fit one byte: those without the loop. */
-static inline uint64_t get_u(struct reader *r)
-{
-	if (!r->bad && r->p < r->end && !(*r->p & 0x80))
-		return *r->p++;
-	return get_u_long(r);
-}
-
-static int64_t get_i(struct reader *r)
-{
-	uint64_t u = get_u(r);
-
-	return (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-}
-
-/* A string of the blob, or NULL (r->bad) when it runs past the end. */
-static char *get_str(struct reader *r)
-{
-	uint64_t n = get_u(r);
-
-	if (r->bad || n > (uint64_t)(r->end - r->p)) {
-		r->bad = true;
-		return NULL;
-	}
-	r->p += n;
-	return xstrndup((const char *)r->p - n, (size_t)n);
-}
-
-/* A string of at most 40 bytes into dst (a longer one is corrupt). */
-static void get_sha(struct reader *r, char dst[41])
-{
-	uint64_t n = get_u(r);
-
-	if (r->bad || n > 40 || n > (uint64_t)(r->end - r->p)) {
-		r->bad = true;
-		n = 0;
-	}
-	memcpy(dst, r->p, (size_t)n);
-	dst[n] = '\0';
-	r->p += n;
-}
-
-static double get_double(struct reader *r)
-{
-	double d = 0;
-
-	if ((size_t)(r->end - r->p) < sizeof(d)) {
-		r->bad = true;
-		return 0;
-	}
-	memcpy(&d, r->p, sizeof(d));
-	r->p += sizeof(d);
-	return d;
-}
+/* ---- the blob (core/blob.h) ---- */
 
 /* The integers of a run in the blob, before its wall-clock, base and reasons. */
 #define RUN_INTS 28
@@ -120,16 +22,16 @@ static void encode_run(const struct run_info *r, struct strbuf *out)
 	_Static_assert(sizeof(v) / sizeof(v[0]) == RUN_INTS, "decode_run reads RUN_INTS");
 
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
-		put_i(out, v[i]);
-	strbuf_add(out, &r->wall_clock_s, sizeof(r->wall_clock_s));
-	put_str(out, r->base);
-	put_u(out, r->reasons.nr);
+		blob_put_i(out, v[i]);
+	blob_put_double(out, r->wall_clock_s);
+	blob_put_str(out, r->base);
+	blob_put_u(out, r->reasons.nr);
 	for (size_t i = 0; i < r->reasons.nr; i++)
-		put_str(out, r->reasons.items[i]);
+		blob_put_str(out, r->reasons.items[i]);
 }
 
 /* v as an enum below n, or 0 (rd->bad) when out of range. */
-static int check_enum(struct reader *rd, int64_t v, int64_t n)
+static int check_enum(struct blob_reader *rd, int64_t v, int64_t n)
 {
 	if (v < 0 || v >= n) {
 		rd->bad = true;
@@ -138,48 +40,12 @@ static int check_enum(struct reader *rd, int64_t v, int64_t n)
 	return (int)v;
 }
 
-/* A varint of two bytes or more at *p (0 and *bad at a truncated or overlong one). */
-static uint64_t get_u_slow(const unsigned char **p, const unsigned char *end, bool *bad)
-{
-	uint64_t v = 0;
-
-	for (int shift = 0; *p < end && shift <= 63; shift += 7) {
-		unsigned char byte = *(*p)++;
-
-		v |= (uint64_t)(byte & 0x7f) << shift;
-		if (!(byte & 0x80))
-			return v;
-	}
-	*bad = true;
-	*p = end;
-	return 0;
-}
-
-/*
- * n zigzag varints into v, with the cursor in locals: a pass decodes 28 a
- * run for 2 x 10^5 runs, and through get_i each byte went by the reader in
- * memory.
- */
-static void get_ints(struct reader *r, int64_t *v, size_t n)
-{
-	const unsigned char *p = r->p, *end = r->end;
-	bool bad = r->bad;
-
-	for (size_t i = 0; i < n; i++) {
-		uint64_t u = p < end && *p < 0x80 ? *p++ : get_u_slow(&p, end, &bad);
-
-		v[i] = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-	}
-	r->p = p;
-	r->bad = bad;
-}
-
 /* A run's integers as encode_run writes them, then the rest. */
-static void decode_run(struct reader *rd, struct run_info *r)
+static void decode_run(struct blob_reader *rd, struct run_info *r)
 {
 	int64_t v[RUN_INTS];
 
-	get_ints(rd, v, ARRAY_SIZE(v));
+	blob_get_ints(rd, v, ARRAY_SIZE(v));
 	memset(r, 0, sizeof(*r));
 	r->id = v[0];
 	r->source_id = v[1];
@@ -209,65 +75,44 @@ static void decode_run(struct reader *rd, struct run_info *r)
 	r->entries_unresolved = v[25];
 	r->has_unmatched = v[26] != 0;
 	r->entries_unmatched = v[27];
-	r->wall_clock_s = get_double(rd);
-	get_sha(rd, r->base);
-	for (uint64_t i = 0, n = get_u(rd); i < n && !rd->bad; i++) {
-		char *reason = get_str(rd);
+	r->wall_clock_s = blob_get_double(rd);
+	blob_get_sha(rd, r->base);
+	for (uint64_t i = 0, n = blob_get_u(rd); i < n && !rd->bad; i++) {
+		char *reason = blob_get_str(rd);
 
 		if (reason)
 			strlist_push_owned(&r->reasons, reason);
 	}
 }
 
-/* Past n varints: a byte without its high bit ends one. */
-static void skip_ints(struct reader *r, size_t n)
-{
-	const unsigned char *p = r->p;
-
-	while (n && p < r->end)
-		n -= !(*p++ & 0x80);
-	r->bad |= n > 0;
-	r->p = p;
-}
-
-static void skip_str(struct reader *r)
-{
-	uint64_t n = get_u(r);
-
-	if (r->bad || n > (uint64_t)(r->end - r->p))
-		r->bad = true;
-	else
-		r->p += n;
-}
-
 /*
  * Only a run's id, kind and decision, the rest skipped (left zero, no
  * reasons): what the blind spots collect, at a fifth of the decoding.
  */
-static void decode_run_brief(struct reader *rd, struct run_info *r)
+static void decode_run_brief(struct blob_reader *rd, struct run_info *r)
 {
 	int64_t v[4];
 
 	memset(r, 0, sizeof(*r));
-	get_ints(rd, v, 4);
+	blob_get_ints(rd, v, 4);
 	r->id = v[0];
 	r->kind = (enum run_kind)check_enum(rd, v[3], 2);
-	skip_ints(rd, 14);
-	get_ints(rd, v, 1);
+	blob_skip_ints(rd, 14);
+	blob_get_ints(rd, v, 1);
 	r->decision = (enum decision)check_enum(rd, v[0], 4);
-	skip_ints(rd, RUN_INTS - 19);
-	(void)get_double(rd);
-	skip_str(rd);
-	for (uint64_t i = 0, n = get_u(rd); i < n && !rd->bad; i++)
-		skip_str(rd);
+	blob_skip_ints(rd, RUN_INTS - 19);
+	(void)blob_get_double(rd);
+	blob_skip_str(rd);
+	for (uint64_t i = 0, n = blob_get_u(rd); i < n && !rd->bad; i++)
+		blob_skip_str(rd);
 }
 
 void pair_cache_encode(const struct pair_info *p, struct strbuf *out)
 {
-	put_str(out, p->sha);
-	put_i(out, p->has_pr);
-	put_i(out, p->pr);
-	put_u(out, p->nr);
+	blob_put_str(out, p->sha);
+	blob_put_i(out, p->has_pr);
+	blob_put_i(out, p->pr);
+	blob_put_u(out, p->nr);
 	for (size_t i = 0; i < p->nr; i++)
 		encode_run(&p->runs[i], out);
 }
@@ -279,7 +124,7 @@ void pair_cache_encode(const struct pair_info *p, struct strbuf *out)
 static int decode_into(const void *blob, size_t len, int64_t head_id, const char *repo,
 		       int64_t at, bool brief, struct pair_info *out)
 {
-	struct reader rd = { blob, (const unsigned char *)blob + len, false };
+	struct blob_reader rd = BLOB_READER(blob, len);
 	uint64_t nr;
 
 	for (size_t i = 0; i < out->nr; i++)
@@ -291,17 +136,17 @@ static int decode_into(const void *blob, size_t len, int64_t head_id, const char
 	}
 	out->head_id = head_id;
 	out->at = at;
-	get_sha(&rd, out->sha);
-	out->has_pr = get_i(&rd) != 0;
-	out->pr = get_i(&rd);
-	nr = get_u(&rd);
+	blob_get_sha(&rd, out->sha);
+	out->has_pr = blob_get_i(&rd) != 0;
+	out->pr = blob_get_i(&rd);
+	nr = blob_get_u(&rd);
 	/* A run takes at least 38 bytes: a count beyond that is corrupt. */
 	if (rd.bad || nr > len / 32 + 1)
 		return -1;
 	ALLOC_GROW(out->runs, (size_t)nr, out->alloc);
 	for (; out->nr < nr && !rd.bad; out->nr++)
 		(brief ? decode_run_brief : decode_run)(&rd, &out->runs[out->nr]);
-	return rd.bad || rd.p != rd.end ? -1 : 0;
+	return blob_done(&rd) ? 0 : -1;
 }
 
 int pair_cache_decode(const void *blob, size_t len, int64_t head_id, const char *repo,
@@ -358,17 +203,31 @@ static int write_row(const struct pair_info *p, void *data)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* The blind spots' days (core/blindday.h) of the stale heads' rows, before and after. */
-static int mark_days(struct store *s)
+/* One statement without rows or parameters (-1 when it fails). */
+static int exec_stmt(struct store *s, const char *sql)
 {
-	static const char sql[] =
-		"INSERT OR IGNORE INTO blind_stale (day) SELECT " STORE_DAY_SQL("at")
-		" FROM pair_row WHERE head_id IN (SELECT head_id FROM pair_stale)";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc = sqlite3_step(st);
 
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The blind spots' days (core/blindday.h) of the stale heads' rows, before and after. */
+static int mark_days(struct store *s)
+{
+	return exec_stmt(s, "INSERT OR IGNORE INTO blind_stale (day) SELECT " STORE_DAY_SQL("at")
+			 " FROM pair_row WHERE head_id IN (SELECT head_id FROM pair_stale)");
+}
+
+/* The stale heads' facts go with their rows; those of them still heads are listed to be made. */
+static int drop_facts(struct store *s)
+{
+	if (exec_stmt(s, "DELETE FROM pair_fact WHERE head_id IN (SELECT head_id FROM pair_stale)") ||
+	    exec_stmt(s, "DELETE FROM pair_unfacted WHERE head_id IN (SELECT head_id FROM pair_stale)"))
+		return -1;
+	return exec_stmt(s, "INSERT INTO pair_unfacted SELECT s.head_id FROM pair_stale s"
+			 " JOIN head h ON h.id = s.head_id");
 }
 
 /* Drop the stale heads' rows, write them again from the tables, clear the list. */
@@ -380,7 +239,7 @@ static int rebuild(struct store *s, void *data)
 	int rc;
 
 	UNUSED(data);
-	if (mark_days(s) < 0)
+	if (mark_days(s) < 0 || drop_facts(s) < 0)
 		return -1;
 	st = store_stmt(s, ids_sql);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -409,19 +268,17 @@ int pair_cache_refresh(struct store *s)
 	return store_write_now(s, rebuild, NULL, "cannot rebuild the pair cache");
 }
 
-#define PAIR_ROWS_SQL "SELECT head_id, repo, at, data FROM pair_row WHERE at >= ?1 AND at < ?2"
-static int each_pair(struct store *s, const struct window *w, bool brief, bool desc,
-		     pair_fn fn, void *data)
+/*
+ * row for each row of the statement sqls[desc][one repository] over
+ * window w (?1 and ?2 its times, ?3 its repository: every one needs no
+ * test of each row's), once the cache is fresh: 1 (no row) when it cannot
+ * be. Stops at row's first non-zero return, which it returns.
+ */
+typedef int (*row_fn)(struct store *s, sqlite3_stmt *st, void *data);
+static int each_row(struct store *s, const char *const sqls[2][2], const struct window *w,
+		    bool desc, row_fn row, void *data, const char *what)
 {
-	/* [desc][repo]: every repository needs no test of each row's repo (10^5 rows). */
-	static const char *const sqls[2][2] = {
-		{ PAIR_ROWS_SQL " ORDER BY at, head_id",
-		  PAIR_ROWS_SQL " AND repo = ?3 ORDER BY at, head_id" },
-		{ PAIR_ROWS_SQL " ORDER BY at DESC, head_id DESC",
-		  PAIR_ROWS_SQL " AND repo = ?3 ORDER BY at DESC, head_id DESC" },
-	};
 	bool one_repo = w->repo && *w->repo;
-	struct pair_info p = { 0 };
 	sqlite3_stmt *st;
 	int rc = SQLITE_DONE, ret = 0;
 
@@ -432,20 +289,47 @@ static int each_pair(struct store *s, const struct window *w, bool brief, bool d
 	sqlite3_bind_int64(st, 2, w->until);
 	if (one_repo)
 		sqlite3_bind_text(st, 3, w->repo, -1, SQLITE_STATIC);
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (decode_into(sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3),
-				sqlite3_column_int64(st, 0), store_col_text(st, 1),
-				sqlite3_column_int64(st, 2), brief, &p) < 0) {
-			ret = error("store '%s': the pair cache row of head %" PRId64
-				    " is corrupt", s->path, (int64_t)sqlite3_column_int64(st, 0));
-			break;
-		}
-		ret = fn(&p, data);
-	}
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		ret = row(s, st, data);
 	if (!ret && rc != SQLITE_DONE)
-		ret = store_error(s, "cannot read the pair cache");
+		ret = store_error(s, what);
 	sqlite3_reset(st);
-	pair_info_release(&p);
+	return ret;
+}
+
+struct pair_rows {
+	struct pair_info p; /* reused from row to row */
+	bool brief;
+	pair_fn fn;
+	void *data;
+};
+
+static int pair_row(struct store *s, sqlite3_stmt *st, void *data)
+{
+	struct pair_rows *pr = data;
+
+	if (decode_into(sqlite3_column_blob(st, 3), (size_t)sqlite3_column_bytes(st, 3),
+			sqlite3_column_int64(st, 0), store_col_text(st, 1),
+			sqlite3_column_int64(st, 2), pr->brief, &pr->p) < 0)
+		return error("store '%s': the pair cache row of head %" PRId64 " is corrupt",
+			     s->path, (int64_t)sqlite3_column_int64(st, 0));
+	return pr->fn(&pr->p, pr->data);
+}
+
+#define PAIR_ROWS_SQL "SELECT head_id, repo, at, data FROM pair_row WHERE at >= ?1 AND at < ?2"
+static int each_pair(struct store *s, const struct window *w, bool brief, bool desc,
+		     pair_fn fn, void *data)
+{
+	static const char *const sqls[2][2] = {
+		{ PAIR_ROWS_SQL " ORDER BY at, head_id",
+		  PAIR_ROWS_SQL " AND repo = ?3 ORDER BY at, head_id" },
+		{ PAIR_ROWS_SQL " ORDER BY at DESC, head_id DESC",
+		  PAIR_ROWS_SQL " AND repo = ?3 ORDER BY at DESC, head_id DESC" },
+	};
+	struct pair_rows pr = { { 0 }, brief, fn, data };
+	int ret = each_row(s, sqls, w, desc, pair_row, &pr, "cannot read the pair cache");
+
+	pair_info_release(&pr.p);
 	return ret;
 }
 
@@ -462,4 +346,92 @@ int pair_cache_pairs_desc(struct store *s, const struct window *w, pair_fn fn, v
 int pair_cache_pairs_brief(struct store *s, const struct window *w, pair_fn fn, void *data)
 {
 	return each_pair(s, w, true, false, fn, data);
+}
+
+/* ---- facts ---- */
+
+struct fact_rows {
+	int64_t key;
+	facts_fn fn;
+	void *data;
+};
+
+/* Facts of a stale head are of what it was: each_row reads them from a fresh cache only. */
+static int fact_row(struct store *s, sqlite3_stmt *st, void *data)
+{
+	struct fact_rows *fr = data;
+	struct pair_fact_row f = {
+		sqlite3_column_int64(st, 0), store_col_text(st, 1), sqlite3_column_int64(st, 2),
+		sqlite3_column_blob(st, 4), (size_t)sqlite3_column_bytes(st, 4),
+	};
+
+	UNUSED(s);
+	return sqlite3_column_int64(st, 3) == fr->key ? fr->fn(&f, fr->data) : 1;
+}
+
+#define FACT_ROWS_SQL "SELECT head_id, repo, at, key, data FROM pair_fact WHERE at >= ?1 AND at < ?2"
+int pair_facts_each(struct store *s, const struct window *w, int64_t key, bool desc,
+		    facts_fn fn, void *data)
+{
+	static const char *const sqls[2][2] = {
+		{ FACT_ROWS_SQL " ORDER BY at, head_id",
+		  FACT_ROWS_SQL " AND repo = ?3 ORDER BY at, head_id" },
+		{ FACT_ROWS_SQL " ORDER BY at DESC, head_id DESC",
+		  FACT_ROWS_SQL " AND repo = ?3 ORDER BY at DESC, head_id DESC" },
+	};
+	struct fact_rows fr = { key, fn, data };
+
+	return each_row(s, sqls, w, desc, fact_row, &fr, "cannot read the pair facts");
+}
+
+#define WINDOW_HEADS "h.at >= ?1 AND h.at < ?2 AND (?3 = '' OR h.repo = ?3)"
+int pair_facts_missing(struct store *s, const struct window *w, int64_t key, bool every,
+		       struct int_vec *ids)
+{
+	static const char listed_sql[] =
+		"SELECT h.id FROM pair_unfacted u JOIN head h ON h.id = u.head_id"
+		" WHERE " WINDOW_HEADS;
+	static const char every_sql[] =
+		"SELECT h.id FROM head h WHERE " WINDOW_HEADS
+		" AND NOT EXISTS (SELECT 1 FROM pair_fact f"
+		"  WHERE f.at = h.at AND f.head_id = h.id AND f.key = ?4)";
+	sqlite3_stmt *st = store_stmt(s, every ? every_sql : listed_sql);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, w->since);
+	sqlite3_bind_int64(st, 2, w->until);
+	sqlite3_bind_text(st, 3, w->repo ? w->repo : "", -1, SQLITE_STATIC);
+	if (every)
+		sqlite3_bind_int64(st, 4, key);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		int_vec_push(ids, sqlite3_column_int64(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_error(s, "cannot find the heads without facts");
+	int_vec_sort_unique(ids);
+	return 0;
+}
+
+int pair_facts_put(struct store *s, const struct pair_fact_row *f, int64_t key)
+{
+	static const char sql[] =
+		"INSERT OR REPLACE INTO pair_fact (at, head_id, repo, key, data)"
+		" VALUES (?1, ?2, ?3, ?4, ?5)";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	sqlite3_bind_int64(st, 1, f->at);
+	sqlite3_bind_int64(st, 2, f->head_id);
+	sqlite3_bind_text(st, 3, f->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, key);
+	sqlite3_bind_blob(st, 5, f->data, (int)f->len, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE) {
+		st = store_stmt(s, "DELETE FROM pair_unfacted WHERE head_id = ?1");
+		sqlite3_bind_int64(st, 1, f->head_id);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot keep the pair facts");
 }

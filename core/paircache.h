@@ -46,4 +46,42 @@ int pair_cache_pairs_desc(struct store *s, const struct window *w, pair_fn fn, v
  */
 int pair_cache_pairs_brief(struct store *s, const struct window *w, pair_fn fn, void *data);
 
+/*
+ * Per-pair facts (schema 11): a blob a reader makes of a head's pair (the
+ * metrics pass: its class, its missed tests) kept in pair_fact beside the
+ * head's row, under a key that names whatever else the blob depends on
+ * (the id-map, the reader's version). The cache knows nothing of what the
+ * blob says; it drops a head's facts when it rebuilds the head's row.
+ */
+struct pair_fact_row {
+	int64_t head_id;
+	const char *repo;
+	int64_t at;
+	const void *data; /* borrowed until fn returns */
+	size_t len;
+};
+typedef int (*facts_fn)(const struct pair_fact_row *f, void *data);
+
+/*
+ * fn for the facts of every head of window w that has some, in window
+ * order (desc: last first), all of them of this key. 1 (fn stops being
+ * called) at a row of another key, or when the cache is not fresh. Heads
+ * without facts are left out: the caller counts.
+ */
+int pair_facts_each(struct store *s, const struct window *w, int64_t key, bool desc,
+		    facts_fn fn, void *data);
+
+/*
+ * The heads of w without facts, ascending, onto ids: those the cache lists
+ * (it dropped their facts, or they never had any), or with every, each
+ * head of w without facts of this key (another key's, facts deleted by
+ * hand: one look-up a head). Make their facts and put them in one write
+ * transaction, after pair_cache_refresh in it: then no head changes
+ * between. -1 after error().
+ */
+int pair_facts_missing(struct store *s, const struct window *w, int64_t key, bool every,
+		       struct int_vec *ids);
+/* Keep f (at, head_id, repo, blob) under key, in place of the head's facts before. */
+int pair_facts_put(struct store *s, const struct pair_fact_row *f, int64_t key);
+
 #endif

@@ -319,6 +319,38 @@ static const char *const migrations[] = {
 	"CREATE TRIGGER result_del AFTER DELETE ON result WHEN " FAILING("old") " BEGIN "
 	STALE_RUN("old.run_id") " END;",
 #undef FAILING
+
+	/*
+	 * 10 -> 11: per-pair facts (core/paircache.h): what the metrics pass
+	 * makes of a head's pair, kept beside its row under the key of what
+	 * else they depend on. A rebuild of the row drops them, so every input
+	 * of a pair's class makes its head stale now: a flaky result, a
+	 * changed resolution, a quarantine list. pair_unfacted lists the heads
+	 * whose facts went (or never were), for a reader to make them.
+	 */
+	"CREATE TABLE pair_fact ("
+	"  at INTEGER NOT NULL,"
+	"  head_id INTEGER NOT NULL,"
+	"  repo TEXT NOT NULL,"
+	"  key INTEGER NOT NULL,"
+	"  data BLOB NOT NULL,"
+	"  PRIMARY KEY (at, head_id)) WITHOUT ROWID;"
+	"CREATE INDEX pair_fact_head ON pair_fact (head_id);"
+	"CREATE TABLE pair_unfacted (head_id INTEGER PRIMARY KEY);"
+	"INSERT INTO pair_unfacted SELECT id FROM head;"
+	"DROP TRIGGER result_ins; DROP TRIGGER result_upd; DROP TRIGGER result_del;"
+	"CREATE TRIGGER result_ins AFTER INSERT ON result BEGIN "
+	STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER result_upd AFTER UPDATE ON result BEGIN "
+	STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER result_del AFTER DELETE ON result BEGIN "
+	STALE_RUN("old.run_id") " END;"
+	"CREATE TRIGGER quarantine_ins AFTER INSERT ON quarantine BEGIN "
+	STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER quarantine_upd AFTER UPDATE ON quarantine BEGIN "
+	STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
+	"CREATE TRIGGER quarantine_del AFTER DELETE ON quarantine BEGIN "
+	STALE_RUN("old.run_id") " END;",
 #undef STALE_RUN
 #undef STALE
 };

@@ -5,8 +5,8 @@
 
 test_expect_success 'init creates the store with the current schema' '
 	tiadash --db new/dir/s.db init >out &&
-	test_grep "^store new/dir/s.db ready (schema 10)$" out &&
-	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 10 &&
+	test_grep "^store new/dir/s.db ready (schema 11)$" out &&
+	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 11 &&
 	test "$(sqlite3 new/dir/s.db "pragma journal_mode")" = wal &&
 	test "$(sqlite3 new/dir/s.db "pragma application_id")" = 1414086980
 '
@@ -15,8 +15,8 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 	tiadash --db old.db init >/dev/null &&
 	sqlite3 old.db "insert into source (uri, digest, ingested_at) values (\"x\", \"d\", 1);
 		drop table pair_row; drop table pair_stale; drop table blind_day;
-		drop table blind_stale;
-		$(for t in head run selection reason result; do for e in ins upd del; do
+		drop table blind_stale; drop table pair_fact; drop table pair_unfacted;
+		$(for t in head run selection reason result quarantine run_tests; do for e in ins upd del; do
 			echo "drop trigger ${t}_$e;"; done; done)
 		drop table note; drop table http_part; drop table http_cache;
 		drop table ci_seen; drop table ci_cursor; drop table run_tests;
@@ -30,11 +30,11 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 		pragma user_version = 1" &&
 	tiadash --db old.db status --format json >st.json &&
 	test "$(json_get st.json "d[\"sources\"]")" = 1 &&
-	test "$(sqlite3 old.db "pragma user_version")" = 10 &&
+	test "$(sqlite3 old.db "pragma user_version")" = 11 &&
 	sqlite3 old.db "select count(*) from note; select count(*) from http_cache;
 		select count(*) from ci_seen; select count(*) from seed_experiment;
-		select count(*) from blind_day" >counts &&
-	printf "0\n0\n0\n0\n0\n" >expect && test_cmp expect counts
+		select count(*) from blind_day; select count(*) from pair_fact" >counts &&
+	printf "0\n0\n0\n0\n0\n0\n" >expect && test_cmp expect counts
 '
 
 test_expect_success 'a store from a newer tiadash is refused, untouched' '
@@ -42,7 +42,7 @@ test_expect_success 'a store from a newer tiadash is refused, untouched' '
 	sqlite3 newer.db "pragma user_version = 99" &&
 	cp newer.db newer.copy &&
 	test_expect_code 2 tiadash --db newer.db status 2>err &&
-	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 10): upgrade tiadash" err &&
+	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 11): upgrade tiadash" err &&
 	cmp newer.db newer.copy
 '
 

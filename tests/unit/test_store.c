@@ -61,6 +61,9 @@ static void upgrade_from_v1(void **state)
 	exec_raw(path, "INSERT INTO source (uri, digest, ingested_at) VALUES ('kept', 'd', 1);"
 		       "DROP TABLE pair_row; DROP TABLE pair_stale;"
 		       "DROP TABLE blind_day; DROP TABLE blind_stale;"
+		       "DROP TABLE pair_fact; DROP TABLE pair_unfacted;"
+		       "DROP TRIGGER quarantine_ins; DROP TRIGGER quarantine_upd;"
+		       "DROP TRIGGER quarantine_del;"
 		       "DROP TRIGGER result_ins; DROP TRIGGER result_upd; DROP TRIGGER result_del;"
 		       "DROP TRIGGER head_ins; DROP TRIGGER head_upd; DROP TRIGGER head_del;"
 		       "DROP TRIGGER run_ins; DROP TRIGGER run_upd; DROP TRIGGER run_del;"
@@ -87,6 +90,7 @@ static void upgrade_from_v1(void **state)
 	assert_int_equal(query_int(s, "SELECT count(*) FROM run_tests"), 0);
 	assert_int_equal(query_int(s, "SELECT count(digest) FROM result"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM blind_day"), 0);
+	assert_int_equal(query_int(s, "SELECT count(*) FROM pair_fact"), 0);
 	store_close(s);
 	free(path);
 }
