@@ -127,18 +127,6 @@ void identity_figures_finish(struct identity_figures *f)
 	l->nr = n;
 }
 
-void identity_figures_add_entries(struct identity_figures *f, const struct run_info *shadow)
-{
-	if (!shadow || shadow->decision != DECISION_SELECTED || !shadow->has_entry_counts)
-		return;
-	f->selection_entries += shadow->entries_total;
-	f->entries_unresolved += shadow->entries_unresolved;
-	if (shadow->has_unmatched) {
-		f->has_unmatched = true;
-		f->entries_unmatched += shadow->entries_unmatched;
-	}
-}
-
 /* Every stored run's identity figures (status). */
 static int status_identity(struct store *s, struct identity_figures *f)
 {

@@ -96,8 +96,6 @@ struct identity_figures {
 void identity_figures_release(struct identity_figures *f);
 /* After adding ids to f->unresolved: sort them, drop repeats, keep the first IDENTITY_LISTED. */
 void identity_figures_finish(struct identity_figures *f);
-/* Add a shadow run's entry counts (a selection's, when it has them). */
-void identity_figures_add_entries(struct identity_figures *f, const struct run_info *shadow);
 
 struct store_status {
 	int64_t shadow_runs, full_runs, pairs, tests, failures, sources;

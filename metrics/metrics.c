@@ -1,13 +1,16 @@
 /*
- * The calibration figures of a window: one pass over the window's heads
- * (query_pairs), each classified, then distributions sorted in C; the
- * blind spots meanwhile on a thread of their own. For the dashboard the
- * pass runs from both ends and the figures after it on two threads.
+ * The calibration figures of a window: one pass over the window's heads'
+ * kept facts (metrics/facts.h; those of heads without are made and kept
+ * first, or when they cannot be, every pair is classified); then
+ * distributions sorted in C; the blind spots meanwhile on a thread of their
+ * own. For the dashboard the pass runs from both ends and the figures after
+ * it on two threads.
  */
 #include "core/tiadash.h"
 #include "core/paircache.h"
 #include "core/timeutil.h"
 #include "metrics/blind.h"
+#include "metrics/facts.h"
 #include "metrics/metrics.h"
 #include "metrics/verifier.h"
 
@@ -320,6 +323,8 @@ struct acc {
 	size_t alloc_reasons, alloc_escapes, alloc_prs;
 	struct ff_entry *ff;
 	size_t nr_ff, alloc_ff;
+	int64_t facts_key;        /* pair_facts_key of the pass's id-map */
+	struct pair_facts facts;  /* the pair's at hand (reused) */
 	/* A side of a split pass: the shared rows, and those that found no slot there. */
 	struct row_share *share;
 	bool backward;
@@ -345,28 +350,25 @@ static const char *pool_str(struct metrics *m, const char *s)
 	return m->pool_last_ = m->pool_.items[m->pool_.nr - 1];
 }
 
-static void fill_row(struct metrics *m, const struct pair_info *p,
-		     const struct pair_verdict *v, struct metrics_row *r)
+static void fill_row(struct metrics *m, const struct pair_facts *f, struct metrics_row *r)
 {
-	const struct run_info *sh = v->shadow, *fu = v->full;
-
 	memset(r, 0, sizeof(*r));
-	r->head_id = p->head_id;
-	memcpy(r->sha, p->sha, sizeof(r->sha));
-	r->has_pr = p->has_pr;
-	r->pr = p->pr;
-	r->repo = pool_str(m, p->repo ? p->repo : "");
-	r->at = p->at;
-	r->cls = v->cls;
-	r->why = v->why ? pool_str(m, v->why) : NULL;
-	r->shadow_attempts = (int)pair_count(p, RUN_SHADOW);
-	r->full_attempts = (int)pair_count(p, RUN_FULL);
-	r->decision = sh ? sh->decision : DECISION_NONE;
-	r->affected = run_affected_fraction(sh);
-	r->shadow_wall_s = sh ? sh->wall_clock_s : NAN;
-	r->full_wall_s = fu ? fu->wall_clock_s : NAN;
-	r->diff_coverage = run_diff_coverage(sh);
-	r->missed = pair_class_is_escape(v->cls) ? v->missed.nr : 0;
+	r->head_id = f->head_id;
+	memcpy(r->sha, f->sha, sizeof(r->sha));
+	r->has_pr = f->has_pr;
+	r->pr = f->pr;
+	r->repo = pool_str(m, f->repo);
+	r->at = f->at;
+	r->cls = f->cls;
+	r->why = f->why ? pool_str(m, f->why) : NULL;
+	r->shadow_attempts = f->shadow_attempts;
+	r->full_attempts = f->full_attempts;
+	r->decision = f->decision;
+	r->affected = f->affected;
+	r->shadow_wall_s = f->shadow_wall_s;
+	r->full_wall_s = f->full_wall_s;
+	r->diff_coverage = f->diff_coverage;
+	r->missed = pair_class_is_escape(f->cls) ? f->missed.nr : 0;
 }
 
 /* The index of reason in m->reasons, added with no runs when new. */
@@ -404,19 +406,19 @@ static void add_reason(struct acc *a, const char *reason, double wall_s)
 }
 
 /* Each distinct reason of a force-full run counts once for that run. */
-static void add_force_full(struct acc *a, const struct run_info *sh)
+static void add_force_full(struct acc *a, const struct strlist *reasons, double wall_s)
 {
-	if (!sh->reasons.nr) {
-		add_reason(a, "(no reason)", sh->wall_clock_s);
+	if (!reasons->nr) {
+		add_reason(a, "(no reason)", wall_s);
 		return;
 	}
-	for (size_t i = 0; i < sh->reasons.nr; i++) {
+	for (size_t i = 0; i < reasons->nr; i++) {
 		bool dup = false;
 
 		for (size_t j = 0; j < i && !dup; j++)
-			dup = !strcmp(sh->reasons.items[i], sh->reasons.items[j]);
+			dup = !strcmp(reasons->items[i], reasons->items[j]);
 		if (!dup)
-			add_reason(a, sh->reasons.items[i], sh->wall_clock_s);
+			add_reason(a, reasons->items[i], wall_s);
 	}
 }
 
@@ -426,7 +428,7 @@ static void move_list(struct strlist *dst, struct strlist *src)
 	memset(src, 0, sizeof(*src));
 }
 
-static void add_escape(struct acc *a, struct pair_verdict *v, struct metrics_row *r)
+static void add_escape(struct acc *a, struct pair_facts *f, struct metrics_row *r)
 {
 	struct metrics *m = a->m;
 	const char *note = note_index_get(a->notes, r->head_id);
@@ -436,8 +438,8 @@ static void add_escape(struct acc *a, struct pair_verdict *v, struct metrics_row
 	e = &m->escape_list[m->nr_escape_list++];
 	memset(e, 0, sizeof(*e));
 	e->row = m->nr_rows - 1;
-	move_list(&e->missed, &v->missed);
-	move_list(&e->non_hermetic, &v->non_hermetic);
+	move_list(&e->missed, &f->missed);
+	move_list(&e->non_hermetic, &f->non_hermetic);
 	e->explained = note != NULL;
 	e->note = note ? xstrdup(note) : NULL;
 	r->explained = e->explained;
@@ -447,15 +449,21 @@ static void add_escape(struct acc *a, struct pair_verdict *v, struct metrics_row
 	}
 }
 
-static void add_identity(struct identity_figures *f, const struct pair_info *p,
-			 struct pair_verdict *v)
+static void add_identity(struct identity_figures *id, const struct pair_facts *f)
 {
-	f->failing_tests += v->failing;
-	f->resolved += v->resolved;
-	f->by_name += v->by_name;
-	for (size_t i = 0; i < v->unresolved.nr; i++)
-		strlist_push(&f->unresolved, v->unresolved.items[i]);
-	identity_figures_add_entries(f, pair_latest(p, RUN_SHADOW));
+	id->failing_tests += f->failing;
+	id->resolved += f->resolved;
+	id->by_name += f->by_name;
+	for (size_t i = 0; i < f->unresolved.nr; i++)
+		strlist_push(&id->unresolved, f->unresolved.items[i]);
+	if (!f->has_entries)
+		return;
+	id->selection_entries += f->entries_total;
+	id->entries_unresolved += f->entries_unresolved;
+	if (f->has_unmatched) {
+		id->has_unmatched = true;
+		id->entries_unmatched += f->entries_unmatched;
+	}
 }
 
 /*
@@ -489,33 +497,61 @@ static struct metrics_row *take_row(struct acc *a)
 	return &a->spill[a->nr_spill++];
 }
 
-static int on_pair(const struct pair_info *p, void *data)
+/* One pair's facts into the pass: a row, its force-full reasons, identity, escape. */
+static void add_facts(struct acc *a, struct pair_facts *f)
 {
-	struct acc *a = data;
 	struct metrics *m = a->m;
-	struct metrics_row *r;
-	struct pair_verdict v;
+	struct metrics_row *r = take_row(a);
 
-	if (classify_pair_with(a->store, a->opts->idmap, a->quarantine, p, &v) < 0) {
-		pair_verdict_release(&v);
-		return -1;
-	}
-	r = take_row(a);
-	fill_row(m, p, &v, r);
+	fill_row(m, f, r);
 	m->shadow_runs += r->shadow_attempts;
 	m->full_runs += r->full_attempts;
 	m->nr_rows++;
-	if (v.shadow && v.shadow->decision == DECISION_RUN_ALL)
-		add_force_full(a, v.shadow);
-	if (v.quarantined.nr) {
+	if (f->decision == DECISION_RUN_ALL)
+		add_force_full(a, &f->reasons, f->shadow_wall_s);
+	if (f->quarantined) {
 		m->quarantined_pairs++;
-		m->quarantined_tests += (int64_t)v.quarantined.nr;
+		m->quarantined_tests += f->quarantined;
 	}
-	m->flaky_tests += (int64_t)v.flaky.nr;
-	add_identity(&m->identity, p, &v);
-	if (pair_class_is_escape(v.cls))
-		add_escape(a, &v, r);
+	m->flaky_tests += f->flaky;
+	add_identity(&m->identity, f);
+	if (pair_class_is_escape(f->cls))
+		add_escape(a, f, r);
+}
+
+/* p's facts into out: p classified (with q's quarantine lists). -1 after error(). */
+static int make_facts(struct store *s, const struct idmap *map, const struct quarantine_index *q,
+		      const struct pair_info *p, struct pair_facts *out)
+{
+	struct pair_verdict v;
+	int ret = classify_pair_with(s, map, q, p, &v);
+
+	if (!ret)
+		pair_facts_of(p, &v, out);
 	pair_verdict_release(&v);
+	return ret;
+}
+
+/* A pair classified: what a pass does when the window's facts could not be kept. */
+static int on_pair(const struct pair_info *p, void *data)
+{
+	struct acc *a = data;
+
+	if (make_facts(a->store, a->opts->idmap, a->quarantine, p, &a->facts) < 0)
+		return -1;
+	add_facts(a, &a->facts);
+	return 0;
+}
+
+/* A pair's kept facts: what on_pair would make of it, without reading its runs. */
+static int on_fact(const struct pair_fact_row *row, void *data)
+{
+	struct acc *a = data;
+
+	if (pair_facts_decode(row, &a->facts) < 0)
+		return error("store '%s': the pair facts of head %" PRId64 " are corrupt",
+			     a->store->path, row->head_id);
+	add_facts(a, &a->facts);
 	return 0;
 }
 
@@ -597,10 +633,43 @@ static int on_side_pair(const struct pair_info *p, void *data)
 	return side_takes(sd, p->at) ? on_pair(p, sd->a) : SIDES_MET;
 }
 
+static int on_side_fact(const struct pair_fact_row *f, void *data)
+{
+	struct side *sd = data;
+
+	return side_takes(sd, f->at) ? on_fact(f, sd->a) : SIDES_MET;
+}
+
+/*
+ * What a pass reads: the pairs' kept facts, or their runs, classified. A
+ * facts pass returns FACTS_MISSING, whatever it did, when a head of the
+ * window has none of its key: the caller starts again (pass_pairs).
+ */
+enum pass_source { FROM_FACTS, FROM_RUNS };
+#define FACTS_MISSING 3
+
+/* One side's read: SIDES_MET when it met the other side. */
+static int side_read(struct side *sd, const struct window *w, enum pass_source src)
+{
+	struct acc *a = sd->a;
+	int ret;
+
+	if (src == FROM_FACTS) {
+		ret = pair_facts_each(a->store, w, a->facts_key, sd->backward, on_side_fact, sd);
+		return ret == 1 ? FACTS_MISSING : ret;
+	}
+	if (!sd->backward)
+		return query_pairs(a->store, w, on_side_pair, sd);
+	ret = query_pairs_backward(a->store, w, on_side_pair, sd);
+	/* 1: no fresh pair cache to read backwards; the forward side takes it all. */
+	return ret == 1 ? 0 : ret;
+}
+
 struct half_job {
 	const char *path;
 	const atomic_bool *cancel;
 	const struct window *w;
+	enum pass_source src;
 	struct side side;
 	struct acc a;
 	struct metrics m;
@@ -614,9 +683,8 @@ static void *half_worker(void *data)
 
 	j->ret = -1;
 	if (open_beside(j->path, j->cancel, &j->a.store) == 0) {
-		/* 1: no fresh pair cache to read backwards; the forward side takes it all. */
-		j->ret = query_pairs_backward(j->a.store, j->w, on_side_pair, &j->side);
-		if (j->ret == 1 || j->ret == SIDES_MET)
+		j->ret = side_read(&j->side, j->w, j->src);
+		if (j->ret == SIDES_MET)
 			j->ret = 0;
 		store_close(j->a.store);
 	}
@@ -708,6 +776,7 @@ static void half_release(struct half_job *j)
 	strmap_clear(&j->a.reason_index);
 	free(j->a.ff);
 	free(j->a.spill);
+	pair_facts_release(&j->a.facts);
 }
 
 /* A slice of window time a side claims: 1/256 of the window's heads' span. */
@@ -738,10 +807,18 @@ static int share_init(struct acc *a, const struct window *w, struct row_share *s
 	return 0;
 }
 
-/* Both sides at once; 1 when the split cannot be made (the caller passes alone). */
-static int pass_split(struct acc *a, const struct window *w, struct row_share *sh)
+/* Did a facts pass get a row for every head it counted? */
+static bool share_filled(const struct acc *a, const struct acc *h, struct row_share *sh)
 {
-	struct half_job j = { .path = a->store->path, .cancel = a->store->cancel, .w = w };
+	return !a->nr_spill && !h->nr_spill && atomic_load(&sh->free) == 0;
+}
+
+/* Both sides at once; 1 when the split cannot be made (the caller passes alone). */
+static int pass_split(struct acc *a, const struct window *w, struct row_share *sh,
+		      enum pass_source src)
+{
+	struct half_job j = { .path = a->store->path, .cancel = a->store->cancel, .w = w,
+			      .src = src };
 	struct meet mt;
 	struct side forward = { a, &mt, 0, false };
 	int ret = share_init(a, w, sh);
@@ -752,35 +829,203 @@ static int pass_split(struct acc *a, const struct window *w, struct row_share *s
 		return ret;
 	forward.bound = mt.lo;
 	j.a = (struct acc){ .opts = a->opts, .m = &j.m, .quarantine = a->quarantine,
-			    .notes = a->notes, .share = sh, .backward = true };
+			    .notes = a->notes, .facts_key = a->facts_key, .share = sh,
+			    .backward = true };
 	j.side = (struct side){ &j.a, &mt, mt.hi, true };
 	if (pthread_create(&j.thread, NULL, half_worker, &j)) {
 		pthread_mutex_destroy(&mt.lock);
 		return 1;
 	}
 	a->share = sh;
-	ret = query_pairs(a->store, w, on_side_pair, &forward);
+	ret = side_read(&forward, w, src);
 	if (ret == SIDES_MET)
 		ret = 0;
 	pthread_join(j.thread, NULL);
+	if (!ret && !j.ret && src == FROM_FACTS && !share_filled(a, &j.a, sh))
+		ret = FACTS_MISSING;
 	if (!ret && !j.ret)
 		merge_half(a, &j.a, sh);
 	a->share = NULL;
 	half_release(&j);
 	pthread_mutex_destroy(&mt.lock);
+	/* An error on either side is the pass's, whatever the other found. */
+	if (ret < 0 || j.ret < 0)
+		return -1;
 	return ret ? ret : j.ret;
 }
 
-static int pass_pairs(struct acc *a, const struct window *w)
+/* The pass on this thread alone. */
+static int pass_alone(struct acc *a, const struct window *w, enum pass_source src)
+{
+	int64_t heads;
+	int ret;
+
+	if (src == FROM_RUNS)
+		return query_pairs(a->store, w, on_pair, a);
+	if (query_window_count(a->store, w, &heads) < 0)
+		return -1;
+	ret = pair_facts_each(a->store, w, a->facts_key, false, on_fact, a);
+	if (ret == 1 || (!ret && (int64_t)a->m->nr_rows != heads))
+		return FACTS_MISSING;
+	return ret;
+}
+
+static int pass_from(struct acc *a, const struct window *w, enum pass_source src)
 {
 	struct row_share sh = { NULL, 0, 0 };
 	int ret = 1;
 
 	if (a->opts->split && opens_beside(a->store))
-		ret = pass_split(a, w, &sh);
+		ret = pass_split(a, w, &sh, src);
 	free(sh.rows);
 	free(a->spill);
-	return ret == 1 ? query_pairs(a->store, w, on_pair, a) : ret;
+	a->spill = NULL;
+	a->nr_spill = a->alloc_spill = 0;
+	return ret == 1 ? pass_alone(a, w, src) : ret;
+}
+
+/* What a facts pass that came short left in a and its metrics, gone; the window's bounds stay. */
+static void pass_reset(struct acc *a)
+{
+	struct metrics *m = a->m;
+	struct metrics head = {
+		.since = m->since, .until = m->until, .repo = m->repo,
+		.threshold = m->threshold, .confidence = m->confidence,
+		.escape_target = m->escape_target,
+	};
+
+	m->repo = NULL;
+	metrics_release(m);
+	*m = head;
+	strmap_clear(&a->reason_index);
+	free(a->ff);
+	a->ff = NULL;
+	a->nr_ff = a->alloc_ff = 0;
+	a->alloc_reasons = a->alloc_escapes = a->alloc_prs = 0;
+}
+
+static int cmp_int64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* Making the facts of a window's heads that have none, in one write transaction. */
+struct keep_job {
+	const struct window *w;
+	const struct metrics_opts *opts;
+	int64_t key;
+	bool every;                         /* every head looked up, not the listed ones */
+	struct store *s;
+	struct quarantine_index quarantine; /* read in the transaction */
+	struct int_vec missing;             /* their heads, ascending */
+	struct pair_facts facts;
+	struct strbuf blob;
+};
+
+static int keep_pair(const struct pair_info *p, void *data)
+{
+	struct keep_job *k = data;
+	struct pair_fact_row row = { p->head_id, p->repo ? p->repo : "", p->at, NULL, 0 };
+
+	if (make_facts(k->s, k->opts->idmap, &k->quarantine, p, &k->facts) < 0)
+		return -1;
+	strbuf_reset(&k->blob);
+	pair_facts_encode(&k->facts, &k->blob);
+	row.data = k->blob.buf;
+	row.len = k->blob.len;
+	return pair_facts_put(k->s, &row, k->key);
+}
+
+static bool is_missing(const struct keep_job *k, int64_t head_id)
+{
+	return bsearch(&head_id, k->missing.v, k->missing.nr, sizeof(*k->missing.v),
+		       cmp_int64) != NULL;
+}
+
+/* A row of the window's pair cache: a head without facts is kept, the others skipped. */
+static int keep_if_missing(const struct pair_info *p, void *data)
+{
+	return is_missing(data, p->head_id) ? keep_pair(p, data) : 0;
+}
+
+/* Few heads: each read from the tables; many: the window's pair cache, skipping the rest. */
+#define KEEP_BY_ID 512
+
+static int keep_missing(struct store *s, void *data)
+{
+	struct keep_job *k = data;
+	int ret;
+
+	k->s = s;
+	/* Under the write lock: the rows, quarantine lists and facts stay as read here. */
+	if (pair_cache_refresh(s) != 0 || query_quarantine_index(s, &k->quarantine) < 0 ||
+	    pair_facts_missing(s, k->w, k->key, k->every, &k->missing) < 0)
+		return -1;
+	if (k->missing.nr <= KEEP_BY_ID)
+		return query_pairs_by_ids(s, k->missing.v, k->missing.nr, keep_pair, k);
+	ret = pair_cache_pairs(s, k->w, keep_if_missing, k);
+	return ret == 1 ? -1 : ret;
+}
+
+/*
+ * Make and keep the facts of w's heads that have none (of a's key; every:
+ * not only those the cache lists), when the write lock is free now: 0 when
+ * they are kept, 1 when they could not be (the lock is taken, a read-only
+ * store), -1 after error().
+ */
+static int keep_facts(struct acc *a, const struct window *w, bool every)
+{
+	struct keep_job k = { .w = w, .opts = a->opts, .key = a->facts_key, .every = every,
+			      .quarantine = QUARANTINE_INDEX_INIT, .missing = INT_VEC_INIT,
+			      .facts = PAIR_FACTS_INIT, .blob = STRBUF_INIT };
+	int ret = store_write_now(a->store, keep_missing, &k, "cannot keep the pairs' facts");
+
+	quarantine_index_release(&k.quarantine);
+	int_vec_release(&k.missing);
+	pair_facts_release(&k.facts);
+	strbuf_release(&k.blob);
+	return ret;
+}
+
+/* The facts of the heads of w the cache lists as without, made first (new heads, after an ingest). */
+static int keep_listed(struct acc *a, const struct window *w)
+{
+	struct int_vec listed = INT_VEC_INIT;
+	int ret = pair_facts_missing(a->store, w, a->facts_key, false, &listed);
+
+	if (!ret && listed.nr)
+		ret = keep_facts(a, w, false);
+	int_vec_release(&listed);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The window's pairs into a: from their kept facts (those of the heads the
+ * cache lists as without made before: keep_listed). When a head has none
+ * (facts of another id-map, or they could not be kept then), the facts of
+ * every such head are made and kept (keep_facts), and the pass is read from
+ * the facts again; when they cannot be kept, from the runs, every pair
+ * classified.
+ */
+static int pass_pairs(struct acc *a, const struct window *w)
+{
+	int ret = pass_from(a, w, FROM_FACTS);
+
+	if (ret != FACTS_MISSING)
+		return ret;
+	pass_reset(a);
+	ret = keep_facts(a, w, true);
+	if (ret < 0)
+		return -1;
+	if (!ret) {
+		ret = pass_from(a, w, FROM_FACTS);
+		if (ret != FACTS_MISSING)
+			return ret;
+		pass_reset(a);
+	}
+	return pass_from(a, w, FROM_RUNS);
 }
 
 /* The figures a distribution is made of, one per row (NAN: not known). */
@@ -968,7 +1213,8 @@ struct trend_count {
 	struct store *store;
 	const struct idmap *map;
 	const struct quarantine_index *quarantine;
-	int64_t pairs, escapes;
+	struct pair_facts facts;
+	int64_t pairs, escapes, heads;
 };
 
 static int count_pair(const struct pair_info *p, void *data)
@@ -985,6 +1231,53 @@ static int count_pair(const struct pair_info *p, void *data)
 	return ret;
 }
 
+static int count_fact(const struct pair_fact_row *row, void *data)
+{
+	struct trend_count *tc = data;
+
+	if (pair_facts_decode(row, &tc->facts) < 0)
+		return error("store '%s': the pair facts of head %" PRId64 " are corrupt",
+			     tc->store->path, row->head_id);
+	tc->heads++;
+	if (tc->facts.shadow_attempts && tc->facts.full_attempts) {
+		tc->pairs++;
+		tc->escapes += pair_class_is_escape(tc->facts.cls);
+	}
+	return 0;
+}
+
+/* The counts from the kept facts when every head of w has them, else from the runs. */
+static int count_facts(struct acc *a, const struct window *w, struct trend_count *tc)
+{
+	int64_t heads;
+	int ret = query_window_count(a->store, w, &heads);
+
+	tc->pairs = tc->escapes = tc->heads = 0;
+	if (!ret)
+		ret = pair_facts_each(a->store, w, a->facts_key, false, count_fact, tc);
+	if (ret < 0)
+		return -1;
+	return !ret && tc->heads == heads ? 0 : FACTS_MISSING;
+}
+
+/* The counts from the kept facts, made first where a head has none (as pass_pairs). */
+static int count_window(struct acc *a, const struct window *w, struct trend_count *tc)
+{
+	int ret = keep_listed(a, w);
+
+	if (!ret)
+		ret = count_facts(a, w, tc);
+	if (ret == FACTS_MISSING && (ret = keep_facts(a, w, true)) == 0)
+		ret = count_facts(a, w, tc);
+	pair_facts_release(&tc->facts);
+	if (ret < 0)
+		return -1;
+	if (!ret)
+		return 0;
+	tc->pairs = tc->escapes = 0;
+	return query_pairs(a->store, w, count_pair, tc) < 0 ? -1 : 0;
+}
+
 /*
  * The trend: this window's escape rate against the one of the same length
  * just before it, by the exact conditional test (metrics/stats.h).
@@ -993,7 +1286,7 @@ static int finish_trend(struct acc *a)
 {
 	struct metrics *m = a->m;
 	struct metrics_trend *t = &m->trend;
-	struct trend_count tc = { a->store, a->opts->idmap, a->quarantine, 0, 0 };
+	struct trend_count tc = { a->store, a->opts->idmap, a->quarantine, PAIR_FACTS_INIT, 0, 0, 0 };
 	struct window before = { 0, 0, m->repo };
 	int64_t until = m->until != INT64_MAX ? m->until : a->opts->now;
 
@@ -1006,7 +1299,7 @@ static int finish_trend(struct acc *a)
 	t->known = true;
 	t->until = before.until = m->since;
 	t->since = before.since = m->since - (until - m->since);
-	if (query_pairs(a->store, &before, count_pair, &tc) < 0)
+	if (count_window(a, &before, &tc) < 0)
 		return -1;
 	t->pairs = tc.pairs;
 	t->escapes = tc.escapes;
@@ -1387,13 +1680,6 @@ static void finish_reasons(struct acc *a)
 		qsort(m->reasons, m->nr_reasons, sizeof(*m->reasons), cmp_reason);
 }
 
-static int cmp_int64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return (a > b) - (a < b);
-}
-
 static void finish_prs(struct metrics *m)
 {
 	size_t out = 0;
@@ -1500,6 +1786,7 @@ int metrics_compute(struct store *s, const struct window *w,
 
 	memset(out, 0, sizeof(*out));
 	a.opts = opts ? opts : &default_opts;
+	a.facts_key = pair_facts_key(a.opts->idmap);
 	out->since = w->since;
 	out->until = w->until;
 	out->repo = xstrdup(w->repo ? w->repo : "");
@@ -1507,12 +1794,18 @@ int metrics_compute(struct store *s, const struct window *w,
 	out->confidence = a.opts->confidence;
 	out->escape_target = a.opts->escape_target;
 	win.repo = out->repo;
-	/* Fresh before the blind spots' connection reads it too (one rebuild, not two racing). */
+	/*
+	 * Fresh before the blind spots' connection reads it too (one rebuild,
+	 * not two racing), and the new heads' facts kept before it may take
+	 * the write lock for its day summaries.
+	 */
 	(void)pair_cache_refresh(s);
+	ret = keep_listed(&a, &win);
 	blind_start(&blind, s, a.opts->idmap, &win);
 	a.quarantine = &quarantine;
 	a.notes = &notes;
-	ret = query_quarantine_index(s, &quarantine);
+	if (!ret)
+		ret = query_quarantine_index(s, &quarantine);
 	if (!ret)
 		ret = query_note_index(s, &notes);
 	if (!ret)
@@ -1538,6 +1831,7 @@ int metrics_compute(struct store *s, const struct window *w,
 	strmap_clear(&a.reason_index);
 	quarantine_index_release(&quarantine);
 	note_index_release(&notes);
+	pair_facts_release(&a.facts);
 	free(a.ff);
 	return ret ? -1 : 0;
 }

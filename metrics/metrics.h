@@ -279,8 +279,11 @@ struct metrics {
 
 /*
  * Compute every figure for heads in window w (w->repo "" or NULL: every
- * repo). Reads the store only through core/query.h. Returns 0, or -1 after
- * error(); out is always safe to release.
+ * repo). Reads the store through core/query.h and the pairs' kept facts
+ * (core/paircache.h, metrics/facts.h). It makes and keeps the facts of the
+ * heads of w that have none, when the write lock is free now; when it is
+ * not, it classifies every pair. Returns 0, or -1 after error(); out is
+ * always safe to release.
  */
 int metrics_compute(struct store *s, const struct window *w,
 		    const struct metrics_opts *opts, struct metrics *out);

@@ -180,14 +180,15 @@ test_expect_success "--max-frames 1 draws one frame and quits" '
 '
 
 test_expect_success "a pass that fails part way is an error on the screen, not a crash" '
-	# both sides of the pass meet the corrupt row of the last head, after the
-	# forward side kept the escapes before it
+	# both sides of the pass meet the corrupt facts of the last head, after
+	# the forward side kept the escapes before it
 	sqlite3 week.db "VACUUM INTO '"'"'bad.db'"'"'" &&
-	sqlite3 bad.db "UPDATE pair_row SET data = x'"'"'00'"'"'
-		WHERE head_id = (SELECT head_id FROM pair_row ORDER BY at DESC LIMIT 1)" &&
+	test "$(sqlite3 bad.db "SELECT count(*) FROM pair_fact")" -gt 0 &&
+	sqlite3 bad.db "UPDATE pair_fact SET data = x'"'"'00'"'"'
+		WHERE head_id = (SELECT head_id FROM pair_fact ORDER BY at DESC LIMIT 1)" &&
 	steps ":save-display bad.screen" &&
 	TUI_DB=bad.db test_expect_code 2 tui >out 2>err &&
-	test_grep "the pair cache row of head [0-9]* is corrupt" err
+	test_grep "the pair facts of head [0-9]* are corrupt" err
 '
 
 test_expect_success "without a terminal the dashboard is refused" '

@@ -1,5 +1,6 @@
-/* Percentiles (numpy's linear method, hand-computed), distributions, savings and the gate-check criteria. */
+/* Percentiles (numpy's linear method, hand-computed), distributions, savings, the gate-check criteria, pair facts. */
 #include "core/tiadash.h"
+#include "metrics/facts.h"
 #include "metrics/metrics.h"
 
 #include <setjmp.h>
@@ -390,6 +391,83 @@ static void gate_configured(void **state)
 	assert_true(g.go);
 }
 
+static void assert_same_list(const struct strlist *a, const struct strlist *b)
+{
+	assert_int_equal(a->nr, b->nr);
+	for (size_t i = 0; i < a->nr; i++)
+		assert_string_equal(a->items[i], b->items[i]);
+}
+
+/* A pair's facts come back from their blob as they went in; a cut blob is corrupt. */
+static void pair_facts_blob(void **state)
+{
+	struct pair_facts f = PAIR_FACTS_INIT, g = PAIR_FACTS_INIT;
+	struct strbuf blob = STRBUF_INIT;
+	struct pair_fact_row row = { 42, "org/repo", -5, NULL, 0 };
+
+	UNUSED(state);
+	snprintf(f.sha, sizeof(f.sha), "%s", "0123456789abcdef0123456789abcdef01234567");
+	f.has_pr = true, f.pr = INT64_MAX, f.cls = CLASS_INCOMPLETE;
+	f.why = xstrdup("no full run");
+	f.shadow_attempts = 2, f.full_attempts = 0, f.decision = DECISION_RUN_ALL;
+	f.affected = 1.0, f.shadow_wall_s = NAN, f.full_wall_s = -0.0, f.diff_coverage = 0.25;
+	f.quarantined = 3, f.flaky = 1, f.failing = 7, f.resolved = 5, f.by_name = INT64_MIN;
+	f.has_entries = true, f.has_unmatched = true;
+	f.entries_total = 1000000, f.entries_unresolved = 2, f.entries_unmatched = 1;
+	strlist_push(&f.reasons, "force-full:**/*.lock");
+	strlist_push(&f.reasons, "");
+	strlist_push(&f.unresolved, "tests/x.py::t");
+	strlist_push(&f.missed, "a::b");
+	strlist_push(&f.non_hermetic, "\x1b[31m::evil");
+	pair_facts_encode(&f, &blob);
+	row.data = blob.buf, row.len = blob.len;
+	assert_int_equal(pair_facts_decode(&row, &g), 0);
+	assert_int_equal(g.head_id, 42);
+	assert_int_equal(g.at, -5);
+	assert_string_equal(g.repo, "org/repo");
+	assert_string_equal(g.sha, f.sha);
+	assert_true(g.has_pr && g.pr == INT64_MAX && g.cls == CLASS_INCOMPLETE);
+	assert_string_equal(g.why, "no full run");
+	assert_true(g.shadow_attempts == 2 && g.full_attempts == 0 &&
+		    g.decision == DECISION_RUN_ALL);
+	assert_true(g.affected == 1.0 && isnan(g.shadow_wall_s) && g.diff_coverage == 0.25);
+	assert_true(g.full_wall_s == 0 && signbit(g.full_wall_s));
+	assert_true(g.quarantined == 3 && g.flaky == 1 && g.failing == 7 && g.resolved == 5 &&
+		    g.by_name == INT64_MIN);
+	assert_true(g.has_entries && g.has_unmatched && g.entries_total == 1000000 &&
+		    g.entries_unresolved == 2 && g.entries_unmatched == 1);
+	assert_same_list(&f.reasons, &g.reasons);
+	assert_same_list(&f.unresolved, &g.unresolved);
+	assert_same_list(&f.missed, &g.missed);
+	assert_same_list(&f.non_hermetic, &g.non_hermetic);
+	/* Decoding into facts that hold a pair already leaves none of it behind. */
+	free(f.why);
+	f.why = NULL, f.has_entries = f.has_unmatched = false, f.pr = 3;
+	f.entries_total = f.entries_unresolved = f.entries_unmatched = 0;
+	strlist_release(&f.missed);
+	strbuf_reset(&blob);
+	pair_facts_encode(&f, &blob);
+	row.data = blob.buf, row.len = blob.len;
+	assert_int_equal(pair_facts_decode(&row, &g), 0);
+	assert_null(g.why);
+	assert_int_equal(g.pr, 3);
+	assert_false(g.has_entries);
+	assert_int_equal(g.entries_total, 0);
+	assert_int_equal(g.missed.nr, 0);
+	for (size_t n = 0; n < blob.len; n++) {
+		row.len = n;
+		assert_int_equal(pair_facts_decode(&row, &g), -1);
+	}
+	/* A class beyond the last one is corrupt, not an index out of range. */
+	assert_int_equal(blob.buf[2], CLASS_INCOMPLETE * 2); /* flags, pr, then the class */
+	blob.buf[2] = 0x7e;
+	row.len = blob.len;
+	assert_int_equal(pair_facts_decode(&row, &g), -1);
+	pair_facts_release(&f);
+	pair_facts_release(&g);
+	strbuf_release(&blob);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -406,6 +484,7 @@ int main(void)
 		cmocka_unit_test(gate_identity),
 		cmocka_unit_test(gate_configured),
 		cmocka_unit_test(gate_upper_bound),
+		cmocka_unit_test(pair_facts_blob),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
