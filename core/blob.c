@@ -115,6 +115,15 @@ void blob_get_sha(struct blob_reader *r, char dst[41])
 	r->p += n;
 }
 
+int blob_enum(struct blob_reader *r, int64_t v, int64_t n)
+{
+	if (v < 0 || v >= n) {
+		r->bad = true;
+		return 0;
+	}
+	return (int)v;
+}
+
 void blob_skip_ints(struct blob_reader *r, size_t n)
 {
 	const unsigned char *p = r->p;

@@ -46,6 +46,8 @@ double blob_get_double(struct blob_reader *r);
 char *blob_get_str(struct blob_reader *r);
 /* A string of at most 40 bytes into dst (a longer one is corrupt). */
 void blob_get_sha(struct blob_reader *r, char dst[41]);
+/* v, a value read, as an enum below n, or 0 (r->bad) when out of range. */
+int blob_enum(struct blob_reader *r, int64_t v, int64_t n);
 /* Past n varints, or past a string. */
 void blob_skip_ints(struct blob_reader *r, size_t n);
 void blob_skip_str(struct blob_reader *r);

@@ -30,16 +30,6 @@ static void encode_run(const struct run_info *r, struct strbuf *out)
 		blob_put_str(out, r->reasons.items[i]);
 }
 
-/* v as an enum below n, or 0 (rd->bad) when out of range. */
-static int check_enum(struct blob_reader *rd, int64_t v, int64_t n)
-{
-	if (v < 0 || v >= n) {
-		rd->bad = true;
-		return 0;
-	}
-	return (int)v;
-}
-
 /* A run's integers as encode_run writes them, then the rest. */
 static void decode_run(struct blob_reader *rd, struct run_info *r)
 {
@@ -50,13 +40,13 @@ static void decode_run(struct blob_reader *rd, struct run_info *r)
 	r->id = v[0];
 	r->source_id = v[1];
 	r->diff_id = v[2];
-	r->kind = (enum run_kind)check_enum(rd, v[3], 2);
+	r->kind = (enum run_kind)blob_enum(rd, v[3], 2);
 	r->attempt = (int)v[4];
 	r->has_pr = v[5] != 0;
 	r->pr = v[6];
 	r->started_at = v[7];
-	r->verdict = (enum verdict)check_enum(rd, v[8], 3);
-	r->git = (enum git_state)check_enum(rd, v[9], 3);
+	r->verdict = (enum verdict)blob_enum(rd, v[8], 3);
+	r->git = (enum git_state)blob_enum(rd, v[9], 3);
 	r->tests = v[10];
 	r->failures = v[11];
 	r->errors = v[12];
@@ -65,7 +55,7 @@ static void decode_run(struct blob_reader *rd, struct run_info *r)
 	r->has_cov = v[15] != 0;
 	r->cov_lines = v[16];
 	r->cov_hit = v[17];
-	r->decision = (enum decision)check_enum(rd, v[18], 4);
+	r->decision = (enum decision)blob_enum(rd, v[18], 4);
 	r->has_total = v[19] != 0;
 	r->total_tests = v[20];
 	r->has_selected = v[21] != 0;
@@ -96,10 +86,10 @@ static void decode_run_brief(struct blob_reader *rd, struct run_info *r)
 	memset(r, 0, sizeof(*r));
 	blob_get_ints(rd, v, 4);
 	r->id = v[0];
-	r->kind = (enum run_kind)check_enum(rd, v[3], 2);
+	r->kind = (enum run_kind)blob_enum(rd, v[3], 2);
 	blob_skip_ints(rd, 14);
 	blob_get_ints(rd, v, 1);
-	r->decision = (enum decision)check_enum(rd, v[0], 4);
+	r->decision = (enum decision)blob_enum(rd, v[0], 4);
 	blob_skip_ints(rd, RUN_INTS - 19);
 	(void)blob_get_double(rd);
 	blob_skip_str(rd);

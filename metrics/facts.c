@@ -127,16 +127,6 @@ static void get_list(struct blob_reader *rd, struct strlist *l)
 	}
 }
 
-/* v as an enum below n, or 0 (rd->bad) when out of range. */
-static int get_enum(struct blob_reader *rd, int64_t v, int64_t n)
-{
-	if (v < 0 || v >= n) {
-		rd->bad = true;
-		return 0;
-	}
-	return (int)v;
-}
-
 int pair_facts_decode(const struct pair_fact_row *row, struct pair_facts *out)
 {
 	struct blob_reader rd = BLOB_READER(row->data, row->len);
@@ -150,10 +140,10 @@ int pair_facts_decode(const struct pair_fact_row *row, struct pair_facts *out)
 	out->has_entries = v[0] & HAS_ENTRIES;
 	out->has_unmatched = v[0] & HAS_UNMATCHED;
 	out->pr = v[1];
-	out->cls = (enum pair_class)get_enum(&rd, v[2], NR_CLASSES);
+	out->cls = (enum pair_class)blob_enum(&rd, v[2], NR_CLASSES);
 	out->shadow_attempts = (int)v[3];
 	out->full_attempts = (int)v[4];
-	out->decision = (enum decision)get_enum(&rd, v[5], DECISION_NOTHING + 1);
+	out->decision = (enum decision)blob_enum(&rd, v[5], DECISION_NOTHING + 1);
 	out->quarantined = v[6];
 	out->flaky = v[7];
 	out->failing = v[8];
