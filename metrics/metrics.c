@@ -543,14 +543,23 @@ static int on_pair(const struct pair_info *p, void *data)
 	return 0;
 }
 
+/* A fact row of store s into out; a corrupt one is an error that names the store and head. */
+static int read_fact(const struct store *s, const struct pair_fact_row *row,
+		     struct pair_facts *out)
+{
+	if (pair_facts_decode(row, out) == 0)
+		return 0;
+	return error("store '%s': the pair facts of head %" PRId64 " are corrupt", s->path,
+		     row->head_id);
+}
+
 /* A pair's kept facts: what on_pair would make of it, without reading its runs. */
 static int on_fact(const struct pair_fact_row *row, void *data)
 {
 	struct acc *a = data;
 
-	if (pair_facts_decode(row, &a->facts) < 0)
-		return error("store '%s': the pair facts of head %" PRId64 " are corrupt",
-			     a->store->path, row->head_id);
+	if (read_fact(a->store, row, &a->facts) < 0)
+		return -1;
 	add_facts(a, &a->facts);
 	return 0;
 }
@@ -854,20 +863,30 @@ static int pass_split(struct acc *a, const struct window *w, struct row_share *s
 	return ret ? ret : j.ret;
 }
 
-/* The pass on this thread alone. */
-static int pass_alone(struct acc *a, const struct window *w, enum pass_source src)
+/*
+ * fn for the facts of w's heads, on this thread: FACTS_MISSING when *seen
+ * (the rows fn counts) falls short of w's heads, or a row is of another key.
+ */
+static int window_facts(struct acc *a, const struct window *w, facts_fn fn, void *data,
+			const size_t *seen)
 {
 	int64_t heads;
 	int ret;
 
-	if (src == FROM_RUNS)
-		return query_pairs(a->store, w, on_pair, a);
 	if (query_window_count(a->store, w, &heads) < 0)
 		return -1;
-	ret = pair_facts_each(a->store, w, a->facts_key, false, on_fact, a);
-	if (ret == 1 || (!ret && (int64_t)a->m->nr_rows != heads))
+	ret = pair_facts_each(a->store, w, a->facts_key, false, fn, data);
+	if (ret == 1 || (!ret && (int64_t)*seen != heads))
 		return FACTS_MISSING;
 	return ret;
+}
+
+/* The pass on this thread alone. */
+static int pass_alone(struct acc *a, const struct window *w, enum pass_source src)
+{
+	if (src == FROM_RUNS)
+		return query_pairs(a->store, w, on_pair, a);
+	return window_facts(a, w, on_fact, a, &a->m->nr_rows);
 }
 
 static int pass_from(struct acc *a, const struct window *w, enum pass_source src)
@@ -1002,30 +1021,43 @@ static int keep_listed(struct acc *a, const struct window *w)
 }
 
 /*
- * The window's pairs into a: from their kept facts (those of the heads the
- * cache lists as without made before: keep_listed). When a head has none
+ * read(a, w, data) of the window's kept facts (those of the heads the cache
+ * lists as without made before: keep_listed). When it returns FACTS_MISSING
  * (facts of another id-map, or they could not be kept then), the facts of
- * every such head are made and kept (keep_facts), and the pass is read from
- * the facts again; when they cannot be kept, from the runs, every pair
- * classified.
+ * every such head are made and kept (keep_facts) and it reads again. 1 when
+ * the facts cannot serve: the caller reads the runs.
  */
-static int pass_pairs(struct acc *a, const struct window *w)
+typedef int (*facts_read_fn)(struct acc *a, const struct window *w, void *data);
+static int read_facts(struct acc *a, const struct window *w, facts_read_fn read, void *data)
 {
-	int ret = pass_from(a, w, FROM_FACTS);
+	int ret = read(a, w, data);
 
 	if (ret != FACTS_MISSING)
 		return ret;
-	pass_reset(a);
 	ret = keep_facts(a, w, true);
-	if (ret < 0)
-		return -1;
-	if (!ret) {
-		ret = pass_from(a, w, FROM_FACTS);
-		if (ret != FACTS_MISSING)
-			return ret;
+	if (ret)
+		return ret < 0 ? -1 : 1;
+	ret = read(a, w, data);
+	return ret == FACTS_MISSING ? 1 : ret;
+}
+
+/* A pass from the facts; one that came short leaves nothing in a. */
+static int pass_facts(struct acc *a, const struct window *w, void *data)
+{
+	int ret = pass_from(a, w, FROM_FACTS);
+
+	UNUSED(data);
+	if (ret == FACTS_MISSING)
 		pass_reset(a);
-	}
-	return pass_from(a, w, FROM_RUNS);
+	return ret;
+}
+
+/* The window's pairs into a: from their facts (read_facts), else from the runs, classified. */
+static int pass_pairs(struct acc *a, const struct window *w)
+{
+	int ret = read_facts(a, w, pass_facts, NULL);
+
+	return ret == 1 ? pass_from(a, w, FROM_RUNS) : ret;
 }
 
 /* The figures a distribution is made of, one per row (NAN: not known). */
@@ -1214,7 +1246,8 @@ struct trend_count {
 	const struct idmap *map;
 	const struct quarantine_index *quarantine;
 	struct pair_facts facts;
-	int64_t pairs, escapes, heads;
+	int64_t pairs, escapes;
+	size_t heads; /* fact rows read */
 };
 
 static int count_pair(const struct pair_info *p, void *data)
@@ -1235,9 +1268,8 @@ static int count_fact(const struct pair_fact_row *row, void *data)
 {
 	struct trend_count *tc = data;
 
-	if (pair_facts_decode(row, &tc->facts) < 0)
-		return error("store '%s': the pair facts of head %" PRId64 " are corrupt",
-			     tc->store->path, row->head_id);
+	if (read_fact(tc->store, row, &tc->facts) < 0)
+		return -1;
 	tc->heads++;
 	if (tc->facts.shadow_attempts && tc->facts.full_attempts) {
 		tc->pairs++;
@@ -1246,34 +1278,26 @@ static int count_fact(const struct pair_fact_row *row, void *data)
 	return 0;
 }
 
-/* The counts from the kept facts when every head of w has them, else from the runs. */
-static int count_facts(struct acc *a, const struct window *w, struct trend_count *tc)
+/* The counts from the kept facts of w's heads (FACTS_MISSING when one has none). */
+static int count_facts(struct acc *a, const struct window *w, void *data)
 {
-	int64_t heads;
-	int ret = query_window_count(a->store, w, &heads);
+	struct trend_count *tc = data;
 
-	tc->pairs = tc->escapes = tc->heads = 0;
-	if (!ret)
-		ret = pair_facts_each(a->store, w, a->facts_key, false, count_fact, tc);
-	if (ret < 0)
-		return -1;
-	return !ret && tc->heads == heads ? 0 : FACTS_MISSING;
+	tc->pairs = tc->escapes = 0;
+	tc->heads = 0;
+	return window_facts(a, w, count_fact, tc, &tc->heads);
 }
 
-/* The counts from the kept facts, made first where a head has none (as pass_pairs). */
+/* The counts from the kept facts (read_facts, as pass_pairs), else from the runs. */
 static int count_window(struct acc *a, const struct window *w, struct trend_count *tc)
 {
 	int ret = keep_listed(a, w);
 
 	if (!ret)
-		ret = count_facts(a, w, tc);
-	if (ret == FACTS_MISSING && (ret = keep_facts(a, w, true)) == 0)
-		ret = count_facts(a, w, tc);
+		ret = read_facts(a, w, count_facts, tc);
 	pair_facts_release(&tc->facts);
-	if (ret < 0)
-		return -1;
-	if (!ret)
-		return 0;
+	if (ret <= 0)
+		return ret;
 	tc->pairs = tc->escapes = 0;
 	return query_pairs(a->store, w, count_pair, tc) < 0 ? -1 : 0;
 }
