@@ -59,10 +59,12 @@ static bool already_seen(struct ingest *ing, const char *uri)
 /* A manifest file on its way in: read and parsed by a worker, written here. */
 struct job {
 	char *path;
+	char *real_dir; /* its folder's canonical path, when the walk knows it */
 	struct run_source rs;
 	struct run_data d;
 	int prepared;
 	bool done;
+	uint64_t weight; /* the bytes its inputs read: what it holds, roughly */
 };
 
 struct jobs {
@@ -70,9 +72,10 @@ struct jobs {
 	size_t nr, alloc;
 };
 
-static void add_job(struct ingest *ing, struct jobs *jobs, const char *path)
+/* A manifest at path; real is its canonical path when known (else NULL). */
+static void add_job(struct ingest *ing, struct jobs *jobs, const char *path, const char *real)
 {
-	char *uri = canonical(path);
+	char *uri = real ? xstrdup(real) : canonical(path);
 	struct job *j;
 
 	if (already_seen(ing, uri)) {
@@ -83,6 +86,7 @@ static void add_job(struct ingest *ing, struct jobs *jobs, const char *path)
 	j = &jobs->v[jobs->nr++];
 	memset(j, 0, sizeof(*j));
 	j->path = xstrdup(path);
+	j->real_dir = real ? path_dirname(real) : NULL;
 	run_source_init(&j->rs);
 	j->rs.uri = uri;
 	run_data_init(&j->d);
@@ -91,6 +95,7 @@ static void add_job(struct ingest *ing, struct jobs *jobs, const char *path)
 static void release_job(struct job *j)
 {
 	free(j->path);
+	free(j->real_dir);
 	run_source_release(&j->rs);
 	run_data_release(&j->d);
 }
@@ -108,7 +113,7 @@ static int prepare_job(struct ingest_env *env, struct job *j)
 	if (manifest_parse(text.buf, text.len, j->path, &j->rs.m) < 0)
 		goto out;
 	dir = path_dirname(j->path);
-	ret = run_source_open_refs(&j->rs, dir);
+	ret = run_source_open_refs(&j->rs, dir, j->real_dir);
 	free(dir);
 	ret = ret < 0 ? PREPARE_FAILED : ingest_prepare(env, &j->rs, &j->d);
 out:
@@ -116,13 +121,43 @@ out:
 	return ret;
 }
 
+/*
+ * Prepared jobs wait in memory for the writer, which commits them in order.
+ * Workers always run `window` (two each) ahead of it; further, up to
+ * AHEAD_MAX, while the waiting jobs read under AHEAD_BYTES: the writer
+ * stalls now and then (a checkpoint's fdatasync, its turn for a core),
+ * and with only two jobs each in hand the workers would stall with it.
+ */
+#define AHEAD_MAX 128
+#define AHEAD_BYTES (64u << 20)
+
 struct pool {
 	struct ingest *ing;
 	struct jobs *jobs;
 	size_t next, written, window;
+	uint64_t waiting; /* the weight of the jobs done and not written */
 	pthread_mutex_t mu;
 	pthread_cond_t cond;
 };
+
+static bool may_take_next(const struct pool *p)
+{
+	size_t ahead = p->next - p->written;
+
+	return ahead < p->window || (ahead < AHEAD_MAX && p->waiting < AHEAD_BYTES);
+}
+
+static uint64_t job_weight(struct job *j)
+{
+	size_t nr;
+	struct input **ins = run_source_list_inputs(&j->rs, &nr);
+	uint64_t w = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		w += ins[i]->digest.total;
+	free(ins);
+	return w;
+}
 
 /* A worker: its own store connection and repository, taking jobs in order. */
 static void *worker(void *arg)
@@ -133,18 +168,22 @@ static void *worker(void *arg)
 		  (!p->ing->repo || repo_open(&env.repo, p->ing->repo->root) == 0);
 
 	for (;;) {
+		struct job *j;
 		size_t i;
 
 		pthread_mutex_lock(&p->mu);
-		while (p->next < p->jobs->nr && p->next >= p->written + p->window)
+		while (p->next < p->jobs->nr && !may_take_next(p))
 			pthread_cond_wait(&p->cond, &p->mu);
 		i = p->next++;
 		pthread_mutex_unlock(&p->mu);
 		if (i >= p->jobs->nr)
 			break;
-		p->jobs->v[i].prepared = ok ? prepare_job(&env, &p->jobs->v[i]) : PREPARE_FAILED;
+		j = &p->jobs->v[i];
+		j->prepared = ok ? prepare_job(&env, j) : PREPARE_FAILED;
+		j->weight = job_weight(j);
 		pthread_mutex_lock(&p->mu);
-		p->jobs->v[i].done = true;
+		j->done = true;
+		p->waiting += j->weight;
 		pthread_cond_broadcast(&p->cond);
 		pthread_mutex_unlock(&p->mu);
 	}
@@ -174,7 +213,7 @@ static int run_sequentially(struct ingest *ing, struct jobs *jobs)
  */
 static int run_in_parallel(struct ingest *ing, struct jobs *jobs, int nworkers)
 {
-	struct pool p = { ing, jobs, 0, 0, (size_t)nworkers * 2, PTHREAD_MUTEX_INITIALIZER,
+	struct pool p = { ing, jobs, 0, 0, (size_t)nworkers * 2, 0, PTHREAD_MUTEX_INITIALIZER,
 			  PTHREAD_COND_INITIALIZER };
 	pthread_t *threads = xcalloc((size_t)nworkers, sizeof(*threads));
 	int started = 0, ret = 0;
@@ -197,6 +236,7 @@ static int run_in_parallel(struct ingest *ing, struct jobs *jobs, int nworkers)
 		release_job(j);
 		pthread_mutex_lock(&p.mu);
 		p.written++;
+		p.waiting -= j->weight;
 		pthread_cond_broadcast(&p.cond);
 		pthread_mutex_unlock(&p.mu);
 	}
@@ -285,8 +325,12 @@ static int collect_index(struct ingest *ing, const char *path, const struct strb
 	return ret ? -1 : 0;
 }
 
-/* A JSON file on the command line or in an index: a manifest or an index. */
-static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
+/*
+ * A JSON file on the command line, in an index or found by a walk: a
+ * manifest or an index. real is its canonical path when known (else NULL).
+ */
+static int collect_json(struct ingest *ing, const char *path, const char *real,
+			struct jobs *jobs)
 {
 	char head[4096];
 	struct strbuf text = STRBUF_INIT;
@@ -310,7 +354,7 @@ static int collect_json(struct ingest *ing, const char *path, struct jobs *jobs)
 	strbuf_reset(&text);
 	switch (kind) {
 	case JSON_MANIFEST:
-		add_job(ing, jobs, path);
+		add_job(ing, jobs, path, real);
 		break;
 	case JSON_INDEX:
 		if (read_regular_file(&text, path, MANIFEST_LIMIT) < 0) {
@@ -337,10 +381,13 @@ static bool is_manifest_name(const char *name)
 
 /*
  * Manifests below dir, depth first, in name order (so runs ingest in a
- * fixed order); what is found must resolve inside root.
+ * fixed order); what is found must resolve inside root. real is dir's
+ * canonical path: the walk never follows a symbolic link to a directory,
+ * so a child's is real/name, and a manifest that is no link is inside
+ * root without asking realpath (a readlink for each component).
  */
-static int walk(struct ingest *ing, const char *dir, const char *root, struct jobs *jobs,
-		int *found)
+static int walk(struct ingest *ing, const char *dir, const char *real, const char *root,
+		struct jobs *jobs, int *found)
 {
 	struct strlist names = STRLIST_INIT;
 	DIR *d = opendir(dir);
@@ -357,18 +404,22 @@ static int walk(struct ingest *ing, const char *dir, const char *root, struct jo
 	strlist_sort(&names);
 	for (size_t i = 0; i < names.nr; i++) {
 		char *path = path_join(dir, names.items[i]);
+		char *child = path_join(real, names.items[i]);
 		struct stat st;
+		bool known = lstat(path, &st) == 0; /* lstat: no symlinked directory (no loops) */
 
-		/* lstat: never follow a symlinked directory (no loops). */
-		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-			ret |= walk(ing, path, root, jobs, found);
+		if (known && S_ISDIR(st.st_mode)) {
+			ret |= walk(ing, path, child, root, jobs, found);
 		} else if (is_manifest_name(names.items[i])) {
+			bool plain = known && S_ISREG(st.st_mode);
+
 			(*found)++;
-			if (check_inside(ing, path, root) < 0)
+			if (!plain && check_inside(ing, path, root) < 0)
 				ret = -1;
 			else
-				ret |= collect_json(ing, path, jobs);
+				ret |= collect_json(ing, path, plain ? child : NULL, jobs);
 		}
+		free(child);
 		free(path);
 	}
 	strlist_release(&names);
@@ -393,9 +444,9 @@ static int collect(struct ingest *ing, const char *path, const char *root,
 		return error("cannot open '%s': %s", path, strerror(errno));
 	}
 	if (!S_ISDIR(st.st_mode))
-		return collect_json(ing, path, jobs);
+		return collect_json(ing, path, NULL, jobs);
 	top = canonical(path);
-	ret = walk(ing, path, top, jobs, &found);
+	ret = walk(ing, path, top, top, jobs, &found);
 	free(top);
 	if (!found)
 		warning("no run manifests (*.tiadash.json, tiadash-run.json) "

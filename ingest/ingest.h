@@ -106,9 +106,10 @@ int ingest_run(struct ingest *ing, struct run_source *rs);
 
 /*
  * Fill rs's inputs from the references of its manifest, resolved against
- * `base` (a directory; URLs are resolved by the HTTP layer).
+ * `base` (a directory; URLs are resolved by the HTTP layer), whose
+ * canonical path is real_base (NULL: not known yet).
  */
-int run_source_open_refs(struct run_source *rs, const char *base);
+int run_source_open_refs(struct run_source *rs, const char *base, const char *real_base);
 /*
  * The same with an opener: fn fills *in for each reference (results,
  * coverage, selected_file, engine_file, quarantine, in that order), or
