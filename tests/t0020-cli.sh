@@ -154,6 +154,23 @@ test_expect_success 'text output fits 80 columns; md and json stay whole' '
 	test_cmp expect actual
 '
 
+# A help line over 80 columns as written is refitted with its description
+# moved under the option, four columns in: each is written to fit.
+test_expect_success 'every command'"'"'s --help is written to fit: each option beside its text' '
+	for c in $(tiadash help | sed -n "s/^  \([a-z][a-z-]*\) .*/\1/p"); do
+		tiadash $c --help >h.$c &&
+		test "$(widest h.$c)" -le 80 &&
+		! grep -n "^    [^ ]" h.$c || { echo "$c --help"; return 1; }
+	done &&
+	tiadash replay --help >h.replay &&
+	cat >expect <<-\EOF &&
+	  -j, --jobs N          selector calls and tree comparisons in parallel
+	                        (default 1)
+	EOF
+	grep -A1 "^  -j, --jobs N" h.replay >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a word too long for its line is cut with ~ (text only)' '
 	long=$(printf "a%.0s" $(seq 1 120)) &&
 	tiadash --db week.db report --project "$long" >r.txt &&
