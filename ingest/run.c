@@ -88,8 +88,8 @@ static bool plain_name_inside(const char *path, const char *ref, const char *roo
 {
 	struct stat st;
 
-	if (!*ref || strchr(ref, '/') || !strcmp(ref, ".") || lstat(path, &st) < 0 ||
-	    S_ISLNK(st.st_mode))
+	if (!*ref || strchr(ref, '/') || !strcmp(ref, ".") || !strcmp(ref, "..") ||
+	    lstat(path, &st) < 0 || S_ISLNK(st.st_mode))
 		return false;
 	*real = path_join(root, ref);
 	return true;
