@@ -620,8 +620,11 @@ static enum id_state written_state(const char *key, size_t len)
 	return is_token_n(key, len) ? ID_NAME : ID_NO_TREE;
 }
 
-const struct id_result *identity_suite(struct identity *id, const char *key,
-				       unsigned flags)
+/*
+ * The index of key's answer in id->results, looked up or made. An index,
+ * not a pointer: making an answer grows id->results, which moves it.
+ */
+static size_t suite_index(struct identity *id, const char *key, unsigned flags)
 {
 	struct answer a = { STRBUF_INIT, STRBUF_INIT, ID_NOT_FOUND };
 	struct strbuf ck = STRBUF_INIT;
@@ -635,7 +638,7 @@ const struct id_result *identity_suite(struct identity *id, const char *key,
 	e = strmap_find(&id->cache, ck.buf, ck.len);
 	if (e) {
 		strbuf_release(&ck);
-		return &id->results[e->value];
+		return (size_t)e->value;
 	}
 	resolve(id, key, flags, &a);
 	if (a.state != ID_RESOLVED && (flags & ID_MAP) && id->map) {
@@ -655,9 +658,17 @@ const struct id_result *identity_suite(struct identity *id, const char *key,
 	r->key = strbuf_detach(&a.key, NULL);
 	r->suffix = strbuf_detach(&a.suffix, NULL);
 	r->state = a.state;
-	strmap_put(&id->cache, ck.buf, ck.len, (int64_t)id->nr++);
+	strmap_put(&id->cache, ck.buf, ck.len, (int64_t)id->nr);
 	strbuf_release(&ck);
-	return r;
+	return id->nr++;
+}
+
+const struct id_result *identity_suite(struct identity *id, const char *key,
+				       unsigned flags)
+{
+	size_t at = suite_index(id, key, flags); /* before reading id->results: it moves */
+
+	return &id->results[at];
 }
 
 static const char *nonempty(const char *s)
@@ -702,8 +713,9 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 				  struct strbuf *suite, struct strbuf *cls)
 {
 	const char *keys[3] = { nonempty(file), nonempty(classname), nonempty(suite_key) };
-	const struct id_result *first = NULL, *win = NULL;
-	size_t w = 0;
+	/* Indexes into id->results: each look-up may grow (move) it. */
+	size_t first = SIZE_MAX, win = SIZE_MAX, w = 0;
+	const struct id_result *r;
 
 	if (as_written(id, ID_MAP)) {
 		const char *k = keys[0] ? keys[0] : keys[1] ? keys[1] : keys[2] ? keys[2] : "";
@@ -718,34 +730,38 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 		return written_state(k, strlen(k));
 	}
 
-	for (size_t i = 0; i < ARRAY_SIZE(keys) && !win; i++) {
-		const struct id_result *r;
+	for (size_t i = 0; i < ARRAY_SIZE(keys) && win == SIZE_MAX; i++) {
+		size_t at;
 
 		/*
 		 * The enclosing suite names a case only when the case's own
 		 * names say nothing the join can use (ctest's suite "core" is
 		 * not the case's; jest's "Test suite failed to run" is no name).
 		 */
-		if (!keys[i] || (i == 2 && first && first->state == ID_NAME))
+		if (!keys[i] ||
+		    (i == 2 && first != SIZE_MAX && id->results[first].state == ID_NAME))
 			continue;
-		r = identity_suite(id, keys[i], ID_MAP);
-		if (!first || r->state == ID_RESOLVED)
+		at = suite_index(id, keys[i], ID_MAP);
+		if (first == SIZE_MAX || id->results[at].state == ID_RESOLVED)
 			w = i;
-		if (!first)
-			first = r;
-		if (r->state == ID_RESOLVED)
-			win = r;
+		if (first == SIZE_MAX)
+			first = at;
+		if (id->results[at].state == ID_RESOLVED)
+			win = at;
 	}
-	if (!win)
+	if (win == SIZE_MAX)
 		win = first;
 	strbuf_reset(suite);
 	strbuf_reset(cls);
-	strbuf_addstr(suite, win ? win->key : "");
-	if (win && *win->suffix)
-		strbuf_addstr(cls, win->suffix);
-	else if (win && w == 0 && keys[1])
+	if (win == SIZE_MAX)
+		return ID_NOT_FOUND;
+	r = &id->results[win];
+	strbuf_addstr(suite, r->key);
+	if (*r->suffix)
+		strbuf_addstr(cls, r->suffix);
+	else if (w == 0 && keys[1])
 		identity_class_part(keys[0], keys[1], cls);
-	return win ? win->state : ID_NOT_FOUND;
+	return r->state;
 }
 
 enum id_state identity_test_id(struct identity *id, const char *text, unsigned flags,

@@ -105,7 +105,11 @@ void identity_use_workdir(struct identity *id, const char *workdir);
 /* Can resolving change a name? Not without a tree and an id-map. */
 bool identity_rewrites(const struct identity *id, unsigned flags);
 
-/* Resolve one suite key (borrowed answer, valid as long as id). */
+/*
+ * Resolve one suite key. The answer is borrowed and valid only until the
+ * next look-up on id (which may grow, so move, the answers); its key and
+ * suffix strings stay valid as long as id.
+ */
 const struct id_result *identity_suite(struct identity *id, const char *key,
 				       unsigned flags);
 

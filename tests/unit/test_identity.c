@@ -236,6 +236,30 @@ static void no_tree(void **state)
 	assert_string_equal(resolved(id, "tests/test_tax.py", 0), "no tree:tests/test_tax.py");
 }
 
+/*
+ * Each case brings new keys, so some case grows (moves) the answers between
+ * the look-up of its file and of its classname: the first answer must not
+ * be held as a pointer across the second (ASan: a use-after-free before).
+ */
+static void junit_cases_across_growth(void **state)
+{
+	struct identity *id = identity_for_run(cache, repo, head, head, "growth", NULL, NULL);
+	struct strbuf sb = STRBUF_INIT, cls = STRBUF_INIT;
+	char file[64], classname[64];
+
+	UNUSED(state);
+	for (int i = 0; i < 200; i++) {
+		snprintf(file, sizeof(file), "tests/test_%d.py", i);
+		snprintf(classname, sizeof(classname), "pkg.mod%d", i);
+		assert_int_equal(identity_junit_case(id, file, classname, "pytest", &sb, &cls),
+				 ID_NOT_FOUND);
+		assert_string_equal(sb.buf, file);
+		assert_string_equal(cls.buf, "");
+	}
+	strbuf_release(&sb);
+	strbuf_release(&cls);
+}
+
 static void class_entries_select(void **state)
 {
 	struct idset set = IDSET_INIT;
@@ -259,6 +283,7 @@ int main(void)
 		cmocka_unit_test(idmap_for_reports),
 		cmocka_unit_test(no_tree),
 		cmocka_unit_test(class_entries_select),
+		cmocka_unit_test(junit_cases_across_growth),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
