@@ -30,11 +30,21 @@ ifdef DEVELOPER
 override CFLAGS += -Werror
 endif
 
+# GROW_STRESS=1: every array growth moves its block (core/util.c xrealloc),
+# so with SANITIZE=1 a pointer kept across a growth is caught at once.
+ifdef GROW_STRESS
+override CFLAGS += -DGROW_STRESS
+GROW_SUFFIX = -grow
+endif
+
 ifdef SANITIZE
-BUILD ?= build/sanitize
+BUILD ?= build/sanitize$(GROW_SUFFIX)
 override CFLAGS += -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 override LDFLAGS += -fsanitize=address,undefined
+BIN = $(BUILD)/tiadash
+else ifdef GROW_STRESS
+BUILD ?= build/grow
 BIN = $(BUILD)/tiadash
 else
 BUILD ?= build/default
@@ -168,9 +178,10 @@ FUZZ_BINS = $(FUZZ_SRCS:%.c=$(FUZZ_BUILD)/%)
 FUZZ_LIB = $(FUZZ_BUILD)/libtiadash-fuzz.a
 FAILIO = $(BUILD)/tests/fuzz/failio.so
 HELPER_BINS += $(FAILIO)
+# The fuzz targets always move every growth (GROW_STRESS above).
 ifdef FUZZ
 override CFLAGS += -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
-	-fno-omit-frame-pointer -fno-sanitize-recover=all
+	-fno-omit-frame-pointer -fno-sanitize-recover=all -DGROW_STRESS
 override LDFLAGS += -fsanitize=address,undefined
 endif
 

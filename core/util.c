@@ -211,6 +211,29 @@ void keep_freed_memory(void)
 #endif
 }
 
+#ifdef GROW_STRESS
+#ifndef __GLIBC__
+#error "GROW_STRESS needs glibc's malloc_usable_size"
+#endif
+/*
+ * `make GROW_STRESS=1`: every growth moves the block (a new one, the old
+ * freed), never realloc's growth in place, so a pointer kept into an array
+ * across a call that may grow it is a use-after-free that ASan reports on
+ * the first growth, not only when the allocator happens to move it.
+ */
+void *xrealloc(void *p, size_t n)
+{
+	void *q = xmalloc(n);
+
+	if (p) {
+		size_t old = malloc_usable_size(p);
+
+		memcpy(q, p, old < n ? old : n);
+		free(p);
+	}
+	return q;
+}
+#else
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
@@ -219,6 +242,7 @@ void *xrealloc(void *p, size_t n)
 		oom(n);
 	return q;
 }
+#endif
 
 char *xstrdup(const char *s)
 {
