@@ -4,6 +4,7 @@
 # takes a dozen PRs of the week (valgrind is slow); the readers take the
 # whole week, ingested natively.
 . "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-large.sh"
 
 skip_all() {
 	echo "ok 1 # SKIP $1"
@@ -150,6 +151,25 @@ test_expect_success 'rules --test under valgrind' '
 	printf "package-lock.json\nsrc/a.c\ndocs/x.md\n" |
 		vg --repo "$repo" rules --test --format json >rules.json &&
 	vg_clean
+'
+
+test_expect_success 'a real-size report (3000 files, 31000 cases) under valgrind: ingest, show, report' '
+	large_setup &&
+	vg --db large.db --repo big ingest large >out &&
+	echo "2 new runs, 0 unchanged" >expect && test_cmp expect out &&
+	vg --db large.db --repo big show 1 --format json >large.json &&
+	vg --db large.db report --format json >large-report.json &&
+	vg_clean &&
+	json_get large.json "\"\".join(x + \"\n\" for x in d[\"missed\"])" | sed "\$d" >missed &&
+	test_cmp large.failed missed &&
+	test "$(json_get large-report.json "d[\"escapes\"][\"count\"]")" = 1
+'
+
+test_expect_success 'the review reproduction under valgrind: 200 cases of files not in the tree' '
+	git init -q uaf && git -C uaf commit -q --allow-empty -m empty &&
+	review_report uaf/junit.xml &&
+	(cd uaf && vg ingest --kind full --head HEAD junit.xml) >out &&
+	vg_clean && echo "1 new run, 0 unchanged" >expect && test_cmp expect out
 '
 
 if has_command seed; then
