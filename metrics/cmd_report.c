@@ -7,6 +7,7 @@
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
+#include "metrics/queue.h"
 #include "metrics/trust.h"
 
 /* ---- JSON ---- */
@@ -246,6 +247,17 @@ static void json_seeded(cJSON *root, const struct metrics *m)
 	cJSON_AddItemToObject(o, "escapes", list);
 }
 
+/* The merge queue with each gate, batches of 1 on one runner (`tiadash queue`). */
+static void json_queue(cJSON *root, const struct metrics *m)
+{
+	struct queue_result cheap, full;
+	cJSON *q = json_obj(root, "queue");
+
+	queue_of_metrics(m, 1, 1, &cheap, &full);
+	cJSON_AddItemToObject(q, "cheap", queue_json(&cheap));
+	cJSON_AddItemToObject(q, "full", queue_json(&full));
+}
+
 static void print_json(const struct metrics *m)
 {
 	cJSON *root = cJSON_CreateObject();
@@ -274,6 +286,7 @@ static void print_json(const struct metrics *m)
 	cJSON_AddItemToObject(root, "verifier_changed", trust_json_verifier_all(m));
 	json_add_identity(root, "identity", &m->identity);
 	json_seeded(root, m);
+	json_queue(root, m);
 	json_days(root, m);
 	json_print_streamed(root, stdout, each_escape, (void *)m);
 }
@@ -528,6 +541,20 @@ static void text_seeded(struct metrics_out *o, const struct metrics *m)
 	metrics_seeded_rows(&o->sb, &m->seeded, "               ");
 }
 
+/* The merge queue with each gate, batches of 1 on one runner (`tiadash queue`). */
+static void text_queue(struct metrics_out *o, const struct metrics *m)
+{
+	struct queue_result cheap, full;
+
+	queue_of_metrics(m, 1, 1, &cheap, &full);
+	text_label(o, "Queue, cheap");
+	queue_fmt_line(&o->sb, &cheap);
+	strbuf_addch(&o->sb, '\n');
+	text_label(o, "Queue, full");
+	queue_fmt_line(&o->sb, &full);
+	strbuf_addch(&o->sb, '\n');
+}
+
 static void text_rest(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
@@ -555,6 +582,7 @@ static void text_rest(struct metrics_out *o, const struct metrics *m)
 	text_label(o, "Shadow days");
 	strbuf_addf(sb, "%" PRId64 "\n", m->shadow_days);
 	text_identity(o, m);
+	text_queue(o, m);
 }
 
 static void day_cells(struct strbuf *sb, const struct metrics_day *d, const char *sep)
@@ -626,6 +654,20 @@ static void md_dist(struct metrics_out *o, const char *what, const struct metric
 	strbuf_release(&v);
 }
 
+static void md_queue(struct metrics_out *o, const struct metrics *m)
+{
+	struct queue_result cheap, full;
+	struct strbuf v = STRBUF_INIT;
+
+	queue_of_metrics(m, 1, 1, &cheap, &full);
+	queue_fmt_line(&v, &cheap);
+	md_row(o, "merge queue, cheap gate (batches of 1)", v.buf);
+	strbuf_reset(&v);
+	queue_fmt_line(&v, &full);
+	md_row(o, "merge queue, full gate (batches of 1)", v.buf);
+	strbuf_release(&v);
+}
+
 static void md_overview(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf v = STRBUF_INIT, label = STRBUF_INIT;
@@ -694,6 +736,7 @@ static void md_overview(struct metrics_out *o, const struct metrics *m)
 		strbuf_addstr(&v, "; ");
 	identity_entries(&v, &m->identity);
 	md_row(o, "test identity", v.buf);
+	md_queue(o, m);
 	for (int k = 0; m->seeded.known && k < NR_SEED_CLASSES; k++) {
 		strbuf_reset(&v);
 		strbuf_addf(&v, "%" PRId64 " of %" PRId64 ": ", m->seeded.counts[k],

@@ -58,6 +58,8 @@ test_expect_success 'the examples saw the week and left what they say' '
 	test_grep "non-hermetic: DNS in CI, fixed by #640" show.txt &&
 	test_grep "^| escapes" $(out_of "tiadash report --since 7d --format md") &&
 	test_grep "^<!DOCTYPE html>" repo/week.html &&
+	test_grep "^[0-9]* PRs with both wall-clocks, batches of up to 3, 1 runner$" \
+		$(out_of "tiadash queue --since 7d --batch 3") &&
 	test "$(head -n 1 $(out_of "tiadash gate-check"))" = "gate-check: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos"
 '
 

@@ -44,6 +44,15 @@ awk -v t="$t5" -v a="$ta" -v r="$rss5" -v ra="$rssa" 'BEGIN {
 	printf "goal report-rss-1e5: %.1f MB (sqlite3 reading the runs %.1f MB, %.2fx) goal 40 MB %s\n",
 		r, ra, r / ra, r <= 40 ? "met" : "missed"
 }'
+# Goal queue-1e5 (issue 39): `tiadash queue --batch 3` over the same 10^5
+# pairs, both gates simulated, next to the same anchor, alternately.
+{ read -r tq _; read -r ta2 _; } < <(python3 "$top/tests/bench/measure.py" "$runs" \
+	"exec '$TIADASH_BIN' --db '$big' queue --batch 3 --format json" \
+	"exec sqlite3 '$big' \"$anchor_sql\"")
+awk -v t="$tq" -v a="$ta2" 'BEGIN {
+	printf "goal queue-1e5: %.3f s (sqlite3 reading the runs %.3f s, %.2fx) goal 0.3 s %s\n",
+		t, a, t / a, t <= 0.3 ? "met" : "missed"
+}'
 html_kb() { # COMMAND...: the size of its --format html page, in KB
 	"$TIADASH_BIN" --db "$big" "$@" --format html -o "$work/page.html" || [ $? = 1 ]
 	echo $(( $(wc -c <"$work/page.html") / 1024 ))
