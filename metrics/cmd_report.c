@@ -8,6 +8,7 @@
 #include "metrics/common.h"
 #include "metrics/html.h"
 #include "metrics/queue.h"
+#include "metrics/report_by.h"
 #include "metrics/trust.h"
 
 /* ---- JSON ---- */
@@ -834,10 +835,13 @@ static void print_md(const struct metrics *m)
 	metrics_flush(&o.sb);
 }
 
+enum { OPT_BY = MOPT_FIRST_PRIVATE };
+
 static const struct option report_options[] = {
 	METRICS_WINDOW_OPTIONS,
 	METRICS_THRESHOLD_OPTION,
 	METRICS_CONFIDENCE_OPTIONS,
+	{ "by", required_argument, NULL, OPT_BY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -845,12 +849,21 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct metrics_args a;
 	struct metrics m;
+	enum metrics_period by;
+	bool by_period = false;
 	int c, rc;
 
 	metrics_args_init(&a, &cmd_report, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV |
 			  FORMAT_HTML);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, report_options, NULL)) != -1) {
+		if (c == OPT_BY) {
+			if (!metrics_period_parse(optarg, &by))
+				return usage_error(&cmd_report, "bad value '%s' for --by (day, week "
+						   "or month)", optarg);
+			by_period = true;
+			continue;
+		}
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
 		if (rc == 1)
 			return usage_error(&cmd_report, "unknown option");
@@ -864,6 +877,13 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 	if (metrics_load_args(ctx, &a, &m) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
+	}
+	if (by_period) {
+		if (a.format == FORMAT_TEXT)
+			text_fit_stdout();
+		report_by_print(&m, by, a.format, ctx->now);
+		metrics_release(&m);
+		return EXIT_OKAY;
 	}
 	switch (a.format) {
 	case FORMAT_JSON: print_json(&m); break;
@@ -881,7 +901,7 @@ const struct cmd cmd_report = {
 	.fn = run_report,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash report [--since WHEN] [--until WHEN] [--project NAME] "
-		 "[--threshold X] [--confidence C] [--escape-target X] "
+		 "[--threshold X] [--confidence C] [--escape-target X] [--by day|week|month] "
 		 "[--format text|md|json|csv|html] [-o FILE]",
 	.summary = "The calibration figures of a window (text, md, json, csv).",
 	.help = "  --since WHEN     window start, inclusive: 1w, 7d, 24h, 90m (before now),\n"
@@ -892,8 +912,11 @@ const struct cmd cmd_report = {
 		"                   \"repo\", e.g. acme/ledger)\n"
 		"  --threshold X    diff-coverage threshold (default 0.7)\n"
 		METRICS_CONFIDENCE_HELP
-		"  --format F       text (default), md, json, csv (one row per head), or\n"
-		"                   html (one self-contained page with charts)\n"
+		"  --by P           the headline figures per day, week (from Monday) or\n"
+		"                   month instead, a row (a chart in html) each\n"
+		"  --format F       text (default), md, json, csv (one row per head, or\n"
+		"                   per period), or html (one self-contained page with\n"
+		"                   charts)\n"
 		"  -o FILE          write to FILE (atomically) instead of standard output\n",
 	.options = report_options,
 	.shortopts = METRICS_SHORTOPTS,

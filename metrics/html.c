@@ -6,6 +6,7 @@
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
+#include "metrics/report_by.h"
 #include "metrics/trust.h"
 
 /* Rows of the long tables before "and N more"; bars of a reasons chart. */
@@ -580,18 +581,27 @@ static void gate_escapes(struct strbuf *sb, const struct metrics *m)
 	html_more(sb, shown, total, "unexplained escapes", "tiadash report lists them all");
 }
 
-static void table_days(struct strbuf *sb, const struct metrics *m, size_t max)
+/*
+ * A row per period (of `report --by`, or the days), at most max; keys
+ * "PREFIX.I.KEY" as in the JSON.
+ */
+static void table_periods(struct strbuf *sb, const struct metrics_day *p, size_t total,
+			  size_t max, enum metrics_period by, const char *prefix)
 {
-	size_t n = m->nr_days < max ? m->nr_days : max;
+	size_t n = total < max ? total : max;
+	char *more = xstrfmt("%ss", metrics_period_name(by));
 
-	if (!m->nr_days)
+	if (!total) {
+		free(more);
 		return;
-	strbuf_addstr(sb, "<table class=\"days\">\n<tr><th>day</th><th class=\"num\">pairs</th>"
-		      "<th class=\"num\">escapes</th><th class=\"num\">escape rate</th>"
-		      "<th class=\"num\">force-full</th><th class=\"num\">affected p50</th>"
-		      "<th class=\"num\">shadow p95</th><th class=\"num\">diff cov</th></tr>\n");
+	}
+	strbuf_addf(sb, "<table class=\"days\">\n<tr><th>%s</th><th class=\"num\">pairs</th>"
+		    "<th class=\"num\">escapes</th><th class=\"num\">escape rate</th>"
+		    "<th class=\"num\">force-full</th><th class=\"num\">affected p50</th>"
+		    "<th class=\"num\">shadow p95</th><th class=\"num\">diff cov</th></tr>\n",
+		    by == PERIOD_WEEK ? "week from" : metrics_period_name(by));
 	for (size_t i = 0; i < n; i++) {
-		const struct metrics_day *d = &m->days[i];
+		const struct metrics_day *d = &p[i];
 		static const struct { const char *key; enum fig_fmt fmt; } cells[] = {
 			{ "pairs", FIG_COUNT }, { "escapes", FIG_COUNT },
 			{ "escape_rate", FIG_PCT2 }, { "force_full_rate", FIG_PCT1 },
@@ -603,10 +613,10 @@ static void table_days(struct strbuf *sb, const struct metrics *m, size_t max)
 			       d->diff_coverage_mean };
 
 		strbuf_addstr(sb, "<tr><td>");
-		time_format_date(sb, d->day);
+		report_by_label(sb, d, by, by != PERIOD_DAY || strcmp(prefix, "days"));
 		strbuf_addstr(sb, "</td>");
 		for (size_t k = 0; k < ARRAY_SIZE(cells); k++) {
-			char *key = xstrfmt("days.%zu.%s", i, cells[k].key);
+			char *key = xstrfmt("%s.%zu.%s", prefix, i, cells[k].key);
 
 			td_figure(sb, "", key, cells[k].fmt, v[k]);
 			free(key);
@@ -614,7 +624,13 @@ static void table_days(struct strbuf *sb, const struct metrics *m, size_t max)
 		strbuf_addstr(sb, "</tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
-	html_more(sb, n, m->nr_days, "days", "tiadash report --format json lists them all");
+	html_more(sb, n, total, more, "tiadash report --format json lists them all");
+	free(more);
+}
+
+static void table_days(struct strbuf *sb, const struct metrics *m, size_t max)
+{
+	table_periods(sb, m->days, m->nr_days, max, PERIOD_DAY, "days");
 }
 
 static void incomplete_note(struct strbuf *sb, const struct metrics *m)
@@ -746,6 +762,91 @@ void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
 	strbuf_addstr(&sb, "</section>\n");
 	html_end(&sb);
 	html_write(&sb, f);
+}
+
+/* ---- report --by ---- */
+
+/* One figure over the periods: a line, with the escape rate's band when lo/hi are given. */
+static void chart_periods(struct strbuf *sb, const struct metrics *m, enum metrics_period by,
+			  const struct metrics_day *p, size_t n, const char *id,
+			  const char *what, const double *v, const double *lo, const double *hi,
+			  enum chart_fmt fmt, double y_at_least)
+{
+	char **labels = xcalloc(n + 1, sizeof(*labels)), **notes = xcalloc(n + 1, sizeof(*notes));
+	char *title = xstrfmt("%s per %s", what, metrics_period_name(by));
+	char *full_title = chart_title(title, m);
+	char *band = lo ? xstrfmt("%.0f%% interval (exact)", m->confidence * 100) : NULL;
+	char *x_label = xstrfmt("%s (UTC; * partial), with its pairs",
+				by == PERIOD_WEEK ? "week from" : metrics_period_name(by));
+	struct chart_series s = { .name = what, .v = v, .lo = lo, .hi = hi, .band_name = band,
+				  .style = CHART_BLUE, .value_labels = n <= 16 };
+	struct chart_line c = {
+		.c = { id, full_title, 0, 0 }, .nr = n,
+		.labels = (const char *const *)labels, .notes = (const char *const *)notes,
+		.x_label = x_label, .y_label = what, .y_fmt = fmt, .y_at_least = y_at_least,
+		.series = &s, .nr_series = 1,
+	};
+
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf l = STRBUF_INIT;
+
+		report_by_label(&l, &p[i], by, true);
+		labels[i] = strbuf_detach(&l, NULL);
+		notes[i] = xstrfmt("%" PRId64 " pairs", p[i].pairs);
+	}
+	chart_line_svg(sb, &c);
+	for (size_t i = 0; i < n; i++) {
+		free(labels[i]);
+		free(notes[i]);
+	}
+	free(labels);
+	free(notes);
+	free(title);
+	free(full_title);
+	free(band);
+	free(x_label);
+}
+
+void metrics_html_by(const struct metrics *m, enum metrics_period by,
+		     const struct metrics_day *p, size_t n, int64_t now, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double *v[7];
+	char *h1 = xstrfmt("tiadash report by %s", metrics_period_name(by));
+
+	for (size_t k = 0; k < ARRAY_SIZE(v); k++)
+		v[k] = xcalloc(n + 1, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		v[0][i] = p[i].escape_rate;
+		v[1][i] = p[i].escape.ci[0];
+		v[2][i] = p[i].escape.ci[1];
+		v[3][i] = p[i].force_full_rate;
+		v[4][i] = p[i].affected_p50;
+		v[5][i] = p[i].shadow_wall_p95;
+		v[6][i] = p[i].diff_coverage_mean;
+	}
+	page_begin(&sb, "report-by", h1, NULL, m, now);
+	strbuf_addstr(&sb, "<section class=\"sheet\">\n<div class=\"charts\">\n");
+	chart_periods(&sb, m, by, p, n, "chart-escape-rate", "escape rate", v[0], v[1], v[2],
+		      CHART_RATE, 0.05);
+	chart_periods(&sb, m, by, p, n, "chart-force-full", "force-full rate", v[3], NULL, NULL,
+		      CHART_RATE, 0.1);
+	chart_periods(&sb, m, by, p, n, "chart-affected", "affected p50", v[4], NULL, NULL,
+		      CHART_FRACTION, 0.1);
+	chart_periods(&sb, m, by, p, n, "chart-shadow-p95", "shadow wall-clock p95", v[5], NULL,
+		      NULL, CHART_SECONDS, 60);
+	chart_periods(&sb, m, by, p, n, "chart-diff-coverage", "diff coverage mean", v[6], NULL,
+		      NULL, CHART_FRACTION, 1);
+	strbuf_addstr(&sb, "</div>\n");
+	table_periods(&sb, p, n, SIZE_MAX, by, "periods");
+	if (!n)
+		strbuf_addstr(&sb, "<p class=\"note\">No head in the window.</p>\n");
+	strbuf_addstr(&sb, "</section>\n");
+	html_end(&sb);
+	html_write(&sb, f);
+	for (size_t k = 0; k < ARRAY_SIZE(v); k++)
+		free(v[k]);
+	free(h1);
 }
 
 /* ---- gate-check ---- */

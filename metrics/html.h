@@ -19,6 +19,10 @@
 /* The report: two A4 sheets in print (figures and charts; reasons, escapes, days). */
 void metrics_html_report(const struct metrics *m, int64_t now, FILE *f);
 
+/* report --by: a chart per headline figure over the periods, and their table. */
+void metrics_html_by(const struct metrics *m, enum metrics_period by,
+		     const struct metrics_day *p, size_t n, int64_t now, FILE *f);
+
 /* gate-check: the verdict, every criterion, the charts behind them; one A4 sheet. */
 void metrics_html_gate(const struct metrics *m, const struct metrics_gate *g,
 		       int64_t now, FILE *f);

@@ -1791,10 +1791,125 @@ static void finish_days(struct metrics *m)
 		while (i < m->nr_rows && day_of(m->rows[i].at) == day)
 			i++;
 		d->day = day * MS_PER_DAY;
+		d->end = d->day + MS_PER_DAY;
+		d->partial = (m->since > d->day && m->since < d->end) ||
+			     (m->until > d->day && m->until < d->end);
 		fill_day(m, from, i, d, &aff, &wall);
 	}
 	free(aff.v);
 	free(wall.v);
+}
+
+static const char *const period_names[] = { "day", "week", "month" };
+
+bool metrics_period_parse(const char *s, enum metrics_period *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(period_names); i++)
+		if (!strcmp(s, period_names[i])) {
+			*out = (enum metrics_period)i;
+			return true;
+		}
+	return false;
+}
+
+const char *metrics_period_name(enum metrics_period p)
+{
+	return period_names[p];
+}
+
+/* The first day of the period holding day (days since 1970-01-01, a Thursday). */
+static int64_t period_first_day(int64_t day, enum metrics_period by)
+{
+	int64_t y;
+	unsigned mo, d;
+
+	switch (by) {
+	case PERIOD_WEEK:
+		return day - (((day + 3) % 7) + 7) % 7; /* back to Monday */
+	case PERIOD_MONTH:
+		civil_from_days(day, &y, &mo, &d);
+		return days_from_civil(y, mo, 1);
+	default:
+		return day;
+	}
+}
+
+static int64_t period_next_day(int64_t first, enum metrics_period by)
+{
+	int64_t y;
+	unsigned mo, d;
+
+	switch (by) {
+	case PERIOD_WEEK:
+		return first + 7;
+	case PERIOD_MONTH:
+		civil_from_days(first, &y, &mo, &d);
+		return mo == 12 ? days_from_civil(y + 1, 1, 1) : days_from_civil(y, mo + 1, 1);
+	default:
+		return first + 1;
+	}
+}
+
+/*
+ * The periods from the one holding day first to the one holding day last
+ * into *out; SIZE_MAX (nothing kept) when they are more than
+ * METRICS_MAX_DAYS.
+ */
+static size_t fill_periods(const struct metrics *m, enum metrics_period by, int64_t first,
+			   int64_t last, struct metrics_day **out)
+{
+	struct dvec aff = { 0 }, wall = { 0 };
+	size_t n = 0, alloc = 0, i = 0;
+
+	for (int64_t p = period_first_day(first, by); p <= last; p = period_next_day(p, by)) {
+		struct metrics_day *d;
+		size_t from;
+
+		if (n == METRICS_MAX_DAYS) {
+			n = SIZE_MAX;
+			break;
+		}
+		ALLOC_GROW(*out, n + 1, alloc);
+		d = memset(&(*out)[n++], 0, sizeof(**out));
+		d->day = p * MS_PER_DAY;
+		d->end = period_next_day(p, by) * MS_PER_DAY;
+		d->partial = (m->since > d->day && m->since < d->end) ||
+			     (m->until > d->day && m->until < d->end);
+		while (i < m->nr_rows && m->rows[i].at < d->day)
+			i++;
+		from = i;
+		while (i < m->nr_rows && m->rows[i].at < d->end)
+			i++;
+		fill_day(m, from, i, d, &aff, &wall);
+	}
+	free(aff.v);
+	free(wall.v);
+	if (n == SIZE_MAX) {
+		free(*out);
+		*out = NULL;
+	}
+	return n;
+}
+
+size_t metrics_by_period(const struct metrics *m, enum metrics_period by,
+			 struct metrics_day **out)
+{
+	int64_t first, last;
+	size_t n;
+
+	*out = NULL;
+	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !m->nr_rows)
+		return 0;
+	first = day_of(m->since != INT64_MIN ? m->since : m->rows[0].at);
+	last = day_of(m->until != INT64_MAX ? m->until - 1 : m->rows[m->nr_rows - 1].at);
+	if (last < first)
+		return 0;
+	n = fill_periods(m, by, first, last, out);
+	/* A window of more periods than that: those from the first head to the last. */
+	if (n == SIZE_MAX && m->nr_rows)
+		n = fill_periods(m, by, day_of(m->rows[0].at),
+				 day_of(m->rows[m->nr_rows - 1].at), out);
+	return n == SIZE_MAX ? 0 : n;
 }
 
 int metrics_compute(struct store *s, const struct window *w,

@@ -148,7 +148,9 @@ struct metrics_dist {
 };
 
 struct metrics_day {
-	int64_t day;            /* 00:00 UTC of the day, ms */
+	int64_t day;            /* 00:00 UTC of the day (of a period: its first day), ms */
+	int64_t end;            /* the day's (period's) end, exclusive, ms */
+	bool partial;           /* the window starts or ends inside it */
 	int64_t heads, pairs, escapes;
 	int64_t shadow_runs;    /* heads with a shadow run */
 	int64_t force_full;
@@ -303,6 +305,20 @@ double metrics_quantile(double *v, size_t n, double q);
 void metrics_sort(double *v, size_t n);
 /* p50, p95 and mean of n values (sorted in place). */
 void metrics_dist_of(double *v, size_t n, struct metrics_dist *out);
+
+/*
+ * `report --by`: the days' figures (struct metrics_day) per period of m's
+ * window: UTC days, ISO weeks (from Monday 00:00 UTC) or calendar months,
+ * from the period of the window's start to that of its end (an unbounded
+ * side: the first / last head's), empty ones included, at most
+ * METRICS_MAX_DAYS of them (else none). Into *out (the caller frees it);
+ * returns their count.
+ */
+enum metrics_period { PERIOD_DAY, PERIOD_WEEK, PERIOD_MONTH };
+bool metrics_period_parse(const char *s, enum metrics_period *out);
+const char *metrics_period_name(enum metrics_period p);
+size_t metrics_by_period(const struct metrics *m, enum metrics_period by,
+			 struct metrics_day **out);
 
 /* 1 - shadow / full, or NAN when either is undefined or full is 0. */
 double metrics_saving(double shadow, double full);

@@ -1,0 +1,170 @@
+/* `tiadash report --by day|week|month`: the headline figures per period, in every format. */
+#include "core/tiadash.h"
+#include "core/json.h"
+#include "core/timeutil.h"
+#include "metrics/common.h"
+#include "metrics/html.h"
+#include "metrics/report_by.h"
+#include "metrics/trust.h"
+
+/* A period as people name it: its first day, a month as YYYY-MM; "*" when partial. */
+void report_by_label(struct strbuf *sb, const struct metrics_day *d, enum metrics_period by,
+		     bool mark_partial)
+{
+	struct strbuf date = STRBUF_INIT;
+
+	time_format_date(&date, d->day);
+	if (by == PERIOD_MONTH)
+		strbuf_setlen(&date, 7);
+	strbuf_add(sb, date.buf, date.len);
+	if (mark_partial && d->partial)
+		strbuf_addch(sb, '*');
+	strbuf_release(&date);
+}
+
+static const char *period_heading(enum metrics_period by)
+{
+	return by == PERIOD_DAY ? "day" : by == PERIOD_WEEK ? "week from" : "month";
+}
+
+/* The cells every format shows, as text ("n/a" for NaN). */
+static void cells(const struct metrics_day *d, struct strbuf c[6])
+{
+	metrics_fmt_pct(&c[0], d->escape_rate, 2);
+	metrics_fmt_ci(&c[1], d->escape.ci, 1);
+	metrics_fmt_pct(&c[2], d->force_full_rate, 1);
+	metrics_fmt(&c[3], "%.3f", d->affected_p50);
+	metrics_fmt_secs(&c[4], d->shadow_wall_p95);
+	metrics_fmt(&c[5], "%.3f", d->diff_coverage_mean);
+}
+
+static void print_table(const struct metrics *m, enum metrics_period by,
+			const struct metrics_day *p, size_t n, bool md)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool partial = false;
+
+	strbuf_addf(&sb, md ? "## Per %s: " : "report by %s: ", metrics_period_name(by));
+	metrics_fmt_window(&sb, m, md);
+	strbuf_addstr(&sb, "\n\n");
+	if (md) {
+		strbuf_addf(&sb, "| %s | pairs | escapes | escape rate | ", period_heading(by));
+		metrics_fmt_confidence(&sb, m->confidence);
+		strbuf_addstr(&sb, " interval | force-full | affected p50 | shadow p95 | "
+			      "diff coverage |\n|---|---:|---:|---:|---|---:|---:|---:|---:|\n");
+	} else {
+		strbuf_addf(&sb, "%-11s %6s %8s %7s %10s %8s %10s %8s\n", period_heading(by),
+			    "pairs", "escapes", "rate", "force-full", "affected", "shadow p95",
+			    "diff cov");
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf label = STRBUF_INIT;
+		struct strbuf c[6] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
+				       STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+		report_by_label(&label, &p[i], by, true);
+		partial |= p[i].partial;
+		cells(&p[i], c);
+		if (md)
+			strbuf_addf(&sb, "| %s | %" PRId64 " | %" PRId64 " | %s | %s | %s | %s | "
+				    "%s | %s |\n", label.buf, p[i].pairs, p[i].escapes, c[0].buf,
+				    c[1].buf, c[2].buf, c[3].buf, c[4].buf, c[5].buf);
+		else
+			strbuf_addf(&sb, "%-11s %6" PRId64 " %8" PRId64 " %7s %10s %8s %10s %8s\n",
+				    label.buf, p[i].pairs, p[i].escapes, c[0].buf, c[2].buf, c[3].buf,
+				    c[4].buf, c[5].buf);
+		strbuf_release(&label);
+		for (int k = 0; k < 6; k++)
+			strbuf_release(&c[k]);
+	}
+	if (!n)
+		strbuf_addstr(&sb, md ? "\nNo head in the window.\n" : "(no head in the window)\n");
+	if (partial)
+		strbuf_addf(&sb, "\n%s the window starts or ends inside this %s\n", md ? "\\*" : "*",
+			    metrics_period_name(by));
+	metrics_flush(&sb);
+}
+
+static void json_period(cJSON *o, const struct metrics_day *d)
+{
+	json_add_time(o, "start", d->day);
+	json_add_time(o, "end", d->end);
+	json_add_bool(o, "partial", d->partial);
+	json_add_int(o, "heads", d->heads);
+	json_add_int(o, "pairs", d->pairs);
+	json_add_int(o, "escapes", d->escapes);
+	json_add_number(o, "escape_rate", d->escape_rate);
+	json_add_int(o, "shadow_runs", d->shadow_runs);
+	json_add_int(o, "force_full", d->force_full);
+	json_add_number(o, "force_full_rate", d->force_full_rate);
+	json_add_number(o, "affected_p50", d->affected_p50);
+	json_add_number(o, "shadow_wall_clock_p95", d->shadow_wall_p95);
+	json_add_number(o, "diff_coverage_mean", d->diff_coverage_mean);
+	trust_json_rate(o, &d->escape, false);
+}
+
+static void print_json(const struct metrics *m, enum metrics_period by,
+		       const struct metrics_day *p, size_t n)
+{
+	cJSON *root = cJSON_CreateObject(), *w = cJSON_CreateObject();
+	cJSON *list = cJSON_CreateArray();
+
+	json_add_time(w, "since", m->since);
+	json_add_time(w, "until", m->until);
+	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
+	cJSON_AddItemToObject(root, "window", w);
+	json_add_string(root, "by", metrics_period_name(by));
+	json_add_number(root, "confidence", m->confidence);
+	for (size_t i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		json_period(o, &p[i]);
+		cJSON_AddItemToArray(list, o);
+	}
+	cJSON_AddItemToObject(root, "periods", list);
+	json_print_free(root, stdout);
+}
+
+static void print_csv(const struct metrics_day *p, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "start,end,partial,heads,pairs,escapes,escape_rate,escape_rate_upper,"
+		      "escape_rate_ci_lower,escape_rate_ci_upper,shadow_runs,force_full,"
+		      "force_full_rate,affected_p50,shadow_wall_clock_p95,diff_coverage_mean\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct metrics_day *d = &p[i];
+
+		time_format(&sb, d->day);
+		strbuf_addch(&sb, ',');
+		time_format(&sb, d->end);
+		strbuf_addf(&sb, ",%s,%" PRId64 ",%" PRId64 ",%" PRId64, d->partial ? "yes" : "no",
+			    d->heads, d->pairs, d->escapes);
+		metrics_csv_number(&sb, d->escape_rate);
+		metrics_csv_number(&sb, d->escape.upper);
+		metrics_csv_number(&sb, d->escape.ci[0]);
+		metrics_csv_number(&sb, d->escape.ci[1]);
+		strbuf_addf(&sb, ",%" PRId64 ",%" PRId64, d->shadow_runs, d->force_full);
+		metrics_csv_number(&sb, d->force_full_rate);
+		metrics_csv_number(&sb, d->affected_p50);
+		metrics_csv_number(&sb, d->shadow_wall_p95);
+		metrics_csv_number(&sb, d->diff_coverage_mean);
+		strbuf_addch(&sb, '\n');
+	}
+	metrics_flush(&sb);
+}
+
+void report_by_print(const struct metrics *m, enum metrics_period by, enum output_format format,
+		     int64_t now)
+{
+	struct metrics_day *p;
+	size_t n = metrics_by_period(m, by, &p);
+
+	switch (format) {
+	case FORMAT_JSON: print_json(m, by, p, n); break;
+	case FORMAT_CSV: print_csv(p, n); break;
+	case FORMAT_HTML: metrics_html_by(m, by, p, n, now, stdout); break;
+	case FORMAT_MD: print_table(m, by, p, n, true); break;
+	default: print_table(m, by, p, n, false); break;
+	}
+	free(p);
+}

@@ -1,0 +1,19 @@
+/*
+ * `tiadash report --by day|week|month` (metrics_by_period): the headline
+ * figures of every period of the window, in text, md, json, csv and html.
+ */
+#ifndef TIADASH_METRICS_REPORT_BY_H
+#define TIADASH_METRICS_REPORT_BY_H
+
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "metrics/metrics.h"
+
+/* Print m's periods in format to standard output (now: the page's date). */
+void report_by_print(const struct metrics *m, enum metrics_period by, enum output_format format,
+		     int64_t now);
+/* Append a period's name: its first day, a month as YYYY-MM; "*" when partial and asked. */
+void report_by_label(struct strbuf *sb, const struct metrics_day *d, enum metrics_period by,
+		     bool mark_partial);
+
+#endif
