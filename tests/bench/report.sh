@@ -53,6 +53,15 @@ awk -v t="$tq" -v a="$ta2" 'BEGIN {
 	printf "goal queue-1e5: %.3f s (sqlite3 reading the runs %.3f s, %.2fx) goal 0.3 s %s\n",
 		t, a, t / a, t <= 0.3 ? "met" : "missed"
 }'
+# report --by week over the same 10^5 pairs, next to the plain report as
+# its anchor, alternately (issue 36: within 2x of the report).
+{ read -r tw _; read -r tr _; } < <(python3 "$top/tests/bench/measure.py" "$runs" \
+	"exec '$TIADASH_BIN' --db '$big' report --by week --format json" \
+	"exec '$TIADASH_BIN' --db '$big' report --format json")
+awk -v t="$tw" -v a="$tr" 'BEGIN {
+	printf "goal report-by-week-1e5: %.3f s (report %.3f s, %.2fx) goal 2x %s\n",
+		t, a, t / a, t <= 2 * a ? "met" : "missed"
+}'
 html_kb() { # COMMAND...: the size of its --format html page, in KB
 	"$TIADASH_BIN" --db "$big" "$@" --format html -o "$work/page.html" || [ $? = 1 ]
 	echo $(( $(wc -c <"$work/page.html") / 1024 ))
