@@ -110,6 +110,28 @@ static void json_force_full(cJSON *root, const struct metrics *m)
 	json_add_number(f, "narrowed_wall_clock_p50", m->narrowed_wall_p50);
 }
 
+static void json_savings(cJSON *root, const struct metrics *m)
+{
+	const struct metrics_savings *sv = &m->savings;
+	cJSON *o = json_obj(root, "savings"), *by = cJSON_CreateObject();
+
+	json_add_int(o, "pairs", sv->pairs);
+	json_add_number(o, "full_minutes", sv->full_minutes);
+	json_add_number(o, "shadow_minutes", sv->shadow_minutes);
+	json_add_number(o, "saved_minutes", sv->saved_minutes);
+	json_add_number(o, "saved_minutes_per_day", sv->saved_minutes_per_day);
+	json_add_number(o, "saved_minutes_per_week", sv->saved_minutes_per_week);
+	json_add_number(o, "given_back_minutes", sv->given_back_minutes);
+	json_add_number(o, "given_back_share", sv->given_back_share);
+	for (size_t i = 0; i < m->nr_reasons; i++)
+		json_add_keyed(by, m->reasons[i].reason, json_number(m->reasons[i].given_back));
+	cJSON_AddItemToObject(o, "given_back_by_reason", by);
+	o = json_obj(root, "escapes_per_week");
+	json_add_number(o, "expected", sv->escapes_per_week);
+	json_add_number(o, "upper", sv->escapes_per_week_upper);
+	cJSON_AddItemToObject(o, "ci", trust_json_pair(sv->escapes_per_week_ci[0], sv->escapes_per_week_ci[1]));
+}
+
 static void json_escapes(cJSON *root, const struct metrics *m)
 {
 	cJSON *e = json_obj(root, "escapes");
@@ -272,6 +294,7 @@ static void print_json(const struct metrics *m)
 	json_affected(root, m);
 	json_wall(root, m);
 	json_force_full(root, m);
+	json_savings(root, m);
 	json_escapes(root, m);
 	json_classes(root, m);
 	dc = json_obj(root, "diff_coverage");
@@ -411,6 +434,41 @@ static void text_wall(struct metrics_out *o, const struct metrics *m)
 	wall_cell(sb, m->saving_p50, true);
 	wall_cell(sb, m->saving_p95, true);
 	strbuf_addch(sb, '\n');
+}
+
+/* "1234.5 of 5678.9 gate minutes over 295 pairs (98.0 a week)". */
+static void fmt_saved(struct strbuf *sb, const struct metrics_savings *sv)
+{
+	metrics_fmt(sb, "%.1f", sv->saved_minutes);
+	strbuf_addstr(sb, " of ");
+	metrics_fmt(sb, "%.1f", sv->full_minutes);
+	strbuf_addf(sb, " gate minutes over %" PRId64 " %s (", sv->pairs,
+		    plural(sv->pairs, "pair", "pairs"));
+	metrics_fmt(sb, "%.1f", sv->saved_minutes_per_week);
+	strbuf_addstr(sb, " a week)");
+}
+
+/* "123.4 minutes (9.1% of the saving)". */
+static void fmt_given_back(struct strbuf *sb, const struct metrics_savings *sv)
+{
+	metrics_fmt(sb, "%.1f", sv->given_back_minutes);
+	strbuf_addstr(sb, " minutes (");
+	metrics_fmt_pct(sb, sv->given_back_share, 1);
+	strbuf_addstr(sb, " of the saving)");
+}
+
+static void text_savings(struct metrics_out *o, const struct metrics *m)
+{
+	text_label(o, "Saved");
+	fmt_saved(&o->sb, &m->savings);
+	strbuf_addch(&o->sb, '\n');
+	text_label(o, "");
+	strbuf_addstr(&o->sb, "force-full runs gave back ");
+	fmt_given_back(&o->sb, &m->savings);
+	strbuf_addch(&o->sb, '\n');
+	text_label(o, "The trade");
+	metrics_fmt_trade(&o->sb, m);
+	strbuf_addch(&o->sb, '\n');
 }
 
 static void text_force_full(struct metrics_out *o, const struct metrics *m)
@@ -627,6 +685,7 @@ static void print_text(const struct metrics *m)
 
 	text_overview(&o, m);
 	text_wall(&o, m);
+	text_savings(&o, m);
 	text_force_full(&o, m);
 	text_escapes(&o, m);
 	text_rest(&o, m);
@@ -737,6 +796,15 @@ static void md_overview(struct metrics_out *o, const struct metrics *m)
 		strbuf_addstr(&v, "; ");
 	identity_entries(&v, &m->identity);
 	md_row(o, "test identity", v.buf);
+	strbuf_reset(&v);
+	fmt_saved(&v, &m->savings);
+	md_row(o, "gate minutes saved", v.buf);
+	strbuf_reset(&v);
+	fmt_given_back(&v, &m->savings);
+	md_row(o, "given back by force-full runs", v.buf);
+	strbuf_reset(&v);
+	metrics_fmt_trade(&v, m);
+	md_row(o, "the trade", v.buf);
 	md_queue(o, m);
 	for (int k = 0; m->seeded.known && k < NR_SEED_CLASSES; k++) {
 		strbuf_reset(&v);

@@ -178,9 +178,22 @@ static void reasons(struct metrics_out *o, const struct metrics *m)
 	}
 }
 
+/* The flip's trade in a sentence (metrics_fmt_trade), its first letter a capital. */
+static void trade_line(struct metrics_out *o, const struct metrics *m)
+{
+	size_t at;
+
+	strbuf_addstr(&o->sb, o->md ? "\n" : "");
+	at = o->sb.len;
+	metrics_fmt_trade(&o->sb, m);
+	o->sb.buf[at] = 'T';
+	strbuf_addstr(&o->sb, ".\n");
+}
+
 static void render(struct metrics_out *o, const struct metrics *cur)
 {
 	head_line(o, cur);
+	trade_line(o, cur);
 	escapes(o, cur);
 	reasons(o, cur);
 }
@@ -224,6 +237,11 @@ static void print_json(const struct metrics *m)
 	for (size_t i = 0; i < m->nr_escape_prs; i++)
 		cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)m->escape_prs[i]));
 	cJSON_AddItemToObject(root, "trend", trust_json_trend(&m->trend));
+	e = cJSON_AddObjectToObject(root, "savings");
+	json_add_number(e, "saved_minutes", m->savings.saved_minutes);
+	json_add_number(e, "saved_minutes_per_week", m->savings.saved_minutes_per_week);
+	json_add_number(e, "escapes_per_week", m->savings.escapes_per_week);
+	json_add_number(e, "escapes_per_week_upper", m->savings.escapes_per_week_upper);
 	f = cJSON_AddObjectToObject(root, "force_full");
 	json_add_int(f, "count", m->force_full);
 	json_add_number(f, "rate", m->force_full_rate);

@@ -254,3 +254,18 @@ void metrics_fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c,
 	else
 		strbuf_addf(sb, "%.*f", c->decimals, v);
 }
+
+void metrics_fmt_trade(struct strbuf *sb, const struct metrics *m)
+{
+	const struct metrics_savings *sv = &m->savings;
+
+	strbuf_addstr(sb, "the cheap gate saves about ");
+	metrics_fmt(sb, "%.1f", sv->saved_minutes_per_week / 60);
+	strbuf_addstr(sb, " runner-hours a week and lets through about ");
+	metrics_fmt(sb, "%.1f", sv->escapes_per_week);
+	strbuf_addstr(sb, " regressions a week (at most ");
+	metrics_fmt(sb, "%.1f", sv->escapes_per_week_upper);
+	strbuf_addstr(sb, " at ");
+	metrics_fmt_confidence(sb, m->confidence);
+	strbuf_addch(sb, ')');
+}

@@ -116,6 +116,13 @@ void metrics_fmt_criterion(struct strbuf *sb, const struct metrics_criterion *c,
 /* Append ",V" (V to 17 digits, nothing when NAN): a CSV field of a figure. */
 void metrics_csv_number(struct strbuf *sb, double v);
 
+/*
+ * Append the flip's trade in one sentence a meeting reads: "the cheap gate
+ * saves about N runner-hours a week and lets through about E regressions
+ * a week (at most U at 95%)" (n/a where a figure is).
+ */
+void metrics_fmt_trade(struct strbuf *sb, const struct metrics *m);
+
 /* Write sb to stdout and release it. */
 void metrics_flush(struct strbuf *sb);
 

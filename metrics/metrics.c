@@ -311,6 +311,7 @@ static void dvec_push(struct dvec *d, double x)
 struct ff_entry {
 	size_t reason;
 	double wall_s;
+	bool paired; /* its head's full run has a wall-clock too: in the savings */
 };
 
 struct acc {
@@ -389,27 +390,29 @@ static size_t reason_slot(struct acc *a, const char *reason)
 	return (size_t)idx;
 }
 
-static void add_ff(struct acc *a, size_t reason, double wall_s)
+static void add_ff(struct acc *a, size_t reason, double wall_s, bool paired)
 {
 	ALLOC_GROW(a->ff, a->nr_ff + 1, a->alloc_ff);
 	a->ff[a->nr_ff].reason = reason;
 	a->ff[a->nr_ff].wall_s = wall_s;
+	a->ff[a->nr_ff].paired = paired;
 	a->nr_ff++;
 }
 
-static void add_reason(struct acc *a, const char *reason, double wall_s)
+static void add_reason(struct acc *a, const char *reason, double wall_s, bool paired)
 {
 	size_t idx = reason_slot(a, reason);
 
 	a->m->reasons[idx].runs++;
-	add_ff(a, idx, wall_s);
+	add_ff(a, idx, wall_s, paired);
 }
 
 /* Each distinct reason of a force-full run counts once for that run. */
-static void add_force_full(struct acc *a, const struct strlist *reasons, double wall_s)
+static void add_force_full(struct acc *a, const struct strlist *reasons, double wall_s,
+			   bool paired)
 {
 	if (!reasons->nr) {
-		add_reason(a, "(no reason)", wall_s);
+		add_reason(a, "(no reason)", wall_s, paired);
 		return;
 	}
 	for (size_t i = 0; i < reasons->nr; i++) {
@@ -418,7 +421,7 @@ static void add_force_full(struct acc *a, const struct strlist *reasons, double 
 		for (size_t j = 0; j < i && !dup; j++)
 			dup = !strcmp(reasons->items[i], reasons->items[j]);
 		if (!dup)
-			add_reason(a, reasons->items[i], wall_s);
+			add_reason(a, reasons->items[i], wall_s, paired);
 	}
 }
 
@@ -508,7 +511,8 @@ static void add_facts(struct acc *a, struct pair_facts *f)
 	m->full_runs += r->full_attempts;
 	m->nr_rows++;
 	if (f->decision == DECISION_RUN_ALL)
-		add_force_full(a, &f->reasons, f->shadow_wall_s);
+		add_force_full(a, &f->reasons, f->shadow_wall_s,
+			       !isnan(f->shadow_wall_s) && !isnan(f->full_wall_s));
 	if (f->quarantined) {
 		m->quarantined_pairs++;
 		m->quarantined_tests += f->quarantined;
@@ -766,7 +770,7 @@ static void merge_half(struct acc *a, struct acc *h, struct row_share *sh)
 		m->reasons[remap[i]].runs += hm->reasons[i].runs;
 	}
 	for (size_t i = h->nr_ff; i-- > 0;)
-		add_ff(a, remap[h->ff[i].reason], h->ff[i].wall_s);
+		add_ff(a, remap[h->ff[i].reason], h->ff[i].wall_s, h->ff[i].paired);
 	ALLOC_GROW(m->escape_list, m->nr_escape_list + hm->nr_escape_list, a->alloc_escapes);
 	for (size_t i = hm->nr_escape_list; i-- > 0;) {
 		m->escape_list[m->nr_escape_list] = hm->escape_list[i];
@@ -1693,15 +1697,51 @@ static void finish_reasons(struct acc *a)
 	double base = m->narrowed_wall_p50;
 
 	for (size_t i = 0; i < m->nr_reasons; i++)
-		m->reasons[i].minutes = isnan(base) ? NAN : 0;
+		m->reasons[i].minutes = m->reasons[i].given_back = isnan(base) ? NAN : 0;
 	for (size_t i = 0; i < a->nr_ff && !isnan(base); i++) {
 		double extra = a->ff[i].wall_s - base;
 
-		if (!isnan(extra) && extra > 0)
-			m->reasons[a->ff[i].reason].minutes += extra / 60.0;
+		if (isnan(extra) || extra <= 0)
+			continue;
+		m->reasons[a->ff[i].reason].minutes += extra / 60.0;
+		if (a->ff[i].paired)
+			m->reasons[a->ff[i].reason].given_back += extra / 60.0;
 	}
 	if (m->nr_reasons > 1)
 		qsort(m->reasons, m->nr_reasons, sizeof(*m->reasons), cmp_reason);
+}
+
+/* After the reasons (the narrowed p50) and the bounds (the window's days). */
+static void finish_savings(struct metrics *m)
+{
+	struct metrics_savings *sv = &m->savings;
+	double base = m->narrowed_wall_p50, full = 0, shadow = 0, back = 0, per_week;
+
+	for (size_t i = 0; i < m->nr_rows; i++) {
+		const struct metrics_row *r = &m->rows[i];
+
+		if (isnan(r->shadow_wall_s) || isnan(r->full_wall_s))
+			continue;
+		sv->pairs++;
+		full += r->full_wall_s;
+		shadow += r->shadow_wall_s;
+		if (r->decision == DECISION_RUN_ALL && r->shadow_wall_s > base)
+			back += r->shadow_wall_s - base;
+	}
+	sv->full_minutes = sv->pairs ? full / 60 : NAN;
+	sv->shadow_minutes = sv->pairs ? shadow / 60 : NAN;
+	sv->saved_minutes = sv->full_minutes - sv->shadow_minutes;
+	sv->saved_minutes_per_day = sv->saved_minutes / m->window_days;
+	sv->saved_minutes_per_week = sv->saved_minutes_per_day * 7;
+	sv->given_back_minutes = sv->pairs && !isnan(base) ? back / 60 : NAN;
+	sv->given_back_share = sv->given_back_minutes > 0
+		? sv->given_back_minutes / (sv->saved_minutes + sv->given_back_minutes)
+		: sv->given_back_minutes == 0 ? 0 : NAN;
+	per_week = (double)m->pairs / m->window_days * 7;
+	sv->escapes_per_week = per_week * m->escape_bounds.rate;
+	sv->escapes_per_week_upper = per_week * m->escape_bounds.upper;
+	sv->escapes_per_week_ci[0] = per_week * m->escape_bounds.ci[0];
+	sv->escapes_per_week_ci[1] = per_week * m->escape_bounds.ci[1];
 }
 
 static void finish_prs(struct metrics *m)
@@ -1960,6 +2000,7 @@ int metrics_compute(struct store *s, const struct window *w,
 		tail_finish(&tail);
 		finish_reasons(&a); /* after the narrowed runs' median, the tail's */
 		finish_bounds(out);
+		finish_savings(out);
 		if (!ret)
 			ret = finish_trend(&a);
 		if (!ret)

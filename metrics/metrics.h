@@ -139,6 +139,29 @@ struct metrics_reason {
 	char *reason;
 	int64_t runs;
 	double minutes; /* NAN when there is no narrowed run to compare with */
+	double given_back; /* the same over the runs of pairs in the savings */
+};
+
+/*
+ * What the cheap gate saved over the pairs whose latest shadow and full
+ * attempts both have a wall-clock: the full gate's minutes (the full runs'
+ * wall-clock), the cheap gate's (the shadow runs', force-full ones
+ * included), their difference, that per window day and per week (NAN when
+ * the window's days are unknown); given back: what those pairs'
+ * force-full runs cost beyond the narrowed p50 (the reasons' minutes), and
+ * its share of what narrowing them too would have saved,
+ * given_back / (saved + given_back).
+ */
+struct metrics_savings {
+	int64_t pairs;
+	double full_minutes, shadow_minutes, saved_minutes;
+	double saved_minutes_per_day, saved_minutes_per_week;
+	double given_back_minutes, given_back_share;
+	/*
+	 * Escapes a week: the window's pairs a week (pairs / window days x 7)
+	 * times the escape rate, and times its bounds at the confidence.
+	 */
+	double escapes_per_week, escapes_per_week_upper, escapes_per_week_ci[2];
 };
 
 /* Distribution of a figure: NAN members when n == 0. */
@@ -220,6 +243,8 @@ struct metrics {
 	struct metrics_dist affected, narrowed;
 	struct metrics_dist wall_shadow, wall_full;
 	double saving_p50, saving_p95;
+
+	struct metrics_savings savings;
 
 	int64_t force_full;
 	double force_full_rate;

@@ -5,7 +5,7 @@
 
 /* ---- JSON ---- */
 
-static cJSON *json_pair(double a, double b)
+cJSON *trust_json_pair(double a, double b)
 {
 	cJSON *arr = cJSON_CreateArray();
 
@@ -23,7 +23,7 @@ void trust_json_rate(cJSON *obj, const struct stats_rate *r, bool with_rate)
 	if (with_rate)
 		json_add_number(obj, "rate", r->rate);
 	json_add_number(obj, "rate_upper", r->upper);
-	cJSON_AddItemToObject(obj, "rate_ci", json_pair(r->ci[0], r->ci[1]));
+	cJSON_AddItemToObject(obj, "rate_ci", trust_json_pair(r->ci[0], r->ci[1]));
 }
 
 void trust_json_escape_bounds(cJSON *obj, const struct metrics *m)

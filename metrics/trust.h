@@ -19,6 +19,8 @@
 
 /* rate_upper and rate_ci [lower, upper] of r into obj (rate too when with_rate). */
 void trust_json_rate(cJSON *obj, const struct stats_rate *r, bool with_rate);
+/* [a, b], or null when either is NaN (an interval's JSON). */
+cJSON *trust_json_pair(double a, double b);
 /* The escape rate's rate_upper, rate_ci, pairs_needed, days_needed, target, confidence. */
 void trust_json_escape_bounds(cJSON *obj, const struct metrics *m);
 /* {"previous_rate", "rate", "p_value", "direction", "previous": {since, until, pairs, escapes}} */

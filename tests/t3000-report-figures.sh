@@ -74,6 +74,25 @@ test_expect_success 'json: force-full by reason and the minutes each cost' '
 		"[\"force-full:**/package-lock.json\", \"UNMAPPED_FILE\"]"
 '
 
+test_expect_success 'json: minutes saved, given back by force-full runs, escapes a week' '
+	# the 8 pairs: full 600+620+640+630+610+600+605+615 = 4920 s (PR 7: its
+	# latest attempt), shadow 60+90+700+650+20+120+80+70 = 1790 s: saved
+	# 3130 s = 52.17 min in 3 days, x 7/3 a week; force-full PRs 3 and 4 gave
+	# back (700-75)+(650-75) s = 20 min, 20 / (52.17 + 20) of the saving
+	json_close r.json "d[\"savings\"][\"pairs\"]" 8 &&
+	json_close r.json "d[\"savings\"][\"full_minutes\"]" 82.0 &&
+	json_close r.json "d[\"savings\"][\"shadow_minutes\"]" 29.833333333333332 &&
+	json_close r.json "d[\"savings\"][\"saved_minutes\"]" 52.16666666666667 &&
+	json_close r.json "d[\"savings\"][\"saved_minutes_per_week\"]" 121.72222222222223 &&
+	json_close r.json "d[\"savings\"][\"given_back_minutes\"]" 20.0 &&
+	json_close r.json "d[\"savings\"][\"given_back_share\"]" 0.27713625866050806 &&
+	json_close r.json "d[\"savings\"][\"given_back_by_reason\"]" \
+		"{\"force-full:**/package-lock.json\": 20.0, \"UNMAPPED_FILE\": 10.416666666666666}" &&
+	# 8 pairs in 3 days: 18.67 a week x 2/8 escapes
+	json_close r.json "d[\"escapes_per_week\"][\"expected\"]" 4.666666666666667 &&
+	json_close r.json "d[\"escapes_per_week\"][\"upper\"]" "$(ref upper 2 8 0.95 | awk "{ printf \"%.17g\", \$1 * 56 / 3 }")"
+'
+
 test_expect_success 'json: escapes, over-strict, flaky, incomplete' '
 	json_close r.json "d[\"escapes\"][\"count\"]" 2 &&
 	json_close r.json "d[\"escapes\"][\"rate\"]" 0.25 &&
