@@ -6,6 +6,7 @@
 #include "core/repo.h"
 #include "core/strmap.h"
 #include "core/teamfile.h"
+#include "core/tiadir.h"
 #include "core/timeutil.h"
 #include "core/treeindex.h"
 #include "adapters/adapter.h"
@@ -1033,7 +1034,7 @@ static int claim_dir(struct record *r, struct undo *u, int64_t *attempt)
 	}
 	runs = path_join(r->root, ".tiadash/runs");
 	probe = path_join(runs, "x");
-	ret = mkdir_for_file(probe);
+	ret = tiadir_prepare(runs) < 0 ? -1 : mkdir_for_file(probe);
 	free(probe);
 	*attempt = r->has_attempt ? r->attempt : last_attempt(runs, r->head, o->kind) + 1;
 	for (int tries = 0; !ret; tries++) {
