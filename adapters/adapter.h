@@ -52,6 +52,7 @@
 #include "core/query.h"
 #include "core/rules.h"
 #include "core/util.h"
+#include "core/teamfile.h"
 
 /* ---- answers ---- */
 
@@ -91,9 +92,10 @@ struct adapter_edit {
 	struct strbuf old_text, new_text;
 	char *snippet;       /* !writable: what to paste, and where */
 	struct strlist notes;/* what the user should know (dialect changes) */
+	struct team_file file; /* read and locked by the plan, written by adapter_apply */
 };
 #define ADAPTER_EDIT_INIT { NULL, 0, false, false, false, STRBUF_INIT, STRBUF_INIT, \
-			    NULL, STRLIST_INIT }
+			    NULL, STRLIST_INIT, TEAM_FILE_INIT }
 void adapter_edit_release(struct adapter_edit *e);
 
 /* ---- the ops table ---- */
@@ -179,6 +181,9 @@ int adapter_read_rules(struct rules *r, const char *text, size_t len, const char
 /*
  * Plan adding glob (a tiadash glob) to the configuration at path as a
  * force-full trigger. A tiadash rule file that does not exist is created.
+ * The file is read through core/teamfile.h (a symbolic link, a file that
+ * is not a regular file, one leading out of the repository: refused) and
+ * its directory stays locked until adapter_edit_release.
  * Refused (-1 after error()): a glob that does not compile, holds control
  * characters (C0, DEL, C1), bidirectional formatting characters or invalid
  * UTF-8, leading or trailing blanks, is negated, or that the target cannot
@@ -192,11 +197,12 @@ int adapter_plan_add(const char *path, const char *glob, int64_t now,
 int adapter_check_glob(const char *glob);
 
 /*
- * Write a writable plan: path.orig gets the old bytes (when the file
- * existed), then the new text replaces path atomically (same directory,
- * same mode; a symbolic link stays one). 0, or -1 after error().
+ * Write a writable plan: the new text replaces the file atomically (same
+ * directory, same mode: team_file_replace), refused when the file changed
+ * since the plan read it. No backup is left: the diff is shown first, and
+ * the history is git's. 0, or -1 after error().
  */
-int adapter_apply(const struct adapter_edit *e, const char *path);
+int adapter_apply(struct adapter_edit *e);
 
 /*
  * A unified diff (one hunk, 3 lines of context) from a to b, with the

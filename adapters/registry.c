@@ -192,6 +192,7 @@ void adapter_edit_release(struct adapter_edit *e)
 	strbuf_release(&e->new_text);
 	free(e->snippet);
 	strlist_release(&e->notes);
+	team_file_close(&e->file);
 	memset(e, 0, sizeof(*e));
 	e->old_text = (struct strbuf)STRBUF_INIT;
 	e->new_text = (struct strbuf)STRBUF_INIT;
@@ -266,11 +267,10 @@ int adapter_plan_add(const char *path, const char *glob, int64_t now,
 
 	if (adapter_check_glob(glob) < 0)
 		return -1;
-	if (access(path, F_OK) == 0) {
-		if (read_file_limit(&out->old_text, path, 16 << 20) < 0)
-			return -1;
-		out->exists = true;
-	}
+	if (team_file_open(&out->file, path, 16 << 20) < 0)
+		return -1;
+	out->exists = out->file.exists;
+	strbuf_add(&out->old_text, out->file.text.buf, out->file.text.len);
 	out->adapter = adapter_detect(path, out->old_text.buf, out->old_text.len,
 				      &out->variant);
 	if (!out->exists && out->adapter != &adapter_lists)
@@ -298,72 +298,13 @@ int adapter_plan_add(const char *path, const char *glob, int64_t now,
 	return ret;
 }
 
-/* ---- writing: the files ---- */
+/* ---- writing: the file ---- */
 
-static int write_whole(const char *path, const char *data, size_t len, mode_t mode)
+int adapter_apply(struct adapter_edit *e)
 {
-	char *dir = path_dirname(path);
-	char *tmp = xstrfmt("%s/.%s.tiadash-XXXXXX", dir, conf_base_name(path));
-	int fd = mkstemp(tmp), ret = 0;
-	size_t off = 0;
-
-	free(dir);
-	if (fd < 0) {
-		ret = error("cannot create a file beside '%s': %s", path, strerror(errno));
-		free(tmp);
-		return ret;
-	}
-	while (off < len && !ret) {
-		ssize_t n = write(fd, data + off, len - off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			ret = error("cannot write '%s': %s", tmp, strerror(errno));
-		else
-			off += (size_t)n;
-	}
-	if (!ret && fchmod(fd, mode) < 0)
-		ret = error("cannot set the mode of '%s': %s", tmp, strerror(errno));
-	if (!ret && fsync(fd) < 0)
-		ret = error("cannot write '%s': %s", tmp, strerror(errno));
-	if (close(fd) < 0 && !ret)
-		ret = error("cannot write '%s': %s", tmp, strerror(errno));
-	if (!ret && rename(tmp, path) < 0)
-		ret = error("cannot replace '%s': %s", path, strerror(errno));
-	if (ret)
-		unlink(tmp);
-	free(tmp);
-	return ret;
-}
-
-int adapter_apply(const struct adapter_edit *e, const char *path)
-{
-	struct stat st;
-	mode_t mask = umask(022), mode;
-	char *backup, *real = NULL;
-	int ret = 0;
-
-	umask(mask);
-	mode = 0666 & ~mask;
 	if (!e->writable)
 		BUG("adapter_apply of a plan that is not writable");
-	if (e->exists) {
-		if (stat(path, &st) < 0)
-			return error("cannot read '%s': %s", path, strerror(errno));
-		mode = st.st_mode & 07777;
-		/* A symbolic link stays one: the file it names is replaced. */
-		real = realpath(path, NULL);
-		backup = xstrfmt("%s.orig", path);
-		ret = write_whole(backup, e->old_text.buf, e->old_text.len, mode);
-		free(backup);
-	} else if (mkdir_for_file(path) < 0) {
-		return -1;
-	}
-	if (!ret)
-		ret = write_whole(real ? real : path, e->new_text.buf, e->new_text.len, mode);
-	free(real);
-	return ret;
+	return team_file_replace(&e->file, e->new_text.buf, e->new_text.len);
 }
 
 int adapter_add(const char *path, const char *glob, bool dry_run, int64_t now)
@@ -384,22 +325,17 @@ int adapter_add(const char *path, const char *glob, bool dry_run, int64_t now)
 		fputs(e.snippet, stdout);
 		goto out;
 	}
-	{
-		char *a = e.exists ? xstrfmt("%s.orig", path) : xstrdup("/dev/null");
-
-		adapter_diff(&diff, a, e.old_text.buf, e.old_text.len, path,
-			      e.new_text.buf, e.new_text.len);
-		free(a);
-	}
+	adapter_diff(&diff, e.exists ? path : "/dev/null", e.old_text.buf, e.old_text.len,
+		     path, e.new_text.buf, e.new_text.len);
 	fwrite(diff.buf, 1, diff.len, stdout);
 	fflush(stdout);
 	if (dry_run) {
 		note("dry run: %s not changed", path);
 		goto out;
 	}
-	ret = adapter_apply(&e, path);
+	ret = adapter_apply(&e);
 	if (!ret && e.exists)
-		note("wrote %s (the previous version is %s.orig)", path, path);
+		note("wrote %s", path);
 	else if (!ret)
 		note("created %s", path);
 out:

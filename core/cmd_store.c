@@ -6,6 +6,7 @@
 #include "core/query.h"
 #include "core/store.h"
 #include "core/timeutil.h"
+#include "core/tiadir.h"
 
 #include <getopt.h>
 #include <unistd.h>
@@ -27,34 +28,17 @@ static int check_init(int argc, char **argv, struct cmd_context *ctx)
  */
 static int write_gitignore(const char *db_path)
 {
-	static const char lines[] =
-		"# Written by tiadash init: commit the rules and the config, not these.\n"
-		"tiadash.db\n"
-		"tiadash.db-*\n"
-		"runs/\n"
-		"worktrees/\n"
-		"selector-cache/\n";
-	char *dir = path_dirname(db_path), *path;
+	char *dir = path_dirname(db_path);
 	const char *base = strrchr(dir, '/');
-	FILE *f;
 	int ret = 0;
 
-	if (strcmp(base ? base + 1 : dir, ".tiadash")) {
-		free(dir);
-		return 0;
-	}
-	path = path_join(dir, ".gitignore");
-	if (access(path, F_OK) != 0) {
-		f = fopen(path, "w");
-		if (!f || fputs(lines, f) == EOF || fclose(f))
-			ret = error("cannot write '%s': %s", path, strerror(errno));
-		else
-			printf("wrote %s: the store, runs/, worktrees/ and selector-cache/ "
-			       "stay out of git\n", path);
-	}
-	free(path);
+	if (!strcmp(base ? base + 1 : dir, ".tiadash"))
+		ret = tiadir_write_gitignore(dir, true);
+	if (ret > 0)
+		printf("wrote %s/.gitignore: the store, runs/, seed/, worktrees/ and "
+		       "selector-cache/ stay out of git\n", dir);
 	free(dir);
-	return ret;
+	return ret < 0 ? -1 : 0;
 }
 
 static int run_init(int argc, char **argv, struct cmd_context *ctx)

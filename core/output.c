@@ -1,16 +1,94 @@
-/* -o FILE: standard output to a temporary file, renamed into place when the command succeeded. */
+/* -o FILE: standard output to a temporary file, renamed into place when the command succeeded; to a pipe or terminal straight. */
 #include "core/tiadash.h"
 #include "core/output.h"
 #include "core/util.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 static struct {
-	char *path, *tmp; /* NULL: no redirection */
+	char *path, *tmp; /* NULL: no redirection; tmp NULL: written straight */
 	int saved_fd;     /* the original standard output */
 } out = { NULL, NULL, -1 };
+
+/*
+ * A terminal by its device number (tty 4, tty/console/ptmx 5, pts
+ * 136-143), known without opening it: opening some devices does things.
+ */
+static bool is_terminal_device(const struct stat *st)
+{
+	unsigned int m = major(st->st_rdev);
+
+	return S_ISCHR(st->st_mode) && (m == 4 || m == 5 || (m >= 136 && m <= 143));
+}
+
+/* Standard output onto fd, the original kept to put back. 0, or -1 after error(). */
+static int redirect_to(int fd, const char *path)
+{
+	fflush(stdout);
+	out.saved_fd = dup(STDOUT_FILENO);
+	if (out.saved_fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		int err = errno;
+
+		close(fd);
+		if (out.tmp)
+			unlink(out.tmp);
+		if (out.saved_fd >= 0)
+			close(out.saved_fd);
+		out.saved_fd = -1;
+		free(out.tmp);
+		out.tmp = NULL;
+		return error("cannot write '%s': %s", path, strerror(err));
+	}
+	close(fd);
+	out.path = xstrdup(path);
+	return 0;
+}
+
+/*
+ * A pipe (a FIFO, /dev/fd/N of `-o >(cmd)`) or a terminal is written
+ * straight: 1 when it is one (redirected, or -1 after error()), 0 when
+ * not. Anything else that is not a regular file, and a symbolic link,
+ * is refused: a rename would put a regular file in its place.
+ */
+static int begin_straight(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || is_terminal_device(&st))) {
+		fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0)
+			return error("cannot write '%s': %s", path, strerror(errno));
+		return redirect_to(fd, path) < 0 ? -1 : 1;
+	}
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (S_ISLNK(st.st_mode))
+		return error("'%s' is a symbolic link: refused, nothing written", path);
+	if (S_ISDIR(st.st_mode))
+		return error("cannot write '%s': %s", path, strerror(EISDIR));
+	if (!S_ISREG(st.st_mode))
+		return error("'%s' is %s, not a regular file: refused, nothing written",
+			     path, file_type_name(st.st_mode));
+	return 0;
+}
+
+/* After the rename: the directory entry itself reaches the disk. */
+static int sync_directory(const char *path)
+{
+	char *dir = path_dirname(path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0 || fsync(fd) < 0)
+		ret = errno;
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+	return ret;
+}
 
 /* die() and the OOM path exit without output_end: leave no temporary file. */
 static void remove_tmp_at_exit(void)
@@ -38,6 +116,9 @@ int output_begin(const char *path)
 		return 0;
 	if (!*path || path[strlen(path) - 1] == '/')
 		return error("cannot write '%s': not a file name", path);
+	fd = begin_straight(path);
+	if (fd)
+		return fd < 0 ? -1 : 0;
 	dir = path_dirname(path);
 	base = base ? base + 1 : path;
 	out.tmp = xstrfmt("%s/.%s.XXXXXX", dir, base);
@@ -58,21 +139,7 @@ int output_begin(const char *path)
 		atexit(remove_tmp_at_exit);
 		registered = true;
 	}
-	fflush(stdout);
-	out.saved_fd = dup(STDOUT_FILENO);
-	if (out.saved_fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-		int err = errno;
-
-		close(fd);
-		unlink(out.tmp);
-		if (out.saved_fd >= 0)
-			close(out.saved_fd);
-		forget();
-		return error("cannot write '%s': %s", path, strerror(err));
-	}
-	close(fd);
-	out.path = xstrdup(path);
-	return 0;
+	return redirect_to(fd, path);
 }
 
 bool output_active(void)
@@ -86,7 +153,7 @@ int output_end(int status, int write_errno)
 
 	if (!out.path)
 		return status;
-	if (keep && !write_errno && fsync(STDOUT_FILENO) < 0 && errno != EINVAL)
+	if (keep && out.tmp && !write_errno && fsync(STDOUT_FILENO) < 0 && errno != EINVAL)
 		write_errno = errno;
 	/* Back to the real standard output before the file is closed. */
 	dup2(out.saved_fd, STDOUT_FILENO);
@@ -97,12 +164,14 @@ int output_end(int status, int write_errno)
 		keep = false;
 		status = EXIT_INPUT_ERROR;
 	}
-	if (keep && rename(out.tmp, out.path) < 0) {
+	if (!out.tmp) {
+		/* Written straight: nothing to rename or take back. */
+	} else if (keep && (rename(out.tmp, out.path) < 0 || (errno = sync_directory(out.path)))) {
 		error("cannot write '%s': %s", out.path, strerror(errno));
 		keep = false;
 		status = EXIT_INPUT_ERROR;
 	}
-	if (!keep)
+	if (!keep && out.tmp)
 		unlink(out.tmp);
 	forget();
 	return status;

@@ -11,8 +11,13 @@
 
 /*
  * Send standard output to a temporary file beside `path` (same directory,
- * so the final rename is atomic). "-" means standard output itself. Returns
- * 0, or -1 after error() naming the file.
+ * so the final rename is atomic). "-" means standard output itself. A pipe
+ * (a FIFO, the /dev/fd/N of `-o >(cmd)`) or a terminal is written
+ * straight, as a shell's `>` would. A symbolic link and anything else that
+ * is not a regular file (a device, a socket) are refused ("'PATH' is a
+ * symbolic link: refused, nothing written"): the rename would put a
+ * regular file in its place. Returns 0, or -1 after error() naming the
+ * file.
  */
 int output_begin(const char *path);
 
@@ -24,8 +29,8 @@ bool output_active(void);
  * file is renamed onto the target only when the command succeeded or said
  * no (status 0 or 1) and every byte was written (write_errno 0: the errno
  * of a failed write or flush otherwise); else it is removed and the target
- * stays as it was. A failure to write or rename is reported naming the
- * target and gives status 2.
+ * stays as it was; after the rename the directory is synced. A failure to
+ * write or rename is reported naming the target and gives status 2.
  */
 int output_end(int status, int write_errno);
 

@@ -5,6 +5,7 @@
 #include "core/glob.h"
 #include "adapters/adapter.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -332,8 +333,13 @@ int rules_parse_tiadash(struct rules *r, const char *text, size_t len,
 int rules_load_file(struct rules *r, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
 	int ret;
 
+	/* A FIFO would block until a writer comes (/dev/null, empty rules, is fine). */
+	if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return error("'%s' is %s, not a regular file: refused, as reading it "
+			     "could block or never end", path, file_type_name(st.st_mode));
 	if (read_file_limit(&sb, path, 16 << 20) < 0) {
 		strbuf_release(&sb);
 		return -1;

@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/store.h"
 #include "core/util.h"
+#include "core/tiadir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -943,7 +944,7 @@ int store_open(struct store **out, const char *path, enum store_mode mode)
 			     "or give --db)", path);
 	if (mode == STORE_CREATE) {
 		flags |= SQLITE_OPEN_CREATE;
-		if (mkdir_for_file(path) < 0)
+		if (tiadir_prepare(path) < 0 || mkdir_for_file(path) < 0)
 			return -1;
 	}
 	s = xcalloc(1, sizeof(*s));

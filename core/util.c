@@ -470,7 +470,7 @@ void strlist_sort(struct strlist *l)
 		mkqsort(l->items, l->nr, 0, depth);
 }
 
-static const char *file_type_name(mode_t mode)
+const char *file_type_name(mode_t mode)
 {
 	if (S_ISFIFO(mode))
 		return "a FIFO";
@@ -520,7 +520,7 @@ int open_regular(const char *path, const char *name, int flags)
 	return fd;
 }
 
-static int read_fd_limit(struct strbuf *sb, int fd, const char *name, size_t limit)
+int read_fd_limit(struct strbuf *sb, int fd, const char *name, size_t limit)
 {
 	char chunk[65536];
 	size_t total = 0;

@@ -7,6 +7,8 @@
 
 #include "core/tiadash.h"
 
+#include <sys/types.h>
+
 /* Allocators: never return NULL; on OOM they run the cleanup hook and exit 2. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t nmemb, size_t size);
@@ -113,6 +115,10 @@ void strlist_sort(struct strlist *l);
  * Returns 0, or -1 after error() naming the path and the reason.
  */
 int read_file_limit(struct strbuf *sb, const char *path, size_t limit);
+/* The same from an open descriptor (name for messages). */
+int read_fd_limit(struct strbuf *sb, int fd, const char *name, size_t limit);
+/* What a file of this type is, for messages: "a FIFO", "a character device", ... */
+const char *file_type_name(mode_t mode);
 /* The same for an untrusted file: a regular file only (open_regular). */
 int read_regular_file(struct strbuf *sb, const char *path, size_t limit);
 /*

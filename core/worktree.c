@@ -1,6 +1,7 @@
 /* A pool of detached worktrees under .tiadash/worktrees/, reused between checkouts and cleaned after a kill. */
 #include "core/tiadash.h"
 #include "core/worktree.h"
+#include "core/tiadir.h"
 
 #include <dirent.h>
 #include <ftw.h>
@@ -137,7 +138,7 @@ int worktree_pool_open(struct worktree_pool **out, struct repo *repo, size_t n,
 	spawn_env_init(&p->env, &also);
 	strlist_release(&also);
 	*out = p;
-	if (mkdir_for_file(p->dir) < 0 || (mkdir(p->dir, 0777) < 0 && errno != EEXIST)) {
+	if (tiadir_prepare(p->dir) < 0 || mkdir_for_file(p->dir) < 0 || (mkdir(p->dir, 0777) < 0 && errno != EEXIST)) {
 		int ret = error("cannot make '%s': %s", p->dir, strerror(errno));
 
 		worktree_pool_close(p);

@@ -4,6 +4,7 @@
 #include "core/commands.h"
 #include "core/timeutil.h"
 #include "adapters/adapter.h"
+#include "ingest/manifest.h"
 #include "ingest/record.h"
 
 #include <fcntl.h>
@@ -110,7 +111,7 @@ static int parse_value(int c, const char *arg, struct record_opts *o)
 	case OPT_REPO_NAME: o->repo_name = arg; break;
 	case OPT_ATTEMPT:
 		o->has_attempt = true;
-		if (!parse_count(arg, 1, INT_MAX, &o->attempt))
+		if (!parse_count(arg, 1, MANIFEST_MAX_ATTEMPT, &o->attempt))
 			bad = "--attempt";
 		break;
 	case OPT_STARTED:

@@ -76,7 +76,7 @@ static int get_string(const struct mparse *mp, const cJSON *obj, const char *key
 }
 
 static int get_int(const struct mparse *mp, const cJSON *obj, const char *key,
-		   int64_t min, bool *has, int64_t *out)
+		   int64_t min, int64_t max, bool *has, int64_t *out)
 {
 	const cJSON *v = get(obj, key);
 
@@ -84,8 +84,9 @@ static int get_int(const struct mparse *mp, const cJSON *obj, const char *key,
 	if (!v)
 		return 0;
 	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
-	    v->valuedouble < (double)min || v->valuedouble > 9007199254740992.0)
-		return field_error(mp, key, "must be an integer >= %" PRId64, min);
+	    v->valuedouble < (double)min || v->valuedouble > (double)max)
+		return field_error(mp, key, "must be an integer from %" PRId64 " to %"
+				   PRId64, min, max);
 	*has = true;
 	*out = (int64_t)v->valuedouble;
 	return 0;
@@ -211,7 +212,7 @@ static int parse_native(const struct mparse *mp, const cJSON *sel,
 	if (get_string(mp, sel, "format", false, &format) < 0 ||
 	    get_ref(mp, sel, "file", file) < 0 ||
 	    get_string(mp, sel, "root", false, &root) < 0 ||
-	    get_int(mp, sel, "total_packages", 0, &s->has_total_packages,
+	    get_int(mp, sel, "total_packages", 0, MANIFEST_MAX_COUNT, &s->has_total_packages,
 		    &s->total_packages) < 0)
 		return -1;
 	if (format && !(a = adapter_find_answer(format)))
@@ -246,8 +247,9 @@ static int parse_selection(const struct mparse *mp, const cJSON *sel,
 	    parse_native(mp, sel, s, &file) < 0 ||
 	    get_strings(mp, sel, "selected", false, &s->has_selected, &s->selected) < 0 ||
 	    get_strings(mp, sel, "reasons", false, NULL, &s->reasons) < 0 ||
-	    get_int(mp, sel, "total_tests", 0, &s->has_total, &s->total_tests) < 0 ||
-	    get_int(mp, sel, "selected_count", 0, &s->has_selected_count,
+	    get_int(mp, sel, "total_tests", 0, MANIFEST_MAX_COUNT, &s->has_total,
+		    &s->total_tests) < 0 ||
+	    get_int(mp, sel, "selected_count", 0, MANIFEST_MAX_COUNT, &s->has_selected_count,
 		    &s->selected_count) < 0 ||
 	    get_string(mp, sel, "lane", false, &lane) < 0 ||
 	    get_string(mp, sel, "decision", !s->engine_file && !file, &decision) < 0) {
@@ -284,11 +286,11 @@ static int parse_fields(const struct mparse *mp, const cJSON *root, struct manif
 	int64_t attempt = 1;
 
 	if (get_string(mp, root, "repo", false, &repo) < 0 ||
-	    get_int(mp, root, "pr", 0, &m->has_pr, &m->pr) < 0 ||
+	    get_int(mp, root, "pr", 0, MANIFEST_MAX_PR, &m->has_pr, &m->pr) < 0 ||
 	    get_sha(mp, root, "base", m->base) < 0 ||
 	    get_sha(mp, root, "head", m->head) < 0 ||
 	    get_string(mp, root, "kind", true, &kind) < 0 ||
-	    get_int(mp, root, "attempt", 1, &has_attempt, &attempt) < 0 ||
+	    get_int(mp, root, "attempt", 1, MANIFEST_MAX_ATTEMPT, &has_attempt, &attempt) < 0 ||
 	    get_string(mp, root, "started_at", true, &started) < 0 ||
 	    get_string(mp, root, "verdict", true, &verdict) < 0)
 		return -1;
@@ -296,8 +298,6 @@ static int parse_fields(const struct mparse *mp, const cJSON *root, struct manif
 	m->repo = xstrdup(repo ? repo : "");
 	if (!run_kind_parse(kind, &m->kind))
 		return field_error(mp, "kind", "must be shadow or full, not '%s'", kind);
-	if (attempt > INT_MAX)
-		return field_error(mp, "attempt", "is too large");
 	m->attempt = (int)attempt;
 	if (!time_parse_rfc3339(started, &m->started_at))
 		return field_error(mp, "started_at", "must be an RFC 3339 time, not '%s'",
@@ -306,9 +306,10 @@ static int parse_fields(const struct mparse *mp, const cJSON *root, struct manif
 		return field_error(mp, "verdict", "must be pass, fail or error, not '%s'",
 				   verdict);
 	wall = get(root, "wall_clock_s");
-	if (wall && (!cJSON_IsNumber(wall) || wall->valuedouble < 0 ||
-		     !isfinite(wall->valuedouble)))
-		return field_error(mp, "wall_clock_s", "must be a number of seconds >= 0");
+	if (wall && (!cJSON_IsNumber(wall) || !(wall->valuedouble >= 0) ||
+		     !(wall->valuedouble <= MANIFEST_MAX_WALL_CLOCK_S)))
+		return field_error(mp, "wall_clock_s", "must be a number of seconds "
+				   "from 0 to %.0f (30 days)", MANIFEST_MAX_WALL_CLOCK_S);
 	m->wall_clock_s = wall ? wall->valuedouble : NAN;
 	sel = get(root, "selection");
 	if (sel && m->kind != RUN_SHADOW)

@@ -6,6 +6,17 @@
 #ifndef TIADASH_INGEST_MANIFEST_H
 #define TIADASH_INGEST_MANIFEST_H
 
+/*
+ * What one manifest may say, so that no run steers every sum: a job of 30
+ * days at most, 1000 attempts, a PR number git hosts give, a suite or a
+ * workspace of 100 million tests or packages. Out of range: file:line error.
+ * record writes nothing ingest would refuse.
+ */
+#define MANIFEST_MAX_WALL_CLOCK_S 2592000.0
+#define MANIFEST_MAX_ATTEMPT INT64_C(1000)
+#define MANIFEST_MAX_PR INT64_C(2147483647)
+#define MANIFEST_MAX_COUNT INT64_C(100000000)
+
 #include "core/tiadash.h"
 #include "core/query.h"
 

@@ -5,6 +5,8 @@
 #include "core/json.h"
 #include "core/repo.h"
 #include "core/strmap.h"
+#include "core/teamfile.h"
+#include "core/tiadir.h"
 #include "core/timeutil.h"
 #include "core/treeindex.h"
 #include "adapters/adapter.h"
@@ -916,12 +918,12 @@ static int make_dirs(struct undo *u, const char *top, const char *rel)
 static int copy_file(const char *src, const char *dst)
 {
 	char buf[65536];
-	int in = open(src, O_RDONLY | O_CLOEXEC);
+	int in = open_regular(src, src, 0);
 	int outfd = -1, ret = 0;
 	ssize_t n;
 
 	if (in < 0)
-		return error("cannot open '%s': %s", src, strerror(errno));
+		return -1;
 	outfd = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (outfd < 0) {
 		ret = error("cannot create '%s': %s", dst, strerror(errno));
@@ -1032,7 +1034,7 @@ static int claim_dir(struct record *r, struct undo *u, int64_t *attempt)
 	}
 	runs = path_join(r->root, ".tiadash/runs");
 	probe = path_join(runs, "x");
-	ret = mkdir_for_file(probe);
+	ret = tiadir_prepare(runs) < 0 ? -1 : mkdir_for_file(probe);
 	free(probe);
 	*attempt = r->has_attempt ? r->attempt : last_attempt(runs, r->head, o->kind) + 1;
 	for (int tries = 0; !ret; tries++) {
@@ -1274,7 +1276,9 @@ int record_finish(struct record *r, const struct record_outcome *out)
 	for (size_t i = 0; !ret && i < p.nr; i++) {
 		char *dst = path_join(r->dir, p.items[i].dst);
 
-		ret = make_dirs(&u, r->dir, p.items[i].dst);
+		ret = team_path_stays_inside(p.items[i].src, r->root);
+		if (!ret)
+			ret = make_dirs(&u, r->dir, p.items[i].dst);
 		if (!ret && !(ret = copy_file(p.items[i].src, dst)))
 			strlist_push(&u.paths, dst);
 		free(dst);

@@ -680,12 +680,9 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		const char *shown = acc.text.buf;
 
 		if (acc.whole) {
-			char *orig = xstrfmt("%s.orig", acc.path);
-
-			adapter_diff(&diff, acc.created ? "/dev/null" : orig, acc.before.buf,
+			adapter_diff(&diff, acc.created ? "/dev/null" : acc.path, acc.before.buf,
 				      acc.before.len, acc.path, acc.text.buf, acc.text.len);
 			shown = diff.buf;
-			free(orig);
 		}
 		strbuf_addstr(&sb, acc.whole ? "wrote " : "appended to ");
 		sanitize_text(&sb, acc.path, strlen(acc.path));

@@ -327,8 +327,11 @@ void proposal_accept_release(struct proposal_accept *a);
  * A selector's own configuration (adapters/adapter.h: vitest, turbo,
  * moon, a harness YAML, gstack, .codebase-memory.json) gets the glob as
  * adapter_plan_add plans it, in its own format and without the comment:
- * the file is rewritten whole (FILE.orig keeps the old bytes) and `whole`
- * is set; what the target cannot hold is refused with the reason.
+ * the file is rewritten whole and `whole` is set; what the target cannot
+ * hold is refused with the reason. Either way the file is read and
+ * replaced through core/teamfile.h: a symbolic link, a file that is not a
+ * regular file or one leading out of the repository is refused, and one
+ * that changed between the read and the rename is not written.
  * out must be initialized (PROPOSAL_ACCEPT_INIT). Returns 0 and fills out,
  * or -1 after error().
  */
@@ -338,9 +341,10 @@ int proposals_accept(const char *rules_path, const char *glob,
 
 /*
  * Undo an accept: when the file still ends with exactly the appended text,
- * truncate it away (a file the accept created is removed); a whole rewrite
- * is undone when the file is still exactly what it wrote (FILE.orig stays).
- * Otherwise -1 after error() and the file is left alone.
+ * take it away (a file the accept created is removed); a whole rewrite
+ * is undone when the file is still exactly what it wrote. The old text goes
+ * back through the same atomic replacement (core/teamfile.h), never
+ * truncated in place. Otherwise -1 after error() and the file is left alone.
  */
 int proposals_undo_accept(const struct proposal_accept *a);
 

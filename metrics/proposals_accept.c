@@ -5,8 +5,6 @@
 #include "adapters/adapter.h"
 #include "core/timeutil.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -129,7 +127,7 @@ static int accept_native(const char *path, const char *glob, int64_t now,
 	for (size_t i = 0; !ret && i < e.notes.nr; i++)
 		note("%s: %s", path, e.notes.items[i]);
 	if (!ret)
-		ret = adapter_apply(&e, path);
+		ret = adapter_apply(&e);
 	if (!ret) {
 		out->path = xstrdup(path);
 		out->whole = true;
@@ -210,47 +208,34 @@ static int already_has(const char *path, const char *text, size_t len, const cha
 	return ret;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int proposals_accept(const char *rules_path, const char *glob,
 		     const struct proposals *p, const size_t *closes,
 		     size_t nr_closes, int64_t now, struct proposal_accept *out)
 {
-	struct strbuf old = STRBUF_INIT, line = STRBUF_INIT;
-	bool exists = access(rules_path, F_OK) == 0;
-	int fd, variant, ret = -1;
+	struct team_file f = TEAM_FILE_INIT;
+	struct strbuf line = STRBUF_INIT, whole = STRBUF_INIT;
+	int variant, ret = -1;
 
 	out->path = NULL;
 	strbuf_reset(&out->text);
 	strbuf_reset(&out->before);
-	out->created = !exists;
 	out->whole = false;
-	if (exists && read_file_limit(&old, rules_path, 0) < 0)
+	if (team_file_open(&f, rules_path, 0) < 0)
 		goto out;
-	if (adapter_detect(rules_path, old.buf, old.len, &variant) != &adapter_lists) {
+	out->created = !f.exists;
+	if (adapter_detect(rules_path, f.text.buf, f.text.len, &variant) != &adapter_lists) {
+		/* The adapter's plan reads and locks the file again itself. */
+		team_file_close(&f);
 		ret = accept_native(rules_path, glob, now, out);
 		goto out;
 	}
 	strbuf_addf(&line, "%s\n", glob);
 	/* What no file may hold raw (controls, bidi, bad UTF-8): one refusal. */
 	if ((*glob && adapter_check_glob(glob) < 0) || check_line(glob, line.buf) < 0 ||
-	    (exists && already_has(rules_path, old.buf, old.len, glob) < 0))
+	    (f.exists && already_has(rules_path, f.text.buf, f.text.len, glob) < 0))
 		goto out;
 
-	if (old.len && old.buf[old.len - 1] != '\n')
+	if (f.text.len && f.text.buf[f.text.len - 1] != '\n')
 		strbuf_addch(&out->text, '\n');
 	strbuf_addstr(&out->text, "# accepted ");
 	time_format_date(&out->text, now);
@@ -264,68 +249,43 @@ int proposals_accept(const char *rules_path, const char *glob,
 	strbuf_addstr(&out->text, " (tiadash propose)\n");
 	strbuf_addstr(&out->text, line.buf);
 
-	if (!exists && mkdir_for_file(rules_path) < 0)
+	strbuf_add(&out->before, f.text.buf, f.text.len);
+	strbuf_add(&whole, f.text.buf, f.text.len);
+	strbuf_add(&whole, out->text.buf, out->text.len);
+	if (team_file_replace(&f, whole.buf, whole.len) < 0)
 		goto out;
-	fd = open(rules_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		error("cannot open '%s': %s", rules_path, strerror(errno));
-		goto out;
-	}
-	if (write_all(fd, out->text.buf, out->text.len) < 0) {
-		error("cannot write '%s': %s", rules_path, strerror(errno));
-		close(fd);
-		goto out;
-	}
-	if (close(fd) < 0) {
-		error("cannot write '%s': %s", rules_path, strerror(errno));
-		goto out;
-	}
 	out->path = xstrdup(rules_path);
 	ret = 0;
 out:
-	strbuf_release(&old);
+	team_file_close(&f);
 	strbuf_release(&line);
+	strbuf_release(&whole);
 	return ret;
 }
 
 int proposals_undo_accept(const struct proposal_accept *a)
 {
-	struct strbuf cur = STRBUF_INIT;
+	struct team_file f = TEAM_FILE_INIT;
+	const struct strbuf *cur = &f.text;
 	int ret = -1;
 
 	if (!a->path || !a->text.len)
 		return error("nothing to undo");
-	if (read_file_limit(&cur, a->path, 0) < 0)
+	if (team_file_open(&f, a->path, 0) < 0)
 		goto out;
-	if (cur.len < a->text.len || (a->whole && cur.len != a->text.len) ||
-	    memcmp(cur.buf + cur.len - a->text.len, a->text.buf, a->text.len)) {
+	if (!f.exists || cur->len < a->text.len || (a->whole && cur->len != a->text.len) ||
+	    memcmp(cur->buf + cur->len - a->text.len, a->text.buf, a->text.len)) {
 		error("'%s' has changed since the glob was accepted: not undoing", a->path);
 		goto out;
 	}
-	if (a->whole && !a->created) {
-		int fd = open(a->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-
-		if (fd < 0 || write_all(fd, a->before.buf, a->before.len) < 0) {
-			error("cannot write '%s': %s", a->path, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			goto out;
-		}
-		if (close(fd) < 0) {
-			error("cannot write '%s': %s", a->path, strerror(errno));
-			goto out;
-		}
-	} else if (a->created && cur.len == a->text.len) {
-		if (unlink(a->path) < 0) {
-			error("cannot remove '%s': %s", a->path, strerror(errno));
-			goto out;
-		}
-	} else if (truncate(a->path, (off_t)(cur.len - a->text.len)) < 0) {
-		error("cannot truncate '%s': %s", a->path, strerror(errno));
-		goto out;
-	}
-	ret = 0;
+	/* Through the same checked, locked, atomic replacement as the accept. */
+	if (a->whole && !a->created)
+		ret = team_file_replace(&f, a->before.buf, a->before.len);
+	else if (a->created && cur->len == a->text.len)
+		ret = team_file_remove(&f);
+	else
+		ret = team_file_replace(&f, cur->buf, cur->len - a->text.len);
 out:
-	strbuf_release(&cur);
+	team_file_close(&f);
 	return ret;
 }

@@ -317,7 +317,7 @@ const struct cmd cmd_rules = {
 	"  --format F          text (default) or json\n"
 	"  -o FILE             write to FILE (atomically) instead of standard output\n"
 	"  --add GLOB --into FILE  add GLOB as a force-full trigger to FILE (any\n"
-	"                      --rules format): the diff first, FILE.orig kept;\n"
+	"                      --rules format): the diff first, then the file;\n"
 	"                      for a vitest or moon config, the snippet to paste\n"
 	"  --dry-run           with --add: show the diff, write nothing\n",
 	.options = rules_options,

@@ -127,7 +127,7 @@ struct replay_selector_opts {
 	struct repo *repo;        /* the worktrees' repository */
 	const char *setup;        /* --setup: once per worktree; NULL: none */
 	const struct strlist *scrub; /* more variables the selector must not see */
-	bool cache;               /* answers read from and written to ROOT/.tiadash/selector-cache */
+	bool cache;               /* answers read from and written to GIT_DIR/tiadash/selector-cache */
 	bool recheck;             /* call even when cached, and compare */
 	double timeout_s;
 	int jobs;

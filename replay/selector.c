@@ -280,9 +280,15 @@ static void answer_text(const struct replay_selector_job *job, struct strbuf *ou
 	strlist_release(&sorted);
 }
 
+/*
+ * Under the git directory (the common one, which worktrees share), never in
+ * the work tree: a commit cannot plant an answer there, and the tree under
+ * test is never read for one. git_repository_commondir ends in '/'.
+ */
 static char *cache_path(const struct replay_selector_opts *o, const char *key)
 {
-	return xstrfmt("%s/.tiadash/selector-cache/%.2s/%s", o->repo->root, key, key + 2);
+	return xstrfmt("%stiadash/selector-cache/%.2s/%s",
+		       git_repository_commondir(o->repo->git), key, key + 2);
 }
 
 /* A cached answer into job (0), or 1 when there is none. */

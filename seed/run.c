@@ -4,6 +4,7 @@
 #include "core/idmatch.h"
 #include "core/spawn.h"
 #include "core/timeutil.h"
+#include "core/tiadir.h"
 #include "core/worktree.h"
 #include "ingest/junit.h"
 #include "seed/seed.h"
@@ -133,7 +134,7 @@ static int make_dir(struct runner *r)
 	clean_stale(base);
 	r->dir = xstrfmt("%s/%ld", base, (long)getpid());
 	free(base);
-	if (mkdir_for_file(r->dir) < 0 || (mkdir(r->dir, 0700) < 0 && errno != EEXIST))
+	if (tiadir_prepare(r->dir) < 0 || mkdir_for_file(r->dir) < 0 || (mkdir(r->dir, 0700) < 0 && errno != EEXIST))
 		return error("cannot make '%s': %s", r->dir, strerror(errno));
 	return 0;
 }

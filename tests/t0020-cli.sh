@@ -62,9 +62,9 @@ test_expect_success 'a usage error creates no store' '
 test_expect_success 'init writes the .gitignore of .tiadash/ once' '
 	git init -q fresh && cd fresh &&
 	tiadash init >out &&
-	test_grep "^wrote .*/.tiadash/.gitignore: the store, runs/, worktrees/ and selector-cache/ stay out of git$" out &&
+	test_grep "^wrote .*/.tiadash/.gitignore: the store, runs/, seed/, worktrees/ and selector-cache/ stay out of git$" out &&
 	printf "%s\n" "# Written by tiadash init: commit the rules and the config, not these." \
-		tiadash.db "tiadash.db-*" runs/ worktrees/ selector-cache/ >expect &&
+		tiadash.db "tiadash.db-*" runs/ seed/ worktrees/ selector-cache/ >expect &&
 	test_cmp expect .tiadash/.gitignore &&
 	echo "# ours" >.tiadash/.gitignore && tiadash init >out &&
 	! grep -q gitignore out && echo "# ours" >expect && test_cmp expect .tiadash/.gitignore &&

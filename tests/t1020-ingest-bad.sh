@@ -126,4 +126,45 @@ test_expect_success 'the original store is untouched by failed sources' '
 	test_cmp before after
 '
 
+# bounded NAME TOP SELECTION: a shadow manifest in bad/NAME, TOP on line 5
+# (top-level members), SELECTION on line 7 (members of "selection").
+bounded() {
+	mkdir -p "bad/$1" &&
+	cat >"bad/$1/tiadash-run.json" <<-EOF &&
+	{"schema": "tiadash.run.v1",
+	 "base": "$base", "head": "$head",
+	 "started_at": "2026-11-02T10:00:00Z",
+	 "pr": 4, "kind": "shadow", "verdict": "pass",
+	 $2
+	 "results": ["j.xml"], "selection": {"decision": "selected",
+	  $3
+	  "selected": ["a.c"]}}
+	EOF
+	junit "bad/$1/j.xml" a.py::t1
+}
+
+test_expect_success 'numbers out of bounds: refused with file:line, nothing stored' '
+	while read -r name top sel field want; do
+		line=5 && if test "$sel" = -; then sel=; else line=7; fi &&
+		bounded "$name" "$top" "$sel" &&
+		bad_source "$name" "^tiadash: error: bad/$name/tiadash-run.json:$line: .$field. $want\$" ||
+			{ echo "not refused: $name" >&2; return 1; }
+	done <<-\EOF
+	wall-huge "wall_clock_s":1e300, - wall_clock_s must be a number of seconds from 0 to 2592000 (30 days)
+	wall-over "wall_clock_s":2592000.5, - wall_clock_s must be a number of seconds from 0 to 2592000 (30 days)
+	wall-neg "wall_clock_s":-1, - wall_clock_s must be a number of seconds from 0 to 2592000 (30 days)
+	attempt-big "attempt":1001, - attempt must be an integer from 1 to 1000
+	attempt-zero "attempt":0, - attempt must be an integer from 1 to 1000
+	total-big "attempt":3, "total_tests":100000001, total_tests must be an integer from 0 to 100000000
+	selected-big "attempt":3, "selected_count":1e300, selected_count must be an integer from 0 to 100000000
+	EOF
+'
+
+test_expect_success 'numbers at their bounds are taken' '
+	bounded edge "\"wall_clock_s\": 2592000, \"attempt\": 1000," "\"total_tests\": 100000000, \"selected_count\": 1," &&
+	cp s.db e.db && rm -f e.db-wal e.db-shm &&
+	tiadash --db e.db --repo repo ingest bad/edge >out 2>err &&
+	test_must_be_empty err && echo "1 new run, 0 unchanged" >expect && test_cmp expect out
+'
+
 test_done

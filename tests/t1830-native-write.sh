@@ -1,6 +1,7 @@
 #!/bin/bash
 # Writing an accepted glob back into a selector's configuration
-# (`tiadash rules --add GLOB --into FILE`): the diff first, FILE.orig kept,
+# (`tiadash rules --add GLOB --into FILE`): the diff first (it undoes the edit
+# with patch -R), no backup file left,
 # the rest of the file byte for byte; read back, the glob forces a full run
 # in a replay of history. A TypeScript or moon config gets the snippet.
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +26,7 @@ test_expect_success 'turbo.json: globalDependencies, comments kept' '
 	pr11 turbo.json >actual && echo "$MISSED" >expect && test_cmp expect actual &&
 	tiadash rules --add src/helpers.py --into turbo.json >diff 2>err &&
 	cat >expect <<-\EOF &&
-	--- turbo.json.orig
+	--- turbo.json
 	+++ turbo.json
 	@@ -1,7 +1,7 @@
 	 {
@@ -38,9 +39,10 @@ test_expect_success 'turbo.json: globalDependencies, comments kept' '
 	   },
 	EOF
 	test_cmp expect diff &&
-	echo "tiadash: wrote turbo.json (the previous version is turbo.json.orig)" >expect &&
+	echo "tiadash: wrote turbo.json" >expect &&
 	test_cmp expect err &&
-	cmp turbo.json.orig "$N/turbo/turbo.json" &&
+	patch -s -R -o restored turbo.json <diff && cmp restored "$N/turbo/turbo.json" && rm restored &&
+	test ! -e turbo.json.orig &&
 	pr11 turbo.json >actual && echo "$CLOSED" >expect && test_cmp expect actual
 '
 
@@ -55,7 +57,7 @@ test_expect_success 'a harness YAML: one more no_subset_paths line' '
 	pr11 harness.yml >actual && echo "$MISSED" >expect && test_cmp expect actual &&
 	tiadash rules --add src/helpers.py --into harness.yml >diff 2>err &&
 	cat >expect <<-\EOF &&
-	--- harness.yml.orig
+	--- harness.yml
 	+++ harness.yml
 	@@ -10,5 +10,6 @@
 	     - "requirements*.txt"
@@ -66,7 +68,8 @@ test_expect_success 'a harness YAML: one more no_subset_paths line' '
 	   unmapped_tests: always_run
 	EOF
 	test_cmp expect diff &&
-	cmp harness.yml.orig "$N/harness/harness.yml" &&
+	patch -s -R -o restored harness.yml <diff && cmp restored "$N/harness/harness.yml" && rm restored &&
+	test ! -e harness.yml.orig &&
 	pr11 harness.yml >actual && echo "$CLOSED" >expect && test_cmp expect actual
 '
 
@@ -75,7 +78,7 @@ test_expect_success 'the pytest-testmon wrapper list: a dated line' '
 	pr11 force-full.txt >actual && echo "$MISSED" >expect && test_cmp expect actual &&
 	tiadash rules --add src/helpers.py --into force-full.txt >diff 2>err &&
 	cat >expect <<-\EOF &&
-	--- force-full.txt.orig
+	--- force-full.txt
 	+++ force-full.txt
 	@@ -7,3 +7,5 @@
 	 ledger/settings/**
@@ -94,7 +97,7 @@ test_expect_success '.codebase-memory.json: a run_all rule, last of test_impact.
 	echo "11 run_all 2 None [UNMAPPED_FILE] []" >expect && test_cmp expect actual &&
 	tiadash rules --add src/helpers.py --into .codebase-memory.json >diff 2>err &&
 	cat >expect <<-\EOF &&
-	--- .codebase-memory.json.orig
+	--- .codebase-memory.json
 	+++ .codebase-memory.json
 	@@ -42,7 +42,8 @@
 	         "id": "notices",
@@ -117,7 +120,7 @@ test_expect_success '.gstack/always-run.json: the entry, read back as an always-
 	mkdir -p .gstack && cp "$N/gstack/.gstack/always-run.json" .gstack/ &&
 	tiadash rules --add tests/test_app.py --into .gstack/always-run.json >diff 2>err &&
 	cat >expect <<-\EOF &&
-	--- .gstack/always-run.json.orig
+	--- .gstack/always-run.json
 	+++ .gstack/always-run.json
 	@@ -1,4 +1,5 @@
 	 [
@@ -153,7 +156,7 @@ test_expect_success 'vitest.config.ts: the element goes into forceRerunTriggers 
 	cp "$N/vitest/vitest.config.ts" vitest.config.ts &&
 	tiadash rules --add src/helpers.py --into vitest.config.ts >diff 2>err &&
 	cat >expect <<-\EOF &&
-	--- vitest.config.ts.orig
+	--- vitest.config.ts
 	+++ vitest.config.ts
 	@@ -12,6 +12,7 @@
 	       '"'"'**/package-lock.json'"'"', '"'"'**/pnpm-lock.yaml'"'"', '"'"'**/vitest.config.*'"'"',
@@ -166,7 +169,8 @@ test_expect_success 'vitest.config.ts: the element goes into forceRerunTriggers 
 	EOF
 	test_cmp expect diff &&
 	test_grep "written as '"'"'\*\*/src/helpers.py'"'"'" err &&
-	cmp vitest.config.ts.orig "$N/vitest/vitest.config.ts"
+	patch -s -R -o restored vitest.config.ts <diff && cmp restored "$N/vitest/vitest.config.ts" && rm restored &&
+	test ! -e vitest.config.ts.orig
 '
 
 test_expect_success 'written, the glob closes the escape in a replay' '
@@ -179,8 +183,9 @@ test_expect_success 'moon: the glob goes last in implicitInputs' '
 	mkdir -p .moon/tasks && cp "$N/moon/.moon/tasks/all.yml" .moon/tasks/all.yml &&
 	tiadash rules --add src/helpers.py --into .moon/tasks/all.yml >diff 2>err &&
 	test_grep "^+  - '"'"'/src/helpers.py'"'"'\$" diff &&
-	test_grep "^--- .moon/tasks/all.yml.orig" diff &&
-	cmp .moon/tasks/all.yml.orig "$N/moon/.moon/tasks/all.yml" &&
+	test_grep "^--- .moon/tasks/all.yml$" diff &&
+	patch -s -R -o restored .moon/tasks/all.yml <diff && cmp restored "$N/moon/.moon/tasks/all.yml" && rm restored &&
+	test ! -e .moon/tasks/all.yml.orig &&
 	pr11 .moon/tasks/all.yml >actual &&
 	echo "11 run_all 2 None [force-full:/src/helpers.py] []" >expect &&
 	test_cmp expect actual

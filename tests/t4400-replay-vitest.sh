@@ -140,7 +140,7 @@ test_expect_success 'an accepted glob is live in vitest: a data change reruns ev
 	echo "[]" >expect && test_cmp expect before.json &&
 	tiadash rules --add "data/**" --into vitest.config.js >diff 2>err &&
 	test_grep "^+    forceRerunTriggers: \[...configDefaults.forceRerunTriggers, \"\*\*/fixtures/\*\*\", \"\*\*/data/\*\*\"\],$" diff &&
-	test -e vitest.config.js.orig && rm vitest.config.js.orig &&
+	test ! -e vitest.config.js.orig &&
 	git add vitest.config.js && git commit -q --amend --no-edit &&
 	echo c >data/prices.csv && git commit -qam "data: prices again" &&
 	"$TOOL_BIN/vitest" list --changed HEAD~1 --json 2>/dev/null >after.json &&

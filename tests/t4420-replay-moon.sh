@@ -86,7 +86,7 @@ test_expect_success 'an accepted glob is live in moon: a data change affects eve
 	mkdir -p data && echo a >data/prices.csv && commit_at 2026-11-03T00:00:00Z "data" &&
 	tiadash rules --add "data/**" --into .moon/tasks/all.yml >diff 2>err &&
 	test_grep "^+implicitInputs:$" diff && test_grep "^+  - '"'"'/data/\*\*'"'"'$" diff &&
-	rm .moon/tasks/all.yml.orig && commit_at 2026-11-03T01:00:00Z "moon: data is an input" &&
+	test ! -e .moon/tasks/all.yml.orig && commit_at 2026-11-03T01:00:00Z "moon: data is an input" &&
 	echo b >data/prices.csv && commit_at 2026-11-03T02:00:00Z "data: new prices" &&
 	MOON_BASE=HEAD~1 MOON_HEAD=HEAD "$TOOL_BIN/moon" query tasks --affected </dev/null 2>/dev/null |
 		python3 -c "$TASKS" >actual &&

@@ -113,4 +113,19 @@ test_expect_success 'a selector that answers two ways for one change is not repr
 	test_cmp expect actual
 '
 
+test_expect_success 'the cache is under the git dir: answers planted in the tree are never read' '
+	cd "$TRASH" &&
+	test -d repo/.git/tiadash/selector-cache && ! test -e repo/.tiadash/selector-cache &&
+	# What a commit could plant: each cached answer, in the tree, saying nothing.
+	mkdir -p repo/.tiadash && cp -R repo/.git/tiadash/selector-cache repo/.tiadash/ &&
+	for f in $(find repo/.tiadash/selector-cache -type f); do printf "nothing\n" >"$f" || return 1; done &&
+	test "$(find repo/.tiadash/selector-cache -type f | wc -l)" -ge 1 &&
+	rm -rf repo/.git/tiadash &&
+	COUNT=$TRASH/n tiadash --repo repo replay $ONE --selector "sh $TRASH/flip.sh" --selector-cache \
+		--format json >planted.json 2>err &&
+	json_get planted.json "[d[\"selector_run\"][\"calls\"], d[\"selector_run\"][\"cached\"]]" >actual &&
+	echo "[1, 0]" >expect && test_cmp expect actual &&
+	rm -rf repo/.tiadash/selector-cache
+'
+
 test_done

@@ -96,7 +96,7 @@ test_expect_success 'a .codebase-memory.json gets a run_all rule (adapters/cbm.c
 	cp .codebase-memory.json cbm.before &&
 	tiadash --db s.db --repo repo propose $W --rules .codebase-memory.json \
 		--accept "config/registry.toml" >out 2>err &&
-	test_cmp cbm.before .codebase-memory.json.orig &&
+	test ! -e .codebase-memory.json.orig &&
 	echo "{\"test_impact\": {\"rules\": [{\"id\": \"tiadash-force-full\", \"paths\": [\"config/registry.toml\"], \"action\": \"run_all\"}]}}" >expect &&
 	test_cmp expect .codebase-memory.json &&
 	test_grep "^wrote .codebase-memory.json:" out &&
@@ -116,7 +116,7 @@ test_expect_success 'a vitest config is written in place, and propose then agree
 	cp vitest.config.ts vitest.before &&
 	tiadash --db s.db --repo repo propose $W --rules vitest.config.ts \
 		--accept "**/registry.toml" >out 2>err &&
-	test_cmp vitest.before vitest.config.ts.orig &&
+	test ! -e vitest.config.ts.orig &&
 	echo "export default { test: { forceRerunTriggers: [\"**/package.json\", \"**/registry.toml\"] } }" >expect &&
 	test_cmp expect vitest.config.ts &&
 	test_grep "^+export default" out &&
