@@ -90,6 +90,37 @@ test_expect_success 'replay --selector turbo equals turbo at every commit' '
 	test "$(git -C repo worktree list | wc -l)" = 1
 '
 
+test_expect_success 'turbo not in the worktree: every call fails, said once at the end, exit 2' '
+	(cd repo && test_expect_code 2 tiadash replay --since 2026-11-01T12:00:00Z --rules empty.rules \
+		--no-builtin-rules --selector turbo --format json >../never.json 2>../err) &&
+	replayed_decisions never.json | cut -d" " -f2- | sort | uniq -c >actual &&
+	echo "      7 run_all selector-error" >expect &&
+	test_cmp expect actual &&
+	first=$(replayed_decisions never.json | head -n 1 | cut -c 1-12) &&
+	cat >expect <<-EOF &&
+	tiadash: warning: selector failed on $first: turbo: not found in the worktree'"'"'s node_modules; see --setup (run_all, selector-error)
+	tiadash: error: the selector failed on every call (7): turbo: not found in the worktree'"'"'s node_modules; see --setup
+	EOF
+	sed -n "1p;\$p" err >actual &&
+	test_cmp expect actual &&
+	test "$(grep -c "" err)" = 5
+'
+
+test_expect_success 'turbo found at one commit of eight: the other seven are said, exit 0' '
+	git clone -q repo part && cd part &&
+	ln -s "$TEST_TOOLS/node_modules" node_modules && git add -f node_modules &&
+	commit_at 2026-11-02T07:00:00Z "node_modules in the tree" &&
+	tiadash replay --since 2026-11-01T12:00:00Z --rules ../repo/empty.rules --no-builtin-rules \
+		--selector turbo --format json >../part.json 2>../err &&
+	cd .. &&
+	replayed_decisions part.json | cut -d" " -f2 | sort | uniq -c >actual &&
+	printf "      1 nothing\n      7 run_all\n" >expect &&
+	test_cmp expect actual &&
+	echo "tiadash: warning: the selector failed the same way on 7 of its 8 calls: turbo: not found in the worktree'"'"'s node_modules; see --setup" >expect &&
+	tail -n 1 err >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'the rules from turbo.json run all where turbo ran every package' '
 	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules turbo.json --no-builtin-rules \
 		--format json >../rules.json 2>../err) &&
