@@ -238,8 +238,9 @@ static void report_selector_errors(const struct replay_run *run)
 
 /*
  * A selector that never ran answers run_all at every change: a history
- * that reads as all force-full. Said last, under the report, with the
- * first call of the commonest failure; -1 when no call answered.
+ * that reads as all force-full. Said last, under the report: the
+ * commonest failure when it is most calls' (a warning); -1 after error()
+ * when no call answered.
  */
 int replay_selector_verdict(const struct replay_run *run)
 {
@@ -262,11 +263,11 @@ int replay_selector_verdict(const struct replay_run *run)
 		}
 	}
 	strmap_clear(&ways);
-	if (!failed || most_nr * 2 <= run->selector_calls)
-		return 0;
-	if (failed == run->selector_calls)
+	if (failed && failed == run->selector_calls)
 		return error("the selector failed on every call (%zu)%s: %s", failed,
-			     most_nr == failed ? "" : ", most of them so", most);
+			     most_nr == failed ? "" : "; the commonest way", most);
+	if (most_nr * 2 <= run->selector_calls)
+		return 0;
 	warning("the selector failed the same way on %zu of its %zu calls: %s",
 		most_nr, run->selector_calls, most);
 	return 0;

@@ -101,6 +101,15 @@ $SEL nothing_and_ids|printed what its reader refuses (stdout:2: line protocol: '
 no-such-selector-command|exited with status 127: sh: 1: no-such-selector-command: not found
 TABLE
 
+test_expect_success 'every call failed, each its own way: still exit 2' '
+	test_expect_code 2 tiadash replay --since 2026-11-01 \
+		--selector "exit \$(git rev-list --count HEAD)" --format json >w.json 2>err &&
+	json_get w.json "d[\"totals\"][\"by_reason\"][\"selector-error\"]" >actual &&
+	echo 5 >expect && test_cmp expect actual &&
+	tail -n 1 err >actual &&
+	test_grep "^tiadash: error: the selector failed on every call (5); the commonest way: exited with status [0-9]*$" actual
+'
+
 test_expect_success 'an empty answer means nothing' '
 	for mode in empty blank; do
 		tiadash replay --since 2026-11-01T02:00:00Z --until 2026-11-01T03:00:00Z \
