@@ -8,6 +8,8 @@
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 
+#include <ctype.h>
+
 /* Control characters, NUL, DEL, C1 or invalid UTF-8 anywhere: garbage. */
 static int check_bytes(struct adapter_read *c)
 {
@@ -102,10 +104,130 @@ static int lists_answer(struct adapter_read *c)
 	return ret;
 }
 
+/*
+ * ---- another tool's config under a name no adapter claims ----
+ *
+ * Every line of a tiadash rule file is a glob, so a YAML, JSON or JS file
+ * (a moon config's backup, all.yml.orig) would read as run_all globs
+ * without a word. No glob a rule file needs looks like their lines: a
+ * column-0 "key:" (then a blank or the line's end), "---", a JSON array,
+ * an import, export or defineConfig.
+ */
+struct foreign {
+	const char *what;  /* "YAML": the format */
+	const char *tool;  /* the adapter that reads it */
+	const char *names; /* the file names it reads it as */
+};
+
+static bool yaml_key_line(const char *s, size_t n, const char *key)
+{
+	size_t k = 0;
+
+	if (key)
+		return n > strlen(key) && !memcmp(s, key, strlen(key)) &&
+		       s[strlen(key)] == ':';
+	while (k < n && s[k] && (isalnum((unsigned char)s[k]) || strchr("_$.-", s[k])))
+		k++;
+	return k && k < n && s[k] == ':' && !isdigit((unsigned char)s[0]) &&
+	       (k + 1 == n || s[k + 1] == ' ' || s[k + 1] == '\t' || s[k + 1] == '\r');
+}
+
+static bool js_line(const char *s, size_t n)
+{
+	static const char *const starts[] = {
+		"import ", "import{", "export ", "module.exports", "require(", NULL,
+	};
+
+	for (size_t i = 0; starts[i]; i++)
+		if (n >= strlen(starts[i]) && !memcmp(s, starts[i], strlen(starts[i])))
+			return true;
+	return memmem(s, n, "defineConfig(", 13) != NULL;
+}
+
+/* Which tool's a YAML text is: harness's selection, else moon's. */
+static void yaml_owner(const char *text, size_t len, struct foreign *f)
+{
+	const char *p = text, *end = text + len;
+	bool moon = memmem(text, len, "moonrepo.dev", 12) != NULL;
+
+	f->what = "YAML";
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (yaml_key_line(p, n, "selection")) {
+			f->tool = "harness";
+			f->names = "*.yml or *.yaml, with selection.no_subset_paths";
+			return;
+		}
+		moon = moon || yaml_key_line(p, n, "fileGroups") ||
+		       yaml_key_line(p, n, "tasks") || yaml_key_line(p, n, "implicitInputs");
+		p = nl ? nl + 1 : end;
+	}
+	f->tool = moon ? "moon" : "harness or moon";
+	f->names = moon ? "moon.yml, .moon/tasks.yml or .moon/tasks/*.yml"
+		        : "*.yml or *.yaml (harness), moon.yml or "
+			  ".moon/tasks/*.yml (moon)";
+}
+
+/*
+ * A JSON array (a JSON object is the JSON adapters' already): gstack's
+ * list. "[ab]*.txt" is a glob; a whole text that parses is not.
+ */
+static int json_array_line(const char *text, size_t len)
+{
+	size_t b = strspn(text, " \t\r\n");
+	cJSON *root;
+
+	if (b >= len || text[b] != '[' || !(root = conf_json_quiet(text, len, false)))
+		return 0;
+	cJSON_Delete(root);
+	return line_of_offset(text, len, b);
+}
+
+/* The first line that is another format's (0: none), and whose. */
+static int foreign_line(const char *text, size_t len, struct foreign *f)
+{
+	const char *p = text, *end = text + len;
+	int lineno = json_array_line(text, len);
+
+	if (lineno) {
+		*f = (struct foreign){ "JSON", "gstack", ".gstack/always-run.json" };
+		return lineno;
+	}
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), b = 0;
+
+		lineno++;
+		while (b < n && (p[b] == ' ' || p[b] == '\t'))
+			b++;
+		if (js_line(p + b, n - b)) {
+			*f = (struct foreign){ "a JS/TS config", "vitest",
+					       "vitest.config.* or vite.config.*" };
+			return lineno;
+		}
+		if ((n >= 3 && !memcmp(p, "---", 3) && (n == 3 || p[3] == '\r')) ||
+		    yaml_key_line(p, n, NULL)) {
+			yaml_owner(text, len, f);
+			return lineno;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
 static int lists_rules(struct rules *r, const char *text, size_t len, const char *path,
 		       int variant)
 {
+	struct foreign f;
+	int line = foreign_line(text, len, &f);
+
 	(void)variant;
+	if (line)
+		return error("%s:%d: %s, not a tiadash rule file: the %s adapter reads "
+			     "it (as %s)", path, line, f.what, f.tool, f.names);
 	return rules_parse_tiadash(r, text, len, path);
 }
 

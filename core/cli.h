@@ -20,6 +20,7 @@ enum cmd_flags {
 	NEED_DB_RW = 1 << 1,   /* open the store, creating it when missing */
 	NEED_REPO = 1 << 2,    /* a git repository is required */
 	WANT_REPO = 1 << 3,    /* the git repository when there is one, opened at first use */
+	DB_IF_EXISTS = 1 << 4, /* with NEED_DB_RO: an absent store is no store (store NULL) */
 };
 
 struct cmd_context {

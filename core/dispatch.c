@@ -336,6 +336,8 @@ static int open_context(const struct cmd *c, struct cmd_context *ctx,
 				return -1;
 			ctx->db_path = *owned_db;
 		}
+		if ((c->flags & DB_IF_EXISTS) && access(ctx->db_path, F_OK) != 0)
+			return 0;
 		if (store_open(&ctx->store, ctx->db_path,
 			       (c->flags & NEED_DB_RW) ? STORE_CREATE
 						       : STORE_EXISTING) < 0)

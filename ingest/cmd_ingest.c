@@ -337,6 +337,13 @@ static void describe(struct strbuf *sb, const struct manifest *m)
 		strbuf_addf(sb, "workdir %s\n", m->workdir);
 }
 
+static bool selects_nothing(const struct bare_opts *o)
+{
+	enum decision d;
+
+	return o->decision && decision_parse(o->decision, &d) && d == DECISION_NOTHING;
+}
+
 static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
 		       const struct bare_opts *o, int nfiles, char **files)
 {
@@ -375,9 +382,15 @@ static int ingest_bare(struct ingest *ing, struct cmd_context *ctx,
 		ret = add_bare_file(ing, &rs, o->failed, ROLE_FAILED, &desc);
 	if (!ret && o->quarantine)
 		ret = add_bare_file(ing, &rs, o->quarantine, ROLE_QUARANTINE, &desc);
-	if (!ret && !o->verdict && !rs.nr_results && !rs.has_failed_file)
+	/* A shadow run's selection may say nothing ran (ingest_prepare reads it). */
+	rs.verdict_if_nothing = !o->verdict && !rs.nr_results && !rs.has_failed_file &&
+				rs.m.kind == RUN_SHADOW &&
+				(has_list || has_engine || selects_nothing(o));
+	if (!ret && !o->verdict && !rs.nr_results && !rs.has_failed_file &&
+	    !rs.verdict_if_nothing)
 		ret = usage_error(&cmd_ingest, "give --verdict (there are no results "
-				  "to derive it from)");
+				  "to derive it from%s)", rs.m.kind == RUN_SHADOW ?
+				  ", nor a selection that names nothing" : "");
 	if (!ret && o->selection_format && !has_list && !has_engine)
 		ret = usage_error(&cmd_ingest, "--selection-format %s names no file: "
 				  "give it as --selection FILE", o->selection_format);
@@ -465,7 +478,7 @@ static int parse_all(int argc, char **argv, int64_t now, struct bare_opts *o,
 	    ci_options(&o->ci, o, argc - optind, now))
 		return EXIT_INPUT_ERROR;
 	if (optind >= argc && !o->ci.pull.project &&
-	    !(o->bare && (o->selection || o->failed || o->verdict)))
+	    !(o->bare && (o->selection || o->failed || o->verdict || selects_nothing(o))))
 		return usage_error(&cmd_ingest, "nothing to ingest");
 	return 0;
 }

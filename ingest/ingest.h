@@ -93,6 +93,12 @@ struct run_source {
 	struct input selected_file, engine_file, quarantine, failed_file;
 	bool has_selected_file, has_engine_file, has_quarantine, has_failed_file;
 	bool verdict_from_results; /* bare runs without --verdict */
+	/*
+	 * A bare shadow run with neither --verdict nor results: it passed when
+	 * it selected nothing (nothing ran, nothing failed); a selection that
+	 * names something is refused (what ran is not known).
+	 */
+	bool verdict_if_nothing;
 };
 void run_source_init(struct run_source *rs);
 /* The bytes that start the source's digest: the manifest text. */

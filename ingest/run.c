@@ -1085,6 +1085,13 @@ static int conflict(struct run_source *rs, struct run_data *d)
 		     d->old_uri ? d->old_uri : "?");
 }
 
+/* Read before the entries are encoded (and released). */
+static bool selected_nothing(const struct run_data *d)
+{
+	return d->decision == DECISION_NOTHING ||
+	       (d->decision == DECISION_SELECTED && !d->entries.nr);
+}
+
 int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_data *d)
 {
 	char hex[33];
@@ -1108,6 +1115,11 @@ int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_dat
 		return PREPARE_FAILED;
 	sum_coverage(d);
 	count_failing(d);
+	if (rs->verdict_if_nothing && !selected_nothing(d))
+		return error("the shadow run of %.12s selected %s: give --verdict "
+			     "(there are no results to derive it from)", rs->m.head,
+			     d->decision == DECISION_RUN_ALL ? "every test" : "tests"),
+		       PREPARE_FAILED;
 	warn_tally(rs, &d->failing_ids, "failing tests");
 	warn_tally(rs, &d->entry_ids, "selection entries");
 	store_strings_encode(&d->entries, &d->entries_blob);

@@ -640,6 +640,7 @@ static int load_always_run(struct cmd_context *ctx, const struct idmap *map,
 
 /* ---- --accept and --explain ---- */
 
+/* p: the window's proposals, or NULL without a store (no history to score on). */
 static int accept_glob(struct propose_args *a, struct proposals *p,
 		       const struct proposals_rules *r, int64_t now)
 {
@@ -653,8 +654,10 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		      "inside the repository (its .tiadash/rules)");
 		goto out;
 	}
-	if (proposals_preview(p, a->accept, &pv, &why) < 0) {
-		error("bad glob '%s': %s", a->accept, why.buf);
+	if (!p ? adapter_check_glob(a->accept) < 0 :
+	    proposals_preview(p, a->accept, &pv, &why) < 0) {
+		if (p)
+			error("bad glob '%s': %s", a->accept, why.buf);
 		goto out;
 	}
 	if (proposals_accept(r->target, a->accept, p, pv.closes, pv.nr_closes, now, &acc) < 0)
@@ -667,13 +670,16 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		json_add_bool(o, "created", acc.created);
 		json_add_bool(o, "whole", acc.whole);
 		json_add_string(o, "glob", a->accept);
+		json_add_bool(o, "scored", p != NULL);
 		json_closes(o, p, pv.closes, pv.nr_closes);
-		json_add_int(o, "matched_changes", (int64_t)pv.nr_changes);
-		json_add_int(o, "extra_force_full", pv.extra_force_full);
-		json_add_int(o, "closes_other", pv.closes_other);
-		json_add_number(o, "extra_minutes", pv.extra_minutes);
-		json_add_number(o, "force_full_rate_after", pv.force_full_rate_after);
-		json_add_number(o, "p95_after", pv.p95_after);
+		if (p) {
+			json_add_int(o, "matched_changes", (int64_t)pv.nr_changes);
+			json_add_int(o, "extra_force_full", pv.extra_force_full);
+			json_add_int(o, "closes_other", pv.closes_other);
+			json_add_number(o, "extra_minutes", pv.extra_minutes);
+			json_add_number(o, "force_full_rate_after", pv.force_full_rate_after);
+			json_add_number(o, "p95_after", pv.p95_after);
+		}
 		json_print_free(o, stdout);
 	} else {
 		struct strbuf diff = STRBUF_INIT;
@@ -695,6 +701,12 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 			l += n + (l[n] == '\n');
 		}
 		strbuf_release(&diff);
+		if (!p) {
+			strbuf_addstr(&sb, "\nno store: not scored on any history\n");
+			metrics_flush(&sb);
+			ret = 0;
+			goto out;
+		}
 		strbuf_addstr(&sb, "\nit closes ");
 		proposals_name_escapes(&sb, p, pv.closes, pv.nr_closes);
 		strbuf_addf(&sb, "; matches %zu changes, %+" PRId64 " force-full runs, ",
@@ -907,6 +919,10 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	if (a.m.format == FORMAT_TEXT)
 		text_fit_stdout();
 	ret = EXIT_INPUT_ERROR;
+	/* Accepting a glob writes a rules file: it needs no history. */
+	if (!ctx->store && !a.accept &&
+	    store_open(&ctx->store, ctx->db_path, STORE_EXISTING) < 0)
+		goto out;
 	if (config_load(&cfg, ctx->db_path) < 0)
 		goto out;
 	if (a.explain) {
@@ -923,7 +939,8 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 				 a.builtin, a.accept != NULL) < 0)
 		goto out;
 	opts.idmap = cfg.idmap;
-	if (proposals_compute(ctx->store, repo, &rules, &a.m.window, &opts, &p) < 0)
+	if (ctx->store &&
+	    proposals_compute(ctx->store, repo, &rules, &a.m.window, &opts, &p) < 0)
 		goto out;
 	if (a.previews.nr) {
 		if (a.m.format == FORMAT_HTML) {
@@ -937,7 +954,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 			ret = usage_error(&cmd_propose, "--accept prints text or json");
 			goto out;
 		}
-		if (accept_glob(&a, &p, &rules, ctx->now) < 0)
+		if (accept_glob(&a, ctx->store ? &p : NULL, &rules, ctx->now) < 0)
 			goto out;
 	} else if (a.m.format == FORMAT_HTML) {
 		propose_print_html(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit,
@@ -966,7 +983,7 @@ out:
 const struct cmd cmd_propose = {
 	.name = "propose",
 	.fn = run_propose,
-	.flags = NEED_DB_RO | WANT_REPO,
+	.flags = NEED_DB_RO | DB_IF_EXISTS | WANT_REPO,
 	.usage = "tiadash propose [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--rules FILE]... [--no-builtin-rules] [--format text|md|json|html] [-o FILE] "
 		 "[--limit N|all] [--preview GLOB]... [--accept GLOB] "

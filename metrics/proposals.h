@@ -318,8 +318,9 @@ void proposal_accept_release(struct proposal_accept *a);
 /*
  * Append glob to the tiadash rules file at rules_path, after a comment
  *   # accepted 2026-11-08: closes escapes of PR 434, 498 (tiadash propose)
- * naming the escapes closes[] (indexes into p->escapes_list; p may be NULL
- * when nr_closes is 0) and the UTC date of now (ms). A file that does not
+ * naming the escapes closes[] (indexes into p->escapes_list; p is NULL
+ * when there is no store: "no store, scored on no history") and the UTC
+ * date of now (ms). A file that does not
  * end in a newline gets one first (part of the appended text). The file and
  * its directory are created when missing. Refused: a glob that does not
  * compile, holds control characters, or would not read back from the file

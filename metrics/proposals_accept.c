@@ -243,6 +243,8 @@ int proposals_accept(const char *rules_path, const char *glob,
 		strbuf_addstr(&out->text, nr_closes == 1 ? ": closes the escape of "
 							 : ": closes escapes of ");
 		proposals_name_escapes(&out->text, p, closes, nr_closes);
+	} else if (!p) {
+		strbuf_addstr(&out->text, ": no store, scored on no history");
 	} else {
 		strbuf_addstr(&out->text, ": closes no escape of the window");
 	}

@@ -317,7 +317,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	case FORMAT_HTML: replay_print_html(&run, ctx->now, stdout); break;
 	default: text_fit_stdout(); replay_print_text(&run, stdout); break;
 	}
-	ret = EXIT_OKAY;
+	ret = replay_selector_verdict(&run) < 0 ? EXIT_INPUT_ERROR : EXIT_OKAY;
 out:
 	replay_run_release(&run);
 	config_release(&cfg);

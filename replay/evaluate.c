@@ -1,5 +1,6 @@
 /* Each replayed change's decision (rules, selector, record), its misses, and the totals. */
 #include "core/tiadash.h"
+#include "core/strmap.h"
 #include "replay/replay.h"
 #include "core/glob.h"
 
@@ -233,6 +234,43 @@ static void report_selector_errors(const struct replay_run *run)
 	}
 	if (failed > 3)
 		warning("selector is not reproducible on %zu more changes", failed - 3);
+}
+
+/*
+ * A selector that never ran answers run_all at every change: a history
+ * that reads as all force-full. Said last, under the report: the
+ * commonest failure when it is most calls' (a warning); -1 after error()
+ * when no call answered.
+ */
+int replay_selector_verdict(const struct replay_run *run)
+{
+	struct strmap ways = STRMAP_INIT; /* why -> how many calls */
+	const char *most = NULL;
+	size_t failed = 0, most_nr = 0;
+
+	for (size_t i = 0; i < run->nr_jobs; i++) {
+		const struct replay_selector_job *job = &run->jobs[i];
+		struct strmap_entry *e;
+		bool added;
+
+		if (job->cached || job->answer != ANSWER_ERROR)
+			continue;
+		failed++;
+		e = strmap_intern(&ways, job->why, strlen(job->why), 0, &added);
+		if ((size_t)++e->value > most_nr) {
+			most_nr = (size_t)e->value;
+			most = job->why;
+		}
+	}
+	strmap_clear(&ways);
+	if (failed && failed == run->selector_calls)
+		return error("the selector failed on every call (%zu)%s: %s", failed,
+			     most_nr == failed ? "" : "; the commonest way", most);
+	if (most_nr * 2 <= run->selector_calls)
+		return 0;
+	warning("the selector failed the same way on %zu of its %zu calls: %s",
+		most_nr, run->selector_calls, most);
+	return 0;
 }
 
 /* Sorted, without duplicates: entry lists as sets. */

@@ -318,6 +318,12 @@ struct replay_run {
 void replay_apply_rules(struct replay_run *run, struct repo *repo);
 /* Selector answers, records and misses, then the totals. -1 after error(). */
 int replay_finish(struct replay_run *run);
+/*
+ * Said after the report: when most selector calls failed one way, that
+ * way (a warning); -1 after error() when every call failed (the history
+ * is then the selector's failure, not its answers).
+ */
+int replay_selector_verdict(const struct replay_run *run);
 void replay_run_release(struct replay_run *run);
 
 /* ---- output.c ---- */

@@ -174,6 +174,18 @@ static void add_stderr_hint(struct replay_selector_job *job, const struct strbuf
 	job->why = why;
 }
 
+/*
+ * npx --no-install (the built-in commands) runs the tool found in
+ * node_modules and is silent; it speaks ("npm error ...": missing
+ * packages, could not determine executable, a registry it cannot reach)
+ * only when there is none, in words that do not say what to do: link or
+ * install node_modules in the worktree with --setup.
+ */
+static bool npx_missing(const struct strbuf *err)
+{
+	return starts_with(err->buf, "npm error ") || starts_with(err->buf, "npm ERR! ");
+}
+
 static void finish(const struct replay_selector_opts *o,
 		   struct replay_selector_job *job, struct slot *s, int status,
 		   bool timed_out)
@@ -182,7 +194,12 @@ static void finish(const struct replay_selector_opts *o,
 		set_error(job, "timed out after %g s", o->timeout_s);
 	else if (WIFSIGNALED(status))
 		set_error(job, "killed by signal %d", WTERMSIG(status));
-	else if (WIFEXITED(status) && WEXITSTATUS(status))
+	else if (WIFEXITED(status) && WEXITSTATUS(status) &&
+		 o->cmd == o->adapter->command && npx_missing(&s->errors)) {
+		set_error(job, "%s: not found in the worktree's node_modules; see --setup",
+			  o->adapter->name);
+		strbuf_reset(&s->errors); /* npm's words, said better above */
+	} else if (WIFEXITED(status) && WEXITSTATUS(status))
 		set_error(job, "exited with status %d", WEXITSTATUS(status));
 	else if (s->overflow)
 		set_error(job, "printed more than %u MiB", MAX_OUTPUT >> 20);

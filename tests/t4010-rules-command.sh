@@ -120,6 +120,35 @@ test_expect_success 'rule file errors name file:line and exit 2' '
 	test_cmp expect err
 '
 
+test_expect_success 'another tool'"'"'s config under a name no adapter claims is refused, naming its adapter' '
+	while IFS="|" read -r file text msg; do
+		printf -- "$text" >"$file" &&
+		test_expect_code 2 tiadash rules --no-builtin-rules --rules "$file" --list >out 2>err &&
+		test_must_be_empty out &&
+		echo "tiadash: error: $file$msg" >expect &&
+		test_cmp expect err || return 1
+	done <<-\EOF
+	harness.yml.bak|# the harness\nselection:\n  no_subset_paths:\n    - a/**\n|:2: YAML, not a tiadash rule file: the harness adapter reads it (as *.yml or *.yaml, with selection.no_subset_paths)
+	plain.yml.bak|---\nname: x\n|:1: YAML, not a tiadash rule file: the harness or moon adapter reads it (as *.yml or *.yaml (harness), moon.yml or .moon/tasks/*.yml (moon))
+	vitest.setup.ts|// setup\nimport { defineConfig } from "vitest/config";\n|:2: a JS/TS config, not a tiadash rule file: the vitest adapter reads it (as vitest.config.* or vite.config.*)
+	conf.js|module.exports = {};\n|:1: a JS/TS config, not a tiadash rule file: the vitest adapter reads it (as vitest.config.* or vite.config.*)
+	always-run.json.orig|\n[\n  "db/**"\n]\n|:2: JSON, not a tiadash rule file: the gstack adapter reads it (as .gstack/always-run.json)
+	EOF
+'
+
+test_expect_success 'globs that only look like another format still read as rules' '
+	printf "[ab]*.txt\n/*.md\nselect src/** tests/a.py::test_x\ndocs:x\n**/a: b\n" >odd.rules &&
+	tiadash rules --no-builtin-rules --rules odd.rules --list >actual &&
+	cat >expect <<-\EOF &&
+	run_all  [ab]*.txt  odd.rules:1
+	run_all  /*.md      odd.rules:2
+	select   src/**     odd.rules:3  -> tests/a.py::test_x
+	run_all  docs:x     odd.rules:4
+	run_all  **/a: b    odd.rules:5
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'usage errors exit 2; --help exits 0' '
 	test_expect_code 2 tiadash rules 2>err &&
 	test_grep "error: give one of --builtin, --test and --list" err &&

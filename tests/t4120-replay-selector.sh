@@ -75,15 +75,19 @@ test_expect_success 'run_all with reasons; a bare run_all; CRLF lines' '
 	test_cmp expect actual
 '
 
-# A failing selector: the change runs everything, and stderr says why.
+# A failing selector: the change runs everything, and stderr says why;
+# its only call failed, so the replay (exit 2) says that last.
 while IFS='|' read -r cmd why; do
 	test_expect_success "a selector that $why fails closed" '
-		tiadash replay --since 2026-11-01T02:00:00Z --until 2026-11-01T03:00:00Z \
+		test_expect_code 2 tiadash replay --since 2026-11-01T02:00:00Z --until 2026-11-01T03:00:00Z \
 			--selector "$cmd" --selector-timeout 0.5 --format json >f.json 2>err &&
 		replay_rows f.json >actual &&
 		echo "11 run_all 2 None [selector-error] []" >expect &&
 		test_cmp expect actual &&
-		echo "tiadash: warning: selector failed on $(git rev-parse --short=12 HEAD~5): $why (run_all, selector-error)" >expect &&
+		{
+			echo "tiadash: warning: selector failed on $(git rev-parse --short=12 HEAD~5): $why (run_all, selector-error)" &&
+			echo "tiadash: error: the selector failed on every call (1): $why"
+		} >expect &&
 		test_cmp expect err
 	'
 done <<TABLE
@@ -97,6 +101,15 @@ $SEL nothing_and_ids|printed what its reader refuses (stdout:2: line protocol: '
 no-such-selector-command|exited with status 127: sh: 1: no-such-selector-command: not found
 TABLE
 
+test_expect_success 'every call failed, each its own way: still exit 2' '
+	test_expect_code 2 tiadash replay --since 2026-11-01 \
+		--selector "exit \$(git rev-list --count HEAD)" --format json >w.json 2>err &&
+	json_get w.json "d[\"totals\"][\"by_reason\"][\"selector-error\"]" >actual &&
+	echo 5 >expect && test_cmp expect actual &&
+	tail -n 1 err >actual &&
+	test_grep "^tiadash: error: the selector failed on every call (5); the commonest way: exited with status [0-9]*$" actual
+'
+
 test_expect_success 'an empty answer means nothing' '
 	for mode in empty blank; do
 		tiadash replay --since 2026-11-01T02:00:00Z --until 2026-11-01T03:00:00Z \
@@ -109,14 +122,16 @@ test_expect_success 'an empty answer means nothing' '
 
 test_expect_success 'timeouts kill the selector and run in parallel' '
 	start=$(date +%s) &&
-	tiadash replay --since 2026-11-01 --selector "$SEL sleep" \
+	test_expect_code 2 tiadash replay --since 2026-11-01 --selector "$SEL sleep" \
 		--selector-timeout 1 -j 5 --format json >t.json 2>err &&
 	end=$(date +%s) &&
 	test $((end - start)) -lt 10 &&
 	json_get t.json "d[\"totals\"][\"by_reason\"]" >actual &&
 	echo "{'"'"'selector-error'"'"': 5, '"'"'force-full:**/package-lock.json'"'"': 1}" >expect &&
 	test_cmp expect actual &&
-	test_grep "selector failed on 2 more changes" err
+	test_grep "selector failed on 2 more changes" err &&
+	echo "tiadash: error: the selector failed on every call (5): timed out after 1 s" >expect &&
+	tail -n 1 err >actual && test_cmp expect actual
 '
 
 test_expect_success 'large inputs reach the selector whole' '

@@ -90,6 +90,37 @@ test_expect_success 'replay --selector turbo equals turbo at every commit' '
 	test "$(git -C repo worktree list | wc -l)" = 1
 '
 
+test_expect_success 'turbo not in the worktree: every call fails, said once at the end, exit 2' '
+	(cd repo && test_expect_code 2 tiadash replay --since 2026-11-01T12:00:00Z --rules empty.rules \
+		--no-builtin-rules --selector turbo --format json >../never.json 2>../err) &&
+	replayed_decisions never.json | cut -d" " -f2- | sort | uniq -c >actual &&
+	echo "      7 run_all selector-error" >expect &&
+	test_cmp expect actual &&
+	first=$(replayed_decisions never.json | head -n 1 | cut -c 1-12) &&
+	cat >expect <<-EOF &&
+	tiadash: warning: selector failed on $first: turbo: not found in the worktree'"'"'s node_modules; see --setup (run_all, selector-error)
+	tiadash: error: the selector failed on every call (7): turbo: not found in the worktree'"'"'s node_modules; see --setup
+	EOF
+	sed -n "1p;\$p" err >actual &&
+	test_cmp expect actual &&
+	test "$(grep -c "" err)" = 5
+'
+
+test_expect_success 'turbo found at one commit of eight: the other seven are said, exit 0' '
+	git clone -q repo part && cd part &&
+	ln -s "$TEST_TOOLS/node_modules" node_modules && git add -f node_modules &&
+	commit_at 2026-11-02T07:00:00Z "node_modules in the tree" &&
+	tiadash replay --since 2026-11-01T12:00:00Z --rules ../repo/empty.rules --no-builtin-rules \
+		--selector turbo --format json >../part.json 2>../err &&
+	cd .. &&
+	replayed_decisions part.json | cut -d" " -f2 | sort | uniq -c >actual &&
+	printf "      1 nothing\n      7 run_all\n" >expect &&
+	test_cmp expect actual &&
+	echo "tiadash: warning: the selector failed the same way on 7 of its 8 calls: turbo: not found in the worktree'"'"'s node_modules; see --setup" >expect &&
+	tail -n 1 err >actual &&
+	test_cmp expect actual
+'
+
 test_expect_success 'the rules from turbo.json run all where turbo ran every package' '
 	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules turbo.json --no-builtin-rules \
 		--format json >../rules.json 2>../err) &&
@@ -113,6 +144,31 @@ test_expect_success 'the rules from turbo.json run all where turbo ran every pac
 	test_cmp expect actual
 '
 
+test_expect_success 'a bare shadow run that turbo says selected nothing passed; one that selected packages needs --verdict' '
+	readme=$(grep " nothing -$" own.txt | cut -d" " -f1) &&
+	money=$(grep " selected packages/money$" own.txt | head -n 1 | cut -d" " -f1) &&
+	for c in $readme $money; do
+		git -C own checkout -q --detach "$c" &&
+		(cd own && TURBO_SCM_BASE=$c^1 TURBO_SCM_HEAD=$c "$TOOL_BIN/turbo" run test \
+			--affected --dry=json 2>/dev/null) >"dry-$c.json" || return 1
+	done &&
+	tiadash --db n.db --repo repo ingest --kind shadow --head "$readme" --pr 4 \
+		--selection "dry-$readme.json" --selection-format turbo --total-packages 3 >out &&
+	test_grep "^1 new run, 0 unchanged$" out &&
+	tiadash --db n.db show 4 --format json >s.json &&
+	json_get s.json "[d[\"selection\"][\"decision\"], d[\"runs\"][0][\"verdict\"]]" >actual &&
+	echo "['"'"'nothing'"'"', '"'"'pass'"'"']" >expect &&
+	test_cmp expect actual &&
+	test_expect_code 2 tiadash --db n.db --repo repo ingest --kind shadow --head "$money" --pr 1 \
+		--selection "dry-$money.json" --selection-format turbo --total-packages 3 >out 2>err &&
+	echo "tiadash: error: the shadow run of $(echo "$money" | cut -c 1-12) selected tests: give --verdict (there are no results to derive it from)" >expect &&
+	test_cmp expect err &&
+	test_grep "^0 new runs, 0 unchanged, 1 failed$" out &&
+	tiadash --db n.db --repo repo ingest --kind shadow --head "$money" --pr 1 --verdict pass \
+		--selection "dry-$money.json" --selection-format turbo --total-packages 3 >out &&
+	test_grep "^1 new run, 0 unchanged$" out
+'
+
 test_expect_success 'an accepted glob is live in turbo: a data change affects every package' '
 	cd repo && ln -s "$TEST_TOOLS/node_modules" node_modules &&
 	mkdir -p data && echo a >data/prices.csv && commit_at 2026-11-03T00:00:00Z "data" &&
@@ -123,6 +179,21 @@ test_expect_success 'an accepted glob is live in turbo: a data change affects ev
 	TURBO_SCM_BASE=HEAD~1 TURBO_SCM_HEAD=HEAD "$TOOL_BIN/turbo" run test --affected --dry=json 2>/dev/null |
 		python3 -c "$TASKS" >actual &&
 	echo "selected packages/money packages/ui packages/web" >expect && test_cmp expect actual
+'
+
+test_expect_success 'propose --accept without a store writes the glob into turbo.json; turbo honours it' '
+	(cd repo && test_expect_code 2 tiadash propose 2>../err) &&
+	test_grep "^tiadash: error: no store at " err &&
+	(cd repo && tiadash propose --accept "assets/**" --rules turbo.json >../out &&
+		! test -e .tiadash/tiadash.db && rm turbo.json.orig &&
+		commit_at 2026-11-03T03:00:00Z "turbo: assets are global" &&
+		mkdir assets && echo a >assets/logo.svg && git add assets &&
+		commit_at 2026-11-03T04:00:00Z "assets: the logo" &&
+		TURBO_SCM_BASE=HEAD~1 TURBO_SCM_HEAD=HEAD "$TOOL_BIN/turbo" run test --affected --dry=json 2>/dev/null) |
+		python3 -c "$TASKS" >actual &&
+	echo "selected packages/money packages/ui packages/web" >expect && test_cmp expect actual &&
+	test_grep "^+  \"globalDependencies\": \[\"tsconfig.base.json\", \"data/\*\*\", \"assets/\*\*\"\],$" out &&
+	test_grep "^no store: not scored on any history$" out
 '
 
 test_done

@@ -86,7 +86,14 @@ test_expect_success 'an accepted glob is live in moon: a data change affects eve
 	mkdir -p data && echo a >data/prices.csv && commit_at 2026-11-03T00:00:00Z "data" &&
 	tiadash rules --add "data/**" --into .moon/tasks/all.yml >diff 2>err &&
 	test_grep "^+implicitInputs:$" diff && test_grep "^+  - '"'"'/data/\*\*'"'"'$" diff &&
-	test ! -e .moon/tasks/all.yml.orig && commit_at 2026-11-03T01:00:00Z "moon: data is an input" &&
+	test ! -e .moon/tasks/all.yml.orig &&
+	# A copy of moon's config (an old backup) is no tiadash rule file.
+	cp .moon/tasks/all.yml .moon/tasks/all.yml.bak &&
+	test_expect_code 2 tiadash rules --rules .moon/tasks/all.yml.bak --list >out 2>err &&
+	test_must_be_empty out &&
+	echo "tiadash: error: .moon/tasks/all.yml.bak:2: YAML, not a tiadash rule file: the moon adapter reads it (as moon.yml, .moon/tasks.yml or .moon/tasks/*.yml)" >expect &&
+	test_cmp expect err &&
+	rm .moon/tasks/all.yml.bak && commit_at 2026-11-03T01:00:00Z "moon: data is an input" &&
 	echo b >data/prices.csv && commit_at 2026-11-03T02:00:00Z "data: new prices" &&
 	MOON_BASE=HEAD~1 MOON_HEAD=HEAD "$TOOL_BIN/moon" query tasks --affected </dev/null 2>/dev/null |
 		python3 -c "$TASKS" >actual &&

@@ -56,4 +56,14 @@ test_expect_success 'replay reads pytest through the testmon adapter, at each co
 	echo "\"testmon\"" >expect && test_cmp expect actual
 '
 
+test_expect_success 'the plain-list path: the same node ids, one a line, read as the line protocol' '
+	(cd repo && tiadash replay --since 2026-11-01T12:00:00Z --rules empty.rules --no-builtin-rules \
+		--selector "$PYTEST | grep ::" --format json >../plain.json 2>../err) &&
+	test_must_be_empty err &&
+	replayed_selections plain.json >plain.txt &&
+	test_cmp own.txt plain.txt &&
+	json_dump plain.json "d[\"selector_run\"][\"format\"]" >actual &&
+	echo "\"lists\"" >expect && test_cmp expect actual
+'
+
 test_done

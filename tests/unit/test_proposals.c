@@ -409,10 +409,10 @@ static void accept_refuses(void **state)
 	text = slurp(path);
 	assert_string_equal(text, before);
 	free(text);
-	/* Nothing named: the comment says so. */
+	/* No store, no proposals: the comment says so. */
 	assert_int_equal(proposals_accept(path, "x/**", NULL, NULL, 0, NOW, &a), 0);
-	assert_string_equal(a.text.buf, "# accepted 2026-11-08: closes no escape of the "
-			    "window (tiadash propose)\nx/**\n");
+	assert_string_equal(a.text.buf, "# accepted 2026-11-08: no store, scored on no "
+			    "history (tiadash propose)\nx/**\n");
 	/* A file changed after the accept is left alone. */
 	spit(path, "changed\n");
 	assert_int_equal(proposals_undo_accept(&a), -1);
