@@ -87,7 +87,7 @@ test_expect_success 'an accepted glob is live in moon: a data change affects eve
 	tiadash rules --add "data/**" --into .moon/tasks/all.yml >diff 2>err &&
 	test_grep "^+implicitInputs:$" diff && test_grep "^+  - '"'"'/data/\*\*'"'"'$" diff &&
 	test ! -e .moon/tasks/all.yml.orig &&
-	# A copy of moon's config (an old backup) is no tiadash rule file.
+	# A copy of the moon config (an old backup) is no tiadash rule file.
 	cp .moon/tasks/all.yml .moon/tasks/all.yml.bak &&
 	test_expect_code 2 tiadash rules --rules .moon/tasks/all.yml.bak --list >out 2>err &&
 	test_must_be_empty out &&
