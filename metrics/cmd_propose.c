@@ -723,10 +723,9 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		strbuf_release(&diff);
 		strbuf_addstr(&sb, "\nit closes ");
 		proposals_name_escapes(&sb, p, pv.closes, pv.nr_closes);
-		strbuf_addf(&sb, "; matches %zu changes, %+" PRId64 " force-full runs, ",
-			    pv.nr_changes, pv.extra_force_full);
-		fmt_minutes(&sb, pv.extra_minutes);
-		strbuf_addstr(&sb, " min; force-full ");
+		strbuf_addf(&sb, "; matches %zu changes, ", pv.nr_changes);
+		proposals_preview_cost(&sb, &pv);
+		strbuf_addstr(&sb, "; force-full ");
 		metrics_fmt_pct(&sb, pv.force_full_rate_after, 1);
 		strbuf_addstr(&sb, ", shadow p95 ");
 		metrics_fmt_secs(&sb, pv.p95_after);
@@ -819,6 +818,8 @@ static int preview_globs(struct propose_args *a, struct proposals *p)
 			}
 			cJSON_AddItemToObject(o, "changes", ch);
 			json_closes(o, p, pv.closes, pv.nr_closes);
+			json_add_int(o, "forced", pv.forced);
+			json_add_number(o, "forced_minutes", pv.forced_minutes);
 			json_add_int(o, "extra_force_full", pv.extra_force_full);
 			json_add_int(o, "closes_other", pv.closes_other);
 			json_add_number(o, "extra_minutes", pv.extra_minutes);
@@ -841,9 +842,9 @@ static int preview_globs(struct propose_args *a, struct proposals *p)
 				    pv.matched_paths - (int64_t)pv.sample.nr);
 		strbuf_addstr(&sb, "  closes   ");
 		proposals_name_escapes(&sb, p, pv.closes, pv.nr_closes);
-		strbuf_addf(&sb, "\n  cost     %+" PRId64 " force-full runs, ", pv.extra_force_full);
-		fmt_minutes(&sb, pv.extra_minutes);
-		strbuf_addstr(&sb, " min; force-full ");
+		strbuf_addstr(&sb, "\n  cost     ");
+		proposals_preview_cost(&sb, &pv);
+		strbuf_addstr(&sb, "\n  after    force-full ");
 		metrics_fmt_pct(&sb, pv.force_full_rate_after, 1);
 		strbuf_addstr(&sb, ", shadow p95 ");
 		metrics_fmt_secs(&sb, pv.p95_after);

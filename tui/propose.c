@@ -442,8 +442,7 @@ static void build_preview(struct propose *pr, const struct proposals *ps)
 	r = add(pr, LINE_TEXT, 0);
 	row_add_str(r, 11, ROLE_LABEL, "cost");
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "+%" PRId64 " force-full runs, ", pv->extra_force_full);
-	metrics_fmt(&sb, "+%.1f min", pv->extra_minutes);
+	proposals_preview_cost(&sb, pv);
 	row_add_str(r, 0, ROLE_DEFAULT, sb.buf);
 	r = add(pr, LINE_TEXT, 0);
 	row_add_str(r, 11, ROLE_LABEL, "force-full");
