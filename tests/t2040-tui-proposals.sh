@@ -152,6 +152,16 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	test_cmp expect actual
 '
 
+test_expect_success "Esc leaves a preview for the list, as q does" '
+	steps "4" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Enter>" \
+	      ":save-view preview.view" "<Esc>" ":save-view list.view" &&
+	tui --since 2026-11-01 --rules rules &&
+	sed -n 5p preview.view >actual && echo "mode preview" >expect && test_cmp expect actual &&
+	sed -n 1,5p list.view >actual &&
+	printf "view proposals\nlines 106\ncursor 7\noffset 0\nmode list\n" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success "an invalid glob is said so in the preview and cannot be accepted" '
 	steps "4" "/flags<Enter>" "e" "<C-u>src/[unclosed<Enter>" "a" ":save-display invalid.screen" &&
 	tui --since 2026-11-01 --rules rules &&

@@ -613,6 +613,11 @@ static enum reaction propose_request(struct tui *t, struct view *v, enum request
 	struct line_ref ref = selected(t, v);
 
 	switch (req) {
+	case REQ_CLEAR:
+		if (v->search.pattern)
+			return R_UNHANDLED;
+		/* Without a search, Esc leaves the preview. */
+		/* fall through */
 	case REQ_QUIT:
 	case REQ_BACK:
 		if (!pr->previewing)
