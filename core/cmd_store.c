@@ -73,14 +73,14 @@ static void print_time_or_dash(const char *label, int64_t ms)
 	strbuf_release(&sb);
 }
 
-/* One line: how far the join of test names held (SPEC 3.3). */
+/* How far the join of test names held (SPEC 3.3); the selections' part on a line of its own. */
 static void print_identity_text(const struct identity_figures *f)
 {
 	printf("%-9s %" PRId64 " of %" PRId64 " failing tests resolved", "identity",
 	       f->resolved, f->failing_tests);
 	if (f->has_unmatched)
-		printf(", %" PRId64 " of %" PRId64 " selection entries select no test",
-		       f->entries_unmatched, f->selection_entries);
+		printf(",\n%-9s %" PRId64 " of %" PRId64 " selection entries select no test",
+		       "", f->entries_unmatched, f->selection_entries);
 	putchar('\n');
 }
 

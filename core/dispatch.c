@@ -121,15 +121,39 @@ static void suggest_command(const char *typed)
 	suggest_similar("command", typed, names, nr, "");
 }
 
+/* "  name        summary", the summary wrapped at spaces under itself within 80 columns. */
+static void add_command_line(struct strbuf *sb, const char *name, const char *summary)
+{
+	const size_t indent = 14, room = TEXT_WIDTH - indent;
+	const char *s = summary;
+
+	strbuf_addf(sb, "  %-11s ", name);
+	while (strlen(s) > room) {
+		size_t cut = room;
+
+		while (cut && s[cut] != ' ')
+			cut--;
+		if (!cut)
+			break;
+		strbuf_add(sb, s, cut);
+		strbuf_addf(sb, "\n%*s", (int)indent, "");
+		s += cut + 1;
+	}
+	strbuf_addf(sb, "%s\n", s);
+}
+
+/* Fitted to 80 columns, as every command's --help. */
 static void print_program_help(FILE *f)
 {
-	fputs(program_usage, f);
-	fputs("\nShadow-run calibration for test-impact analysis: ingest CI "
+	struct strbuf sb = STRBUF_INIT, fitted = STRBUF_INIT;
+
+	strbuf_addstr(&sb, program_usage);
+	strbuf_addstr(&sb, "\nShadow-run calibration for test-impact analysis: ingest CI "
 	      "artifacts,\nmeasure the cheap gate, replay history, propose "
-	      "force-full globs.\n\nCommands:\n", f);
+	      "force-full globs.\n\nCommands:\n");
 	for (const struct cmd *const *c = command_table; *c; c++)
-		fprintf(f, "  %-11s %s\n", (*c)->name, (*c)->summary);
-	fputs("\nGlobal options:\n"
+		add_command_line(&sb, (*c)->name, (*c)->summary);
+	strbuf_addstr(&sb, "\nGlobal options:\n"
 	      "  --db PATH     the store (default: $TIADASH_DB, else "
 	      ".tiadash/tiadash.db\n"
 	      "                in the repository root)\n"
@@ -140,7 +164,11 @@ static void print_program_help(FILE *f)
 	      "\nRun 'tiadash COMMAND --help' for a command's options, 'tiadash help "
 	      "COMMAND'\nfor its section of the manual, 'tiadash help TOPIC' for one of "
 	      "the manual's\nsections (windows, keys, rules, environment, examples, "
-	      "...).\n", f);
+	      "...).\n");
+	text_fit(&fitted, sb.buf, sb.len, TEXT_WIDTH);
+	fwrite(fitted.buf, 1, fitted.len, f);
+	strbuf_release(&sb);
+	strbuf_release(&fitted);
 }
 
 void print_command_help(FILE *f, const struct cmd *c)
@@ -205,8 +233,7 @@ bool parse_window_bound(const char *opt, const char *value, int64_t now, int64_t
 {
 	if (time_parse_when(value, now, out))
 		return true;
-	error("%s '%s': expected 7d, 24h, a date (2026-11-01) or an RFC 3339 "
-	      "time", opt, value);
+	error("%s '%s': expected 7d, 24h, a date or an RFC 3339 time", opt, value);
 	return false;
 }
 
@@ -314,6 +341,21 @@ static char *default_db_path(struct cmd_context *ctx)
 	return path;
 }
 
+/* A reader's store is missing: say where its path came from, and what creates one. */
+static int no_store(const char *path, bool given)
+{
+	const char *env = getenv("TIADASH_DB");
+
+	if (given)
+		return error("no store at '%s' (the --db given); 'tiadash ingest' "
+			     "creates one", path);
+	if (env && *env)
+		return error("no store at '%s' (TIADASH_DB); 'tiadash ingest' "
+			     "creates one", path);
+	return error("no store at '%s' (run 'tiadash ingest' first, or give --db)",
+		     path);
+}
+
 static int open_context(const struct cmd *c, struct cmd_context *ctx,
 			char **owned_db)
 {
@@ -338,6 +380,8 @@ static int open_context(const struct cmd *c, struct cmd_context *ctx,
 		}
 		if ((c->flags & DB_IF_EXISTS) && access(ctx->db_path, F_OK) != 0)
 			return 0;
+		if (!(c->flags & NEED_DB_RW) && access(ctx->db_path, F_OK) != 0)
+			return no_store(ctx->db_path, !*owned_db);
 		if (store_open(&ctx->store, ctx->db_path,
 			       (c->flags & NEED_DB_RW) ? STORE_CREATE
 						       : STORE_EXISTING) < 0)

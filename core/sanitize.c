@@ -145,6 +145,31 @@ void md_escape(struct strbuf *sb, const char *s)
 	strbuf_release(&clean);
 }
 
+void md_code(struct strbuf *sb, const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+	size_t run = 0, longest = 0;
+	bool pad;
+
+	sanitize_text(&clean, s, strlen(s));
+	for (size_t i = 0; i < clean.len; i++) {
+		run = clean.buf[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	/* CommonMark strips one space from each end of a span that has both. */
+	pad = !clean.len || clean.buf[0] == '`' || clean.buf[clean.len - 1] == '`' ||
+	      (clean.buf[0] == ' ' && clean.buf[clean.len - 1] == ' ');
+	for (size_t i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
+	strbuf_addstr(sb, pad ? " " : "");
+	strbuf_add(sb, clean.buf, clean.len);
+	strbuf_addstr(sb, pad ? " " : "");
+	for (size_t i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
+	strbuf_release(&clean);
+}
+
 void html_escape(struct strbuf *sb, const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;

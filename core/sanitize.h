@@ -25,6 +25,13 @@ char *sanitized(const char *s);
  * can never open a table cell, a link or a code span.
  */
 void md_escape(struct strbuf *sb, const char *s);
+/*
+ * Append s as a markdown code span: sanitized, then fenced with one backtick
+ * more than its longest run of them (padded with a space where it starts or
+ * ends with one), so it shows as written, `test_fx.py` with no backslash. Not
+ * for a table cell: a '|' in it would still split the cell.
+ */
+void md_code(struct strbuf *sb, const char *s);
 
 /*
  * Append s as HTML text, safe in element content and in a quoted attribute

@@ -676,17 +676,26 @@ char *path_dirname(const char *path)
 	return xstrndup(path, (size_t)(slash - path));
 }
 
+const char *path_below(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (!strncmp(path, dir, n) && path[n] == '/' && path[n + 1])
+		return path + n + 1;
+	return NULL;
+}
+
 const char *path_for_people(const char *path)
 {
 	static char cwd[4096];
-	size_t n;
+	const char *rel;
 
 	if (!*cwd && !getcwd(cwd, sizeof(cwd)))
 		return path;
-	n = strlen(cwd);
-	if (!strncmp(path, cwd, n) && path[n] == '/' && path[n + 1])
-		return path + n + 1;
-	return path;
+	rel = path_below(cwd, path);
+	return rel ? rel : path;
 }
 
 bool path_is_contained(const char *rel)

@@ -155,6 +155,8 @@ char *path_dirname(const char *path);
  * it (a pointer into path), else path itself.
  */
 const char *path_for_people(const char *path);
+/* path relative to dir when below it (a pointer into path), else NULL. */
+const char *path_below(const char *dir, const char *path);
 /*
  * Is `rel` a safe relative reference (no absolute path, no `..` segment,
  * no URL scheme, no NUL)? Manifests may only name files below themselves.

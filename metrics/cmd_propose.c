@@ -170,6 +170,39 @@ static void fmt_state(struct strbuf *sb, const struct proposals *p,
 
 /* ---- text ---- */
 
+/* A rules file's name: below root relative to it, else as people here read it. */
+static void add_rules_path(struct strbuf *sb, const char *path, const char *root)
+{
+	const char *shown = root ? path_below(root, path) : NULL;
+
+	if (!shown)
+		shown = path_for_people(path);
+	sanitize_text(sb, shown, strlen(shown));
+}
+
+void propose_text_rules(struct strbuf *sb, const struct proposals_rules *r, const char *root)
+{
+	strbuf_addf(sb, "%zu in effect, ", r->rules.nr);
+	if (!r->files.nr)
+		strbuf_addstr(sb, "no rule file or selector config");
+	for (size_t i = 0; i < r->files.nr; i++) {
+		strbuf_addstr(sb, i ? ", " : "from ");
+		add_rules_path(sb, r->files.items[i], root);
+	}
+	if (r->builtin_candidates)
+		strbuf_addf(sb, "; %zu built-in defaults offered as candidates",
+			    rules_builtin_nr);
+}
+
+void propose_text_target(struct strbuf *sb, const struct proposals_rules *r, const char *root)
+{
+	if (r->target)
+		add_rules_path(sb, r->target, root);
+	else
+		strbuf_addstr(sb, "no file (give --rules FILE)");
+}
+
+
 static void text_header(struct strbuf *sb, const struct proposals *p,
 			const struct proposals_rules *r)
 {
@@ -184,20 +217,10 @@ static void text_header(struct strbuf *sb, const struct proposals *p,
 	metrics_fmt_pct(sb, p->force_full_rate_before, 1);
 	strbuf_addstr(sb, "); shadow p95 ");
 	metrics_fmt_secs(sb, p->p95_before);
-	strbuf_addf(sb, "\nrules        %zu in effect, ", r->rules.nr);
-	if (!r->files.nr)
-		strbuf_addstr(sb, "no rule file or selector config");
-	for (size_t i = 0; i < r->files.nr; i++) {
-		const char *f = path_for_people(r->files.items[i]);
-
-		strbuf_addstr(sb, i ? ", " : "from ");
-		sanitize_text(sb, f, strlen(f));
-	}
+	strbuf_addstr(sb, "\nrules        ");
+	propose_text_rules(sb, r, NULL);
 	strbuf_addstr(sb, "\naccept into  ");
-	if (r->target)
-		sanitize_text(sb, path_for_people(r->target), strlen(path_for_people(r->target)));
-	else
-		strbuf_addstr(sb, "no file (give --rules FILE)");
+	propose_text_target(sb, r, NULL);
 	strbuf_addch(sb, '\n');
 }
 
@@ -709,10 +732,9 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		}
 		strbuf_addstr(&sb, "\nit closes ");
 		proposals_name_escapes(&sb, p, pv.closes, pv.nr_closes);
-		strbuf_addf(&sb, "; matches %zu changes, %+" PRId64 " force-full runs, ",
-			    pv.nr_changes, pv.extra_force_full);
-		fmt_minutes(&sb, pv.extra_minutes);
-		strbuf_addstr(&sb, " min; force-full ");
+		strbuf_addf(&sb, "; matches %zu changes, ", pv.nr_changes);
+		proposals_preview_cost(&sb, &pv);
+		strbuf_addstr(&sb, "; force-full ");
 		metrics_fmt_pct(&sb, pv.force_full_rate_after, 1);
 		strbuf_addstr(&sb, ", shadow p95 ");
 		metrics_fmt_secs(&sb, pv.p95_after);
@@ -805,6 +827,8 @@ static int preview_globs(struct propose_args *a, struct proposals *p)
 			}
 			cJSON_AddItemToObject(o, "changes", ch);
 			json_closes(o, p, pv.closes, pv.nr_closes);
+			json_add_int(o, "forced", pv.forced);
+			json_add_number(o, "forced_minutes", pv.forced_minutes);
 			json_add_int(o, "extra_force_full", pv.extra_force_full);
 			json_add_int(o, "closes_other", pv.closes_other);
 			json_add_number(o, "extra_minutes", pv.extra_minutes);
@@ -827,9 +851,9 @@ static int preview_globs(struct propose_args *a, struct proposals *p)
 				    pv.matched_paths - (int64_t)pv.sample.nr);
 		strbuf_addstr(&sb, "  closes   ");
 		proposals_name_escapes(&sb, p, pv.closes, pv.nr_closes);
-		strbuf_addf(&sb, "\n  cost     %+" PRId64 " force-full runs, ", pv.extra_force_full);
-		fmt_minutes(&sb, pv.extra_minutes);
-		strbuf_addstr(&sb, " min; force-full ");
+		strbuf_addstr(&sb, "\n  cost     ");
+		proposals_preview_cost(&sb, &pv);
+		strbuf_addstr(&sb, "\n  after    force-full ");
 		metrics_fmt_pct(&sb, pv.force_full_rate_after, 1);
 		strbuf_addstr(&sb, ", shadow p95 ");
 		metrics_fmt_secs(&sb, pv.p95_after);
@@ -957,8 +981,8 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 		if (accept_glob(&a, ctx->store ? &p : NULL, &rules, ctx->now) < 0)
 			goto out;
 	} else if (a.m.format == FORMAT_HTML) {
-		propose_print_html(&p, &rules, a.builtin ? rules_builtin_nr : 0, a.limit,
-				   ctx->now, stdout);
+		propose_print_html(&p, &rules, repo ? repo->root : NULL, a.limit, ctx->now,
+				   stdout);
 	} else {
 		if (load_always_run(ctx, cfg.idmap, &a.m.window, &ar) < 0)
 			goto out;

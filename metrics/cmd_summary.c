@@ -47,11 +47,18 @@ static void points(struct strbuf *sb, double cur, double prev)
 	double delta = (cur - prev) * 100.0;
 
 	if (isnan(cur) || isnan(prev))
-		strbuf_addstr(sb, "trend n/a");
-	else if (fabs(delta) < 0.005)
+		return; /* the Trend line says why there is none */
+	strbuf_addstr(sb, ": ");
+	if (fabs(delta) < 0.005)
 		strbuf_addstr(sb, "unchanged");
 	else
 		strbuf_addf(sb, "%s %.2f points", delta > 0 ? "up" : "down", fabs(delta));
+}
+
+/* The next line of the head: in markdown a list item, which renders as a line of its own. */
+static void next_line(struct metrics_out *o)
+{
+	strbuf_addstr(&o->sb, o->md ? "\n- " : "\n");
 }
 
 static void head_line(struct metrics_out *o, const struct metrics *cur)
@@ -76,24 +83,29 @@ static void head_line(struct metrics_out *o, const struct metrics *cur)
 	metrics_fmt_confidence(sb, cur->confidence);
 	strbuf_addstr(sb, " upper bound ");
 	metrics_fmt_pct(sb, cur->escape_bounds.upper, 2);
-	strbuf_addstr(sb, "\nPrevious ");
+	strbuf_addstr(sb, o->md ? "\n\n- " : "\n");
+	strbuf_addstr(sb, "Previous ");
 	fmt_length(sb, t->until - t->since);
 	strbuf_addstr(sb, ": ");
 	metrics_fmt_pct(sb, t->previous_rate, 2);
-	strbuf_addf(sb, " (%" PRId64 " escape%s in %" PRId64 " pair%s): ", t->escapes,
+	strbuf_addf(sb, " (%" PRId64 " escape%s in %" PRId64 " pair%s)", t->escapes,
 		    t->escapes == 1 ? "" : "s", t->pairs, t->pairs == 1 ? "" : "s");
 	points(sb, cur->escape_rate, t->previous_rate);
-	strbuf_addstr(sb, "\nTrend: ");
+	next_line(o);
+	strbuf_addstr(sb, "Trend: ");
 	trust_fmt_trend(sb, t);
 	if (cur->pairs_needed > 0) {
-		strbuf_addstr(sb, "\nTo reach ");
+		next_line(o);
+		strbuf_addstr(sb, "To reach ");
 		metrics_fmt_pct(sb, cur->escape_target, 2);
 		strbuf_addstr(sb, ": ");
 		trust_fmt_pairs_needed(sb, cur);
 	}
-	strbuf_addstr(sb, "\nBlind spots: ");
+	next_line(o);
+	strbuf_addstr(sb, "Blind spots: ");
 	trust_fmt_blind(sb, &cur->blind);
-	strbuf_addf(sb, "\nVerifier changed: %" PRId64 " head%s\n", cur->verifier_heads,
+	next_line(o);
+	strbuf_addf(sb, "Verifier changed: %" PRId64 " head%s\n", cur->verifier_heads,
 		    cur->verifier_heads == 1 ? "" : "s");
 }
 
@@ -107,7 +119,10 @@ static void test_list(struct metrics_out *o, const char *what, const struct strl
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			strbuf_addstr(&o->sb, ", ");
-		metrics_put_text(o, l->items[i]);
+		if (o->md)
+			md_code(&o->sb, l->items[i]);
+		else
+			metrics_put_text(o, l->items[i]);
 	}
 	if (l->nr > n)
 		strbuf_addf(&o->sb, " (+%zu more)", l->nr - n);

@@ -35,9 +35,13 @@ struct metrics_summary_page {
 };
 void metrics_html_summary(const struct metrics_summary_page *s, int64_t now, FILE *f);
 
-/* propose: the recommended set, each candidate's closes and cost, the escapes' evidence. */
+/*
+ * propose: the recommended set, each candidate's closes and cost, the
+ * escapes' evidence. root: the repository's, which the page names rules
+ * files relative to (NULL: none known).
+ */
 void propose_print_html(const struct proposals *p, const struct proposals_rules *r,
-			size_t builtin, int64_t limit, int64_t now, FILE *f);
+			const char *root, int64_t limit, int64_t now, FILE *f);
 
 /*
  * The text forms of propose's pieces (metrics/cmd_propose.c), sanitized
@@ -51,5 +55,12 @@ void propose_text_evidence(struct strbuf *sb, const struct proposal_evidence *ev
 void propose_text_path_rule(struct strbuf *sb, const struct proposals_rules *r,
 			    const char *path);
 void propose_text_minutes(struct strbuf *sb, double v);
+/*
+ * The rules in effect (how many, from which files) and the built-in
+ * candidates offered; the file accepted globs go to. root: name files
+ * below it relative to it (NULL: relative to the current directory).
+ */
+void propose_text_rules(struct strbuf *sb, const struct proposals_rules *r, const char *root);
+void propose_text_target(struct strbuf *sb, const struct proposals_rules *r, const char *root);
 
 #endif

@@ -3,6 +3,7 @@
 #include "metrics/proposals.h"
 #include "core/glob.h"
 #include "core/strmap.h"
+#include "metrics/common.h"
 #include "metrics/metrics.h"
 
 /* qsort that accepts an empty (NULL) array. */
@@ -631,6 +632,8 @@ struct score {
 	size_t nr_closes;
 	int64_t matched, extra, other;
 	double minutes, rate_after, p95_after;
+	int64_t forced, forced_closing; /* every newly forced head; those closing an escape */
+	double forced_minutes;          /* the gate minutes of all of them */
 };
 
 static uint32_t next_gen(struct proposals_ctx *c)
@@ -769,6 +772,8 @@ static void score_hits(struct proposals_ctx *c, size_t n, bool ordered, struct s
 		if (h->run_all)
 			continue;
 		forced++;
+		out->forced_closing += h->escape >= 0;
+		out->forced_minutes += (full - shadow) / 60.0;
 		if (!isnan(h->shadow_s)) {
 			c->removed[nr_removed++] = h->shadow_s;
 			if (isnan(full))
@@ -787,6 +792,7 @@ static void score_hits(struct proposals_ctx *c, size_t n, bool ordered, struct s
 	}
 	if (out->nr_closes)
 		sort_n(out->closes, out->nr_closes, sizeof(*out->closes), cmp_size);
+	out->forced = forced;
 	out->rate_after = c->nr_heads ? (double)(c->ff_before + forced) / (double)c->nr_heads
 				      : NAN;
 	out->p95_after = p95_known ? p95_after(c, nr_removed, nr_added) : NAN;
@@ -1518,5 +1524,29 @@ int proposals_preview(struct proposals *p, const char *glob,
 	out->extra_minutes = sc.minutes;
 	out->force_full_rate_after = sc.rate_after;
 	out->p95_after = sc.p95_after;
+	out->forced = sc.forced;
+	out->forced_closing = sc.forced_closing;
+	out->forced_minutes = sc.forced_minutes;
 	return 0;
+}
+
+void proposals_preview_cost(struct strbuf *sb, const struct proposal_preview *pv)
+{
+	const char *sep = " (";
+
+	strbuf_addf(sb, "+%" PRId64 " force-full run%s, ", pv->forced, pv->forced == 1 ? "" : "s");
+	metrics_fmt(sb, "%+.1f min", pv->forced_minutes);
+	if (pv->forced_closing) {
+		strbuf_addf(sb, "%s%" PRId64 " closing", sep, pv->forced_closing);
+		sep = ", ";
+	}
+	if (pv->closes_other) {
+		strbuf_addf(sb, "%s%" PRId64 " other escape%s", sep, pv->closes_other,
+			    pv->closes_other == 1 ? "" : "s");
+		sep = ", ";
+	}
+	if (pv->extra_force_full)
+		strbuf_addf(sb, "%s%" PRId64 " extra", sep, pv->extra_force_full);
+	if (pv->forced)
+		strbuf_addch(sb, ')');
 }

@@ -287,9 +287,16 @@ struct proposal_preview {
 	size_t nr_closes;
 	int64_t extra_force_full, closes_other;
 	double extra_minutes, force_full_rate_after, p95_after;
+	/*
+	 * Every run it newly forces (the escapes it closes, other escapes and
+	 * extra_force_full) and their gate minutes: the cost that moves
+	 * force_full_rate_after, which is (force-full before + forced) / heads.
+	 */
+	int64_t forced, forced_closing;
+	double forced_minutes;
 };
 #define PROPOSALS_PREVIEW_SAMPLE 20
-#define PROPOSAL_PREVIEW_INIT { 0, STRLIST_INIT, NULL, 0, NULL, 0, 0, 0, 0, 0, 0 }
+#define PROPOSAL_PREVIEW_INIT { 0, STRLIST_INIT, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /*
  * The what-if of one glob (as typed: any glob core/glob.h accepts) over the
@@ -301,6 +308,14 @@ struct proposal_preview {
 int proposals_preview(struct proposals *p, const char *glob,
 		      struct proposal_preview *out, struct strbuf *why);
 void proposal_preview_release(struct proposal_preview *pv);
+
+/*
+ * Append a preview's cost, the one its force-full rate comes from: "+5
+ * force-full runs, +103.9 min (3 closing, 2 extra)": closing (the
+ * escapes it closes), other escapes and extra; the kinds of
+ * run in parentheses only when it forces any.
+ */
+void proposals_preview_cost(struct strbuf *sb, const struct proposal_preview *pv);
 
 /* ---- accept and undo ---- */
 

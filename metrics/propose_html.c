@@ -10,7 +10,7 @@
 #define CHART_CANDIDATES 15
 
 static void header(struct strbuf *sb, const struct proposals *p,
-		   const struct proposals_rules *r, size_t builtin, int64_t now)
+		   const struct proposals_rules *r, const char *root, int64_t now)
 {
 	struct strbuf w = STRBUF_INIT, title = STRBUF_INIT;
 
@@ -39,12 +39,17 @@ static void header(struct strbuf *sb, const struct proposals *p,
 	html_data(sb, "history.p95", p->p95_before);
 	strbuf_addch(sb, '>');
 	metrics_fmt_secs(sb, p->p95_before);
-	strbuf_addf(sb, "</span>.<br>Rules: %zu from files, %zu built-in; accepted globs go to ",
-		    r->rules.nr - builtin, builtin);
+	strbuf_addstr(sb, "</span>.<br>Rules: ");
+	strbuf_reset(&w);
+	propose_text_rules(&w, r, root);
+	html_escape(sb, w.buf);
+	strbuf_addstr(sb, "; accepted globs go to ");
+	strbuf_reset(&w);
+	propose_text_target(&w, r, root);
 	if (r->target)
-		html_code(sb, r->target);
+		html_code(sb, w.buf);
 	else
-		strbuf_addstr(sb, "no file (give --rules FILE)");
+		html_escape(sb, w.buf);
 	strbuf_addstr(sb, ".</p>\n");
 	strbuf_release(&w);
 	strbuf_release(&title);
@@ -298,11 +303,11 @@ static void escapes(struct strbuf *sb, const struct proposals *p, const struct p
 }
 
 void propose_print_html(const struct proposals *p, const struct proposals_rules *r,
-			size_t builtin, int64_t limit, int64_t now, FILE *f)
+			const char *root, int64_t limit, int64_t now, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	header(&sb, p, r, builtin, now);
+	header(&sb, p, r, root, now);
 	strbuf_addstr(&sb, "<section class=\"sheet\">\n");
 	tiles(&sb, p);
 	strbuf_addstr(&sb, "<div class=\"charts\">\n");

@@ -142,7 +142,8 @@ test_expect_success 'text output fits 80 columns; md and json stay whole' '
 		test "$(widest out.txt)" -le 80 || { echo "$c: $(widest out.txt) columns"; return 1; }
 	done &&
 	tiadash --db week.db summary --format md >s.md &&
-	test_grep "^- PR #674 148f67aad765 acme/ledger (escape); missed tests/registry/test\\\\_plugins.py::test\\\\_rounding\\\\_plugin\\\\_loaded; selected but failed tests/test\\\\_tax.py::test\\\\_vat\\\\_eu\\\\_standard\\\\_rate$" s.md &&
+	grep -qxF -e "- PR #674 148f67aad765 acme/ledger (escape); missed \`tests/registry/test_plugins.py::test_rounding_plugin_loaded\`; selected but failed \`tests/test_tax.py::test_vat_eu_standard_rate\`" s.md &&
+	test "$(grep -c "n/a" s.md)" = 2 &&
 	tiadash --db week.db summary >s.txt &&
 	sed -n "/^- PR #674/,/^- PR #688/p" s.txt >actual &&
 	cat >expect <<-\EOF &&
@@ -152,6 +153,35 @@ test_expect_success 'text output fits 80 columns; md and json stay whole' '
 	- PR #688 81ace36ac6cf acme/ledger (escape); missed
 	EOF
 	test_cmp expect actual
+'
+
+test_expect_success 'status, --help and a bad --since fit 80 columns; a missing --db store says so' '
+	tiadash --db week.db status >st.txt &&
+	tail -2 st.txt >actual &&
+	cat >expect <<-\EOF &&
+	identity  49 of 49 failing tests resolved,
+	          0 of 490 selection entries select no test
+	EOF
+	test_cmp expect actual &&
+	tiadash --help >h.txt && tiadash help >help.txt && test_cmp h.txt help.txt &&
+	test "$(widest h.txt)" -le 80 &&
+	sed -n "/^  seed /,/^  tui /p" h.txt >actual &&
+	cat >expect <<-\EOF &&
+	  seed        Seed defects outside sampled changes'"'"' impact sets: what the
+	              subset, the full suite and nothing catch.
+	  tui         Open the dashboard: overview, runs, disagreements, detail,
+	EOF
+	test_cmp expect actual &&
+	test_expect_code 2 tiadash --db week.db report --since bogus 2>err &&
+	echo "tiadash: error: --since '"'"'bogus'"'"': expected 7d, 24h, a date or an RFC 3339 time" >expect &&
+	head -1 err >actual && test_cmp expect actual &&
+	test "$(widest err)" -le 80 &&
+	test_expect_code 2 tiadash --db /nope.db status 2>err &&
+	echo "tiadash: error: no store at '"'"'/nope.db'"'"' (the --db given); '"'"'tiadash ingest'"'"' creates one" >expect &&
+	test_cmp expect err &&
+	test_expect_code 2 env TIADASH_DB=/nope.db "$TIADASH_BIN" status 2>err &&
+	echo "tiadash: error: no store at '"'"'/nope.db'"'"' (TIADASH_DB); '"'"'tiadash ingest'"'"' creates one" >expect &&
+	test_cmp expect err
 '
 
 # A help line over 80 columns as written is refitted with its description

@@ -72,7 +72,7 @@ test_expect_success "e edits a glob with a live preview of each keystroke" '
 	 1 overview   2 runs   3 disagreements  [4 proposals]
 	preview     web/src/config/**
 	closes      3 of 10 new escapes: #437, #619, #762
-	cost        +2 force-full runs, +43.4 min
+	cost        +5 force-full runs, +102.0 min (3 closing, 2 extra)
 	force-full  29.5% -> 31.2%;  p95 1474 s -> 1474 s
 	matches     3 changed paths, 5 changes
 	            web/src/config/flags.json
@@ -139,7 +139,7 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	mode preview
 	preview tests/fixtures/fx_rates.json
 	closes 2 of 10 new escapes: #434, #688
-	cost +0 force-full runs, +0.0 min
+	cost +2 force-full runs, +39.7 min (2 closing)
 	force-full 29.5% -> 30.2%;  p95 1474 s -> 1474 s
 	matches 1 changed paths, 2 changes
 	tests/fixtures/fx_rates.json
@@ -147,6 +147,16 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	#434 closes the escape of 8a1a2820
 	#688 closes the escape of 81ace36a
 	EOF
+	sed -n 1,5p list.view >actual &&
+	printf "view proposals\nlines 106\ncursor 7\noffset 0\nmode list\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success "Esc leaves a preview for the list, as q does" '
+	steps "4" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Enter>" \
+	      ":save-view preview.view" "<Esc>" ":save-view list.view" &&
+	tui --since 2026-11-01 --rules rules &&
+	sed -n 5p preview.view >actual && echo "mode preview" >expect && test_cmp expect actual &&
 	sed -n 1,5p list.view >actual &&
 	printf "view proposals\nlines 106\ncursor 7\noffset 0\nmode list\n" >expect &&
 	test_cmp expect actual

@@ -34,7 +34,7 @@ test_expect_success "? shows the keys at 80x24" '
 	                       expression; the matches are highlighted
 	n                      Go to the next line that matches the filter or search
 	N                      Go to the previous line that matches
-	Enter runs the selected key in the overview view                       1/63   0%
+	Enter runs the selected key in the overview view                       1/64   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -54,6 +54,20 @@ test_expect_success "? again (or q) closes the help" '
 	steps "2" "?" "?" ":save-view after.view" &&
 	tui --since 2026-11-01 --rules rules &&
 	head -1 after.view >actual && echo "view runs" >expect && test_cmp expect actual
+'
+
+test_expect_success "Esc closes the help, then leaves the detail, at 80x24, 100x30 and 200x50" '
+	for size in 80x24 100x30 200x50; do
+		steps ":resize $size" "3" "<Enter>" "?" ":save-view help.$size" "<Esc>" \
+		      ":save-view detail.$size" "<Esc>" ":save-view list.$size" "<Esc>" \
+		      ":save-view still.$size" &&
+		tui --since 2026-11-01 --rules rules &&
+		for v in help.$size detail.$size list.$size still.$size; do
+			head -1 $v
+		done >actual &&
+		printf "view help\nview detail\nview disagreements\nview disagreements\n" >expect &&
+		test_cmp expect actual || return 1
+	done
 '
 
 test_expect_success "the man page lists the keys exactly as the table" '

@@ -146,6 +146,18 @@ test_expect_success 'y copies the selected commit with OSC 52 (into tmux'"'"'s c
 	wait_for_width 80
 '
 
+test_expect_success 'Esc closes the help and leaves a detail (as tig and lazygit)' '
+	tmx send-keys -t t "?" &&
+	wait_for "> help$" pane &&
+	tmx send-keys -t t Escape &&
+	wait_for "^NO-GO  *1/28   0%$" pane &&
+	tmx send-keys -t t "#" "434" Enter &&
+	wait_for "> detail$" pane &&
+	tmx send-keys -t t Escape &&
+	wait_for "^NO-GO  *1/28   0%$" pane &&
+	! grep -q "> detail" pane
+'
+
 test_expect_success 'q quits cleanly: the pane shows the shell again' '
 	tmx send-keys -t t q &&
 	wait_for "^exit=0$" pane &&

@@ -140,6 +140,20 @@ test_expect_success 'propose: the candidates, the recommended set and the histor
 	done
 '
 
+test_expect_success 'propose: the page counts the rules in effect and the built-ins as the text does' '
+	html_text propose.dom | tr -s " \n" "  " >rules.txt &&
+	test_grep "Rules: 0 in effect, no rule file or selector config; 79 built-in defaults offered as candidates; accepted globs go to .tiadash/rules \." rules.txt &&
+	! grep -F "$SAMPLE" propose.html &&
+	tiadash --db week.db --repo "$SAMPLE/repo" propose --since 2026-11-01 --until 2026-11-08 >propose.out &&
+	sed -n "/^rules /,/^accept /p" propose.out >actual &&
+	cat >expect <<-EOF &&
+	rules        0 in effect, no rule file or selector config; 79 built-in defaults
+	             offered as candidates
+	accept into  $SAMPLE/repo/.tiadash/rules
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'replay: baseline against the what-if, and the changes, as json has them' '
 	html_figures replay.dom replay.json --require totals.changes comparison.force_full_rate_before \
 		comparison.force_full_rate_after baseline.misses proposal.misses comparison.escapes_closed \

@@ -224,13 +224,21 @@ test_expect_success 'preview: what one edited glob matches, closes and costs' '
 	           config/other.toml
 	           config/registry.toml
 	  closes   PR 1, 2
-	  cost     +3 force-full runs, +27.4 min; force-full 63.6%, shadow p95 670 s
+	  cost     +6 force-full runs, +55.5 min (2 closing, 1 other escape, 3 extra)
+	  after    force-full 63.6%, shadow p95 670 s
 	preview  nothing/**
 	  matches  0 changed paths, 0 changes
 	  closes   -
-	  cost     +0 force-full runs, +0.0 min; force-full 9.1%, shadow p95 390 s
+	  cost     +0 force-full runs, +0.0 min
+	  after    force-full 9.1%, shadow p95 390 s
 	EOF
 	test_cmp expect out &&
+	# The cost is what moves the rate: (1 forced before + 6) / 11 changes.
+	tiadash --db s.db --repo repo propose $W --no-builtin-rules --preview "config/*.toml" \
+		--format json >c.json &&
+	json_close c.json "[d[0][\"forced\"], d[0][\"extra_force_full\"], d[0][\"closes_other\"], round(d[0][\"forced_minutes\"], 1)]" \
+		"[6, 3, 1, 55.5]" &&
+	json_close c.json "d[0][\"force_full_rate_after\"] * 11" 7.0 &&
 	tiadash --db s.db --repo repo propose $W --no-builtin-rules --preview "docs/**" --format json >v.json &&
 	# docs/ is ignored by the rules file before an appended glob: no match.
 	json_close v.json "[d[0][\"matched_paths\"], d[0][\"changes\"]]" "[0, []]" &&

@@ -28,8 +28,8 @@ test_expect_success 'accept appends to .tiadash/rules and says what it wrote' '
 	# accepted 2026-11-08: closes escapes of PR 1, 2 (tiadash propose)
 	config/registry.toml
 
-	it closes PR 1, 2; matches 4 changes, +0 force-full runs, +0.0 min; force-full
-	  36.4%, shadow p95 665 s
+	it closes PR 1, 2; matches 4 changes, +3 force-full runs, +28.2 min (2 closing,
+	  1 other escape); force-full 36.4%, shadow p95 665 s
 	EOF
 	test_cmp expect actual
 '

@@ -442,8 +442,7 @@ static void build_preview(struct propose *pr, const struct proposals *ps)
 	r = add(pr, LINE_TEXT, 0);
 	row_add_str(r, 11, ROLE_LABEL, "cost");
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "+%" PRId64 " force-full runs, ", pv->extra_force_full);
-	metrics_fmt(&sb, "+%.1f min", pv->extra_minutes);
+	proposals_preview_cost(&sb, pv);
 	row_add_str(r, 0, ROLE_DEFAULT, sb.buf);
 	r = add(pr, LINE_TEXT, 0);
 	row_add_str(r, 11, ROLE_LABEL, "force-full");
@@ -614,6 +613,11 @@ static enum reaction propose_request(struct tui *t, struct view *v, enum request
 	struct line_ref ref = selected(t, v);
 
 	switch (req) {
+	case REQ_CLEAR:
+		if (v->search.pattern)
+			return R_UNHANDLED;
+		/* Without a search, Esc leaves the preview. */
+		/* fall through */
 	case REQ_QUIT:
 	case REQ_BACK:
 		if (!pr->previewing)

@@ -799,6 +799,9 @@ static enum reaction generic_request(struct tui *t, struct view *v, enum request
 		if (v->search.pattern) {
 			tui_set_search(t, v, NULL);
 			tui_message(t, false, "%s cleared", v->ops->filter ? "filter" : "search");
+		} else if (t->depth > 1 && t->stack[t->depth - 1] >= NR_MAIN_VIEWS) {
+			/* Back out of the help or a detail, as in tig and lazygit. */
+			t->depth--;
 		}
 		return R_REDRAW;
 	case REQ_JUMP:

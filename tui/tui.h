@@ -60,7 +60,8 @@
 	_(FIND_NEXT, NULL, "Go to the next line that matches the filter or "   \
 		     "search")                                                 \
 	_(FIND_PREV, NULL, "Go to the previous line that matches")             \
-	_(CLEAR, NULL, "Clear the filter or search")                           \
+	_(CLEAR, NULL, "Clear the filter or search; without one, close the "   \
+		 "help, a detail or a preview")                                \
 	_(JUMP, NULL, "Jump to a pull request or commit (434, #434, 8a1a282): "\
 		"open its detail")                                             \
 	_(COPY, NULL, "Copy the selected glob, test id or commit (OSC 52 "     \
