@@ -259,6 +259,10 @@ void metrics_fmt_trade(struct strbuf *sb, const struct metrics *m)
 {
 	const struct metrics_savings *sv = &m->savings;
 
+	if (!m->pairs) {
+		strbuf_addstr(sb, "the trade of the flip is n/a (no pair in the window)");
+		return;
+	}
 	strbuf_addstr(sb, "the cheap gate saves about ");
 	metrics_fmt(sb, "%.1f", sv->saved_minutes_per_week / 60);
 	strbuf_addstr(sb, " runner-hours a week and lets through about ");
