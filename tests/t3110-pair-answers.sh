@@ -5,6 +5,7 @@
 # test count is the total. Decided at classification, whichever run came first.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-metrics.sh"
+. "$TEST_SRC/tui/lib.sh"
 
 # nosel ENTRY...: a narrowed selection with no counts, as a plain list gives.
 nosel() {
@@ -122,6 +123,27 @@ test_expect_success 'gate-check and summary read the same answers' '
 	json_close g.json "[c[\"value\"] for c in d[\"criteria\"] if c[\"name\"] == \"affected_fraction_p50\"]" "[0.25]" &&
 	tiadash --db s.db summary --since 2026-11-01 --format json >m.json &&
 	json_close m.json "[d[\"pairs\"], d[\"force_full\"][\"count\"], d[\"force_full\"][\"rate\"]]" "[5, 2, 0.4]"
+'
+
+test_expect_success 'the dashboard: the runs view and the detail read the same answers' '
+	steps "2" ":save-display runs.screen" "<Enter>" ":save-display detail.screen" &&
+	TUI_DB=s.db TUI_REPO=repo tui --since 2026-11-01 &&
+	sed -n "3,7p" runs.screen >runs.rows &&
+	assert_screen runs.rows <<-\EOF &&
+	11-01 08:00     #1 30a17a8 agree        run_all  1.000  300 s  600 s   n/a
+	11-01 09:00     #2 cda27cb agree        selected 0.250   60 s  600 s   n/a
+	11-01 10:00     #3 edb32ea agree        selected 0.100   90 s  600 s   n/a
+	11-02 08:00     #4 feadb51 agree        run_all  1.000  420 s  600 s   n/a
+	11-02 09:00     #5 7ffa06c agree        selected 0.050   45 s  600 s   n/a
+	EOF
+	sed -n "3,5p;10,11p" detail.screen >detail.rows &&
+	assert_screen detail.rows <<-\EOF
+	class       agree
+	selection   run_all, 2 of 2 tests (affected 1.000)
+	reasons     whole-suite
+	selected    tests/a.py
+	            tests/b.py
+	EOF
 '
 
 test_done
