@@ -250,6 +250,11 @@ int query_window_group_ids(struct store *s, const struct window_runs *wr,
 int query_groups_each(struct store *s, const int64_t *ids, size_t nr, test_group_fn fn,
 		      void *data);
 /*
+ * The groups of the tests run run_id ran (its stored test list), in group
+ * id order: 1 (fn not called) when the run has no stored list.
+ */
+int query_run_tests_each(struct store *s, int64_t run_id, test_group_fn fn, void *data);
+/*
  * The groups of repo ("" or NULL: every repo) first run before `before`,
  * and those of its earliest full run with a test list (the baseline).
  */

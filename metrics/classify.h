@@ -16,6 +16,10 @@
  *                 failed only on quarantined tests)
  *
  * Escapes (counts and rates) are the pairs of class escape or non-hermetic.
+ *
+ * A complete pair also settles what its narrowed shadow run answered, from
+ * the full run's stored test list (pair_verdict.answer): decided here, so it
+ * holds whichever run was ingested first.
  */
 #ifndef TIADASH_METRICS_CLASSIFY_H
 #define TIADASH_METRICS_CLASSIFY_H
@@ -39,7 +43,19 @@ bool pair_class_is_escape(enum pair_class c);
 
 struct pair_verdict {
 	enum pair_class cls;
-	const struct run_info *shadow, *full; /* latest attempts, borrowed */
+	/*
+	 * Latest attempts, borrowed; shadow points at answer when the pair
+	 * changed how its selection reads.
+	 */
+	const struct run_info *shadow, *full;
+	/*
+	 * Owned, NULL when the shadow run reads as stored: a narrowed run as
+	 * its pair answers it. A selection naming every test the full run ran
+	 * is decision run_all, reason `whole-suite`; without total_tests, its
+	 * total is the full run's test count and its selected count those of
+	 * them it names.
+	 */
+	struct run_info *answer;
 	const char *why;                      /* incomplete: the reason */
 	struct strlist missed;       /* real failing tests not selected */
 	struct strlist non_hermetic; /* real failing tests that were selected */

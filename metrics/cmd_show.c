@@ -23,7 +23,7 @@ struct show {
 	struct pair_verdict v;
 	struct diff_info diff;
 	bool has_diff;
-	const struct run_info *sel_run; /* latest shadow attempt */
+	const struct run_info *sel_run; /* latest shadow attempt, as its pair answers it */
 	struct note_info *notes; /* explained notes of the head, oldest first */
 	size_t nr_notes;
 	bool *missed_blind;      /* per missed test: no narrowed selection ever named it */
@@ -497,7 +497,7 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 		rc = load_verifier(sh, ctx);
 	if (rc < 0)
 		return -1;
-	sh->sel_run = pair_latest(&sh->pair, RUN_SHADOW);
+	sh->sel_run = sh->v.shadow; /* as its pair answers it (SPEC 4, whole-suite) */
 	dr = diff_run(sh);
 	if (dr && dr->diff_id) {
 		rc = query_diff(ctx->store, dr->diff_id, &sh->diff);

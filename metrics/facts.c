@@ -5,7 +5,7 @@
 #include "metrics/facts.h"
 
 /* Change it with the blob's layout or with what a class means: facts of another are made again. */
-#define FACTS_FORMAT "tiadash pair facts 1"
+#define FACTS_FORMAT "tiadash pair facts 2"
 
 int64_t pair_facts_key(const struct idmap *map)
 {

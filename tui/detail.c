@@ -316,7 +316,7 @@ static int build(struct tui *t, struct detail *d)
 		return -1;
 	}
 	d->cls = v.cls;
-	shadow = pair_latest(&p, RUN_SHADOW);
+	shadow = v.shadow; /* as its pair answers it (a whole-suite answer: run_all) */
 	dr = shadow && shadow->diff_id ? shadow : pair_latest(&p, RUN_FULL);
 	header(d, &p, &v, dr ? dr->base : NULL);
 	state(t, d);
@@ -331,7 +331,7 @@ static int build(struct tui *t, struct detail *d)
 		ret = changed(t, d, dr, shadow);
 	if (!ret)
 		ret = runs(t, d, &p);
-	if (!ret && shadow && shadow->decision == DECISION_SELECTED)
+	if (!ret && shadow && pair_latest(&p, RUN_SHADOW)->decision == DECISION_SELECTED)
 		ret = query_selection_entries(t->store, shadow->id, &entries);
 	if (!ret && entries.nr) {
 		strlist_sort(&entries);
