@@ -223,17 +223,7 @@ static void json_days(cJSON *root, const struct metrics *m)
 
 		time_format_date(&date, d->day);
 		json_add_string(o, "date", date.buf);
-		json_add_int(o, "heads", d->heads);
-		json_add_int(o, "pairs", d->pairs);
-		json_add_int(o, "escapes", d->escapes);
-		json_add_number(o, "escape_rate", d->escape_rate);
-		json_add_int(o, "shadow_runs", d->shadow_runs);
-		json_add_int(o, "force_full", d->force_full);
-		json_add_number(o, "force_full_rate", d->force_full_rate);
-		json_add_number(o, "affected_p50", d->affected_p50);
-		json_add_number(o, "shadow_wall_clock_p95", d->shadow_wall_p95);
-		json_add_number(o, "diff_coverage_mean", d->diff_coverage_mean);
-		trust_json_rate(o, &d->escape, false);
+		report_by_json_figures(o, d);
 		cJSON_AddItemToArray(days, o);
 		strbuf_release(&date);
 	}

@@ -84,11 +84,8 @@ static void print_table(const struct metrics *m, enum metrics_period by,
 	metrics_flush(&sb);
 }
 
-static void json_period(cJSON *o, const struct metrics_day *d)
+void report_by_json_figures(cJSON *o, const struct metrics_day *d)
 {
-	json_add_time(o, "start", d->day);
-	json_add_time(o, "end", d->end);
-	json_add_bool(o, "partial", d->partial);
 	json_add_int(o, "heads", d->heads);
 	json_add_int(o, "pairs", d->pairs);
 	json_add_int(o, "escapes", d->escapes);
@@ -100,6 +97,14 @@ static void json_period(cJSON *o, const struct metrics_day *d)
 	json_add_number(o, "shadow_wall_clock_p95", d->shadow_wall_p95);
 	json_add_number(o, "diff_coverage_mean", d->diff_coverage_mean);
 	trust_json_rate(o, &d->escape, false);
+}
+
+static void json_period(cJSON *o, const struct metrics_day *d)
+{
+	json_add_time(o, "start", d->day);
+	json_add_time(o, "end", d->end);
+	json_add_bool(o, "partial", d->partial);
+	report_by_json_figures(o, d);
 }
 
 static void print_json(const struct metrics *m, enum metrics_period by,

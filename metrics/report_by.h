@@ -7,11 +7,14 @@
 
 #include "core/tiadash.h"
 #include "core/cli.h"
+#include "core/json.h"
 #include "metrics/metrics.h"
 
 /* Print m's periods in format to standard output (now: the page's date). */
 void report_by_print(const struct metrics *m, enum metrics_period by, enum output_format format,
 		     int64_t now);
+/* A day's or a period's figures into o (report's "days" and --by's "periods"). */
+void report_by_json_figures(cJSON *o, const struct metrics_day *d);
 /* Append a period's name: its first day, a month as YYYY-MM; "*" when partial and asked. */
 void report_by_label(struct strbuf *sb, const struct metrics_day *d, enum metrics_period by,
 		     bool mark_partial);

@@ -103,6 +103,8 @@ test_expect_success 'csv rows and the text report agree with the json' '
 	test_cmp expect actual &&
 	tiadash --db s.db report >r.txt &&
 	sed -n "/^Affected/,/^Escapes/p" r.txt >actual &&
+	# saved: 5 x 600 - (300 + 60 + 90 + 420 + 45) s = 34.75 min in 2 days;
+	# the whole-suite runs gave back (300-60 + 420-60) s = 10 min
 	cat >expect <<-\EOF &&
 	Affected     p50 0.250  p95 1.000  mean 0.480  (5 runs)
 	  narrowed   p50 0.100  p95 0.235  mean 0.133  (3 runs)
@@ -110,6 +112,10 @@ test_expect_success 'csv rows and the text report agree with the json' '
 	             shadow        90 s     396 s  (5 runs)
 	             full         600 s     600 s  (5 runs)
 	             saving       85.0%     34.0%
+	Saved        34.8 of 50.0 gate minutes over 5 pairs (121.6 a week)
+	             force-full runs gave back 10.0 minutes (22.3% of the saving)
+	The trade    the cheap gate saves about 2.0 runner-hours a week and lets through
+	             about 0.0 regressions a week (at most 7.9 at 95%)
 	Force-full   2 of 5 shadow runs (40.0%); narrowed p50 60 s
 	               runs   minutes  reason (minutes beyond the narrowed p50)
 	                  2      10.0  whole-suite

@@ -143,7 +143,7 @@ test_expect_success 'replay (rules, record, what-if) under valgrind' '
 test_expect_success 'replay with a selector under valgrind' '
 	printf "#!/bin/sh\nhead -1 >/dev/null; echo tests/a.py\n" >sel.sh && chmod +x sel.sh &&
 	vg --db week.db --repo "$repo" replay --since 2026-11-06 --until 2026-11-08 \
-		--selector ./sel.sh -j 2 --format json >sel.json &&
+		--selector "$TRASH/sel.sh" -j 2 --format json >sel.json &&
 	vg_clean
 '
 
@@ -168,7 +168,7 @@ test_expect_success 'a real-size report (3000 files, 31000 cases) under valgrind
 test_expect_success 'the review reproduction under valgrind: 200 cases of files not in the tree' '
 	git init -q uaf && git -C uaf commit -q --allow-empty -m empty &&
 	review_report uaf/junit.xml &&
-	(cd uaf && vg ingest --kind full --head HEAD junit.xml) >out &&
+	vg --db uaf.db --repo uaf ingest --kind full --head HEAD uaf/junit.xml >out &&
 	vg_clean && echo "1 new run, 0 unchanged" >expect && test_cmp expect out
 '
 
