@@ -129,6 +129,9 @@ held_at_first_write() {
 	echo $? >rc
 }
 
+# The sanitizers' runtime writes before tiadash reads the file, so the
+# first write(2) is no longer the diff: the plain build's pass runs this.
+if [ -z "$TEST_ASAN" ]; then
 test_expect_success 'an edit between the read and the rename is kept, the write refused' '
 	command -v strace >/dev/null &&
 	printf "{\"globalDependencies\": [\"mine\"]}\n" >edited &&
@@ -139,6 +142,7 @@ test_expect_success 'an edit between the read and the rename is kept, the write 
 	test_cmp expect err &&
 	printf "{\"globalDependencies\": [\"mine\"]}" >expect && test_cmp expect repo/turbo.json
 '
+fi
 
 # killed_at SYSCALL WHEN GLOB: rules --add GLOB into repo/k.yml, SIGKILLed
 # by strace on the WHEN-th call of SYSCALL.
