@@ -6,8 +6,6 @@
 #include "metrics/common.h"
 #include "metrics/queue.h"
 
-#include <math.h>
-
 enum {
 	OPT_BATCH = MOPT_FIRST_PRIVATE,
 	OPT_RUNNERS,

@@ -1756,6 +1756,14 @@ static void finish_prs(struct metrics *m)
 	m->nr_escape_prs = out;
 }
 
+/* A day's or a period's span [start, end); partial when the window begins or ends inside it. */
+static void set_span(const struct metrics *m, struct metrics_day *d, int64_t start, int64_t end)
+{
+	d->day = start;
+	d->end = end;
+	d->partial = (m->since > start && m->since < end) || (m->until > start && m->until < end);
+}
+
 /* Figures of one day from its rows [from, to). */
 static void fill_day(const struct metrics *m, size_t from, size_t to,
 		     struct metrics_day *d, struct dvec *aff, struct dvec *wall)
@@ -1830,10 +1838,7 @@ static void finish_days(struct metrics *m)
 		from = i;
 		while (i < m->nr_rows && day_of(m->rows[i].at) == day)
 			i++;
-		d->day = day * MS_PER_DAY;
-		d->end = d->day + MS_PER_DAY;
-		d->partial = (m->since > d->day && m->since < d->end) ||
-			     (m->until > d->day && m->until < d->end);
+		set_span(m, d, day * MS_PER_DAY, (day + 1) * MS_PER_DAY);
 		fill_day(m, from, i, d, &aff, &wall);
 	}
 	free(aff.v);
@@ -1911,10 +1916,7 @@ static size_t fill_periods(const struct metrics *m, enum metrics_period by, int6
 		}
 		ALLOC_GROW(*out, n + 1, alloc);
 		d = memset(&(*out)[n++], 0, sizeof(**out));
-		d->day = p * MS_PER_DAY;
-		d->end = period_next_day(p, by) * MS_PER_DAY;
-		d->partial = (m->since > d->day && m->since < d->end) ||
-			     (m->until > d->day && m->until < d->end);
+		set_span(m, d, p * MS_PER_DAY, period_next_day(p, by) * MS_PER_DAY);
 		while (i < m->nr_rows && m->rows[i].at < d->day)
 			i++;
 		from = i;
