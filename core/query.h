@@ -190,6 +190,54 @@ int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, v
 int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out);
 
 /*
+ * Main's record (SPEC 4, inherited; core/query_main.c). ingest/mainline.c
+ * keeps the first-parent line of each repository's main branch, numbered
+ * upward (seq); a full run with no PR on a commit of that line is a run of
+ * main: never a pair, the record of which tests were red on main.
+ */
+/* 1 when sha is on repo's main line (*seq its place), 0 when not; -1 after error(). */
+int query_mainline_seq(struct store *s, const char *repo, const char *sha, int64_t *seq);
+
+struct main_cover {
+	int64_t run_id;    /* main's run (latest attempt) that covers the fork; 0: none */
+	char sha[41];      /* its commit, "" when none */
+	bool fork_known;   /* the diff has a merge base */
+	bool fork_on_line; /* and it is on main's line */
+};
+/*
+ * The run of main that covers a pair whose diff is diff_id: main's full run
+ * on the diff's merge base (the fork point) or on the nearest first-parent
+ * ancestor of it that main ran, never head_id's own. -1 after error().
+ */
+int query_main_cover(struct store *s, const char *repo, int64_t diff_id, int64_t head_id,
+		     struct main_cover *out);
+
+/*
+ * What every pair's class depends on in main's record, as text into out:
+ * it changes whenever a run of main or the line itself does.
+ */
+int query_main_stamp(struct store *s, struct strbuf *out);
+
+struct main_run {
+	int64_t head_id, run_id, seq, started_at;
+	char *repo;
+	char sha[41];
+	enum verdict verdict;
+	struct strlist red; /* its failing tests (failed or errored), sorted */
+};
+/*
+ * Every run of main (each commit's latest attempt) started before until,
+ * of repo (NULL: every repo), by repo then seq, with their red tests, into
+ * a new array *out of *nr (release with main_runs_release, also after
+ * an error). -1 after error().
+ */
+int query_main_runs(struct store *s, const char *repo, int64_t until, struct main_run **out,
+		    size_t *nr);
+void main_runs_release(struct main_run *runs, size_t nr);
+/* The newest run's id (0: none), to tell the runs an ingest wrote. */
+int query_newest_run(struct store *s, int64_t *id);
+
+/*
  * The runs of a window's heads (every attempt), ascending ids: what the
  * blind spots walk. The tables they read (selection, run_tests, result)
  * are scanned over the ids' range and kept to the ids, so a window costs

@@ -352,6 +352,27 @@ static const char *const migrations[] = {
 	STALE_RUN("old.run_id") STALE_RUN("new.run_id") " END;"
 	"CREATE TRIGGER quarantine_del AFTER DELETE ON quarantine BEGIN "
 	STALE_RUN("old.run_id") " END;",
+
+	/*
+	 * 11 -> 12: main's record (ingest/mainline.c). The first-parent line
+	 * of each repository's main branch, numbered upward (seq), as far back
+	 * as its runs need; a full run with no PR on a commit of it is a run
+	 * of main. The partial index finds those runs for the pair facts' key:
+	 * a new run of main can change the class of any pair.
+	 */
+	"CREATE TABLE mainline ("
+	"  repo TEXT NOT NULL,"
+	"  sha TEXT NOT NULL,"
+	"  seq INTEGER NOT NULL,"
+	"  PRIMARY KEY (repo, sha)) WITHOUT ROWID;"
+	"CREATE INDEX mainline_seq ON mainline (repo, seq);"
+	"CREATE TABLE mainline_state ("
+	"  repo TEXT PRIMARY KEY,"
+	"  tip TEXT NOT NULL,"
+	"  bottom TEXT NOT NULL,"
+	"  bottom_at INTEGER NOT NULL,"
+	"  complete INTEGER NOT NULL) WITHOUT ROWID;"
+	"CREATE INDEX run_main ON run (id) WHERE pr IS NULL AND kind = 'full';",
 #undef STALE_RUN
 #undef STALE
 };

@@ -749,3 +749,36 @@ int mkdir_for_file(const char *file)
 	free(dir);
 	return ret;
 }
+
+bool strlist_sorted_has(const struct strlist *l, const char *s)
+{
+	size_t lo = 0, hi = l->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->items[mid], s);
+
+		if (!c)
+			return true;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+void strlist_uniq(struct strlist *l)
+{
+	size_t kept = 0;
+
+	strlist_sort(l);
+	for (size_t i = 0; i < l->nr; i++) {
+		if (kept && !strcmp(l->items[kept - 1], l->items[i])) {
+			free(l->items[i]);
+			continue;
+		}
+		l->items[kept++] = l->items[i];
+	}
+	l->nr = kept;
+}

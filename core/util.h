@@ -109,6 +109,10 @@ void strlist_push(struct strlist *l, const char *s);
 void strlist_push_owned(struct strlist *l, char *s);
 void strlist_release(struct strlist *l);
 void strlist_sort(struct strlist *l);
+/* Sort l and drop its repeats (freeing them). */
+void strlist_uniq(struct strlist *l);
+/* Whether s is in l, which strlist_sort sorted (a binary search). */
+bool strlist_sorted_has(const struct strlist *l, const char *s);
 
 /*
  * Read a whole file into sb (appending). `limit` caps the size (0: none).

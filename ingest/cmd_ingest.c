@@ -3,6 +3,7 @@
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/config.h"
+#include "ingest/mainline.h"
 #include "core/timeutil.h"
 #include "ingest/ciapi.h"
 #include "ingest/coverage.h"
@@ -502,6 +503,7 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 	struct config cfg = CONFIG_INIT;
 	struct ingest ing;
 	bool replace = false;
+	int64_t since_run;
 	int ret = parse_all(argc, argv, ctx->now, &o, &replace, &http);
 
 	if (ret) {
@@ -510,6 +512,11 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 	}
 	if (config_load(&cfg, ctx->db_path) < 0) {
 		bare_opts_release(&o);
+		return EXIT_INPUT_ERROR;
+	}
+	if (query_newest_run(ctx->store, &since_run) < 0) {
+		bare_opts_release(&o);
+		config_release(&cfg);
 		return EXIT_INPUT_ERROR;
 	}
 	ingest_init(&ing, ctx->store, cmd_repo(ctx), ctx->now);
@@ -525,6 +532,8 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 		for (int i = optind; i < argc; i++)
 			ret |= ingest_path(&ing, argv[i]);
 	if (ingest_flush(&ing) < 0)
+		ret = -1;
+	if (mainline_refresh(ctx->store, ing.repo, since_run) < 0)
 		ret = -1;
 	if (ing.progress)
 		fputc('\n', stderr);

@@ -1,9 +1,10 @@
-/* Pair classification: agree, escape, non-hermetic, flaky, over-strict, incomplete. */
+/* Pair classification: agree, escape, non-hermetic, flaky, over-strict, incomplete, inherited; and runs of main. */
 #include "core/tiadash.h"
 #include "metrics/classify.h"
 
 static const char *const class_names[NR_CLASSES] = {
-	"agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete",
+	"agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete", "inherited",
+	"main",
 };
 
 const char *pair_class_name(enum pair_class c)
@@ -22,6 +23,8 @@ void pair_verdict_release(struct pair_verdict *v)
 	strlist_release(&v->non_hermetic);
 	strlist_release(&v->flaky);
 	strlist_release(&v->quarantined);
+	strlist_release(&v->inherited);
+	strlist_release(&v->latent);
 	strlist_release(&v->unresolved);
 	if (v->answer) {
 		strlist_release(&v->answer->reasons);
@@ -111,25 +114,39 @@ struct full_scan {
 	struct pair_verdict *v;
 	struct idset *selected;
 	const struct idset *quarantine;
+	const struct strlist *red_on_main; /* sorted */
 	bool any_real, selection_read;
 };
 
-/*
- * A real failure of a pair whose shadow run passed: missed, or selected
- * (non-hermetic). The selection is read at the first one: most pairs with
- * a failing full run have none, or a shadow run that failed too.
- */
-static int add_real(struct full_scan *fs, const struct test_result *r, const char *id)
+/* Whether the shadow run's selection names r; read at the first question. */
+static int selects(struct full_scan *fs, const struct test_result *r, bool *out)
 {
 	if (!fs->selection_read) {
 		fs->selection_read = true;
 		if (selection_idset(fs->s, fs->map, fs->v->shadow, fs->selected) < 0)
 			return -1;
 	}
-	if (idset_selects(fs->selected, r->suite, r->name))
-		strlist_push(&fs->v->non_hermetic, id);
-	else
-		strlist_push(&fs->v->missed, id);
+	*out = idset_selects(fs->selected, r->suite, r->name);
+	return 0;
+}
+
+/*
+ * A real failure main did not have. Shadow passed: missed, or selected
+ * (non-hermetic): the escape's lists. Shadow failed: when not selected, a
+ * latent miss. Most pairs with a failing full run have none of these, so
+ * the selection is read at the first one.
+ */
+static int add_real(struct full_scan *fs, const struct test_result *r, const char *id)
+{
+	bool selected;
+
+	fs->any_real = true;
+	if (selects(fs, r, &selected) < 0)
+		return -1;
+	if (fs->v->shadow->verdict == VERDICT_PASS)
+		strlist_push(selected ? &fs->v->non_hermetic : &fs->v->missed, id);
+	else if (!selected)
+		strlist_push(&fs->v->latent, id);
 	return 0;
 }
 
@@ -151,11 +168,10 @@ static int scan_result(const struct test_result *r, void *data)
 		strlist_push(&fs->v->flaky, id.buf);
 	} else if (idset_selects(fs->quarantine, r->suite, r->name)) {
 		strlist_push(&fs->v->quarantined, id.buf);
+	} else if (strlist_sorted_has(fs->red_on_main, id.buf)) {
+		strlist_push(&fs->v->inherited, id.buf);
 	} else {
-		fs->any_real = true;
-		/* The lists are an escape's, and only a passing shadow run escapes. */
-		if (fs->v->shadow->verdict == VERDICT_PASS)
-			ret = add_real(fs, r, id.buf);
+		ret = add_real(fs, r, id.buf);
 	}
 	strbuf_release(&id);
 	return ret;
@@ -281,6 +297,8 @@ static enum pair_class decide(const struct pair_info *p, const struct pair_verdi
 {
 	bool flaky = v->flaky.nr > 0 || earlier_full_failed(p, v->full);
 
+	if (!any_real && v->inherited.nr)
+		return CLASS_INHERITED;
 	if (v->shadow->verdict == VERDICT_PASS) {
 		if (any_real)
 			return v->missed.nr ? CLASS_ESCAPE : CLASS_NON_HERMETIC;
@@ -297,17 +315,45 @@ int classify_pair(struct store *s, const struct idmap *map,
 	return classify_pair_with(s, map, NULL, p, out);
 }
 
+/* A head whose only runs are full runs without a PR, on main's line: a run of main. */
+static int is_main_run(struct store *s, const struct pair_info *p)
+{
+	int64_t seq;
+
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->runs[i].kind != RUN_FULL || p->runs[i].has_pr)
+			return 0;
+	return p->nr ? query_mainline_seq(s, p->repo, p->sha, &seq) : 0;
+}
+
+/* The run of main that covers v, and the tests red there (sorted) into red. */
+static int read_main_cover(struct store *s, const struct pair_info *p, struct pair_verdict *v,
+			   struct strlist *red)
+{
+	int64_t diff_id = v->full->diff_id ? v->full->diff_id : v->shadow->diff_id;
+
+	if (query_main_cover(s, p->repo, diff_id, p->head_id, &v->cover) < 0)
+		return -1;
+	return v->cover.run_id ? query_run_failed_ids(s, v->cover.run_id, red) : 0;
+}
+
 int classify_pair_with(struct store *s, const struct idmap *map,
 		       const struct quarantine_index *q, const struct pair_info *p,
 		       struct pair_verdict *out)
 {
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
-	struct full_scan fs = { s, map, out, &selected, &quarantine, false, false };
+	struct strlist red = STRLIST_INIT;
+	struct full_scan fs = { s, map, out, &selected, &quarantine, &red, false, false };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	out->shadow = pair_latest(p, RUN_SHADOW);
 	out->full = pair_latest(p, RUN_FULL);
+	ret = out->shadow ? 0 : is_main_run(s, p);
+	if (ret) {
+		out->cls = CLASS_MAIN;
+		return ret < 0 ? -1 : 0;
+	}
 	out->why = incomplete_reason(out);
 	if (out->why) {
 		out->cls = CLASS_INCOMPLETE;
@@ -321,6 +367,8 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 		return 0;
 	}
 	ret = quarantine_idset(s, map, q, out, &quarantine);
+	if (!ret && out->full->failures)
+		ret = read_main_cover(s, p, out, &red);
 	if (!ret)
 		ret = query_run_results_unordered(s, out->full->id, scan_result, &fs);
 	if (!ret)
@@ -331,12 +379,17 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 		strlist_release(&out->missed);
 		strlist_release(&out->non_hermetic);
 	}
+	if (out->cls != CLASS_AGREE)
+		strlist_release(&out->latent);
 	strlist_sort(&out->missed);
 	strlist_sort(&out->non_hermetic);
 	strlist_sort(&out->flaky);
 	strlist_sort(&out->quarantined);
+	strlist_sort(&out->inherited);
+	strlist_sort(&out->latent);
 	idset_release(&selected);
 	idset_release(&quarantine);
+	strlist_release(&red);
 	return ret;
 }
 

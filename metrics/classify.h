@@ -11,11 +11,23 @@
  *                 every one of them was selected (and passed in shadow)
  *   flaky         no real failure, but a full attempt failed and a rerun of
  *                 the same head passed, or a test passed on a rerun
+ *   main          not a pair: a head whose only runs are full runs that
+ *                 name no PR, on a commit of main's first-parent line (a
+ *                 run of main, main's record)
+ *   inherited     the full run's real failures all failed in the run of
+ *                 main that covers the pair too (the run on its fork
+ *                 point, or on the nearest first-parent ancestor of it that
+ *                 main ran): main was red before the change
+ *   escape        ...
  *   over-strict   shadow failed, the full run passed
  *   agree         everything else (both pass, both fail, or the full run
  *                 failed only on quarantined tests)
  *
- * Escapes (counts and rates) are the pairs of class escape or non-hermetic.
+ * A real failure main already had is inherited, never missed: the rest
+ * decide. Escapes (counts and rates) are the pairs of class escape or
+ * non-hermetic. When both runs failed, the full run's real failures that
+ * the selection did not name are latent misses: the gate held, the
+ * selector missed them all the same.
  *
  * A complete pair also settles what its narrowed shadow run answered, from
  * the full run's stored test list (pair_verdict.answer): decided here, so it
@@ -35,8 +47,12 @@ enum pair_class {
 	CLASS_FLAKY,
 	CLASS_OVER_STRICT,
 	CLASS_INCOMPLETE,
+	CLASS_INHERITED,
+	CLASS_MAIN, /* not a pair: a run of main */
 };
-#define NR_CLASSES 6
+#define NR_CLASSES 8
+/* The classes of pairs (every class but main), for counts and tables. */
+#define NR_PAIR_CLASSES CLASS_MAIN
 
 const char *pair_class_name(enum pair_class c);
 bool pair_class_is_escape(enum pair_class c);
@@ -61,6 +77,13 @@ struct pair_verdict {
 	struct strlist non_hermetic; /* real failing tests that were selected */
 	struct strlist flaky;        /* tests that passed on a rerun */
 	struct strlist quarantined;  /* failing tests on the quarantine list */
+	struct strlist inherited;    /* real failing tests main was red on too */
+	struct strlist latent;       /* both failed: real failing tests not selected */
+	/*
+	 * The run of main that covers the pair, looked up when its full run
+	 * has failures; an escape without one rests on a base nobody ran.
+	 */
+	struct main_cover cover;
 	/*
 	 * The full run's failing tests whose suite key resolved to a path or
 	 * is a suite name, and the ids of those that did not (sorted), read

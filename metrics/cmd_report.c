@@ -7,6 +7,7 @@
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
+#include "metrics/mainrec.h"
 #include "metrics/queue.h"
 #include "metrics/report_by.h"
 #include "metrics/trust.h"
@@ -185,7 +186,7 @@ static void json_classes(cJSON *root, const struct metrics *m)
 	cJSON *c = json_obj(root, "classes");
 	cJSON *inc = json_obj(root, "incomplete"), *why = cJSON_CreateObject();
 
-	for (int i = 0; i < NR_CLASSES; i++)
+	for (int i = 0; i < NR_PAIR_CLASSES; i++)
 		json_add_int(c, pair_class_name((enum pair_class)i), m->class_counts[i]);
 	json_add_int(json_obj(root, "non_hermetic"), "count", m->non_hermetic);
 	{
@@ -287,6 +288,7 @@ static void print_json(const struct metrics *m)
 	json_savings(root, m);
 	json_escapes(root, m);
 	json_classes(root, m);
+	mainrec_json(root, m);
 	dc = json_obj(root, "diff_coverage");
 	json_add_number(dc, "p50", m->diff_coverage.p50);
 	json_add_number(dc, "mean", m->diff_coverage.mean);
@@ -678,6 +680,7 @@ static void print_text(const struct metrics *m)
 	text_savings(&o, m);
 	text_force_full(&o, m);
 	text_escapes(&o, m);
+	mainrec_text(&o, m);
 	text_rest(&o, m);
 	trust_text(&o, m);
 	text_seeded(&o, m);
@@ -888,6 +891,7 @@ static void print_md(const struct metrics *m)
 	md_overview(&o, m);
 	md_force_full(&o, m);
 	md_escapes(&o, m);
+	mainrec_text(&o, m);
 	trust_md(&o, m);
 	md_days(&o, m);
 	metrics_flush(&o.sb);

@@ -205,6 +205,9 @@ static int print_json(struct show *sh)
 	cJSON_AddItemToObject(root, "non_hermetic", json_strings(&sh->v.non_hermetic));
 	cJSON_AddItemToObject(root, "flaky", json_strings(&sh->v.flaky));
 	cJSON_AddItemToObject(root, "quarantined", json_strings(&sh->v.quarantined));
+	cJSON_AddItemToObject(root, "inherited", json_strings(&sh->v.inherited));
+	cJSON_AddItemToObject(root, "latent_missed", json_strings(&sh->v.latent));
+	json_add_string_or_null(root, "main_run", sh->v.cover.run_id ? sh->v.cover.sha : NULL);
 	json_add_number(root, "diff_coverage", run_diff_coverage(sh->sel_run));
 	json_add_bool(root, "explained", sh->nr_notes > 0);
 	json_add_string_or_null(root, "note",
@@ -408,6 +411,19 @@ static int text_runs(struct show *sh)
 	return 0;
 }
 
+/* The run of main the pair's failures were read against, or why there is none. */
+static void text_main(const struct show *sh)
+{
+	if (sh->v.cover.run_id) {
+		put_label("main");
+		printf("read against main's run at %.12s: red there on %zu of its failures\n",
+		       sh->v.cover.sha, sh->v.inherited.nr);
+	} else if (pair_class_is_escape(sh->v.cls)) {
+		put_label("main");
+		fputs("no run of main covers its base: record main's post-merge runs\n", stdout);
+	}
+}
+
 static int print_text(struct show *sh)
 {
 	text_header(sh);
@@ -417,6 +433,9 @@ static int print_text(struct show *sh)
 	put_list("selected", &sh->v.non_hermetic);
 	put_list("flaky", &sh->v.flaky);
 	put_list("quarantined", &sh->v.quarantined);
+	put_list("inherited", &sh->v.inherited);
+	put_list("latent miss", &sh->v.latent);
+	text_main(sh);
 	text_selection(sh->sel_run);
 	text_coverage(sh->sel_run);
 	text_changed(sh);

@@ -272,4 +272,9 @@ void metrics_fmt_trade(struct strbuf *sb, const struct metrics *m)
 	strbuf_addstr(sb, " at ");
 	metrics_fmt_confidence(sb, m->confidence);
 	strbuf_addch(sb, ')');
+	if (!isnan(m->red_minutes_mean)) {
+		strbuf_addstr(sb, ", each red on main for about ");
+		metrics_fmt(sb, "%.0f", m->red_minutes_mean);
+		strbuf_addstr(sb, " minutes");
+	}
 }

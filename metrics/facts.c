@@ -5,9 +5,9 @@
 #include "metrics/facts.h"
 
 /* Change it with the blob's layout or with what a class means: facts of another are made again. */
-#define FACTS_FORMAT "tiadash pair facts 2"
+#define FACTS_FORMAT "tiadash pair facts 3"
 
-int64_t pair_facts_key(const struct idmap *map)
+int64_t pair_facts_key(const struct idmap *map, const char *main_stamp)
 {
 	struct digest d;
 	char hex[33];
@@ -17,6 +17,8 @@ int64_t pair_facts_key(const struct idmap *map)
 	digest_boundary(&d);
 	idmap_fingerprint(map, hex);
 	digest_add(&d, hex, strlen(hex));
+	digest_boundary(&d);
+	digest_add(&d, main_stamp, strlen(main_stamp));
 	digest_hex(&d, hex);
 	hex[16] = '\0';
 	return (int64_t)strtoull(hex, NULL, 16);
@@ -65,11 +67,15 @@ void pair_facts_of(const struct pair_info *p, struct pair_verdict *v, struct pai
 	move_list(&out->unresolved, &v->unresolved);
 	move_list(&out->missed, &v->missed);
 	move_list(&out->non_hermetic, &v->non_hermetic);
+	move_list(&out->inherited, &v->inherited);
+	move_list(&out->latent, &v->latent);
+	memcpy(out->main_sha, v->cover.sha, sizeof(out->main_sha));
+	out->base_unrun = pair_class_is_escape(v->cls) && !v->cover.run_id;
 }
 
 /* ---- the blob ---- */
 
-enum { HAS_PR = 1, HAS_WHY = 2, HAS_ENTRIES = 4, HAS_UNMATCHED = 8 };
+enum { HAS_PR = 1, HAS_WHY = 2, HAS_ENTRIES = 4, HAS_UNMATCHED = 8, BASE_UNRUN = 16 };
 #define FACT_INTS 11
 
 static void put_list(struct strbuf *out, const struct strlist *l)
@@ -82,7 +88,8 @@ static void put_list(struct strbuf *out, const struct strlist *l)
 void pair_facts_encode(const struct pair_facts *f, struct strbuf *out)
 {
 	unsigned flags = (f->has_pr ? HAS_PR : 0) | (f->why ? HAS_WHY : 0) |
-			 (f->has_entries ? HAS_ENTRIES : 0) | (f->has_unmatched ? HAS_UNMATCHED : 0);
+			 (f->has_entries ? HAS_ENTRIES : 0) | (f->has_unmatched ? HAS_UNMATCHED : 0) |
+			 (f->base_unrun ? BASE_UNRUN : 0);
 	const int64_t v[] = {
 		flags, f->pr, f->cls, f->shadow_attempts, f->full_attempts, f->decision,
 		f->quarantined, f->flaky, f->failing, f->resolved, f->by_name,
@@ -107,6 +114,10 @@ void pair_facts_encode(const struct pair_facts *f, struct strbuf *out)
 	put_list(out, &f->unresolved);
 	put_list(out, &f->missed);
 	put_list(out, &f->non_hermetic);
+	put_list(out, &f->inherited);
+	put_list(out, &f->latent);
+	if (f->inherited.nr)
+		blob_put_str(out, f->main_sha);
 }
 
 /* A list of the blob into l (emptied first); a count beyond the blob's bytes is corrupt. */
@@ -139,6 +150,7 @@ int pair_facts_decode(const struct pair_fact_row *row, struct pair_facts *out)
 	out->has_pr = v[0] & HAS_PR;
 	out->has_entries = v[0] & HAS_ENTRIES;
 	out->has_unmatched = v[0] & HAS_UNMATCHED;
+	out->base_unrun = v[0] & BASE_UNRUN;
 	out->pr = v[1];
 	out->cls = (enum pair_class)blob_enum(&rd, v[2], NR_CLASSES);
 	out->shadow_attempts = (int)v[3];
@@ -165,6 +177,11 @@ int pair_facts_decode(const struct pair_fact_row *row, struct pair_facts *out)
 	get_list(&rd, &out->unresolved);
 	get_list(&rd, &out->missed);
 	get_list(&rd, &out->non_hermetic);
+	get_list(&rd, &out->inherited);
+	get_list(&rd, &out->latent);
+	out->main_sha[0] = '\0';
+	if (out->inherited.nr)
+		blob_get_sha(&rd, out->main_sha);
 	return blob_done(&rd) ? 0 : -1;
 }
 
@@ -175,5 +192,7 @@ void pair_facts_release(struct pair_facts *f)
 	strlist_release(&f->unresolved);
 	strlist_release(&f->missed);
 	strlist_release(&f->non_hermetic);
+	strlist_release(&f->inherited);
+	strlist_release(&f->latent);
 	memset(f, 0, sizeof(*f));
 }

@@ -32,15 +32,20 @@ struct pair_facts {
 	struct strlist reasons;    /* a force-full shadow attempt's reasons */
 	struct strlist unresolved; /* failing tests whose suite key resolved to nothing */
 	struct strlist missed, non_hermetic; /* an escape's (pair_verdict) */
+	struct strlist inherited, latent;    /* pair_verdict's */
+	char main_sha[41];  /* the run of main that covers it, when inherited is not empty */
+	bool base_unrun;    /* an escape that no run of main covers */
 };
 #define PAIR_FACTS_INIT { .reasons = STRLIST_INIT, .unresolved = STRLIST_INIT, \
-	.missed = STRLIST_INIT, .non_hermetic = STRLIST_INIT }
+	.missed = STRLIST_INIT, .non_hermetic = STRLIST_INIT, .inherited = STRLIST_INIT, \
+	.latent = STRLIST_INIT }
 
 /*
- * The key the facts are kept under: this format's version and the id-map
- * (NULL: none), the inputs of a class that are not in the store.
+ * The key the facts are kept under: this format's version, the id-map
+ * (NULL: none) and main's record (query_main_stamp), the inputs of a
+ * class that are not in the head's own rows.
  */
-int64_t pair_facts_key(const struct idmap *map);
+int64_t pair_facts_key(const struct idmap *map, const char *main_stamp);
 
 /* p's facts from its verdict v, whose lists move into out (v keeps the rest). */
 void pair_facts_of(const struct pair_info *p, struct pair_verdict *v, struct pair_facts *out);

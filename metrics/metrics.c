@@ -11,6 +11,7 @@
 #include "core/timeutil.h"
 #include "metrics/blind.h"
 #include "metrics/facts.h"
+#include "metrics/mainrec.h"
 #include "metrics/metrics.h"
 #include "metrics/verifier.h"
 
@@ -321,7 +322,7 @@ struct acc {
 	const struct quarantine_index *quarantine; /* the store's lists, read once a pass */
 	const struct note_index *notes;            /* the same for the notes */
 	struct strmap reason_index; /* reason -> index into m->reasons */
-	size_t alloc_reasons, alloc_escapes, alloc_prs;
+	size_t alloc_reasons, alloc_escapes, alloc_prs, alloc_notes;
 	struct ff_entry *ff;
 	size_t nr_ff, alloc_ff;
 	int64_t facts_key;        /* pair_facts_key of the pass's id-map */
@@ -370,6 +371,7 @@ static void fill_row(struct metrics *m, const struct pair_facts *f, struct metri
 	r->full_wall_s = f->full_wall_s;
 	r->diff_coverage = f->diff_coverage;
 	r->missed = pair_class_is_escape(f->cls) ? f->missed.nr : 0;
+	r->base_unrun = f->base_unrun;
 }
 
 /* The index of reason in m->reasons, added with no runs when new. */
@@ -452,6 +454,20 @@ static void add_escape(struct acc *a, struct pair_facts *f, struct metrics_row *
 	}
 }
 
+/* A pair with inherited failures or latent misses: its lists move into a note. */
+static void add_pair_note(struct acc *a, struct pair_facts *f)
+{
+	struct metrics *m = a->m;
+	struct metrics_pair_note *n;
+
+	ALLOC_GROW(m->pair_notes, m->nr_pair_notes + 1, a->alloc_notes);
+	n = &m->pair_notes[m->nr_pair_notes++];
+	n->row = m->nr_rows - 1;
+	move_list(&n->inherited, &f->inherited);
+	move_list(&n->latent, &f->latent);
+	memcpy(n->main_sha, f->main_sha, sizeof(n->main_sha));
+}
+
 static void add_identity(struct identity_figures *id, const struct pair_facts *f)
 {
 	id->failing_tests += f->failing;
@@ -507,9 +523,14 @@ static void add_facts(struct acc *a, struct pair_facts *f)
 	struct metrics_row *r = take_row(a);
 
 	fill_row(m, f, r);
+	m->nr_rows++;
+	if (f->cls == CLASS_MAIN) {
+		/* Main's record, not a gate's run: in no figure of the pairs. */
+		r->full_wall_s = NAN;
+		return;
+	}
 	m->shadow_runs += r->shadow_attempts;
 	m->full_runs += r->full_attempts;
-	m->nr_rows++;
 	if (f->decision == DECISION_RUN_ALL)
 		add_force_full(a, &f->reasons, f->shadow_wall_s,
 			       !isnan(f->shadow_wall_s) && !isnan(f->full_wall_s));
@@ -521,6 +542,8 @@ static void add_facts(struct acc *a, struct pair_facts *f)
 	add_identity(&m->identity, f);
 	if (pair_class_is_escape(f->cls))
 		add_escape(a, f, r);
+	if (f->inherited.nr || f->latent.nr)
+		add_pair_note(a, f);
 }
 
 /* p's facts into out: p classified (with q's quarantine lists). -1 after error(). */
@@ -777,6 +800,12 @@ static void merge_half(struct acc *a, struct acc *h, struct row_share *sh)
 		m->escape_list[m->nr_escape_list++].row = last - hm->escape_list[i].row;
 	}
 	hm->nr_escape_list = 0;
+	ALLOC_GROW(m->pair_notes, m->nr_pair_notes + hm->nr_pair_notes, a->alloc_notes);
+	for (size_t i = hm->nr_pair_notes; i-- > 0;) {
+		m->pair_notes[m->nr_pair_notes] = hm->pair_notes[i];
+		m->pair_notes[m->nr_pair_notes++].row = last - hm->pair_notes[i].row;
+	}
+	hm->nr_pair_notes = 0;
 	ALLOC_GROW(m->escape_prs, m->nr_escape_prs + hm->nr_escape_prs, a->alloc_prs);
 	for (size_t i = 0; i < hm->nr_escape_prs; i++)
 		m->escape_prs[m->nr_escape_prs++] = hm->escape_prs[i];
@@ -1141,6 +1170,9 @@ static void finish_figures(struct acc *a)
 		const struct metrics_row *r = &m->rows[i];
 
 		m->class_counts[r->cls]++;
+		if (r->cls == CLASS_MAIN)
+			continue;
+		m->escapes_base_unrun += r->base_unrun;
 		m->shadow_heads += r->shadow_attempts > 0;
 		m->full_heads += r->full_attempts > 0;
 		m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
@@ -1150,7 +1182,8 @@ static void finish_figures(struct acc *a)
 		if (!isnan(r->diff_coverage))
 			m->below_threshold += r->diff_coverage < m->threshold;
 	}
-	m->heads = (int64_t)m->nr_rows;
+	m->main_runs = m->class_counts[CLASS_MAIN];
+	m->heads = (int64_t)m->nr_rows - m->main_runs;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
 	rows_dists(m, specs, ARRAY_SIZE(specs));
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
@@ -1775,6 +1808,8 @@ static void fill_day(const struct metrics *m, size_t from, size_t to,
 	for (size_t i = from; i < to; i++) {
 		const struct metrics_row *r = &m->rows[i];
 
+		if (r->cls == CLASS_MAIN)
+			continue;
 		d->heads++;
 		d->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
 		d->escapes += pair_class_is_escape(r->cls);
@@ -1963,11 +1998,15 @@ int metrics_compute(struct store *s, const struct window *w,
 	struct note_index notes = NOTE_INDEX_INIT;
 	struct window win = *w;
 	struct blind_job blind;
+	struct strbuf stamp = STRBUF_INIT;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
 	a.opts = opts ? opts : &default_opts;
-	a.facts_key = pair_facts_key(a.opts->idmap);
+	if (query_main_stamp(s, &stamp) < 0)
+		return -1;
+	a.facts_key = pair_facts_key(a.opts->idmap, stamp.buf);
+	strbuf_release(&stamp);
 	out->since = w->since;
 	out->until = w->until;
 	out->repo = xstrdup(w->repo ? w->repo : "");
@@ -2004,6 +2043,8 @@ int metrics_compute(struct store *s, const struct window *w,
 		finish_bounds(out);
 		finish_savings(out);
 		if (!ret)
+			ret = metrics_main_record(s, &win, out);
+		if (!ret)
 			ret = finish_trend(&a);
 		if (!ret)
 			ret = metrics_seeded_compute(s, &win, out->confidence, &out->seeded);
@@ -2031,6 +2072,7 @@ void metrics_release(struct metrics *m)
 	for (size_t i = 0; i < m->nr_verifier; i++)
 		metrics_verifier_release(&m->verifier[i]);
 	free(m->verifier);
+	metrics_main_release(m);
 	blind_release(&m->blind);
 	free(m->reasons);
 	free(m->escape_list);

@@ -123,6 +123,7 @@ struct metrics_row { /* wide members first: 10^5 rows, no padding between */
 	bool has_pr;
 	bool explained;         /* an escape with a note */
 	bool verifier_changed;  /* went green after a change to its verifier only */
+	bool base_unrun;        /* an escape that no run of main covers */
 };
 
 /* One escape (class escape or non-hermetic), with its evidence. */
@@ -133,6 +134,33 @@ struct metrics_escape {
 	bool *missed_blind;          /* per missed test: a blind spot of the window */
 	bool explained;
 	char *note;                  /* the latest note's text, or NULL */
+};
+
+/* A pair main's record speaks of: its inherited failures, or its latent misses. */
+struct metrics_pair_note {
+	size_t row;               /* index into metrics.rows */
+	struct strlist inherited; /* real failing tests main was red on too */
+	struct strlist latent;    /* both runs failed: real failing tests not selected */
+	char main_sha[41];        /* the run of main that covers it ("" without inherited) */
+};
+
+/*
+ * A red span (metrics/mainrec.c): from the first run of main in which a
+ * test failed to the first one after it in which it did not, in main's
+ * first-parent order; the pairs that inherited it; and the escape that
+ * most likely brought it: the latest escape of the window before the span
+ * whose missed tests include it.
+ */
+struct metrics_red_span {
+	char *repo, *test;
+	char red_sha[41], green_sha[41]; /* green_sha "" while still red */
+	int64_t red_at, green_at;  /* the two runs' started_at (ms); green_at 0 while red */
+	int64_t red_seq, green_seq; /* places on main's line; green_seq INT64_MAX while red */
+	double minutes;            /* red on main: green_at - red_at; NAN while still red */
+	int64_t runs;              /* runs of main it was red in */
+	struct int_vec prs;        /* PRs whose pairs inherited it, sorted, unique */
+	int64_t inherited_pairs;
+	long escape;               /* index into escape_list, -1: none found */
 };
 
 struct metrics_reason {
@@ -258,6 +286,22 @@ struct metrics {
 	size_t nr_escape_prs;
 	struct metrics_escape *escape_list; /* in window order */
 	size_t nr_escape_list;
+
+	/*
+	 * Main's record (SPEC 4, inherited): runs of main among the window's
+	 * heads (rows of class main, not pairs), escapes no run of main
+	 * covers, the tests the inherited pairs found red on main (sorted,
+	 * distinct), red spans that overlap the window, and the pairs with
+	 * inherited failures or latent misses (in window order).
+	 */
+	int64_t main_runs, escapes_base_unrun;
+	struct strlist red_on_main;
+	struct metrics_red_span *red_spans;
+	size_t nr_red_spans;
+	double red_minutes_mean; /* of the closed spans; NAN: none */
+	struct metrics_pair_note *pair_notes;
+	size_t nr_pair_notes;
+	int64_t latent_pairs, latent_tests;
 
 	struct metrics_why {
 		const char *why; /* owned by the metrics */

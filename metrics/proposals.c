@@ -877,21 +877,6 @@ static void add_evidence(struct repo *repo, struct proposal_escape *e)
 	git_tree_free(tree);
 }
 
-static void strlist_uniq(struct strlist *l)
-{
-	size_t n = 0;
-
-	strlist_sort(l);
-	for (size_t i = 0; i < l->nr; i++) {
-		if (n && !strcmp(l->items[n - 1], l->items[i])) {
-			free(l->items[i]);
-			continue;
-		}
-		l->items[n++] = l->items[i];
-	}
-	l->nr = n;
-}
-
 /* Decide an escape's state from its changed paths and the rules. */
 static void settle_escape(struct proposals_ctx *c, struct proposal_escape *e)
 {

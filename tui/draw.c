@@ -607,8 +607,10 @@ enum tui_role tui_class_role(enum pair_class c)
 		return ROLE_BAD;
 	case CLASS_FLAKY:
 	case CLASS_OVER_STRICT:
+	case CLASS_INHERITED:
 		return ROLE_WARN;
 	case CLASS_INCOMPLETE:
+	case CLASS_MAIN:
 		return ROLE_DIM;
 	}
 	return ROLE_DEFAULT;
