@@ -296,6 +296,21 @@ static int runs(struct tui *t, struct detail *d, const struct pair_info *p)
 	return 0;
 }
 
+/* The run of main the pair's failures were read against (show's "main" line). */
+static void main_line(struct detail *d, const struct pair_verdict *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (v->cover.run_id)
+		strbuf_addf(&sb, "read against main's run at %.12s: red there on %zu of its "
+			    "failures", v->cover.sha, v->inherited.nr);
+	else if (pair_class_is_escape(v->cls))
+		strbuf_addstr(&sb, "no run of main covers its base: record main's post-merge runs");
+	if (sb.len)
+		row_add_str(line(d, "main"), 0, ROLE_DIM, sb.buf);
+	strbuf_release(&sb);
+}
+
 static int build(struct tui *t, struct detail *d)
 {
 	struct pair_info p;
@@ -325,6 +340,9 @@ static int build(struct tui *t, struct detail *d)
 	list(d, "sel+failed", &v.non_hermetic, ROLE_BAD, POINT_TEST);
 	list(d, "flaky", &v.flaky, ROLE_WARN, POINT_TEST);
 	list(d, "quarantined", &v.quarantined, ROLE_DIM, POINT_TEST);
+	list(d, "inherited", &v.inherited, ROLE_WARN, POINT_TEST);
+	list(d, "latent miss", &v.latent, ROLE_WARN, POINT_TEST);
+	main_line(d, &v);
 	selection(d, shadow);
 	coverage_line(d, shadow);
 	if (!ret)

@@ -241,6 +241,29 @@ static void build_gate(struct overview *o, const struct metrics_gate *g)
 	}
 }
 
+/* Main's record, when the store has one or an escape needs one. */
+static void build_main(struct overview *o, const struct metrics *m, struct strbuf *sb)
+{
+	struct row_data *r;
+
+	if (!m->main_runs && !m->escapes_base_unrun)
+		return;
+	r = line(o, VIEW_RUNS, "Main");
+	points_to(o, VIEW_RUNS, "\\binherited\\b", NULL, false);
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%" PRId64 " runs, %" PRId64 " pairs inherited, %zu red spans",
+		    m->main_runs, m->class_counts[CLASS_INHERITED], m->nr_red_spans);
+	if (!isnan(m->red_minutes_mean)) {
+		strbuf_addstr(sb, " (");
+		metrics_fmt(sb, "%.0f", m->red_minutes_mean);
+		strbuf_addstr(sb, " min)");
+	}
+	if (m->escapes_base_unrun)
+		strbuf_addf(sb, "; %" PRId64 " escapes on a base main never ran",
+			    m->escapes_base_unrun);
+	value(r, m->escapes_base_unrun ? ROLE_WARN : ROLE_DEFAULT, sb);
+}
+
 static void build(struct tui *t, struct overview *o)
 {
 	const struct metrics *m = &t->fig.m;
@@ -331,6 +354,8 @@ static void build(struct tui *t, struct overview *o)
 		    " quarantined", m->class_counts[CLASS_OVER_STRICT],
 		    m->class_counts[CLASS_FLAKY], m->quarantined_pairs);
 	value(r, ROLE_DEFAULT, &sb);
+
+	build_main(o, m, &sb);
 
 	r = line(o, VIEW_RUNS, "Diff cov.");
 	points_to(o, VIEW_RUNS, NULL, "diff-coverage", false);
