@@ -1,5 +1,6 @@
 /* Pair classification: agree, escape, non-hermetic, flaky, over-strict, incomplete, inherited; and runs of main. */
 #include "core/tiadash.h"
+#include "core/answer.h"
 #include "metrics/classify.h"
 
 static const char *const class_names[NR_CLASSES] = {
@@ -26,10 +27,7 @@ void pair_verdict_release(struct pair_verdict *v)
 	strlist_release(&v->inherited);
 	strlist_release(&v->latent);
 	strlist_release(&v->unresolved);
-	if (v->answer) {
-		strlist_release(&v->answer->reasons);
-		free(v->answer);
-	}
+	run_info_free(v->answer);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -58,32 +56,6 @@ double run_affected_fraction(const struct run_info *r)
 	}
 }
 
-static int add_list(struct idset *set, const struct idmap *map, const struct strlist *l)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		idset_add(set, map, l->items[i]);
-	return 0;
-}
-
-int selection_idset(struct store *s, const struct idmap *map,
-		    const struct run_info *shadow, struct idset *out)
-{
-	struct strlist entries = STRLIST_INIT;
-	int ret;
-
-	if (shadow->decision == DECISION_RUN_ALL) {
-		out->all = true;
-		return 0;
-	}
-	if (shadow->decision == DECISION_NOTHING)
-		return 0;
-	ret = query_selection_entries(s, shadow->id, &entries);
-	if (!ret)
-		add_list(out, map, &entries);
-	strlist_release(&entries);
-	return ret;
-}
-
 static int quarantine_idset(struct store *s, const struct idmap *map,
 			    const struct quarantine_index *q,
 			    const struct pair_verdict *v, struct idset *out)
@@ -100,7 +72,7 @@ static int quarantine_idset(struct store *s, const struct idmap *map,
 			ret = query_quarantine(s, runs[i]->id, &entries);
 
 		if (!ret)
-			add_list(out, map, &entries);
+			idset_add_list(out, map, &entries);
 		strlist_release(&entries);
 		if (ret)
 			return -1;
@@ -177,90 +149,13 @@ static int scan_result(const struct test_result *r, void *data)
 	return ret;
 }
 
-/* ---- what a narrowed run answered, from its pair ---- */
-
-struct suite_tally {
-	const struct idset *selected;
-	int64_t total, named;
-	/*
-	 * Stop at the first test the selection does not name (stopped): with
-	 * the run's own total only a whole-suite answer is left to find, and
-	 * most narrowed selections leave out a test of the first groups.
-	 */
-	bool stop_at_unnamed, stopped;
-};
-
-static int tally_group(const struct test_group *g, void *data)
-{
-	struct suite_tally *t = data;
-
-	for (size_t i = 0; i < g->cases->nr; i++) {
-		bool named = idset_selects(t->selected, g->suite, g->cases->items[i]);
-
-		t->total++;
-		t->named += named;
-		if (!named && t->stop_at_unnamed) {
-			t->stopped = true;
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/* The run's own counts say it selected fewer tests than the suite has: they win. */
-static bool says_narrowed(const struct run_info *shadow)
-{
-	return shadow->has_total && shadow->has_selected &&
-	       shadow->selected_count < shadow->total_tests;
-}
-
-/* A copy of r (reasons too) that v owns and reads as its shadow run. */
-static struct run_info *own_answer(struct pair_verdict *v, const struct run_info *r)
-{
-	struct run_info *a = xmalloc(sizeof(*a));
-
-	*a = *r;
-	memset(&a->reasons, 0, sizeof(a->reasons));
-	for (size_t i = 0; i < r->reasons.nr; i++)
-		strlist_push(&a->reasons, r->reasons.items[i]);
-	v->answer = a;
-	v->shadow = a;
-	return a;
-}
-
-/*
- * Read a narrowed shadow run against the tests its full run ran (SPEC 4,
- * whole-suite answer): nothing changes when the full run has no stored
- * test list. -1 after error().
- */
+/* The shadow run as its pair answers it (core/answer.h), owned by v. */
 static int read_answer(struct store *s, const struct idmap *map, struct pair_verdict *v)
 {
-	struct idset selected = IDSET_INIT;
-	struct suite_tally t = { &selected, 0, 0, v->shadow->has_total, false };
-	struct run_info *a;
-	int ret;
-
-	if (v->shadow->decision != DECISION_SELECTED || says_narrowed(v->shadow))
-		return 0;
-	ret = selection_idset(s, map, v->shadow, &selected);
-	if (!ret)
-		ret = query_run_tests_each(s, v->full->id, tally_group, &t);
-	idset_release(&selected);
-	if (ret < 0)
+	if (pair_answer(s, map, v->shadow, v->full, &v->answer) < 0)
 		return -1;
-	/* No stored list (ret 1 without a test), or its total still wins. */
-	if (!t.total || t.stopped || (t.named < t.total && v->shadow->has_total))
-		return 0;
-	a = own_answer(v, v->shadow);
-	if (t.named == t.total) {
-		a->decision = DECISION_RUN_ALL;
-		strlist_push(&a->reasons, "whole-suite");
-	}
-	if (!a->has_total) {
-		a->has_total = a->has_selected = true;
-		a->total_tests = t.total;
-		a->selected_count = t.named;
-	}
+	if (v->answer)
+		v->shadow = v->answer;
 	return 0;
 }
 

@@ -37,6 +37,7 @@
 #define TIADASH_METRICS_CLASSIFY_H
 
 #include "core/tiadash.h"
+#include "core/answer.h"
 #include "core/idmatch.h"
 #include "core/query.h"
 
@@ -115,9 +116,6 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 int explain_missed(struct store *s, const struct idmap *map, const struct pair_verdict *v,
 		   struct strlist *why);
 
-/* The shadow run's selection as an id set (run_all: everything). */
-int selection_idset(struct store *s, const struct idmap *map,
-		    const struct run_info *shadow, struct idset *out);
 
 /* Diff coverage of a run: executed / executable changed lines, or NAN. */
 double run_diff_coverage(const struct run_info *r);

@@ -75,6 +75,12 @@ static const struct figure report_figures[] = {
 	FIG_I("flaky.tests", "tests passed on a rerun", flaky_tests),
 	FIG_I("quarantined.pairs", "pairs with quarantined failures", quarantined_pairs),
 	FIG_I("quarantined.tests", "quarantined tests failed", quarantined_tests),
+	FIG_I("main.runs", "runs of main", main_runs),
+	FIG_I("main.inherited_pairs", "pairs that inherited a red main", class_counts[CLASS_INHERITED]),
+	FIG_I("main.escapes_base_unrun", "escapes on a base main never ran", escapes_base_unrun),
+	FIG_D("main.red_minutes_mean", "minutes red on main, mean", FIG_MINUTES, red_minutes_mean),
+	FIG_I("latent_misses.pairs", "pairs with latent misses", latent_pairs),
+	FIG_I("latent_misses.tests", "latent misses", latent_tests),
 	FIG_D("diff_coverage.p50", "diff coverage p50", FIG_FRACTION, diff_coverage.p50),
 	FIG_D("diff_coverage.mean", "diff coverage mean", FIG_FRACTION, diff_coverage.mean),
 	FIG_D("diff_coverage.threshold", "diff coverage threshold", FIG_THRESHOLD, threshold),
@@ -553,6 +559,52 @@ static void table_escapes(struct strbuf *sb, const struct metrics *m, const char
 	html_more(sb, n, m->nr_escape_list, "escapes", "tiadash report lists them all");
 }
 
+/* Main's red spans as report's text lists them, and the escape that likely brought each. */
+static void table_red_spans(struct strbuf *sb, const struct metrics *m, size_t max)
+{
+	size_t n = m->nr_red_spans < max ? m->nr_red_spans : max;
+
+	if (!m->nr_red_spans)
+		return;
+	strbuf_addstr(sb, "<h2>Red on main</h2>\n<table class=\"spans\">\n<tr><th>test</th>"
+		      "<th>red from</th><th>green at</th><th class=\"num\">minutes</th>"
+		      "<th>inherited by</th><th>likely from</th></tr>\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct metrics_red_span *sp = &m->red_spans[i];
+		struct strbuf c = STRBUF_INIT;
+
+		strbuf_addstr(sb, "<tr><td>");
+		html_code(sb, sp->test);
+		strbuf_addf(sb, "</td><td>%.12s<br>", sp->red_sha);
+		time_format(&c, sp->red_at);
+		html_escape(sb, c.buf);
+		strbuf_reset(&c);
+		if (sp->green_sha[0]) {
+			strbuf_addf(sb, "</td><td>%.12s<br>", sp->green_sha);
+			time_format(&c, sp->green_at);
+			html_escape(sb, c.buf);
+			strbuf_reset(&c);
+		} else {
+			strbuf_addstr(sb, "</td><td>still red");
+		}
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		metrics_fmt(&c, "%.0f", sp->minutes);
+		strbuf_addf(sb, "%s</td><td>%" PRId64 " %s", c.buf, sp->inherited_pairs,
+			    sp->inherited_pairs == 1 ? "pair" : "pairs");
+		for (size_t k = 0; k < sp->prs.nr; k++)
+			strbuf_addf(sb, "%s#%" PRId64, k ? ", " : "<br>", sp->prs.v[k]);
+		strbuf_reset(&c);
+		if (sp->escape >= 0)
+			metrics_fmt_change(&c, &m->rows[m->escape_list[sp->escape].row]);
+		strbuf_addstr(sb, "</td><td>");
+		html_escape(sb, c.len ? c.buf : "none found");
+		strbuf_addstr(sb, "</td></tr>\n");
+		strbuf_release(&c);
+	}
+	strbuf_addstr(sb, "</table>\n");
+	html_more(sb, n, m->nr_red_spans, "red spans", "tiadash report lists them all");
+}
+
 /* gate-check's: the unexplained escapes, one line each, the first failing tests. */
 static void gate_escapes(struct strbuf *sb, const struct metrics *m)
 {
@@ -747,6 +799,7 @@ void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
 	table_reasons(&sb, m, "", PAGE_REASONS);
 	strbuf_addstr(&sb, "</div>\n</div>\n<h2>Escapes</h2>\n");
 	table_escapes(&sb, m, "", PAGE_ESCAPES, PAGE_TESTS);
+	table_red_spans(&sb, m, PAGE_ESCAPES);
 	if (m->seeded.known) {
 		struct strbuf what = STRBUF_INIT;
 

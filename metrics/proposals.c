@@ -317,6 +317,8 @@ struct phead {
 };
 
 struct proposals_ctx {
+	struct store *store;
+	const struct idmap *idmap; /* the store config's, for the pairs' answers */
 	const struct proposals_rules *rules;
 	struct phead *heads;
 	size_t nr_heads, alloc_heads;
@@ -385,17 +387,22 @@ static int load_head(const struct pair_info *p, void *data)
 	struct proposals_ctx *c = data;
 	const struct run_info *sh = pair_latest(p, RUN_SHADOW);
 	const struct run_info *full = pair_latest(p, RUN_FULL);
+	struct run_info *answer;
 	struct phead *h;
 
 	if (!sh)
 		return 0;
+	/* Force-full as report counts it: a whole-suite answer is run_all. */
+	if (pair_answer(c->store, c->idmap, sh, full, &answer) < 0)
+		return -1;
 	ALLOC_GROW(c->heads, c->nr_heads + 1, c->alloc_heads);
 	h = &c->heads[c->nr_heads++];
 	memset(h, 0, sizeof(*h));
 	h->head_id = p->head_id;
 	h->has_pr = p->has_pr;
 	h->pr = p->pr;
-	h->run_all = sh->decision == DECISION_RUN_ALL;
+	h->run_all = (answer ? answer : sh)->decision == DECISION_RUN_ALL;
+	run_info_free(answer);
 	h->shadow_s = sh->wall_clock_s;
 	h->full_s = full ? full->wall_clock_s : NAN;
 	h->diff_id = sh->diff_id ? sh->diff_id : full ? full->diff_id : 0;
@@ -1405,6 +1412,8 @@ int proposals_compute(struct store *s, struct repo *repo,
 	out->median_shadow_s = out->median_full_s = NAN;
 	out->rec_extra_minutes = out->rec_force_full_rate_after = out->rec_p95_after = NAN;
 	c->rules = rules;
+	c->store = s;
+	c->idmap = opts ? opts->idmap : NULL;
 	c->med_shadow = c->med_full = NAN;
 
 	ret = load_history(c, s, w);

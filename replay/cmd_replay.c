@@ -284,8 +284,7 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	slug = replay_origin_slug(repo);
 	if (store && config_load(&cfg, store->path) < 0)
 		goto out;
-	run.record.idmap = cfg.idmap;
-	if (replay_record_load(&run.record, store, slug) < 0)
+	if (replay_record_load(&run.record, store, cfg.idmap, slug) < 0)
 		goto out;
 	replay_progress_init(&progress, "replay: commits");
 	walked = replay_walk_diff(repo, o.branch, run.since, run.until, o.jobs,

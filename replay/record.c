@@ -1,5 +1,6 @@
 /* What the store recorded for replayed changes: selections, failures, wall-clock. */
 #include "core/tiadash.h"
+#include "core/answer.h"
 #include "core/query.h"
 #include "replay/replay.h"
 
@@ -43,8 +44,14 @@ static int load_head(const struct pair_info *p, void *data)
 	struct replay_record *rec = l->rec;
 	const struct run_info *shadow = pair_latest(p, RUN_SHADOW);
 	const struct run_info *full = pair_latest(p, RUN_FULL);
+	struct run_info *answer;
 	struct replay_head *h;
 
+	/* The recorded selection as its pair answers it, as report reads it. */
+	if (pair_answer(rec->store, rec->idmap, shadow, full, &answer) < 0)
+		return -1;
+	if (answer)
+		shadow = answer;
 	ALLOC_GROW(rec->heads, rec->nr + 1, rec->alloc);
 	h = &rec->heads[rec->nr];
 	memset(h, 0, sizeof(*h));
@@ -79,6 +86,7 @@ static int load_head(const struct pair_info *p, void *data)
 	}
 	strmap_intern(&rec->by_sha, h->sha, strlen(h->sha), (int64_t)rec->nr, NULL);
 	rec->nr++;
+	run_info_free(answer);
 	return 0;
 }
 
@@ -126,7 +134,7 @@ static void pick_repo(struct replay_record *rec, const char *slug)
 }
 
 int replay_record_load(struct replay_record *rec, struct store *s,
-		       const char *repo_slug)
+		       const struct idmap *idmap, const char *repo_slug)
 {
 	struct window all = WINDOW_ALL;
 	struct loader l = { .rec = rec };
@@ -135,6 +143,7 @@ int replay_record_load(struct replay_record *rec, struct store *s,
 	memset(rec, 0, sizeof(*rec));
 	rec->full_s = rec->narrowed_s = NAN;
 	rec->store = s;
+	rec->idmap = idmap;
 	if (!s)
 		return 0;
 	ret = query_pairs(s, &all, load_head, &l);

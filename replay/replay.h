@@ -189,12 +189,14 @@ struct replay_record {
 };
 
 /*
- * Load every head of the store (NULL store: an empty record). repo_slug is
- * "owner/name" of the repository's origin, or NULL; it picks the store's
- * repo when the store holds several.
+ * Load every head of the store (NULL store: an empty record), each shadow
+ * run as its pair answers it (core/answer.h, with idmap, NULL: none; also
+ * the quarantine lists' id-map). repo_slug is "owner/name" of the
+ * repository's origin, or NULL; it picks the store's repo when the store
+ * holds several.
  */
 int replay_record_load(struct replay_record *rec, struct store *s,
-		       const char *repo_slug);
+		       const struct idmap *idmap, const char *repo_slug);
 void replay_record_release(struct replay_record *rec);
 
 /*
