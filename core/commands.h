@@ -14,6 +14,7 @@ extern const struct cmd cmd_report;   /* metrics/cmd_report.c */
 extern const struct cmd cmd_gate_check; /* metrics/cmd_gate_check.c */
 extern const struct cmd cmd_summary;  /* metrics/cmd_summary.c */
 extern const struct cmd cmd_queue;    /* metrics/cmd_queue.c */
+extern const struct cmd cmd_tests;    /* metrics/cmd_tests.c */
 extern const struct cmd cmd_propose;  /* metrics/cmd_propose.c */
 extern const struct cmd cmd_tui;      /* tui/tui.c */
 extern const struct cmd cmd_help;     /* core/dispatch.c */

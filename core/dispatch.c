@@ -29,6 +29,7 @@ const struct cmd *const command_table[] = {
 	&cmd_gate_check,
 	&cmd_summary,
 	&cmd_queue,
+	&cmd_tests,
 	&cmd_propose,
 	&cmd_replay, &cmd_rules,
 	&cmd_seed,

@@ -84,7 +84,8 @@ int query_main_stamp(struct store *s, struct strbuf *out)
 {
 	static const char sql[] =
 		"SELECT (SELECT count(*) || ':' || coalesce(min(seq), '') || ':' ||"
-		"        coalesce(max(seq), '') FROM mainline),"
+		"        coalesce(max(seq), '') || ':' ||"
+		"        (SELECT coalesce(group_concat(tip), '') FROM mainline_state) FROM mainline),"
 		"       (SELECT count(*) || ':' || coalesce(max(r.id), '') FROM mainline m"
 		"        JOIN head h ON h.repo = m.repo AND h.sha = m.sha"
 		"        JOIN run r ON r.head_id = h.id"

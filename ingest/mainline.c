@@ -53,14 +53,14 @@ static int read_candidates(struct store *s, const char *repo, struct candidate *
 	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read the runs of main");
 }
 
-static int read_line(struct store *s, struct line *l)
+/* The line's commits into l->seq, afresh. */
+static int read_rows(struct store *s, struct line *l)
 {
 	static const char rows[] = "SELECT sha, seq FROM mainline WHERE repo = ?1";
-	static const char state[] =
-		"SELECT tip, bottom, bottom_at, complete FROM mainline_state WHERE repo = ?1";
 	sqlite3_stmt *st = store_stmt(s, rows);
 	int rc;
 
+	strmap_clear(&l->seq);
 	sqlite3_bind_text(st, 1, l->repo, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *sha = store_col_text(st, 0);
@@ -68,8 +68,18 @@ static int read_line(struct store *s, struct line *l)
 		strmap_put(&l->seq, sha, strlen(sha), sqlite3_column_int64(st, 1));
 	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_error(s, "cannot read main's line");
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read main's line");
+}
+
+static int read_line(struct store *s, struct line *l)
+{
+	static const char state[] =
+		"SELECT tip, bottom, bottom_at, complete FROM mainline_state WHERE repo = ?1";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (read_rows(s, l) < 0)
+		return -1;
 	st = store_stmt(s, state);
 	sqlite3_bind_text(st, 1, l->repo, -1, SQLITE_STATIC);
 	rc = sqlite3_step(st);
@@ -224,6 +234,18 @@ static int wipe_line(struct store *s, const char *repo)
 	return store_exec_stmt(s, st, "cannot write main's line");
 }
 
+static int drop_above(struct store *s, struct line *l, int64_t seq)
+{
+	static const char sql[] = "DELETE FROM mainline WHERE repo = ?1 AND seq > ?2";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	sqlite3_bind_text(st, 1, l->repo, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, seq);
+	if (store_exec_stmt(s, st, "cannot write main's line") < 0)
+		return -1;
+	return read_rows(s, l);
+}
+
 /* The walk's commits onto the line: the first gets top, each next one less. */
 static int put_walk(struct store *s, struct line *l, const struct walk *w, int64_t top)
 {
@@ -257,6 +279,8 @@ static int extend_up(struct store *s, struct repo *r, struct line *l, struct dow
 
 		strmap_get(&l->seq, d->met_sha, &met_seq);
 		top = met_seq + (int64_t)w.shas.nr;
+		/* A rewritten main met its old line below the old tip: what was above is gone. */
+		ret = drop_above(s, l, met_seq);
 	} else if (!ret) {
 		/* A new line, or a rewritten history: numbered afresh from its bottom. */
 		if (l->seq.nr && wipe_line(s, l->repo) < 0)

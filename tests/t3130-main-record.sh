@@ -39,19 +39,20 @@ prun() {
 	local dir=$1 pr=$2 base=$3 kind=$4 at=$5 verdict=$6 sel=$7
 	shift 7
 	write_run "$dir" "\"repo\": \"acme/x\", \"pr\": $pr, \"head\": \"$(head_of "$pr")\",
-		\"base\": \"$(head_of "$base")\", \"kind\": \"$kind\", \"started_at\": \"$at\",
+		\"base\": \"$(head_of "$base")\", ${QUAR:+\"quarantine\": \"$QUAR\",} \"kind\": \"$kind\", \"started_at\": \"$at\",
 		\"wall_clock_s\": 60, ${sel:+\"selection\": $sel,} \"verdict\": \"$verdict\",
 		\"results\": [\"junit.xml\"]" &&
 	junit "$dir/junit.xml" "$@"
 }
 
 # mainrun DIR COMMIT BASE STARTED VERDICT CASE...: a run of main (no PR), as
-# record makes it after a merge: its base the commit before
+# record makes it after a merge: its base the commit before (QUAR=FILE: its
+# quarantine list, in DIR)
 mainrun() {
 	local dir=$1 c=$2 base=$3 at=$4 verdict=$5
 	shift 5
 	write_run "$dir" "\"repo\": \"acme/x\", \"pr\": null, \"head\": \"$(head_of "$c")\",
-		\"base\": \"$(head_of "$base")\",
+		\"base\": \"$(head_of "$base")\", ${QUAR:+\"quarantine\": \"$QUAR\",}
 		\"kind\": \"full\", \"started_at\": \"$at\", \"wall_clock_s\": 600,
 		\"verdict\": \"$verdict\", \"results\": [\"junit.xml\"]" &&
 	junit "$dir/junit.xml" "$@"
@@ -71,7 +72,8 @@ test_expect_success 'setup: the runs' '
 	mainrun r/m2 m2 m1 2026-11-02T12:00:00Z pass $A $B $C &&
 	prun r/4s 4 m2 shadow 2026-11-02T14:00:00Z pass "$S" $A &&
 	prun r/4f 4 m2 full 2026-11-02T14:05:00Z fail "" $A $B:failed $C &&
-	mainrun r/s1 s1 base 2026-11-02T15:00:00Z pass $A $B $C
+	mkdir -p r/s1 && printf "%s\n" $B $C >r/s1/quarantine.txt &&
+	QUAR=quarantine.txt mainrun r/s1 s1 base 2026-11-02T15:00:00Z pass $A $B $C
 '
 
 test_expect_success 'ingest: a run without a PR off main'"'"'s line is said' '
@@ -132,6 +134,71 @@ test_expect_success 'a run of main ingested later changes the classes at once' '
 	test_must_be_empty err &&
 	tiadash --db s.db report --format json >r2.json &&
 	json_close r2.json "[d[\"main\"][\"runs\"], d[\"main\"][\"escapes_base_unrun\"], d[\"classes\"][\"escape\"]]" "[3, 0, 2]"
+'
+
+test_expect_success 'tests: per-test records, most missed first' '
+	tiadash --db s.db tests --format json >t.json &&
+	json_close t.json "d[\"pairs\"]" 4 &&
+	json_close t.json "[[t[k] for k in (\"id\", \"ran\", \"selected\", \"failed\", \"missed\", \"inherited\", \"flaky\", \"quarantined\", \"first_seen\", \"last_seen\")] for t in d[\"tests\"]]" \
+		"[[\"$B\", 5, 0, 4, 2, 2, 0, 0, \"2026-11-01T08:00:00Z\", \"2026-11-02T15:00:00Z\"],
+		  [\"$A\", 5, 4, 1, 0, 0, 0, 0, \"2026-11-01T08:00:00Z\", \"2026-11-02T15:00:00Z\"],
+		  [\"$C\", 5, 0, 1, 0, 0, 0, 0, \"2026-11-01T08:00:00Z\", \"2026-11-02T15:00:00Z\"]]" &&
+	tiadash --db s.db tests >t.txt &&
+	cat >expect <<-EOF &&
+	MISSED FAILED INHER FLAKY QUAR SELECT RAN  LAST SEEN   TEST
+	     2      4     2     0    0      0   5  2026-11-02  $B
+	     0      1     0     0    0      4   5  2026-11-02  $A
+	     0      1     0     0    0      0   5  2026-11-02  $C
+	EOF
+	sed -n 4,7p t.txt >actual && test_cmp expect actual
+'
+
+test_expect_success 'tests --id: one test'"'"'s history, pair by pair' '
+	tiadash --db s.db tests --id $B --format json >h.json &&
+	json_close h.json "[[e[k] for k in (\"pr\", \"class\", \"outcome\", \"selected\")] for e in d[\"history\"]]" \
+		"[[1, \"escape\", \"missed\", false], [2, \"inherited\", \"inherited\", false],
+		  [3, \"agree\", \"inherited\", false], [4, \"escape\", \"missed\", false],
+		  [null, \"incomplete\", \"passed\", false]]" &&
+	json_close h.json "[d[\"test\"][\"missed\"], d[\"test\"][\"inherited\"]]" "[2, 2]"
+'
+
+test_expect_success 'tests: quarantined tests green long enough to unquarantine' '
+	# since 2026-11-02: PR 4 failed tests/b.py, tests/c.py passed twice
+	tiadash --db s.db tests --until 2026-11-03 --green 1 --format json >u.json &&
+	json_close u.json "d[\"unquarantine\"]" "{\"green_days\": 1, \"since\": \"2026-11-02T00:00:00Z\", \"tests\": [\"$C\"]}" &&
+	tiadash --db s.db tests --until 2026-11-03 --green 2 --format json >u2.json &&
+	json_close u2.json "d[\"unquarantine\"][\"tests\"]" "[]" &&
+	tiadash --db s.db tests --until 2026-11-03 --green 1 --format csv >u.csv &&
+	test_grep "^$C,5,0,1,0,0,0,0,2026-11-01T08:00:00Z,2026-11-02T15:00:00Z,yes$" u.csv &&
+	test_expect_code 2 tiadash --db s.db tests --green 0 2>err &&
+	test_grep "bad value .0. for --green" err
+'
+
+test_expect_success 'main moves on: the line follows its tip' '
+	echo 3 >repo/src/m.py && (cd repo && commit_at 2026-11-03T09:00:00Z m3) &&
+	git -C repo rev-parse HEAD >heads.m3 &&
+	mainrun r3/m3 m3 m2 2026-11-03T10:00:00Z fail $A $B $C:failed &&
+	tiadash --db s.db --repo repo ingest r3 >out 2>err &&
+	test_must_be_empty err &&
+	tiadash --db s.db report --format json >r3.json &&
+	json_close r3.json "[d[\"main\"][\"runs\"], len(d[\"main\"][\"red_spans\"])]" "[4, 2]" &&
+	json_close r3.json "[d[\"main\"][\"red_spans\"][1][k] for k in (\"test\", \"red_head\", \"green_head\", \"minutes\")]" \
+		"[\"$C\", \"$(cat heads.m3)\", null, null]" &&
+	test "$(sqlite3 s.db "select count(*) from mainline")" = 4
+'
+
+test_expect_success 'a rewritten main: the commits it dropped leave the line' '
+	git -C repo reset -q --hard "$(cat heads.m2)" &&
+	echo 3b >repo/src/m.py && (cd repo && commit_at 2026-11-03T11:00:00Z m3b) &&
+	git -C repo rev-parse HEAD >heads.m3b &&
+	mainrun r4/m3b m3b m2 2026-11-03T12:00:00Z pass $A $B $C &&
+	tiadash --db s.db --repo repo ingest r4 >out 2>err &&
+	test_must_be_empty err &&
+	sqlite3 s.db "select sha from mainline order by seq" >line &&
+	cat heads.base heads.m1 heads.m2 heads.m3b >expect && test_cmp expect line &&
+	tiadash --db s.db report --format json >r4.json &&
+	# m3 is off the line now: its run is a head without a shadow run
+	json_close r4.json "[d[\"main\"][\"runs\"], d[\"incomplete\"][\"count\"]]" "[4, 2]"
 '
 
 test_done

@@ -1,5 +1,5 @@
 /* The Overview view: the window's figures (SPEC 4) as struct metrics holds them,
- * per-day sparklines of its daily series, and the gate-check verdict. */
+ * sparklines of its daily (a long window: weekly) series, and the gate-check verdict. */
 #include "core/tiadash.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
@@ -60,25 +60,46 @@ static void targets_clear(struct overview *o)
 #define OTHER_DISAGREEMENTS "^(over-strict|flaky) "
 #define VERIFIER_CHANGED "^verifier "
 
-static int spark_width(const struct tui *t, const struct metrics *m)
+/*
+ * The periods the sparklines draw: the window's days, or its ISO weeks
+ * when it spans more days than a sparkline shows (metrics_by_period).
+ */
+struct sparks {
+	struct metrics_day *weeks; /* owned; NULL: the days */
+	const struct metrics_day *v;
+	size_t n;
+	int width;
+	const char *unit;
+};
+
+static void sparks_init(struct sparks *sp, const struct tui *t, const struct metrics *m)
 {
 	int w = t->cols >= 100 ? 31 : 14;
 
-	return m->nr_days < (size_t)w ? (int)m->nr_days : w;
+	sp->weeks = NULL;
+	sp->v = m->days;
+	sp->n = m->nr_days;
+	sp->unit = "day";
+	if (m->nr_days > 31) {
+		sp->n = metrics_by_period(m, PERIOD_WEEK, &sp->weeks);
+		sp->v = sp->weeks;
+		sp->unit = "week";
+	}
+	sp->width = sp->n < (size_t)w ? (int)sp->n : w;
 }
 
-/* The last `width` days of one daily series as a sparkline cell. */
-static void spark(struct row_data *r, const struct metrics *m, int width,
+/* The last `width` periods of one series as a sparkline cell. */
+static void spark(struct row_data *r, const struct sparks *sp,
 		  double (*get)(const struct metrics_day *d))
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t n = (size_t)width, from = m->nr_days - n;
+	size_t n = (size_t)sp->width, from = sp->n - n;
 	double *v = xcalloc(n ? n : 1, sizeof(*v));
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = get(&m->days[from + i]);
+		v[i] = get(&sp->v[from + i]);
 	tui_sparkline(&sb, v, n);
-	row_add_str(r, -width, ROLE_SPARK, sb.buf);
+	row_add_str(r, -sp->width, ROLE_SPARK, sb.buf);
 	strbuf_release(&sb);
 	free(v);
 }
@@ -267,10 +288,13 @@ static void build_main(struct overview *o, const struct metrics *m, struct strbu
 static void build(struct tui *t, struct overview *o)
 {
 	const struct metrics *m = &t->fig.m;
-	int sw = spark_width(t, m);
+	struct sparks sp;
+	int sw;
 	struct strbuf sb = STRBUF_INIT;
 	struct row_data *r;
 
+	sparks_init(&sp, t, m);
+	sw = sp.width;
 	r = line(o, VIEW_OVERVIEW, "Window");
 	metrics_fmt_window(&sb, m, false);
 	value(r, ROLE_DEFAULT, &sb);
@@ -281,7 +305,7 @@ static void build(struct tui *t, struct overview *o)
 		    m->pairs, m->heads, m->class_counts[CLASS_INCOMPLETE]);
 	value(r, ROLE_DEFAULT, &sb);
 	if (sw)
-		spark(r, m, sw, day_pairs);
+		spark(r, &sp, day_pairs);
 
 	r = line(o, VIEW_RUNS, "Runs");
 	strbuf_reset(&sb);
@@ -298,7 +322,7 @@ static void build(struct tui *t, struct overview *o)
 		    m->escapes_explained, m->non_hermetic);
 	value(r, m->escapes > m->escapes_explained ? ROLE_BAD : ROLE_DEFAULT, &sb);
 	if (sw)
-		spark(r, m, sw, day_escapes);
+		spark(r, &sp, day_escapes);
 	build_trust(o, m);
 
 	r = line(o, VIEW_RUNS, "Affected");
@@ -310,7 +334,7 @@ static void build(struct tui *t, struct overview *o)
 	labelled(&sb, "; narrowed p50 ", "%.3f", m->narrowed.p50);
 	value(r, ROLE_DEFAULT, &sb);
 	if (sw)
-		spark(r, m, sw, day_affected);
+		spark(r, &sp, day_affected);
 
 	r = line(o, VIEW_RUNS, "Wall-clock");
 	points_to(o, VIEW_RUNS, NULL, "shadow", true);
@@ -325,7 +349,7 @@ static void build(struct tui *t, struct overview *o)
 	metrics_fmt_secs(&sb, m->wall_full.p95);
 	value(r, ROLE_DEFAULT, &sb);
 	if (sw)
-		spark(r, m, sw, day_wall);
+		spark(r, &sp, day_wall);
 
 	r = line(o, VIEW_RUNS, "Saving");
 	strbuf_reset(&sb);
@@ -333,6 +357,16 @@ static void build(struct tui *t, struct overview *o)
 	strbuf_addstr(&sb, " at p50, ");
 	metrics_fmt_pct(&sb, m->saving_p95, 1);
 	strbuf_addstr(&sb, " at p95");
+	value(r, ROLE_DEFAULT, &sb);
+
+	r = line(o, VIEW_RUNS, "Trade");
+	strbuf_reset(&sb);
+	metrics_fmt(&sb, "%.1f", m->savings.saved_minutes_per_week / 60);
+	strbuf_addstr(&sb, " runner-h saved a week; ");
+	metrics_fmt(&sb, "%.1f", m->savings.escapes_per_week);
+	strbuf_addstr(&sb, " escapes a week (at most ");
+	metrics_fmt(&sb, "%.1f", m->savings.escapes_per_week_upper);
+	strbuf_addch(&sb, ')');
 	value(r, ROLE_DEFAULT, &sb);
 
 	r = line(o, VIEW_RUNS, "Force-full");
@@ -344,7 +378,7 @@ static void build(struct tui *t, struct overview *o)
 	strbuf_addstr(&sb, ")");
 	value(r, ROLE_DEFAULT, &sb);
 	if (sw)
-		spark(r, m, sw, day_ff);
+		spark(r, &sp, day_ff);
 	build_reasons(o, m);
 
 	r = line(o, VIEW_DISAGREE, "Other");
@@ -366,16 +400,16 @@ static void build(struct tui *t, struct overview *o)
 		    m->diff_coverage.n, m->threshold);
 	value(r, ROLE_DEFAULT, &sb);
 	if (sw)
-		spark(r, m, sw, day_dc);
+		spark(r, &sp, day_dc);
 
 	r = line(o, VIEW_OVERVIEW, "Shadow days");
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%" PRId64, m->shadow_days);
 	if (sw) {
-		strbuf_addstr(&sb, "; sparklines per day, ");
-		time_format_date(&sb, m->days[m->nr_days - (size_t)sw].day);
+		strbuf_addf(&sb, "; sparklines per %s, ", sp.unit);
+		time_format_date(&sb, sp.v[sp.n - (size_t)sw].day);
 		strbuf_addstr(&sb, " .. ");
-		time_format_date(&sb, m->days[m->nr_days - 1].day);
+		time_format_date(&sb, sp.v[sp.n - 1].day);
 	}
 	value(r, ROLE_DEFAULT, &sb);
 
@@ -392,6 +426,7 @@ static void build(struct tui *t, struct overview *o)
 	}
 	build_gate(o, &t->fig.gate);
 	strbuf_release(&sb);
+	free(sp.weeks);
 }
 
 static void sync_rows(struct tui *t, struct overview *o)
