@@ -90,7 +90,11 @@ test_expect_success 'report: runs of main are not pairs; PR 2 inherited, not an 
 	json_close r.json "d[\"incomplete\"][\"by_reason\"]" "{\"no shadow run\": 1}" &&
 	json_close r.json "[d[\"escapes\"][\"count\"], d[\"escapes\"][\"rate\"], d[\"escapes\"][\"prs\"]]" "[2, 0.5, [1, 4]]" &&
 	json_close r.json "[d[\"main\"][k] for k in (\"runs\", \"inherited_pairs\", \"red_tests\", \"escapes_base_unrun\", \"red_minutes_mean\")]" \
-		"[2, 1, [\"tests/b.py::test_t\"], 1, 1560]"
+		"[2, 1, [\"tests/b.py::test_t\"], 1, 1560]" &&
+	tiadash --db s.db report --format csv >r.csv &&
+	cut -d, -f1,5 r.csv >classes &&
+	printf "pr,class\n1,escape\n2,inherited\n3,agree\n4,escape\n,incomplete\n" >expect &&
+	test_cmp expect classes
 '
 
 test_expect_success 'report: the red span, who inherited it, which escape brought it' '
