@@ -232,7 +232,7 @@ static void text_row(struct strbuf *sb, const struct proposals *p,
 {
 	struct strbuf mins = STRBUF_INIT, rate = STRBUF_INIT, p95 = STRBUF_INIT;
 
-	fmt_minutes(&mins, it->extra_minutes);
+	fmt_minutes(&mins, it->forced_minutes);
 	metrics_fmt_pct(&rate, it->force_full_rate_after, 1);
 	metrics_fmt_secs(&p95, it->p95_after);
 	struct strbuf glob = STRBUF_INIT, esc = STRBUF_INIT;
@@ -245,7 +245,7 @@ static void text_row(struct strbuf *sb, const struct proposals *p,
 	if (glob.len > TABLE_GLOB_ROOM)
 		strbuf_addf(sb, "  %s\n", glob.buf);
 	strbuf_addf(sb, "  %6zu %6" PRId64 " %8s %8s %9s  ", it->nr_closes,
-		    it->extra_force_full, mins.buf, rate.buf, p95.buf);
+		    it->forced, mins.buf, rate.buf, p95.buf);
 	if (glob.len <= TABLE_GLOB_ROOM)
 		strbuf_addf(sb, "%s%s", glob.buf, glob.len + esc.len + 4 <= TABLE_GLOB_ROOM ?
 			    "  " : "\n                                             ");
@@ -269,8 +269,8 @@ static void text_recommended(struct strbuf *sb, const struct proposals *p)
 	strbuf_addf(sb, "\nrecommended  %zu glob%s closing %" PRId64 " of %" PRId64
 		    " new escapes: %+" PRId64 " force-full runs, ",
 		    p->nr_recommended, p->nr_recommended == 1 ? "" : "s",
-		    p->rec_closes, p->closable, p->rec_extra_force_full);
-	fmt_minutes(sb, p->rec_extra_minutes);
+		    p->rec_closes, p->closable, p->rec_forced);
+	fmt_minutes(sb, p->rec_forced_minutes);
 	strbuf_addstr(sb, " min; force-full ");
 	metrics_fmt_pct(sb, p->rec_force_full_rate_after, 1);
 	strbuf_addstr(sb, ", shadow p95 ");
@@ -402,8 +402,8 @@ static void md_row(struct strbuf *sb, const struct proposals *p, const struct pr
 		strbuf_addstr(sb, " (builtin)");
 	strbuf_addf(sb, " | %zu | ", it->nr_closes);
 	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
-	strbuf_addf(sb, " | %" PRId64 " | ", it->extra_force_full);
-	fmt_minutes(sb, it->extra_minutes);
+	strbuf_addf(sb, " | %" PRId64 " | ", it->forced);
+	fmt_minutes(sb, it->forced_minutes);
 	strbuf_addstr(sb, " | ");
 	metrics_fmt_pct(sb, it->force_full_rate_after, 1);
 	strbuf_addstr(sb, " | ");
@@ -412,7 +412,7 @@ static void md_row(struct strbuf *sb, const struct proposals *p, const struct pr
 }
 
 static const char md_table_head[] =
-	"| glob | closes | escapes | extra force-full | extra min | force-full after | p95 after |\n"
+	"| glob | closes | escapes | added force-full | added min | force-full after | p95 after |\n"
 	"|---|---:|---|---:|---:|---:|---:|\n";
 
 static void print_md(const struct proposals *p, const struct proposals_rules *r,
@@ -437,9 +437,9 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 		strbuf_addstr(&sb, "Nothing to close.\n");
 	} else {
 		strbuf_addf(&sb, "Together: closes %" PRId64 " of %" PRId64
-			    " new escapes, %" PRId64 " extra force-full runs, ",
-			    p->rec_closes, p->closable, p->rec_extra_force_full);
-		fmt_minutes(&sb, p->rec_extra_minutes);
+			    " new escapes, %+" PRId64 " force-full runs, ",
+			    p->rec_closes, p->closable, p->rec_forced);
+		fmt_minutes(&sb, p->rec_forced_minutes);
 		strbuf_addstr(&sb, " min, force-full ");
 		metrics_fmt_pct(&sb, p->rec_force_full_rate_after, 1);
 		strbuf_addstr(&sb, ", shadow p95 ");
@@ -523,6 +523,8 @@ static cJSON *json_proposal(const struct proposals *p, const struct proposal *it
 	json_add_int(o, "extra_force_full", it->extra_force_full);
 	json_add_int(o, "closes_other", it->closes_other);
 	json_add_number(o, "extra_minutes", it->extra_minutes);
+	json_add_int(o, "forced", it->forced);
+	json_add_number(o, "forced_minutes", it->forced_minutes);
 	json_add_number(o, "force_full_rate_after", it->force_full_rate_after);
 	json_add_number(o, "p95_after", it->p95_after);
 	json_add_bool(o, "recommended", it->recommended);
@@ -607,6 +609,8 @@ static void print_json(const struct proposals *p, const struct proposals_rules *
 	json_add_int(rt, "extra_force_full", p->rec_extra_force_full);
 	json_add_int(rt, "closes_other", p->rec_closes_other);
 	json_add_number(rt, "extra_minutes", p->rec_extra_minutes);
+	json_add_int(rt, "forced", p->rec_forced);
+	json_add_number(rt, "forced_minutes", p->rec_forced_minutes);
 	json_add_number(rt, "force_full_rate_after", p->rec_force_full_rate_after);
 	json_add_number(rt, "p95_after", p->rec_p95_after);
 	cJSON_AddItemToObject(root, "recommended_totals", rt);

@@ -1259,8 +1259,27 @@ static double window_days(const struct metrics *m)
 	return m->nr_days ? (double)m->nr_days : NAN;
 }
 
+/*
+ * The days the window's pace of pairs is measured over, one computation for
+ * every view (the overview, gate-check, summary, the pages): its length,
+ * an unbounded until counting as now (as the trend's) and an unbounded
+ * since as the first head's time, so `--since X` and `--since X --until
+ * now` (gate-check's default end) estimate the same days for the same
+ * pairs. Without a now: window_days.
+ */
+static double pace_days(const struct metrics *m, int64_t now)
+{
+	int64_t since = m->since, until = m->until != INT64_MAX ? m->until : now;
+
+	if (since == INT64_MIN && m->nr_rows)
+		since = m->rows[0].at;
+	if (!now || since == INT64_MIN || until <= since)
+		return m->window_days;
+	return (double)(until - since) / MS_PER_DAY;
+}
+
 /* Bounds of the rates, and how many more clean pairs the escape bound needs. */
-static void finish_bounds(struct metrics *m)
+static void finish_bounds(struct metrics *m, int64_t now)
 {
 	double per_day;
 
@@ -1271,7 +1290,7 @@ static void finish_bounds(struct metrics *m)
 	m->pairs_needed = stats_cp_more_needed(m->escapes, m->pairs, m->confidence,
 					       m->escape_target);
 	m->window_days = window_days(m);
-	per_day = (double)m->pairs / m->window_days;
+	per_day = (double)m->pairs / pace_days(m, now);
 	m->days_needed = NAN;
 	if (m->pairs_needed >= 0 && per_day > 0 && isfinite(per_day))
 		m->days_needed = ceil((double)m->pairs_needed / per_day);
@@ -2040,7 +2059,7 @@ int metrics_compute(struct store *s, const struct window *w,
 		finish_incomplete(out);
 		tail_finish(&tail);
 		finish_reasons(&a); /* after the narrowed runs' median, the tail's */
-		finish_bounds(out);
+		finish_bounds(out, a.opts->now);
 		finish_savings(out);
 		if (!ret)
 			ret = metrics_main_record(s, &win, out);

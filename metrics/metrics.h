@@ -55,9 +55,12 @@
  *                pairs / pairs), the force-full rate, and each day's
  *                escape rate; pairs_needed = the clean pairs that bring the
  *                escape rate's one-sided upper bound to the target;
- *                days_needed = pairs_needed / (pairs / window days), where
- *                window days is the window's length when both bounds are
- *                given, else its UTC days (nr_days)
+ *                days_needed = pairs_needed / (pairs / days), the days
+ *                being the window's length with an unbounded until
+ *                counted as now and an unbounded since as the first
+ *                head's time (one pace for every view); window_days (the
+ *                savings' per day) is the window's length when both bounds
+ *                are given, else its UTC days (nr_days)
  *   trend        the window against the one of the same length just
  *                before it (an unbounded until counts as `now`; n/a without
  *                a since): the exact conditional test of the two escape

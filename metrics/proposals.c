@@ -1132,6 +1132,8 @@ static void take_score(struct proposal *item, struct score *sc)
 	item->extra_force_full = sc->extra;
 	item->closes_other = sc->other;
 	item->extra_minutes = sc->minutes;
+	item->forced = sc->forced;
+	item->forced_minutes = sc->forced_minutes;
 	item->force_full_rate_after = sc->rate_after;
 	item->p95_after = sc->p95_after;
 }
@@ -1299,6 +1301,8 @@ static void recommend(struct proposals_ctx *c, struct proposals *p,
 	p->rec_extra_force_full = sc.extra;
 	p->rec_closes_other = sc.other;
 	p->rec_extra_minutes = sc.minutes;
+	p->rec_forced = sc.forced;
+	p->rec_forced_minutes = sc.forced_minutes;
 	p->rec_force_full_rate_after = sc.rate_after;
 	p->rec_p95_after = sc.p95_after;
 	free(sc.closes);
@@ -1411,6 +1415,7 @@ int proposals_compute(struct store *s, struct repo *repo,
 	out->force_full_rate_before = out->p95_before = NAN;
 	out->median_shadow_s = out->median_full_s = NAN;
 	out->rec_extra_minutes = out->rec_force_full_rate_after = out->rec_p95_after = NAN;
+	out->rec_forced_minutes = NAN;
 	c->rules = rules;
 	c->store = s;
 	c->idmap = opts ? opts->idmap : NULL;

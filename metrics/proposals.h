@@ -209,9 +209,16 @@ struct proposal {
 	size_t *closes;            /* indexes into proposals.escapes, ascending */
 	size_t nr_closes;
 	int64_t matched_heads;     /* history heads it matches */
-	int64_t extra_force_full;
+	int64_t extra_force_full;  /* newly forced changes that agreed (SPEC 6's cost) */
 	int64_t closes_other;      /* other escapes of the history it matches (benefit, not cost) */
 	double extra_minutes;      /* NAN: unknown */
+	/*
+	 * Every change it newly forces, the escapes it closes too, and their
+	 * gate minutes: what the force-full rate after counts, and the +RUNS
+	 * and +MIN of every table (as the preview's cost, proposals_preview).
+	 */
+	int64_t forced;
+	double forced_minutes;
 	double force_full_rate_after;
 	double p95_after;          /* NAN: unknown */
 	bool recommended;
@@ -242,6 +249,8 @@ struct proposals {
 	size_t *recommended;
 	size_t nr_recommended;
 	int64_t rec_extra_force_full; /* the set together */
+	int64_t rec_forced;           /* as struct proposal's forced, for the set */
+	double rec_forced_minutes;
 	int64_t rec_closes_other;
 	double rec_extra_minutes, rec_force_full_rate_after, rec_p95_after;
 	int64_t rec_closes;

@@ -71,9 +71,9 @@ static void tiles(struct strbuf *sb, const struct proposals *p)
 	html_tile(sb, "recommended_totals.closes", (double)p->rec_closes, n,
 	     "closed by the recommended set");
 	free(n);
-	propose_text_minutes(&s, p->rec_extra_minutes);
-	html_tile(sb, "recommended_totals.extra_minutes", p->rec_extra_minutes, s.buf,
-	     "its extra gate minutes");
+	propose_text_minutes(&s, p->rec_forced_minutes);
+	html_tile(sb, "recommended_totals.forced_minutes", p->rec_forced_minutes, s.buf,
+	     "its added gate minutes");
 	strbuf_reset(&s);
 	metrics_fmt_pct(&s, p->force_full_rate_before, 1);
 	html_tile(sb, "history.force_full_rate", p->force_full_rate_before, s.buf,
@@ -139,12 +139,12 @@ static void chart_candidates(struct strbuf *sb, const struct proposals *p, int64
 		rows[i] = it->glob;
 		marked[i] = it->recommended;
 		closes[i] = (double)it->nr_closes;
-		cost[i] = it->extra_minutes;
+		cost[i] = it->forced_minutes;
 		strbuf_addf(&note, "%zu: ", it->nr_closes);
 		proposals_name_escapes(&note, p, it->closes, it->nr_closes);
 		close_notes[i] = strbuf_detach(&note, NULL);
-		propose_text_minutes(&note, it->extra_minutes);
-		strbuf_addf(&note, " min, %+" PRId64 " runs", it->extra_force_full);
+		propose_text_minutes(&note, it->forced_minutes);
+		strbuf_addf(&note, " min, %+" PRId64 " runs", it->forced);
 		cost_notes[i] = strbuf_detach(&note, NULL);
 	}
 	chart_hbar_svg(sb, &c);
@@ -181,10 +181,10 @@ static void candidate_row(struct strbuf *sb, const struct proposals *p, size_t i
 	struct strbuf s = STRBUF_INIT;
 
 	strbuf_addf(sb, "<tr><td class=\"num\">%zu</td>", it->nr_closes);
-	strbuf_addf(&s, "%" PRId64, it->extra_force_full);
-	candidate_cell(sb, index, "extra_force_full", (double)it->extra_force_full, &s);
-	propose_text_minutes(&s, it->extra_minutes);
-	candidate_cell(sb, index, "extra_minutes", it->extra_minutes, &s);
+	strbuf_addf(&s, "%" PRId64, it->forced);
+	candidate_cell(sb, index, "forced", (double)it->forced, &s);
+	propose_text_minutes(&s, it->forced_minutes);
+	candidate_cell(sb, index, "forced_minutes", it->forced_minutes, &s);
 	metrics_fmt_pct(&s, it->force_full_rate_after, 1);
 	candidate_cell(sb, index, "force_full_rate_after", it->force_full_rate_after, &s);
 	metrics_fmt_secs(&s, it->p95_after);
@@ -215,8 +215,8 @@ static void recommended(struct strbuf *sb, const struct proposals *p)
 	strbuf_addf(sb, "<p>%zu glob%s closing %" PRId64 " of %" PRId64 " new escapes: %+"
 		    PRId64 " force-full runs, ", p->nr_recommended,
 		    p->nr_recommended == 1 ? "" : "s", p->rec_closes, p->closable,
-		    p->rec_extra_force_full);
-	propose_text_minutes(&s, p->rec_extra_minutes);
+		    p->rec_forced);
+	propose_text_minutes(&s, p->rec_forced_minutes);
 	strbuf_addf(sb, "%s min; force-full ", s.buf);
 	strbuf_reset(&s);
 	metrics_fmt_pct(&s, p->rec_force_full_rate_after, 1);

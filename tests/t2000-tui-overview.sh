@@ -17,7 +17,8 @@ test_expect_success "overview at 80x24" '
 	Pairs       295 of 300 heads; 6 incomplete                               ▃██▇▇█▂
 	Runs        300 shadow, 302 full (every attempt)
 	Escapes     13 of 295 pairs (4.41%); 0 explained, 3 non-hermetic         ▁█▆█▆█▁
-	Confidence  95%: upper 6.92% [2.37%, 7.42%]; 115 more clean pairs (3 days)
+	Confidence  95%: upper 6.92% [2.37%, 7.42%]
+	            115 more clean pairs (about 3 days at this window'\''s rate)
 	Trend       n/a (no pairs in one of the windows)
 	Blind spots 0 of 148 tests never selected; 0 failed in full; 0 new
 	Verifier    0 heads green after a change to tests, fixtures or config only
@@ -31,10 +32,9 @@ test_expect_success "overview at 80x24" '
 	Other       4 over-strict, 7 flaky, 2 quarantined
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
-	Gate check  NO-GO
+	Gate check  NO-GO  on the window above (gate-check alone: the last 7 days)
 	            days with shadow runs                   >= 7         7 PASS
-	            pairs                                  >= 50       295 PASS
-	NO-GO                                                                  1/28   0%
+	NO-GO                                                                  1/29   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -48,7 +48,8 @@ test_expect_success "overview at 120x40" '
 	Pairs       295 of 300 heads; 6 incomplete                                                                       ▃██▇▇█▂
 	Runs        300 shadow, 302 full (every attempt)
 	Escapes     13 of 295 pairs (4.41%); 0 explained, 3 non-hermetic                                                 ▁█▆█▆█▁
-	Confidence  95%: upper 6.92% [2.37%, 7.42%]; 115 more clean pairs (3 days)
+	Confidence  95%: upper 6.92% [2.37%, 7.42%]
+	            115 more clean pairs (about 3 days at this window'\''s rate)
 	Trend       n/a (no pairs in one of the windows)
 	Blind spots 0 of 148 tests never selected; 0 failed in full; 0 new
 	Verifier    0 heads green after a change to tests, fixtures or config only
@@ -62,7 +63,7 @@ test_expect_success "overview at 120x40" '
 	Other       4 over-strict, 7 flaky, 2 quarantined
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                                                          ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
-	Gate check  NO-GO
+	Gate check  NO-GO  on the window above (gate-check alone: the last 7 days)
 	            days with shadow runs                   >= 7         7 PASS
 	            pairs                                  >= 50       295 PASS
 	            unexplained escapes                     <= 0        13 FAIL
@@ -80,8 +81,7 @@ test_expect_success "overview at 120x40" '
 	
 	
 	
-	
-	NO-GO                                                                                                          1/28   0%
+	NO-GO                                                                                                          1/29   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -111,7 +111,7 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	EOF
 	assert_screen view2 <<-\EOF
 	view overview
-	lines 28
+	lines 29
 	cursor 3
 	offset 0
 	ready yes
@@ -119,7 +119,8 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	Pairs 295 of 300 heads; 6 incomplete ▃██▇▇█▂
 	Runs 300 shadow, 302 full (every attempt)
 	Escapes 13 of 295 pairs (4.41%); 0 explained, 3 non-hermetic ▁█▆█▆█▁
-	Confidence 95%: upper 6.92% [2.37%, 7.42%]; 115 more clean pairs (3 days)
+	Confidence 95%: upper 6.92% [2.37%, 7.42%]
+	115 more clean pairs (about 3 days at this window'\''s rate)
 	Trend n/a (no pairs in one of the windows)
 	Blind spots 0 of 148 tests never selected; 0 failed in full; 0 new
 	Verifier 0 heads green after a change to tests, fixtures or config only
@@ -133,7 +134,7 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	Other 4 over-strict, 7 flaky, 2 quarantined
 	Diff cov. p50 1.000  mean 0.812; 40 of 169 below 0.70 ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
-	Gate check NO-GO
+	Gate check NO-GO on the window above (gate-check alone: the last 7 days)
 	days with shadow runs >= 7 7 PASS
 	pairs >= 50 295 PASS
 	unexplained escapes <= 0 13 FAIL
@@ -144,6 +145,23 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	diff coverage p50 (advisory) >= 0.700 1.000 PASS
 	verifier-changed heads (advisory) <= 0 0 PASS
 	EOF
+'
+
+test_expect_success "the days to enough clean pairs: the overview and gate-check, one estimate" '
+	# Two weeks after the sample week, from 2026-11-01: 295 pairs over
+	# 19 days (the open end is now, as gate-check'"'"'s), 115 more need
+	# 115 / (295 / 19) = 7.4, about 8 days: the same figure in both.
+	steps ":save-view late.view" &&
+	(export TIADASH_NOW=2026-11-20T00:00:00Z &&
+	 tui --since 2026-11-01 --rules rules &&
+	 test_expect_code 1 tiadash --db week.db gate-check --since 2026-11-01 >gate.out) &&
+	grep -F "115 more clean pairs" late.view >actual &&
+	echo "115 more clean pairs (about 8 days at this window'"'"'s rate)" >expect &&
+	test_cmp expect actual &&
+	echo "escape rate: 115 more clean pairs (about 8 days at this window'"'"'s rate)" >expect &&
+	grep -F "115 more clean pairs" gate.out >actual &&
+	test_cmp expect actual &&
+	grep "^Gate check NO-GO on the window above (gate-check alone: the last 7 days)$" late.view
 '
 
 test_done

@@ -17,23 +17,23 @@ test_expect_success "proposals at 80x24" '
 	history 298 heads, force-full 29.5%, shadow p95 1474 s
 	rules file rules
 	
-	recommended: closes 10 for +3 runs, +60.0 min; force-full 33.9%, p95 1474 s
+	recommended: closes 10 for +13 runs, +252.8 min; force-full 33.9%, p95 1474 s
 	
 	  Recommended (6)                          CLOSES   RUNS  MINUTES     FF     P95
-	* tests/fixtures/fx_rates.json                  2     +0     +0.0  30.2%  1474 s
-	* web/src/config/flags.json                     2     +0     +0.0  30.2%  1474 s
-	* ledger/plugins/rounding.py                    1     +0     +0.0  29.9%  1474 s
-	* ledger/registry/entry_points.toml             3     +1    +18.7  30.9%  1474 s
-	* tests/fixtures/invoices.json                  1     +1    +18.7  30.2%  1474 s
-	* web/src/config/theme.json                     1     +1    +22.6  30.2%  1474 s
+	* tests/fixtures/fx_rates.json                  2     +2    +39.7  30.2%  1474 s
+	* web/src/config/flags.json                     2     +2    +37.5  30.2%  1474 s
+	* ledger/plugins/rounding.py                    1     +1    +21.8  29.9%  1474 s
+	* ledger/registry/entry_points.toml             3     +4    +71.7  30.9%  1474 s
+	* tests/fixtures/invoices.json                  1     +2    +38.4  30.2%  1474 s
+	* web/src/config/theme.json                     1     +2    +43.7  30.2%  1474 s
 	
 	  Candidates (62)                          CLOSES   RUNS  MINUTES     FF     P95
-	  **/*.json                                     6     +7   +141.3  33.9%  1474 s
-	  ledger/**/*.py                                6    +77  +1547.3  57.4%  1517 s
-	  ledger/**                                     6    +78  +1566.0  57.7%  1517 s
-	  **/*.py                                       6    +92  +1855.6  62.4%  1517 s
-	  ledger/plugins/**                             4     +8   +161.8  33.6%  1474 s
-	  ledger/plugins/**/*.py                        4     +8   +161.8  33.6%  1474 s
+	  **/*.json                                     6    +13   +259.3  33.9%  1474 s
+	  ledger/**/*.py                                6    +83  +1662.0  57.4%  1517 s
+	  ledger/**                                     6    +84  +1680.7  57.7%  1517 s
+	  **/*.py                                       6    +98  +1970.3  62.4%  1517 s
+	  ledger/plugins/**                             4    +12   +236.6  33.6%  1474 s
+	  ledger/plugins/**/*.py                        4    +12   +236.6  33.6%  1474 s
 	62 candidates, 6 recommended                                          1/106   0%
 	e edit  a accept  x explain  <Enter> open  q back  <Tab> views  ? help  / filter
 	EOF

@@ -87,7 +87,8 @@ test_expect_success "a monochrome terminal: the cursor line reversed, labels bol
 	{B}Pairs{-}       295 of 300 heads; 6 incomplete                               ▃██▇▇█▂
 	{B}Runs{-}        300 shadow, 302 full (every attempt)
 	{B}Escapes{-}     {B}13 of 295 pairs (4.41%); 0 explained, 3 non-hermetic{-}         ▁█▆█▆█▁
-	{B}Confidence{-}  {B}95%: upper 6.92% [2.37%, 7.42%]; 115 more clean pairs (3 days)
+	{B}Confidence{-}  {B}95%: upper 6.92% [2.37%, 7.42%]
+	            {B}115 more clean pairs (about 3 days at this window'\''s rate)
 	{B}Trend{-}       n/a (no pairs in one of the windows)
 	{B}Blind spots{-} 0 of 148 tests never selected; 0 failed in full; 0 new
 	{B}Verifier{-}    0 heads green after a change to tests, fixtures or config only
@@ -101,10 +102,9 @@ test_expect_success "a monochrome terminal: the cursor line reversed, labels bol
 	{B}Other{-}       4 over-strict, 7 flaky, 2 quarantined
 	{B}Diff cov.{-}   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
 	{B}Shadow days{-} 7; sparklines per day, 2026-11-01 .. 2026-11-07
-	{B}Gate check{-}  {B}NO-GO
+	{B}Gate check{-}  {B}NO-GO{-}  on the window above (gate-check alone: the last 7 days)
 	            days with shadow runs                   >= 7         7 PASS
-	            pairs                                  >= 50       295 PASS
-	{R}NO-GO                                                                  1/28   0%
+	{R}NO-GO                                                                  1/29   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

@@ -132,8 +132,8 @@ test_expect_success 'summary: this window and the one before, as report has them
 
 test_expect_success 'propose: the candidates, the recommended set and the history as json has them' '
 	html_figures propose.dom propose.json --require escapes closable history.force_full_rate \
-		recommended_totals.closes recommended_totals.extra_minutes \
-		$(keys propose.json "[\"proposals.%d.extra_minutes\" % i for i in range(min(20, len(d[\"proposals\"])))]") &&
+		recommended_totals.closes recommended_totals.forced_minutes \
+		$(keys propose.json "[\"proposals.%d.forced_minutes\" % i for i in range(min(20, len(d[\"proposals\"])))]") &&
 	html_text propose.dom >propose.txt &&
 	for g in $(json_get propose.json "\" \".join(d[\"recommended\"])"); do
 		grep -qF -- "$g" propose.txt || { echo "no $g"; return 1; }

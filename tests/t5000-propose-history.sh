@@ -13,14 +13,16 @@ test_expect_success 'setup: eleven PRs, four escapes in the window' '
 	echo "22 new runs, 0 unchanged" >expect && test_cmp expect ingest.out
 '
 
-# One line per candidate: glob form closes extra other minutes rate p95 recommended.
+# One line per candidate: glob form closes extra other minutes added
+# added-minutes rate p95 recommended.
 summary() {
 	python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 for p in d["proposals"]:
     print(p["glob"], p["form"], ",".join(map(str, p["closes"])), p["extra_force_full"],
-          p["closes_other"], round(p["extra_minutes"], 6), round(p["force_full_rate_after"], 6),
+          p["closes_other"], round(p["extra_minutes"], 6), p["forced"],
+          round(p["forced_minutes"], 6), round(p["force_full_rate_after"], 6),
           p["p95_after"], "rec" if p["recommended"] else "-")
 ' "$1"
 }
@@ -41,24 +43,30 @@ test_expect_success 'json: every candidate, scored on the whole history' '
 	# tests/fixtures/a.json: PR 3 only; p95 610 + .5 * 90 = 655; the
 	# directory adds PR 7: (600-30) / 60 = 9.5.
 	# docs/readme.md is ignored by the rules file first: no candidates.
+	# Added: every change newly forced, the escapes closed too (the
+	# preview'"'"'s cost): config/registry.toml forces 11 1 2:
+	# (620-50 + 600-60 + 630-50) / 60 = 28.166667; config/** adds the
+	# 27.375 above: 55.541667; a.json forces PR 3: (610-20) / 60 =
+	# 9.833333, the directory adds PR 7: 19.333333; src/app.py forces
+	# 1 4 9: (600-60 + 615-40 + 605-55) / 60 = 27.75.
 	cat >expect <<-\EOF &&
-	**/registry.toml name 1,2 0 1 0 0.363636 665 -
-	config/registry.toml file 1,2 0 1 0 0.363636 665 rec
-	**/*.toml ext 1,2 3 1 27.375 0.636364 670 -
-	config/** dir 1,2 3 1 27.375 0.636364 670 -
-	config/**/*.toml dir-ext 1,2 3 1 27.375 0.636364 670 -
-	**/a.json name 3 0 0 0 0.181818 655 -
-	tests/fixtures/a.json file 3 0 0 0 0.181818 655 rec
-	**/*.json ext 3 1 0 9.5 0.272727 655 -
-	tests/** dir 3 1 0 9.5 0.272727 655 -
-	tests/**/*.json dir-ext 3 1 0 9.5 0.272727 655 -
-	tests/fixtures/** dir 3 1 0 9.5 0.272727 655 -
-	tests/fixtures/**/*.json dir-ext 3 1 0 9.5 0.272727 655 -
-	**/*.py ext 1 2 0 18.75 0.363636 657.5 -
-	**/app.py name 1 2 0 18.75 0.363636 657.5 -
-	src/** dir 1 2 0 18.75 0.363636 657.5 -
-	src/**/*.py dir-ext 1 2 0 18.75 0.363636 657.5 -
-	src/app.py file 1 2 0 18.75 0.363636 657.5 -
+	**/registry.toml name 1,2 0 1 0 3 28.166667 0.363636 665 -
+	config/registry.toml file 1,2 0 1 0 3 28.166667 0.363636 665 rec
+	**/*.toml ext 1,2 3 1 27.375 6 55.541667 0.636364 670 -
+	config/** dir 1,2 3 1 27.375 6 55.541667 0.636364 670 -
+	config/**/*.toml dir-ext 1,2 3 1 27.375 6 55.541667 0.636364 670 -
+	**/a.json name 3 0 0 0 1 9.833333 0.181818 655 -
+	tests/fixtures/a.json file 3 0 0 0 1 9.833333 0.181818 655 rec
+	**/*.json ext 3 1 0 9.5 2 19.333333 0.272727 655 -
+	tests/** dir 3 1 0 9.5 2 19.333333 0.272727 655 -
+	tests/**/*.json dir-ext 3 1 0 9.5 2 19.333333 0.272727 655 -
+	tests/fixtures/** dir 3 1 0 9.5 2 19.333333 0.272727 655 -
+	tests/fixtures/**/*.json dir-ext 3 1 0 9.5 2 19.333333 0.272727 655 -
+	**/*.py ext 1 2 0 18.75 3 27.75 0.363636 657.5 -
+	**/app.py name 1 2 0 18.75 3 27.75 0.363636 657.5 -
+	src/** dir 1 2 0 18.75 3 27.75 0.363636 657.5 -
+	src/**/*.py dir-ext 1 2 0 18.75 3 27.75 0.363636 657.5 -
+	src/app.py file 1 2 0 18.75 3 27.75 0.363636 657.5 -
 	EOF
 	test_cmp expect actual
 '
@@ -70,9 +78,10 @@ test_expect_success 'json: counts, history, recommended set, unclosable' '
 	json_close p.json "d[\"history\"]" \
 		"{\"changes\": 11, \"force_full\": 1, \"force_full_rate\": 0.0909090909090909, \"p95\": 390, \"median_shadow_s\": 55, \"median_full_s\": 612.5}" &&
 	json_close p.json "d[\"recommended\"]" "[\"config/registry.toml\", \"tests/fixtures/a.json\"]" &&
-	# Together: PRs 11 1 2 8 3; rate 5/11; p95 with 50 60 50 20 replaced.
+	# Together: PRs 11 1 2 8 3; rate 5/11; p95 with 50 60 50 20 replaced;
+	# added: 11 1 2 3, (570 + 540 + 580 + 590) / 60 = 38 minutes.
 	json_close p.json "d[\"recommended_totals\"]" \
-		"{\"closes\": 3, \"extra_force_full\": 0, \"closes_other\": 1, \"extra_minutes\": 0, \"force_full_rate_after\": 0.45454545454545453, \"p95_after\": 665}" &&
+		"{\"closes\": 3, \"extra_force_full\": 0, \"closes_other\": 1, \"extra_minutes\": 0, \"forced\": 4, \"forced_minutes\": 38, \"force_full_rate_after\": 0.45454545454545453, \"p95_after\": 665}" &&
 	json_close p.json "d[\"unclosable\"]" \
 		"[{\"pr\": 4, \"head\": \"$(head_of 4)\", \"why\": \"non-hermetic: the failing test was selected and passed in the shadow run\"}]" &&
 	json_close p.json "d[\"closed_by_rules\"]" "[]"
@@ -108,20 +117,20 @@ test_expect_success 'text: the whole report' '
 	rules        1 in effect, from repo/.tiadash/rules
 	accept into  repo/.tiadash/rules
 	
-	recommended  2 globs closing 3 of 3 new escapes: +0 force-full runs, +0.0 min;
+	recommended  2 globs closing 3 of 3 new escapes: +4 force-full runs, +38.0 min;
 	             force-full 45.5%, shadow p95 665 s
 	  CLOSES  +RUNS     +MIN FF AFTER P95 AFTER  GLOB (ESCAPES)
-	       2      0     +0.0    36.4%     665 s  config/registry.toml  (PR 1, 2)
-	       1      0     +0.0    18.2%     655 s  tests/fixtures/a.json  (PR 3)
+	       2      3    +28.2    36.4%     665 s  config/registry.toml  (PR 1, 2)
+	       1      1     +9.8    18.2%     655 s  tests/fixtures/a.json  (PR 3)
 	
 	candidates   17, ranked (the first 6; --limit N for more)
 	  CLOSES  +RUNS     +MIN FF AFTER P95 AFTER  GLOB (ESCAPES)
-	       2      0     +0.0    36.4%     665 s  **/registry.toml  (PR 1, 2)
-	       2      0     +0.0    36.4%     665 s  config/registry.toml  (PR 1, 2)
-	       2      3    +27.4    63.6%     670 s  **/*.toml  (PR 1, 2)
-	       2      3    +27.4    63.6%     670 s  config/**  (PR 1, 2)
-	       2      3    +27.4    63.6%     670 s  config/**/*.toml  (PR 1, 2)
-	       1      0     +0.0    18.2%     655 s  **/a.json  (PR 3)
+	       2      3    +28.2    36.4%     665 s  **/registry.toml  (PR 1, 2)
+	       2      3    +28.2    36.4%     665 s  config/registry.toml  (PR 1, 2)
+	       2      6    +55.5    63.6%     670 s  **/*.toml  (PR 1, 2)
+	       2      6    +55.5    63.6%     670 s  config/**  (PR 1, 2)
+	       2      6    +55.5    63.6%     670 s  config/**/*.toml  (PR 1, 2)
+	       1      1     +9.8    18.2%     655 s  **/a.json  (PR 3)
 	
 	escapes
 	  PR 1  head $(head_of 1 | cut -c1-12)  escape  new (closable by config/registry.toml)
@@ -173,7 +182,7 @@ test_expect_success 'built-in defaults are not the rules in effect: a candidate 
 	json_close b.json "len(d[\"proposals\"])" 18 &&
 	json_close b.json "d[\"history\"][\"force_full\"]" 1 &&
 	tiadash --db s.db --repo repo propose $W >b.txt &&
-	test_grep "^       1      1     +9.5    27.3%     655 s  \*\*/fixtures/\*\* \[builtin\]  (PR 3)$" b.txt
+	test_grep "^       1      2    +19.3    27.3%     655 s  \*\*/fixtures/\*\* \[builtin\]  (PR 3)$" b.txt
 '
 
 test_expect_success 'the window decides which escapes need closing' '
@@ -208,7 +217,7 @@ test_expect_success 'no rules file: docs/readme.md is a candidate too' '
 test_expect_success 'md: tables and escapes' '
 	tiadash --db s.db --repo repo propose $W --no-builtin-rules --format md --limit 2 >p.md &&
 	test_grep "^# Force-full proposals" p.md &&
-	test_grep "^| config/registry.toml | 2 | PR 1, 2 | 0 | +0.0 | 36.4% | 665 s |$" p.md &&
+	test_grep "^| config/registry.toml | 2 | PR 1, 2 | 3 | +28.2 | 36.4% | 665 s |$" p.md &&
 	test_grep "^| \\\\\*\\\\\*/registry.toml | 2 |" p.md &&
 	test_grep "^## Candidates (2 of 17)" p.md &&
 	test_grep "^- state: unclosable: non-hermetic" p.md &&

@@ -171,6 +171,7 @@ static void build_trust(struct overview *o, const struct metrics *m)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct row_data *r = line(o, VIEW_OVERVIEW, "Confidence");
+	enum tui_role role;
 
 	metrics_fmt_confidence(&sb, m->confidence);
 	strbuf_addstr(&sb, ": upper ");
@@ -180,12 +181,15 @@ static void build_trust(struct overview *o, const struct metrics *m)
 		strbuf_addch(&sb, ' ');
 		metrics_fmt_ci(&sb, m->escape_bounds.ci, 2);
 	}
+	role = m->escape_bounds.upper > m->escape_target ? ROLE_BAD : ROLE_GOOD;
+	value(r, role, &sb);
 	if (m->pairs_needed > 0) {
-		strbuf_addf(&sb, "; %" PRId64 " more clean pairs", m->pairs_needed);
-		if (!isnan(m->days_needed))
-			strbuf_addf(&sb, " (%.0f days)", m->days_needed);
+		/* gate-check's words and estimate, and the window they are of. */
+		r = line(o, VIEW_OVERVIEW, "");
+		strbuf_reset(&sb);
+		trust_fmt_pairs_needed(&sb, m);
+		value(r, role, &sb);
 	}
-	value(r, m->escape_bounds.upper > m->escape_target ? ROLE_BAD : ROLE_GOOD, &sb);
 	r = line(o, VIEW_OVERVIEW, "Trend");
 	strbuf_reset(&sb);
 	if (m->trend.known && m->trend.pairs) {
@@ -238,7 +242,10 @@ static void build_gate(struct overview *o, const struct metrics_gate *g)
 {
 	struct row_data *r = line(o, VIEW_OVERVIEW, "Gate check");
 
-	row_add_str(r, 0, g->go ? ROLE_GOOD : ROLE_BAD, g->go ? "GO" : "NO-GO");
+	/* The verdict is the Window line's; `gate-check` alone judges another. */
+	row_add_str(r, 6, g->go ? ROLE_GOOD : ROLE_BAD, g->go ? "GO" : "NO-GO");
+	row_add(r, 0, ROLE_DIM, "on the window above (gate-check alone: the last %d days)",
+		METRICS_DEFAULT_DAYS);
 	for (size_t i = 0; i < g->nr; i++) {
 		const struct metrics_criterion *c = &g->criteria[i];
 		struct strbuf label = STRBUF_INIT, thr = STRBUF_INIT, val = STRBUF_INIT;

@@ -270,8 +270,8 @@ static void proposal_row(struct propose *pr, const struct proposals *ps, size_t 
 	row_add_str(r, 1, ROLE_GOOD, p->recommended ? "*" : " ");
 	row_add_str(r, 0, ROLE_DEFAULT, p->glob);
 	row_add(r, -6, ROLE_DEFAULT, "%zu", p->nr_closes);
-	row_add(r, -6, ROLE_DEFAULT, "+%" PRId64, p->extra_force_full);
-	fmt_minutes(&sb, p->extra_minutes);
+	row_add(r, -6, ROLE_DEFAULT, "+%" PRId64, p->forced);
+	fmt_minutes(&sb, p->forced_minutes);
 	row_add_str(r, -8, ROLE_DEFAULT, sb.buf);
 	strbuf_reset(&sb);
 	metrics_fmt_pct(&sb, p->force_full_rate_after, 1);
@@ -365,8 +365,8 @@ static void build_list(struct tui *t, struct propose *pr)
 	r = add(pr, LINE_TEXT, 0);
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "recommended: closes %" PRId64 " for +%" PRId64 " runs, ",
-		    ps->rec_closes, ps->rec_extra_force_full);
-	metrics_fmt(&sb, "+%.1f min", ps->rec_extra_minutes);
+		    ps->rec_closes, ps->rec_forced);
+	metrics_fmt(&sb, "+%.1f min", ps->rec_forced_minutes);
 	strbuf_addstr(&sb, "; force-full ");
 	metrics_fmt_pct(&sb, ps->rec_force_full_rate_after, 1);
 	strbuf_addstr(&sb, ", p95 ");
