@@ -222,6 +222,45 @@ void csv_field(struct strbuf *sb, const char *s)
 	strbuf_release(&clean);
 }
 
+/* The letter git writes after '\\' for c, 0 for an octal escape, -1: none. */
+static int git_quote_letter(unsigned char c)
+{
+	static const char letters[] = "\a\b\t\n\v\f\r";
+	const char *l;
+
+	if (c == '"' || c == '\\')
+		return c;
+	if (c >= 0x20 && c != 0x7f)
+		return -1;
+	l = c ? strchr(letters, c) : NULL;
+	return l ? "abtnvfr"[l - letters] : 0;
+}
+
+void git_quote_path(struct strbuf *sb, const char *path)
+{
+	const unsigned char *p = (const unsigned char *)path;
+	bool plain = true;
+
+	for (size_t i = 0; p[i] && plain; i++)
+		plain = git_quote_letter(p[i]) < 0;
+	if (plain) {
+		strbuf_addstr(sb, path);
+		return;
+	}
+	strbuf_addch(sb, '"');
+	for (; *p; p++) {
+		int l = git_quote_letter(*p);
+
+		if (l < 0)
+			strbuf_addch(sb, (char)*p);
+		else if (l)
+			strbuf_addf(sb, "\\%c", l);
+		else
+			strbuf_addf(sb, "\\%03o", *p);
+	}
+	strbuf_addch(sb, '"');
+}
+
 void utf8_repair(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

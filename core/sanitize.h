@@ -64,6 +64,15 @@ void utf8_repair(struct strbuf *sb, const char *s, size_t len);
  */
 void json_text_write(FILE *f, const char *s, size_t len);
 
+/*
+ * Append path as one line of `git diff --name-only` with core.quotePath
+ * false: unchanged unless it holds a control character, DEL, '"' or '\',
+ * then in double quotes with those written as C escapes (\n \t \" \\,
+ * \ooo for the rest). A path with a newline can never read as two. Not
+ * for a terminal: bytes above 0x7f pass as they are.
+ */
+void git_quote_path(struct strbuf *sb, const char *path);
+
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
 int utf8_seq_len(const unsigned char *s, size_t avail);
 

@@ -2,6 +2,8 @@
 #include "core/tiadash.h"
 #include "core/spawn.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -185,6 +187,77 @@ int spawn_run_shell(const char *cmd, const char *cwd, const struct spawn_env *en
 		    const char *what)
 {
 	return run(cmd, NULL, cwd, env, what);
+}
+
+/* ---- what a killed tiadash left: found by a variable it set ---- */
+
+/* Does /proc/PID/environ hold var ("NAME=VALUE") as one of its entries? */
+static bool environ_holds(const char *pid, const char *var)
+{
+	char *path = xstrfmt("/proc/%s/environ", pid);
+	struct strbuf sb = STRBUF_INIT;
+	bool found = false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	free(path);
+	if (fd < 0)
+		return false;
+	for (;;) {
+		char buf[8192];
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || sb.len > (1u << 20))
+			break;
+		strbuf_add(&sb, buf, (size_t)n);
+	}
+	close(fd);
+	strbuf_addch(&sb, '\0');
+	for (size_t i = 0; i < sb.len && !found; i += strlen(sb.buf + i) + 1)
+		found = !strcmp(sb.buf + i, var);
+	strbuf_release(&sb);
+	return found;
+}
+
+/* One pass over /proc: kill the groups of the marked processes. */
+static size_t kill_marked_pass(const char *var)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid(), own_group = getpgrp();
+	size_t found = 0;
+
+	if (!d)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		pid_t pid, group;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		pid = (pid_t)atol(de->d_name);
+		if (pid == self || !environ_holds(de->d_name, var))
+			continue;
+		found++;
+		group = getpgid(pid);
+		if (group > 1 && group != own_group)
+			kill(-group, SIGKILL);
+		kill(pid, SIGKILL);
+	}
+	closedir(d);
+	return found;
+}
+
+size_t spawn_kill_marked(const char *name, const char *value)
+{
+	char *var = xstrfmt("%s=%s", name, value);
+	size_t total = 0, n;
+
+	/* Again while one is found: a child may have forked as we read. */
+	for (int pass = 0; pass < 5 && (n = kill_marked_pass(var)) > 0; pass++)
+		total += n;
+	free(var);
+	return total;
 }
 
 /* ---- the watch: a self-pipe for SIGCHLD, stop signals recorded ---- */

@@ -55,6 +55,16 @@ int spawn_run_shell(const char *cmd, const char *cwd, const struct spawn_env *en
 		    const char *what);
 
 /*
+ * Kill (SIGKILL), with its whole process group, every process of this user
+ * whose environment holds NAME=VALUE exactly: the children a killed
+ * tiadash left, found by the TIADASH_TREE it gave them (a fresh directory,
+ * so no process of anyone else's carries it, and a recycled process id
+ * cannot point the kill at a stranger). Never our own group. Reads /proc;
+ * returns how many processes it found.
+ */
+size_t spawn_kill_marked(const char *name, const char *value);
+
+/*
  * Waiting for children without pidfd (valgrind does not know it): while
  * the watch is on, SIGCHLD writes a byte to a self-pipe whose read end
  * spawn_watch_fd gives (poll it; spawn_watch_drain empties it), and

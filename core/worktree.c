@@ -74,6 +74,29 @@ static bool stale(const char *name)
 }
 
 /*
+ * The commands a killed tiadash left running in a slot's worktree (kill
+ * -9 gives it no chance to stop them): every process whose TIADASH_TREE
+ * is the worktree, as the link names it or resolved (NULL: gone already).
+ */
+static void kill_commands(const char *link, const char *target)
+{
+	char named[PATH_MAX];
+	ssize_t n = readlink(link, named, sizeof(named) - 1);
+	char *home;
+
+	if (n <= 0)
+		return;
+	named[n] = '\0';
+	home = path_dirname(named);
+	if (starts_with(conf_base(home), "tiadash-wt-")) {
+		spawn_kill_marked("TIADASH_TREE", named);
+		if (target && strcmp(target, named))
+			spawn_kill_marked("TIADASH_TREE", target);
+	}
+	free(home);
+}
+
+/*
  * A slot's link, and the mkdtemp directory it points into (only one named
  * like ours: a link edited by hand does not make tiadash remove a tree).
  */
@@ -82,6 +105,7 @@ static int remove_slot(const char *link)
 	char *target = realpath(link, NULL), *home = target ? path_dirname(target) : NULL;
 	int ret = 0;
 
+	kill_commands(link, target);
 	if (home && starts_with(conf_base(home), "tiadash-wt-"))
 		ret = remove_tree(home);
 	if (unlink(link) < 0 && errno != ENOENT)

@@ -105,7 +105,7 @@ static int parse_options(int argc, char **argv, struct bare_opts *o, bool *repla
 		case OPT_HEAD: o->head = optarg; break;
 		case OPT_BASE: o->base = optarg; break;
 		case OPT_PR: o->has_pr = true; if (!parse_count(optarg, 0, &o->pr)) bad = "--pr"; break;
-		case OPT_ATTEMPT: o->has_attempt = true; if (!parse_count(optarg, 1, &o->attempt) || o->attempt > INT_MAX) bad = "--attempt"; break;
+		case OPT_ATTEMPT: o->has_attempt = true; if (!parse_count(optarg, 1, &o->attempt) || o->attempt > MANIFEST_MAX_ATTEMPT) bad = "--attempt"; break;
 		case OPT_VERDICT: o->verdict = optarg; break;
 		case OPT_STARTED: o->started_at = optarg; break;
 		case OPT_WALL: o->has_wall = true; if (!parse_double(optarg, &o->wall) || o->wall < 0) bad = "--wall-clock"; break;

@@ -163,6 +163,7 @@ static void ci_detect(struct record_ci *ci)
 		if (!ci->has_pr && (v = env("GITHUB_EVENT_PATH")))
 			ci->has_pr = github_pr_from_event(v, &ci->pr);
 		ci->has_attempt = env_int("GITHUB_RUN_ATTEMPT", 1, &ci->attempt);
+		ci->attempt_from = "GITHUB_RUN_ATTEMPT";
 	} else if (env_is("GITLAB_CI", "true")) {
 		ci->name = "gitlab-ci";
 		if ((v = env("CI_PROJECT_PATH")))
@@ -170,9 +171,10 @@ static void ci_detect(struct record_ci *ci)
 		ci->has_pr = env_int("CI_MERGE_REQUEST_IID", 1, &ci->pr) ||
 			     env_int("CI_EXTERNAL_PULL_REQUEST_IID", 1, &ci->pr);
 		/* Newer GitLab versions count retries of a job from 0. */
-		if (env_int("CI_JOB_RETRY_COUNT", 0, &n) && n < INT_MAX) {
+		if (env_int("CI_JOB_RETRY_COUNT", 0, &n) && n < INT64_MAX) {
 			ci->has_attempt = true;
 			ci->attempt = n + 1;
+			ci->attempt_from = "CI_JOB_RETRY_COUNT";
 		}
 	} else if (env_is("BUILDKITE", "true")) {
 		ci->name = "buildkite";
@@ -185,9 +187,10 @@ static void ci_detect(struct record_ci *ci)
 		/* "false" when the build is not for a pull request */
 		if (!env_is("BUILDKITE_PULL_REQUEST", "false"))
 			ci->has_pr = env_int("BUILDKITE_PULL_REQUEST", 1, &ci->pr);
-		if (env_int("BUILDKITE_RETRY_COUNT", 0, &n) && n < INT_MAX) {
+		if (env_int("BUILDKITE_RETRY_COUNT", 0, &n) && n < INT64_MAX) {
 			ci->has_attempt = true;
 			ci->attempt = n + 1;
+			ci->attempt_from = "BUILDKITE_RETRY_COUNT";
 		}
 	} else if (env("JENKINS_URL")) {
 		ci->name = "jenkins";
@@ -195,8 +198,20 @@ static void ci_detect(struct record_ci *ci)
 			ci->repo = repo_from_url(v);
 		ci->has_pr = env_int("CHANGE_ID", 1, &ci->pr);
 	}
-	if (ci->has_attempt && ci->attempt > INT_MAX)
-		ci->has_attempt = false;
+}
+
+/*
+ * The CI's attempt, when no --attempt overrides it, under the bound a
+ * manifest's has (ingest would refuse the record): else no record.
+ */
+static void check_ci_attempt(struct record *r, const struct record_opts *o)
+{
+	if (o->has_attempt || !r->ci.has_attempt || r->ci.attempt <= MANIFEST_MAX_ATTEMPT)
+		return;
+	error("record: %s gives attempt %" PRId64 ": an attempt must be an integer "
+	      "from 1 to %" PRId64 " (--attempt N overrides it)", r->ci.attempt_from,
+	      r->ci.attempt, MANIFEST_MAX_ATTEMPT);
+	r->broken = true;
 }
 
 static void ci_release(struct record_ci *ci)
@@ -529,6 +544,7 @@ void record_prepare(struct record *r, const struct record_opts *o,
 	r->opts = o;
 	r->started_at = o->has_started ? o->started : ctx->now;
 	ci_detect(&r->ci);
+	check_ci_attempt(r, o);
 	if (o->repo_name)
 		r->repo_name = xstrdup(o->repo_name);
 	else if (r->ci.repo)

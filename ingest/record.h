@@ -22,6 +22,7 @@ struct record_ci {
 	char *repo;       /* owner/name (owned), or NULL */
 	bool has_pr, has_attempt;
 	int64_t pr, attempt;
+	const char *attempt_from; /* the variable the attempt came from */
 };
 
 /* The command line of `tiadash record`. Init with RECORD_OPTS_INIT. */

@@ -155,8 +155,10 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 	s->input = (struct strbuf)STRBUF_INIT;
 	s->output = (struct strbuf)STRBUF_INIT;
 	s->errors = (struct strbuf)STRBUF_INIT;
-	for (size_t i = 0; i < jobs[idx].paths->nr; i++)
-		strbuf_addf(&s->input, "%s\n", jobs[idx].paths->items[i]);
+	for (size_t i = 0; i < jobs[idx].paths->nr; i++) {
+		git_quote_path(&s->input, jobs[idx].paths->items[i]);
+		strbuf_addch(&s->input, '\n');
+	}
 	s->deadline = time_monotonic_s() + o->timeout_s;
 	return 0;
 }

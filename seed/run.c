@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "adapters/adapter.h"
 #include "core/idmatch.h"
+#include "core/sanitize.h"
 #include "core/spawn.h"
 #include "core/timeutil.h"
 #include "core/tiadir.h"
@@ -607,11 +608,13 @@ static void next_mutant(struct runner *r, struct slot *sl)
 				return;
 			}
 			{
-				char *line = xstrfmt("%s\n", sl->path);
+				struct strbuf line = STRBUF_INIT;
 
-				if (write_text(sl->paths, line, strlen(line), 0) < 0)
+				git_quote_path(&line, sl->path);
+				strbuf_addch(&line, '\n');
+				if (write_text(sl->paths, line.buf, line.len, 0) < 0)
 					r->ret = -1;
-				free(line);
+				strbuf_release(&line);
 			}
 			if (!r->ret)
 				start_step(r, sl, ST_REACH);

@@ -65,6 +65,26 @@ test_expect_success 'GitHub Actions: a malformed attempt is ignored with a warni
 	echo "[5, null, 1, \"github-actions\"]" >expect && ci_fields gh5/run >actual && test_cmp expect actual
 '
 
+test_expect_success 'an attempt over the bound ingest has (1000) records nothing; --attempt overrides it' '
+	GITHUB_ACTIONS=true GITHUB_REF=refs/pull/5/merge GITHUB_RUN_ATTEMPT=1001 \
+		tiadash --repo repo record --kind shadow --out gh6/run -- true </dev/null 2>err &&
+	printf "%s\n" "tiadash: error: record: GITHUB_RUN_ATTEMPT gives attempt 1001: an attempt must be an integer from 1 to 1000 (--attempt N overrides it)" \
+		"tiadash: record: no run recorded; passing the command\047s exit status (0) through" >expect.q &&
+	printf "$(cat expect.q)\n" >expect && test_cmp expect err && ! test -e gh6 &&
+	GITLAB_CI=true CI_JOB_RETRY_COUNT=2147483647 \
+		tiadash --repo repo record --kind shadow --out gl6/run -- true </dev/null 2>err &&
+	test_grep "^tiadash: error: record: CI_JOB_RETRY_COUNT gives attempt 2147483648: an attempt must be an integer from 1 to 1000" err &&
+	! test -e gl6 &&
+	GITHUB_ACTIONS=true GITHUB_REF=refs/pull/5/merge GITHUB_RUN_ATTEMPT=1001 \
+		tiadash --repo repo record --kind shadow --attempt 2 --out gh7/run -- true </dev/null &&
+	echo "[5, null, 2, \"github-actions\"]" >expect && ci_fields gh7/run >actual && test_cmp expect actual &&
+	GITHUB_ACTIONS=true GITHUB_REF=refs/pull/5/merge GITHUB_RUN_ATTEMPT=1000 \
+		tiadash --repo repo record --kind shadow --out gh8/run -- true </dev/null &&
+	echo "[5, null, 1000, \"github-actions\"]" >expect && ci_fields gh8/run >actual && test_cmp expect actual &&
+	test_expect_code 2 tiadash ingest --attempt 1001 --kind full --head $head gh8/run 2>err &&
+	test_grep "^tiadash: error: --attempt .1001. is not a valid number" err
+'
+
 test_expect_success 'GitLab CI: a merge request pipeline, retried twice' '
 	GITLAB_CI=true CI_PROJECT_PATH=acme/payments/ledger CI_MERGE_REQUEST_IID=31 \
 	CI_JOB_ID=912345678901 CI_JOB_RETRY_COUNT=2 \
