@@ -233,7 +233,7 @@ bool parse_window_bound(const char *opt, const char *value, int64_t now, int64_t
 {
 	if (time_parse_when(value, now, out))
 		return true;
-	error("%s '%s': expected 7d, 24h, a date or an RFC 3339 time", opt, value);
+	error("%s '%s': expected 1y, 7d, 24h, a date or RFC 3339 time", opt, value);
 	return false;
 }
 

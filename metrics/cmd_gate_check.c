@@ -184,7 +184,7 @@ const struct cmd cmd_gate_check = {
 		 "[CRITERIA...] [--format text|json|html] [-o FILE]",
 	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
 	.help = "Window:\n"
-		"  --since WHEN            window start, inclusive: 1w, 7d, 24h, 90m, a\n"
+		"  --since WHEN            window start, inclusive: 1y, 7d, 24h, 90m, a\n"
 		"                          date (00:00 UTC) or an RFC 3339 time (default:\n"
 		"                          7 days before --until, as for summary)\n"
 		"  --until WHEN            window end, exclusive (default: now)\n"
