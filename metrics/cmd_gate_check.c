@@ -3,6 +3,7 @@
 #include "core/textfit.h"
 #include "core/commands.h"
 #include "core/json.h"
+#include "core/output.h"
 #include "core/sanitize.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
@@ -19,6 +20,7 @@ enum {
 	OPT_STRICT,
 	OPT_MIN_IDENTITY,
 	OPT_MAX_SEEDED,
+	OPT_COLOR,
 };
 
 
@@ -39,11 +41,25 @@ static const char *result_name(const struct metrics_criterion *c)
 	return c->pass ? "PASS" : c->advisory ? "FAIL (advisory)" : "FAIL";
 }
 
+/* The colour of a result on a terminal: green passes, red fails, yellow advises. */
+static const char *result_color(const struct metrics_criterion *c)
+{
+	return c->pass ? COLOR_GREEN : c->advisory ? COLOR_YELLOW : COLOR_RED;
+}
+
+/* s in colour (or as it is when color is false). */
+static void add_colored(struct strbuf *sb, bool color, const char *sgr, const char *s)
+{
+	strbuf_addf(sb, "%s%s%s", color ? sgr : "", s, color ? COLOR_RESET : "");
+}
+
 /* The verdict and, on NO-GO, the clean pairs still needed: the lines under the table. */
 static void fmt_verdict(struct strbuf *sb, const struct metrics *m, const struct metrics_gate *g,
-			bool md)
+			bool md, bool color)
 {
-	strbuf_addf(sb, md ? "\n**%s**\n" : "\n%s\n", g->go ? "GO" : "NO-GO");
+	strbuf_addstr(sb, md ? "\n**" : "\n");
+	add_colored(sb, color, g->go ? COLOR_BOLD_GREEN : COLOR_BOLD_RED, g->go ? "GO" : "NO-GO");
+	strbuf_addstr(sb, md ? "**\n" : "\n");
 	if (g->go || m->pairs_needed <= 0)
 		return;
 	strbuf_addstr(sb, md ? "\nescape rate: " : "escape rate: ");
@@ -55,7 +71,7 @@ static void fmt_verdict(struct strbuf *sb, const struct metrics *m, const struct
 	strbuf_addstr(sb, " (with no escape among them)\n");
 }
 
-static void print_text(const struct metrics *m, const struct metrics_gate *g)
+static void print_text(const struct metrics *m, const struct metrics_gate *g, bool color)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -68,13 +84,14 @@ static void print_text(const struct metrics *m, const struct metrics_gate *g)
 		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT, label = STRBUF_INIT;
 
 		fmt_cells(c, &thr, &val, &label);
-		strbuf_addf(&sb, "%-38s %10s %9s  %s\n", label.buf, thr.buf, val.buf,
-			    result_name(c));
+		strbuf_addf(&sb, "%-38s %10s %9s  ", label.buf, thr.buf, val.buf);
+		add_colored(&sb, color, result_color(c), result_name(c));
+		strbuf_addch(&sb, '\n');
 		strbuf_release(&thr);
 		strbuf_release(&val);
 		strbuf_release(&label);
 	}
-	fmt_verdict(&sb, m, g, false);
+	fmt_verdict(&sb, m, g, false, color);
 	metrics_flush(&sb);
 }
 
@@ -98,7 +115,7 @@ static void print_md(const struct metrics *m, const struct metrics_gate *g)
 		strbuf_release(&val);
 		strbuf_release(&label);
 	}
-	fmt_verdict(&sb, m, g, true);
+	fmt_verdict(&sb, m, g, true, false);
 	metrics_flush(&sb);
 }
 
@@ -198,6 +215,7 @@ static const struct option gate_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "min-identity", required_argument, NULL, OPT_MIN_IDENTITY },
 	{ "max-seeded-escape-rate", required_argument, NULL, OPT_MAX_SEEDED },
+	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -207,12 +225,19 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics_args a;
 	struct metrics_gate g;
 	struct metrics m;
+	enum color_when color = COLOR_AUTO;
 	int c, rc;
 
 	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
 			  FORMAT_CSV | FORMAT_HTML);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, gate_options, NULL)) != -1) {
+		if (c == OPT_COLOR) {
+			if (!color_parse(optarg, &color))
+				return usage_error(&cmd_gate_check, "--color is always, "
+						   "auto or never, not '%s'", optarg);
+			continue;
+		}
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
 		if (rc == 1)
 			rc = criterion_option(&cr, c, optarg);
@@ -240,7 +265,7 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 		metrics_html_gate(&m, &g, ctx->now, stdout);
 	else {
 		text_fit_stdout();
-		print_text(&m, &g);
+		print_text(&m, &g, color_wanted(color));
 	}
 	metrics_release(&m);
 	return g.go ? EXIT_OKAY : EXIT_CHECK_FAILED;
@@ -251,7 +276,7 @@ const struct cmd cmd_gate_check = {
 	.fn = run_gate_check,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--project NAME] "
-		 "[CRITERIA...] [--format text|md|json|csv|html] [-o FILE]",
+		 "[CRITERIA...] [--format text|md|json|csv|html] [-o FILE] [--color[=WHEN]]",
 	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
 	.help = "Window:\n"
 		"  --since WHEN            window start, inclusive: 1y, 7d, 24h, 90m, a\n"
@@ -265,6 +290,9 @@ const struct cmd cmd_gate_check = {
 		"                          projector or A4)\n"
 		"  -o FILE                 write to FILE (atomically) instead of standard\n"
 		"                          output\n"
+		"  --color[=WHEN]          colour PASS, FAIL and the verdict: always,\n"
+		"                          never, or auto (default: on a terminal, unless\n"
+		"                          NO_COLOR is set)\n"
 		"Criteria (a value that cannot be computed fails):\n"
 		"  --min-days N            UTC days with a shadow run (default 7)\n"
 		"  --min-pairs N           pairs (default 50)\n"

@@ -4,6 +4,7 @@
 # advisory; explained escapes do not count.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-metrics.sh"
+SQ="'"
 
 test_expect_success 'setup: seven days, eight PRs a day, one escape (PR 13)' '
 	MREPO_TESTS="tests/a.py tests/b.py" mrepo 56 &&
@@ -101,6 +102,43 @@ for (t, v), (wt, wv) in zip(got, want):
         assert (a == \"\") if b is None else abs(float(a) - b) < 1e-12, (a, b)
 assert len(got) == len(want)
 " g.csv
+'
+
+# on_tty CMD...: CMD's output on a terminal (script(1)'s), carriage returns dropped.
+on_tty() {
+	script -qec "$*" /dev/null </dev/null | tr -d "\r"
+}
+
+test_expect_success 'colour on a terminal: PASS green, FAIL red, advisory yellow, the verdict bold' '
+	esc=$(printf "\033") &&
+	TERM=xterm on_tty "$TIADASH_BIN" --db w.db gate-check >tty.txt &&
+	test_grep "^pairs                                       >= 50        56  ${esc}\[32mPASS${esc}\[m$" tty.txt &&
+	test_grep "^unexplained escapes                          <= 0         1  ${esc}\[31mFAIL${esc}\[m$" tty.txt &&
+	test_grep "^diff coverage p50 (advisory)             >= 0.700       n/a  ${esc}\[33mFAIL (advisory)${esc}\[m$" tty.txt &&
+	test_grep "^${esc}\[1;31mNO-GO${esc}\[m$" tty.txt &&
+	sed "s/${esc}\[[0-9;]*m//g" tty.txt >plain.txt &&
+	test_expect_code 1 tiadash --db w.db gate-check >pipe.txt &&
+	test_cmp pipe.txt plain.txt
+'
+
+test_expect_success 'no colour with NO_COLOR, --color=never, TERM=dumb, or off a terminal; --color=always forces it' '
+	esc=$(printf "\033") &&
+	TERM=xterm NO_COLOR=1 on_tty "$TIADASH_BIN" --db w.db gate-check >nc.txt &&
+	TERM=xterm on_tty "$TIADASH_BIN" --db w.db gate-check --color=never >never.txt &&
+	on_tty "$TIADASH_BIN" --db w.db gate-check >dumb.txt &&
+	TERM=xterm on_tty "$TIADASH_BIN" --db w.db gate-check --color=auto -o file.txt &&
+	test_expect_code 1 tiadash --db w.db gate-check >pipe.txt &&
+	for f in nc.txt never.txt dumb.txt file.txt; do
+		test_cmp pipe.txt $f || return 1
+	done &&
+	test_expect_code 1 tiadash --db w.db gate-check --color >always.txt &&
+	test_grep "^${esc}\[1;31mNO-GO${esc}\[m$" always.txt &&
+	NO_COLOR=1 tiadash --db w.db gate-check --color=always --escape-target 0.5 --max-escapes 1 >go.txt &&
+	test_grep "^${esc}\[1;32mGO${esc}\[m$" go.txt &&
+	test_expect_code 1 tiadash --db w.db gate-check --format md --color=always >md.txt &&
+	! grep -q "$esc" md.txt &&
+	test_expect_code 2 tiadash --db w.db gate-check --color=sometimes 2>err &&
+	test_grep "^tiadash: error: --color is always, auto or never, not ${SQ}sometimes${SQ}$" err
 '
 
 test_expect_success 'json: verdict and criteria' '
