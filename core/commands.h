@@ -18,6 +18,7 @@ extern const struct cmd cmd_tests;    /* metrics/cmd_tests.c */
 extern const struct cmd cmd_propose;  /* metrics/cmd_propose.c */
 extern const struct cmd cmd_tui;      /* tui/tui.c */
 extern const struct cmd cmd_help;     /* core/dispatch.c */
+extern const struct cmd cmd_version;  /* core/dispatch.c */
 extern const struct cmd cmd_rules; extern const struct cmd cmd_replay; /* replay/ */
 extern const struct cmd cmd_seed;     /* seed/cmd_seed.c */
 

@@ -35,6 +35,7 @@ const struct cmd *const command_table[] = {
 	&cmd_seed,
 	&cmd_tui,
 	&cmd_help,
+	&cmd_version,
 	NULL,
 };
 
@@ -234,7 +235,7 @@ bool parse_window_bound(const char *opt, const char *value, int64_t now, int64_t
 {
 	if (time_parse_when(value, now, out))
 		return true;
-	error("%s '%s': expected 7d, 24h, a date or an RFC 3339 time", opt, value);
+	error("%s '%s': expected 1y, 7d, 24h, a date or RFC 3339 time", opt, value);
 	return false;
 }
 
@@ -312,6 +313,29 @@ const struct cmd cmd_help = {
 	.fn = cmd_help_run,
 	.usage = "tiadash help [COMMAND|TOPIC]",
 	.summary = "Show the commands, or a command's (a topic's) section of the manual.",
+};
+
+static void print_version(void)
+{
+	printf("tiadash %s\n", TIADASH_VERSION);
+}
+
+static int cmd_version_run(int argc, char **argv, struct cmd_context *ctx)
+{
+	UNUSED(argv);
+	UNUSED(ctx);
+	if (argc > 1)
+		return usage_error(&cmd_version, "unexpected argument '%s'", argv[1]);
+	print_version();
+	return EXIT_OKAY;
+}
+
+/* `tiadash version` as `git version`: what --version prints, as a command too. */
+const struct cmd cmd_version = {
+	.name = "version",
+	.fn = cmd_version_run,
+	.usage = "tiadash version",
+	.summary = "Print the version (as --version does).",
 };
 
 struct repo *cmd_repo(struct cmd_context *ctx)
@@ -589,7 +613,7 @@ static int parse_global(int *argc, char ***argv, struct cmd_context *ctx)
 		const char *val = NULL;
 
 		if (!strcmp(arg, "--version")) {
-			printf("tiadash %s\n", TIADASH_VERSION);
+			print_version();
 			return 1;
 		}
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {

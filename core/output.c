@@ -176,3 +176,26 @@ int output_end(int status, int write_errno)
 	forget();
 	return status;
 }
+
+bool color_parse(const char *when, enum color_when *when_out)
+{
+	if (!when || !strcmp(when, "always"))
+		*when_out = COLOR_ALWAYS;
+	else if (!strcmp(when, "never"))
+		*when_out = COLOR_NEVER;
+	else if (!strcmp(when, "auto"))
+		*when_out = COLOR_AUTO;
+	else
+		return false;
+	return true;
+}
+
+bool color_wanted(enum color_when when)
+{
+	const char *term = getenv("TERM"), *no_color = getenv("NO_COLOR");
+
+	if (when != COLOR_AUTO)
+		return when == COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && term && *term && strcmp(term, "dumb") &&
+	       !(no_color && *no_color);
+}

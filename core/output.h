@@ -34,4 +34,21 @@ bool output_active(void);
  */
 int output_end(int status, int write_errno);
 
+/*
+ * Colour in text output, as git's --color[=WHEN]: always, never, or auto
+ * (the default): standard output a terminal, TERM set and not "dumb",
+ * and NO_COLOR unset or empty. An explicit always or never wins.
+ */
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+/* WHEN of --color[=WHEN] (NULL: always); false when it is none of the three. */
+bool color_parse(const char *when, enum color_when *out);
+bool color_wanted(enum color_when when);
+/* SGR sequences: a colour (e.g. COLOR_RED) and the reset, "" without colour. */
+#define COLOR_RED "\033[31m"
+#define COLOR_GREEN "\033[32m"
+#define COLOR_YELLOW "\033[33m"
+#define COLOR_BOLD_RED "\033[1;31m"
+#define COLOR_BOLD_GREEN "\033[1;32m"
+#define COLOR_RESET "\033[m"
+
 #endif

@@ -5,13 +5,34 @@
 
 #include <stdio.h>
 
+/*
+ * The length of a colour's SGR sequence ("\033[1;31m") at s, else 0: the
+ * only escapes output has (core/output.h; data is sanitized), no columns.
+ */
+static size_t sgr_len(const char *s, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 3 || s[0] != '\033' || s[1] != '[')
+		return 0;
+	while (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ';'))
+		i++;
+	return i < n && s[i] == 'm' ? i + 1 : 0;
+}
+
 /* Columns of n bytes of UTF-8: one per character (output is sanitized). */
 static int columns(const char *s, size_t n)
 {
 	int w = 0;
 
-	for (size_t i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	for (size_t i = 0; i < n; i++) {
+		size_t k = sgr_len(s + i, n - i);
+
+		if (k)
+			i += k - 1;
+		else
+			w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	}
 	return w;
 }
 
@@ -21,6 +42,9 @@ static size_t bytes_for(const char *s, size_t n, int w)
 	size_t i = 0;
 
 	while (i < n && w > 0) {
+		i += sgr_len(s + i, n - i);
+		if (i >= n)
+			break;
 		i++;
 		while (i < n && ((unsigned char)s[i] & 0xc0) == 0x80)
 			i++;

@@ -117,7 +117,10 @@ bool time_parse_rfc3339(const char *s, int64_t *ms)
 	       *ms < days_from_civil(10000, 1, 1) * MS_PER_DAY;
 }
 
-/* "7d", "24h", "90m", "2w" (and "30s" when seconds): a count and a unit, in ms. */
+/*
+ * "7d", "24h", "90m", "2w", "1y" (365 days; and "30s" when seconds): a
+ * count and a unit, in ms.
+ */
 static bool parse_span(const char *s, bool seconds, int64_t *ms)
 {
 	int64_t n, unit;
@@ -130,6 +133,7 @@ static bool parse_span(const char *s, bool seconds, int64_t *ms)
 	if (errno || end[0] == '\0' || end[1] != '\0')
 		return false;
 	switch (*end) {
+	case 'y': unit = 365 * MS_PER_DAY; break;
 	case 'w': unit = 7 * MS_PER_DAY; break;
 	case 'd': unit = MS_PER_DAY; break;
 	case 'h': unit = 3600000; break;

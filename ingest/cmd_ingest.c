@@ -441,8 +441,8 @@ static int ci_options(struct ci_cli *c, const struct bare_opts *o, int nargs, in
 		return usage_error(&cmd_ingest, "--github and --gitlab pull runs: they "
 				   "take no SOURCE and no bare-file options");
 	if (!time_parse_when(since, now, &p->since))
-		return usage_error(&cmd_ingest, "--since '%s': expected 7d, 24h, a date "
-				   "or an RFC 3339 time", since);
+		return usage_error(&cmd_ingest, "--since '%s': expected 1y, 7d, 24h, a date "
+				   "or RFC 3339 time", since);
 	p->provider = c->github ? CI_GITHUB : CI_GITLAB;
 	p->project = c->github ? c->github : c->gitlab;
 	p->pipelines = c->github ? c->workflows : c->jobs;

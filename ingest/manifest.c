@@ -111,6 +111,19 @@ static int get_sha(const struct mparse *mp, const cJSON *obj, const char *key,
 	return 0;
 }
 
+/*
+ * "base" is required, and null when the recording could not resolve one
+ * (record: the base unknown): the run is kept, without its changed files.
+ */
+static int get_base(const struct mparse *mp, const cJSON *root, char out[41])
+{
+	if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(root, "base"))) {
+		out[0] = '\0';
+		return 0;
+	}
+	return get_sha(mp, root, "base", out);
+}
+
 /* A relative reference below the manifest's own location. */
 static int check_ref(const struct mparse *mp, const char *key, const char *ref)
 {
@@ -287,7 +300,7 @@ static int parse_fields(const struct mparse *mp, const cJSON *root, struct manif
 
 	if (get_string(mp, root, "repo", false, &repo) < 0 ||
 	    get_int(mp, root, "pr", 0, MANIFEST_MAX_PR, &m->has_pr, &m->pr) < 0 ||
-	    get_sha(mp, root, "base", m->base) < 0 ||
+	    get_base(mp, root, m->base) < 0 ||
 	    get_sha(mp, root, "head", m->head) < 0 ||
 	    get_string(mp, root, "kind", true, &kind) < 0 ||
 	    get_int(mp, root, "attempt", 1, MANIFEST_MAX_ATTEMPT, &has_attempt, &attempt) < 0 ||

@@ -483,12 +483,55 @@ static bool written_since(const char *path, const struct record_mark *before)
 			      now.ctime_ns != before->ctime_ns);
 }
 
+static int push_ref_name(const char *name, void *data)
+{
+	strlist_push(data, name + strlen("refs/remotes/"));
+	return 0;
+}
+
+/* The remote-tracking refs matching glob (refs/remotes/GLOB), as R/NAME, sorted. */
+static void remote_refs(struct repo *repo, const char *glob, struct strlist *out)
+{
+	struct strlist found = STRLIST_INIT;
+
+	git_reference_foreach_glob(repo->git, glob, push_ref_name, &found);
+	strlist_sort(&found);
+	for (size_t i = 0; i < found.nr; i++)
+		strlist_push(out, found.items[i]);
+	strlist_release(&found);
+}
+
+/*
+ * The playbook's fallbacks when the default base does not resolve (a
+ * remote not called origin, a clone without it): a remote's HEAD, then
+ * main and master, local or a remote's. A candidate at head itself tells
+ * nothing about what changed and is passed over. Returns the name used
+ * (the caller frees it), or NULL.
+ */
+static char *fallback_base(struct repo *repo, const char *head, char out[41])
+{
+	struct strlist c = STRLIST_INIT;
+	char *used = NULL;
+
+	remote_refs(repo, "refs/remotes/*/HEAD", &c);
+	strlist_push(&c, "main");
+	strlist_push(&c, "master");
+	remote_refs(repo, "refs/remotes/*/main", &c);
+	remote_refs(repo, "refs/remotes/*/master", &c);
+	for (size_t i = 0; !used && i < c.nr; i++)
+		if (resolve_quietly(repo, c.items[i], out) && strcmp(out, head))
+			used = xstrdup(c.items[i]);
+	strlist_release(&c);
+	return used;
+}
+
 /*
  * The base: --base must resolve. MQ_AFFECTED_BASE (default origin/main) is
  * resolved as well; when it cannot be (a shallow CI clone without the
  * branch), a merge commit's first parent is the branch it merges into, so
- * that is used. Otherwise the recording fails: a made-up base would file
- * the run's changes wrongly.
+ * that is used, then fallback_base(). Failing those the run is still
+ * recorded, its base unknown ("base": null): a made-up base would file the
+ * run's changes wrongly, and no record at all loses the run.
  */
 static int resolve_base(struct record *r, struct repo *repo)
 {
@@ -496,22 +539,34 @@ static int resolve_base(struct record *r, struct repo *repo)
 	const char *mq = env("MQ_AFFECTED_BASE");
 	const char *rev = o_base ? o_base : mq ? mq : "origin/main";
 	const char *from = o_base ? "--base" : mq ? "MQ_AFFECTED_BASE" : "the default base";
+	char *used;
 
 	if (sha_given(rev, r->base))
 		return 0;
-	if (!repo)
-		return error("cannot resolve %s '%s' without a repository", from, rev);
+	if (o_base && !repo)
+		return error("cannot resolve --base '%s' without a repository", rev);
 	if (o_base)
 		return repo_resolve(repo, rev, r->base);
-	if (resolve_quietly(repo, rev, r->base))
+	if (repo && resolve_quietly(repo, rev, r->base))
 		return 0;
-	if (merge_first_parent(repo, r->head, r->base)) {
+	if (repo && merge_first_parent(repo, r->head, r->base)) {
 		warning("record: cannot resolve %s '%s'; using %s, the first parent "
 			"of the merge commit %.12s", from, rev, r->base, r->head);
 		return 0;
 	}
-	return error("cannot resolve %s '%s' in '%s' (fetch it, set "
-		     "MQ_AFFECTED_BASE, or give --base)", from, rev, repo->root);
+	if (repo && (used = fallback_base(repo, r->head, r->base))) {
+		warning("record: cannot resolve %s '%s'; using %s (%.12s) as the base",
+			from, rev, used, r->base);
+		free(used);
+		return 0;
+	}
+	r->base[0] = '\0';
+	warning("record: cannot resolve %s '%s'%s%s%s, nor a remote's HEAD, main or "
+		"master: the run is recorded with its base unknown, so its changed "
+		"files are not known (fetch the base, set MQ_AFFECTED_BASE, or give "
+		"--base)", from, rev, repo ? " in '" : "", repo ? repo->root : "",
+		repo ? "'" : "");
+	return 0;
 }
 
 /*
@@ -1154,7 +1209,7 @@ static cJSON *manifest_json(const struct record *r, const struct plan *p,
 	if (r->repo_name)
 		json_add_string(m, "repo", r->repo_name);
 	json_add_opt_int(m, "pr", r->has_pr, r->pr);
-	json_add_string(m, "base", r->base);
+	json_add_string_or_null(m, "base", *r->base ? r->base : NULL);
 	json_add_string(m, "head", r->head);
 	json_add_string(m, "kind", run_kind_name(o->kind));
 	json_add_int(m, "attempt", attempt);

@@ -3,6 +3,8 @@
 #include "core/textfit.h"
 #include "core/commands.h"
 #include "core/json.h"
+#include "core/output.h"
+#include "core/sanitize.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
 #include "metrics/trust.h"
@@ -18,10 +20,58 @@ enum {
 	OPT_STRICT,
 	OPT_MIN_IDENTITY,
 	OPT_MAX_SEEDED,
+	OPT_COLOR,
 };
 
 
-static void print_text(const struct metrics *m, const struct metrics_gate *g)
+/* A criterion's threshold ("<= 0.0500"), value and result, as text and md show them. */
+static void fmt_cells(const struct metrics_criterion *c, struct strbuf *thr,
+		      struct strbuf *val, struct strbuf *label)
+{
+	strbuf_addf(thr, "%s ", metrics_op_name(c->op));
+	metrics_fmt_criterion(thr, c, c->threshold);
+	metrics_fmt_criterion(val, c, c->value);
+	strbuf_addstr(label, c->label);
+	if (c->advisory)
+		strbuf_addstr(label, " (advisory)");
+}
+
+static const char *result_name(const struct metrics_criterion *c)
+{
+	return c->pass ? "PASS" : c->advisory ? "FAIL (advisory)" : "FAIL";
+}
+
+/* The colour of a result on a terminal: green passes, red fails, yellow advises. */
+static const char *result_color(const struct metrics_criterion *c)
+{
+	return c->pass ? COLOR_GREEN : c->advisory ? COLOR_YELLOW : COLOR_RED;
+}
+
+/* s in colour (or as it is when color is false). */
+static void add_colored(struct strbuf *sb, bool color, const char *sgr, const char *s)
+{
+	strbuf_addf(sb, "%s%s%s", color ? sgr : "", s, color ? COLOR_RESET : "");
+}
+
+/* The verdict and, on NO-GO, the clean pairs still needed: the lines under the table. */
+static void fmt_verdict(struct strbuf *sb, const struct metrics *m, const struct metrics_gate *g,
+			bool md, bool color)
+{
+	strbuf_addstr(sb, md ? "\n**" : "\n");
+	add_colored(sb, color, g->go ? COLOR_BOLD_GREEN : COLOR_BOLD_RED, g->go ? "GO" : "NO-GO");
+	strbuf_addstr(sb, md ? "**\n" : "\n");
+	if (g->go || m->pairs_needed <= 0)
+		return;
+	strbuf_addstr(sb, md ? "\nescape rate: " : "escape rate: ");
+	trust_fmt_pairs_needed(sb, m);
+	strbuf_addstr(sb, "\nbring its ");
+	metrics_fmt_confidence(sb, m->confidence);
+	strbuf_addstr(sb, " upper bound to ");
+	metrics_fmt_pct(sb, m->escape_target, 2);
+	strbuf_addstr(sb, " (with no escape among them)\n");
+}
+
+static void print_text(const struct metrics *m, const struct metrics_gate *g, bool color)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -33,28 +83,60 @@ static void print_text(const struct metrics *m, const struct metrics_gate *g)
 		const struct metrics_criterion *c = &g->criteria[i];
 		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT, label = STRBUF_INIT;
 
-		strbuf_addf(&thr, "%s ", metrics_op_name(c->op));
-		metrics_fmt_criterion(&thr, c, c->threshold);
-		metrics_fmt_criterion(&val, c, c->value);
-		strbuf_addstr(&label, c->label);
-		if (c->advisory)
-			strbuf_addstr(&label, " (advisory)");
-		strbuf_addf(&sb, "%-38s %10s %9s  %s\n", label.buf, thr.buf, val.buf,
-			    c->pass ? "PASS" : c->advisory ? "FAIL (advisory)" : "FAIL");
+		fmt_cells(c, &thr, &val, &label);
+		strbuf_addf(&sb, "%-38s %10s %9s  ", label.buf, thr.buf, val.buf);
+		add_colored(&sb, color, result_color(c), result_name(c));
+		strbuf_addch(&sb, '\n');
 		strbuf_release(&thr);
 		strbuf_release(&val);
 		strbuf_release(&label);
 	}
-	strbuf_addf(&sb, "\n%s\n", g->go ? "GO" : "NO-GO");
-	if (!g->go && m->pairs_needed > 0) {
-		strbuf_addstr(&sb, "escape rate: ");
-		trust_fmt_pairs_needed(&sb, m);
-		strbuf_addstr(&sb, "\nbring its ");
-		metrics_fmt_confidence(&sb, m->confidence);
-		strbuf_addstr(&sb, " upper bound to ");
-		metrics_fmt_pct(&sb, m->escape_target, 2);
-		strbuf_addstr(&sb, " (with no escape among them)\n");
+	fmt_verdict(&sb, m, g, false, color);
+	metrics_flush(&sb);
+}
+
+/* For a flip PR or a chat: the same table and lines, in markdown. */
+static void print_md(const struct metrics *m, const struct metrics_gate *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "## Gate check: ");
+	metrics_fmt_window(&sb, m, true);
+	strbuf_addstr(&sb, "\n\n| criterion | threshold | value | result |\n"
+		      "|---|---:|---:|---|\n");
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct metrics_criterion *c = &g->criteria[i];
+		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT, label = STRBUF_INIT;
+
+		fmt_cells(c, &thr, &val, &label);
+		strbuf_addf(&sb, "| %s | %s | %s | %s |\n", label.buf, thr.buf, val.buf,
+			    result_name(c));
+		strbuf_release(&thr);
+		strbuf_release(&val);
+		strbuf_release(&label);
 	}
+	fmt_verdict(&sb, m, g, true, false);
+	metrics_flush(&sb);
+}
+
+/* A row per criterion (numbers as JSON has them, n/a empty), then the verdict's. */
+static void print_csv(const struct metrics_gate *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "criterion,label,op,threshold,value,result,advisory\n");
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct metrics_criterion *c = &g->criteria[i];
+
+		strbuf_addf(&sb, "%s,", c->name);
+		csv_field(&sb, c->label);
+		strbuf_addf(&sb, ",%s", metrics_op_name(c->op));
+		metrics_csv_number(&sb, c->threshold);
+		metrics_csv_number(&sb, c->value);
+		strbuf_addf(&sb, ",%s,%s\n", c->pass ? "PASS" : "FAIL",
+			    c->advisory ? "true" : "false");
+	}
+	strbuf_addf(&sb, "verdict,verdict,,,,%s,false\n", g->go ? "GO" : "NO-GO");
 	metrics_flush(&sb);
 }
 
@@ -133,6 +215,7 @@ static const struct option gate_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "min-identity", required_argument, NULL, OPT_MIN_IDENTITY },
 	{ "max-seeded-escape-rate", required_argument, NULL, OPT_MAX_SEEDED },
+	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -142,11 +225,19 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics_args a;
 	struct metrics_gate g;
 	struct metrics m;
+	enum color_when color = COLOR_AUTO;
 	int c, rc;
 
-	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_JSON | FORMAT_HTML);
+	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			  FORMAT_CSV | FORMAT_HTML);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, gate_options, NULL)) != -1) {
+		if (c == OPT_COLOR) {
+			if (!color_parse(optarg, &color))
+				return usage_error(&cmd_gate_check, "--color is always, "
+						   "auto or never, not '%s'", optarg);
+			continue;
+		}
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
 		if (rc == 1)
 			rc = criterion_option(&cr, c, optarg);
@@ -166,11 +257,15 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	metrics_gate_check(&m, &cr, &g);
 	if (a.format == FORMAT_JSON)
 		print_json(&m, &g);
+	else if (a.format == FORMAT_MD)
+		print_md(&m, &g);
+	else if (a.format == FORMAT_CSV)
+		print_csv(&g);
 	else if (a.format == FORMAT_HTML)
 		metrics_html_gate(&m, &g, ctx->now, stdout);
 	else {
 		text_fit_stdout();
-		print_text(&m, &g);
+		print_text(&m, &g, color_wanted(color));
 	}
 	metrics_release(&m);
 	return g.go ? EXIT_OKAY : EXIT_CHECK_FAILED;
@@ -181,19 +276,23 @@ const struct cmd cmd_gate_check = {
 	.fn = run_gate_check,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--project NAME] "
-		 "[CRITERIA...] [--format text|json|html] [-o FILE]",
+		 "[CRITERIA...] [--format text|md|json|csv|html] [-o FILE] [--color[=WHEN]]",
 	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
 	.help = "Window:\n"
-		"  --since WHEN            window start, inclusive: 1w, 7d, 24h, 90m, a\n"
+		"  --since WHEN            window start, inclusive: 1y, 7d, 24h, 90m, a\n"
 		"                          date (00:00 UTC) or an RFC 3339 time (default:\n"
 		"                          7 days before --until, as for summary)\n"
 		"  --until WHEN            window end, exclusive (default: now)\n"
 		"  --project NAME          only heads of this repository name (the\n"
 		"                          manifests' \"repo\", e.g. acme/ledger)\n"
-		"  --format F              text (default), json, or html (one page with\n"
-		"                          charts, for a projector or A4)\n"
+		"  --format F              text (default), md (a flip PR, a chat), json,\n"
+		"                          csv, or html (one page with charts, for a\n"
+		"                          projector or A4)\n"
 		"  -o FILE                 write to FILE (atomically) instead of standard\n"
 		"                          output\n"
+		"  --color[=WHEN]          colour PASS, FAIL and the verdict: always,\n"
+		"                          never, or auto (default: on a terminal, unless\n"
+		"                          NO_COLOR is set)\n"
 		"Criteria (a value that cannot be computed fails):\n"
 		"  --min-days N            UTC days with a shadow run (default 7)\n"
 		"  --min-pairs N           pairs (default 50)\n"

@@ -1018,7 +1018,7 @@ const struct cmd cmd_propose = {
 		 "[--explain PR --note TEXT]",
 	.summary = "Propose force-full globs that close the window's escapes, scored on history.",
 	.help =
-	"  --since WHEN          window start (1w, 7d, 24h, 90m, 2026-11-01, RFC 3339)\n"
+	"  --since WHEN          window start (1y, 7d, 24h, 90m, 2026-11-01, RFC 3339)\n"
 	"  --until WHEN          window end (exclusive)\n"
 	"  --project NAME        only heads of this repository name (the manifests')\n"
 	"  --rules FILE          a rule file or selector config in effect\n"

@@ -194,7 +194,7 @@ const struct cmd cmd_queue = {
 		 "[--runners K] [--format text|md|json|csv] [-o FILE]",
 	.summary = "The merge queue with the cheap gate and with the full gate.",
 	.help = "Window (default: all time):\n"
-		"  --since WHEN     window start, inclusive: 1w, 7d, 24h, 90m, a date\n"
+		"  --since WHEN     window start, inclusive: 1y, 7d, 24h, 90m, a date\n"
 		"                   (00:00 UTC) or an RFC 3339 time\n"
 		"  --until WHEN     window end, exclusive\n"
 		"  --project NAME   only heads of this repository name (the manifests'\n"

@@ -969,7 +969,7 @@ const struct cmd cmd_report = {
 		 "[--threshold X] [--confidence C] [--escape-target X] [--by day|week|month] "
 		 "[--format text|md|json|csv|html] [-o FILE]",
 	.summary = "The calibration figures of a window (text, md, json, csv).",
-	.help = "  --since WHEN     window start, inclusive: 1w, 7d, 24h, 90m (before now),\n"
+	.help = "  --since WHEN     window start, inclusive: 1y, 7d, 24h, 90m (before now),\n"
 		"                   a date (00:00 UTC) or an RFC 3339 time (default:\n"
 		"                   unbounded)\n"
 		"  --until WHEN     window end, exclusive (default: unbounded)\n"

@@ -1,5 +1,6 @@
 /* `tiadash show PR|SHA`: one pair in full, the batch twin of the dashboard's detail view. */
 #include "core/tiadash.h"
+#include "core/output.h"
 #include "core/textfit.h"
 #include "core/cli.h"
 #include "core/commands.h"
@@ -18,6 +19,7 @@
 
 struct show {
 	struct store *store;
+	bool color;         /* the class in colour (a terminal, core/output.h) */
 	struct rules rules; /* the rules in effect, for each changed path */
 	struct pair_info pair;
 	struct pair_verdict v;
@@ -238,6 +240,27 @@ static void put_list(const char *label, const struct strlist *l)
 	}
 }
 
+/* An escape red, a disagreement that is not the selector's yellow, agree green. */
+static const char *class_color(enum pair_class c)
+{
+	switch (c) {
+	case CLASS_AGREE: return COLOR_GREEN;
+	case CLASS_ESCAPE: return COLOR_BOLD_RED;
+	case CLASS_NON_HERMETIC:
+	case CLASS_FLAKY:
+	case CLASS_OVER_STRICT: return COLOR_YELLOW;
+	case CLASS_INCOMPLETE: break;
+	}
+	return NULL;
+}
+
+static void put_class(const struct show *sh)
+{
+	const char *sgr = sh->color ? class_color(sh->v.cls) : NULL;
+
+	printf("%s%s%s", sgr ? sgr : "", pair_class_name(sh->v.cls), sgr ? COLOR_RESET : "");
+}
+
 static void text_header(const struct show *sh)
 {
 	const char *base = pair_base(sh);
@@ -252,7 +275,7 @@ static void text_header(const struct show *sh)
 	}
 	printf("head %.12s  base %.12s\n", sh->pair.sha, base ? base : "-");
 	put_label("class");
-	fputs(pair_class_name(sh->v.cls), stdout);
+	put_class(sh);
 	if (sh->v.why)
 		printf(" (%s)", sh->v.why);
 	putchar('\n');
@@ -531,6 +554,7 @@ static const struct option show_options[] = {
 	{ "format", required_argument, NULL, 'f' },
 	{ "rules", required_argument, NULL, 'r' },
 	{ "no-builtin-rules", no_argument, NULL, 'B' },
+	{ "color", optional_argument, NULL, 'C' },
 	OUTPUT_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
@@ -540,6 +564,7 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 	enum output_format format = FORMAT_TEXT;
 	struct show sh = { .store = ctx->store, .rules = RULES_INIT };
 	struct strlist rule_files = STRLIST_INIT;
+	enum color_when color = COLOR_AUTO;
 	bool builtin = true;
 	int c, ret;
 
@@ -551,6 +576,12 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 			strlist_push(&rule_files, optarg);
 		} else if (c == 'B') {
 			builtin = false;
+		} else if (c == 'C' && !color_parse(optarg, &color)) {
+			strlist_release(&rule_files);
+			return usage_error(&cmd_show, "--color is always, auto or never, not '%s'",
+					   optarg);
+		} else if (c == 'C') {
+			continue;
 		} else if (c != 'f' || !parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format)) {
 			strlist_release(&rule_files);
 			return c == 'f' ? usage_error(&cmd_show, "unknown format '%s'", optarg)
@@ -566,6 +597,7 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 		ret = rules_compile(&sh.rules);
 	if (!ret)
 		ret = load(&sh, ctx, argv[optind]);
+	sh.color = color_wanted(color);
 	if (!ret && format == FORMAT_TEXT)
 		text_fit_stdout();
 	if (!ret)
@@ -590,7 +622,7 @@ const struct cmd cmd_show = {
 	.fn = run_show,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash show [--format text|json] [-o FILE] [--rules FILE]... "
-		 "[--no-builtin-rules] PR|SHA",
+		 "[--no-builtin-rules] [--color[=WHEN]] PR|SHA",
 	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
 	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n"
 		"Each changed file is shown with the first rule it matches.\n\n"
@@ -598,7 +630,9 @@ const struct cmd cmd_show = {
 		"  -o FILE              write to FILE (atomically) instead of standard output\n"
 		"  --rules FILE         a rule file (repeatable; default .tiadash/rules in the\n"
 		"                       repository root, when present)\n"
-		"  --no-builtin-rules   leave the built-in force-full defaults out\n",
+		"  --no-builtin-rules   leave the built-in force-full defaults out\n"
+		"  --color[=WHEN]       the class in colour: always, never, or auto (on a\n"
+		"                       terminal, unless NO_COLOR is set)\n",
 	.options = show_options,
 	.shortopts = "o:",
 };

@@ -405,7 +405,7 @@ const struct cmd cmd_summary = {
 		 "[--confidence C] [--escape-target X] [--format text|md|json|csv|html] "
 		 "[-o FILE] [--max-escape-rate X] [--post URL]",
 	.summary = "Escape rate and its trend, escapes, costliest force-full reasons.",
-	.help = "  --since WHEN          window start, inclusive: 1w, 7d, 24h, 90m, a date\n"
+	.help = "  --since WHEN          window start, inclusive: 1y, 7d, 24h, 90m, a date\n"
 		"                        (00:00 UTC) or an RFC 3339 time (default: 7 days\n"
 		"                        before --until, as for gate-check)\n"
 		"  --until WHEN          window end, exclusive (default: now)\n"

@@ -308,6 +308,15 @@ static int show(struct store *st, struct repo *repo, struct seed_opts *o, int64_
 	return rc;
 }
 
+/* Did the experiment make a valid mutant? None: it measured nothing. */
+static bool made_valid_mutant(const struct seed_sample *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->changes[i].valid)
+			return true;
+	return false;
+}
+
 /* The default seed: the clock's, printed with the table so a run can be repeated. */
 static int64_t clock_seed(void)
 {
@@ -404,6 +413,11 @@ static int run_seed(int argc, char **argv, struct cmd_context *ctx)
 	if (print(st, id, &s, stop, &o, ctx->now) < 0)
 		goto out;
 	ret = stop == SEED_INTERRUPTED ? 128 + spawn_watch_signal() : EXIT_OKAY;
+	if (stop == SEED_DONE && !made_valid_mutant(&s)) {
+		error("seed: experiment %" PRId64 " made no valid mutant: each change "
+		      "says why (tiadash seed --show=%" PRId64 ")", id, id);
+		ret = EXIT_INPUT_ERROR;
+	}
 out:
 	seed_sample_release(&s);
 	config_release(&cfg);

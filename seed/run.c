@@ -309,6 +309,9 @@ static void read_failed(const char *junit, struct strlist *out)
 	if (access(junit, F_OK) < 0)
 		return;
 	input_from_file(&in, junit);
+	/* The file is removed with the runner's directory: say what wrote it. */
+	free(in.name);
+	in.name = xstrdup("$TIADASH_JUNIT");
 	error_capture(&why);
 	if (junit_parse(&in, on_case, &f, &stats) < 0)
 		strlist_release(out);
@@ -338,16 +341,36 @@ static char *exit_text(int status)
 	return xstrfmt("exit status %d", WEXITSTATUS(status));
 }
 
+/* A copy of line with every "TREE/" dropped: the worktree is gone when it is read. */
+static char *without_tree(const char *line, size_t n, const char *tree)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t t = tree ? strlen(tree) : 0;
+	const char *p = line, *end = line + n, *hit;
+
+	while (t && (hit = memmem(p, (size_t)(end - p), tree, t)) && hit + t < end &&
+	       hit[t] == '/') {
+		strbuf_add(&sb, p, (size_t)(hit - p));
+		p = hit + t + 1;
+	}
+	strbuf_add(&sb, p, (size_t)(end - p));
+	return strbuf_detach(&sb, NULL);
+}
+
 /*
  * What a run said went wrong, for a message: its last line naming an
  * error ("E   ImportError: ...", "x.c:3: error: ..."), else its last
- * line; NULL when it printed nothing. Caller frees.
+ * line; NULL when it printed nothing. Lines naming the runner's own
+ * files (dir: "JUNIT report written to .../0.junit.xml") are passed over
+ * and the worktree's paths made relative, as both are removed before
+ * anyone reads the message. Caller frees.
  */
-static char *log_tail(const char *log)
+static char *log_tail(const char *log, const char *dir, const char *tree)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *best = NULL, *last = NULL, *p;
 	size_t best_n = 0, last_n = 0;
+	char *tail;
 
 	if (read_file_limit(&sb, log, 4u << 20) < 0) {
 		strbuf_release(&sb);
@@ -359,7 +382,7 @@ static char *log_tail(const char *log)
 
 		while (n && (p[n - 1] == '\r' || p[n - 1] == ' '))
 			n--;
-		if (n) {
+		if (n && !memmem(p, n, dir, strlen(dir))) {
 			last = p;
 			last_n = n;
 			if (memmem(p, n, "Error", 5) || memmem(p, n, "error:", 6)) {
@@ -373,16 +396,17 @@ static char *log_tail(const char *log)
 		best = last;
 		best_n = last_n;
 	}
-	p = best ? xstrndup(best, best_n > 200 ? 200 : best_n) : NULL;
+	tail = best ? without_tree(best, best_n > 200 ? 200 : best_n, tree) : NULL;
 	strbuf_release(&sb);
-	return (char *)p;
+	return tail;
 }
 
 /* "exit status 1: LAST LINE", "timed out", ...; caller frees. */
-static char *outcome_text(const struct slot *sl, int status, bool timed_out)
+static char *outcome_text(const struct runner *r, const struct slot *sl, int status,
+			  bool timed_out)
 {
 	char *e = timed_out ? xstrdup("timed out") : exit_text(status);
-	char *tail = timed_out ? NULL : log_tail(sl->log), *text;
+	char *tail = timed_out ? NULL : log_tail(sl->log, r->dir, sl->tree), *text;
 
 	text = tail ? xstrfmt("%s: %s", e, tail) : xstrdup(e);
 	free(e);
@@ -501,7 +525,7 @@ static bool answer_reaches(struct runner *r, struct slot *sl, int status, bool t
 
 	ao.root = sl->tree;
 	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		char *e = outcome_text(sl, status, timed_out);
+		char *e = outcome_text(r, sl, status, timed_out);
 
 		strbuf_addstr(&why, e);
 		free(e);
@@ -532,6 +556,9 @@ static bool answer_reaches(struct runner *r, struct slot *sl, int status, bool t
 	return reached;
 }
 
+/* How many files without a site a change's reason names. */
+#define NO_SITE_NAMED 3
+
 /* Read the next file, choose and apply one of its sites; false when none is left. */
 static bool apply_next(struct runner *r, struct slot *sl)
 {
@@ -549,6 +576,7 @@ static bool apply_next(struct runner *r, struct slot *sl)
 		if (lstat(abs, &st) < 0 || !S_ISREG(st.st_mode) ||
 		    path_resolve_inside(abs, sl->tree, &real) != 0 ||
 		    read_file_limit(&sl->original, abs, 2u << 20) < 0) {
+			c->passed[SEED_PASS_UNREADABLE]++;
 			free(abs);
 			free(real);
 			strbuf_release(&sl->original);
@@ -558,6 +586,8 @@ static bool apply_next(struct runner *r, struct slot *sl)
 		seed_find_sites(r->ops, seed_lang_of(path), sl->original.buf, sl->original.len,
 				&sites);
 		if (!sites.nr) {
+			if (c->passed[SEED_PASS_NO_SITE]++ < NO_SITE_NAMED)
+				strlist_push(&c->no_site, path);
 			free(abs);
 			strbuf_release(&sl->original);
 			seed_sites_release(&sites);
@@ -594,6 +624,8 @@ static void next_mutant(struct runner *r, struct slot *sl)
 		if (c->valid >= (int64_t)r->o->mutants ||
 		    c->invalid >= INVALID_PER_MUTANT * (int64_t)r->o->mutants ||
 		    !apply_next(r, sl)) {
+			if (!c->valid && !r->ret)
+				c->skipped = seed_no_mutant_reason(c);
 			change_done(r, sl);
 			return;
 		}
@@ -629,7 +661,7 @@ static void next_mutant(struct runner *r, struct slot *sl)
 
 static void skip_change(struct runner *r, struct slot *sl, int status, bool timed_out)
 {
-	char *e = outcome_text(sl, status, timed_out);
+	char *e = outcome_text(r, sl, status, timed_out);
 
 	sl->c->skipped = xstrfmt("%s fails without a mutant (%s)", step_what(sl->step), e);
 	free(e);
@@ -666,7 +698,7 @@ static void take_change(struct runner *r, struct slot *sl)
 			return;
 		}
 		if (!c->files.nr) {
-			c->skipped = xstrdup("no source file outside the impact set");
+			c->skipped = seed_no_mutant_reason(c);
 			if (seed_store_change_end(r->o->store, r->o->experiment, c) < 0)
 				r->ret = -1;
 			continue;
@@ -715,7 +747,7 @@ static void base_done(struct runner *r, struct slot *sl, bool passed, int status
 static void invalid(struct runner *r, struct slot *sl, const char *what, int status,
 		    bool timed_out)
 {
-	char *e = outcome_text(sl, status, timed_out), *why = xstrfmt("%s: %s", what, e);
+	char *e = outcome_text(r, sl, status, timed_out), *why = xstrfmt("%s: %s", what, e);
 
 	finish_mutant(r, sl, SEED_INVALID, false, why);
 	free(e);

@@ -63,6 +63,7 @@ static void change_release(struct seed_change *c)
 	strlist_release(&c->subset);
 	strlist_release(&c->reasons);
 	strlist_release(&c->files);
+	strlist_release(&c->no_site);
 	free(c->skipped);
 }
 
@@ -215,7 +216,7 @@ int seed_sample_changes(struct seed_sample *s, const struct seed_sample_opts *o)
 struct tree_walk {
 	struct repo *repo;
 	const struct rules *rules;
-	const struct seed_change *c;
+	struct seed_change *c;
 	struct strmap changed;
 	git_odb *odb;
 	struct strlist *out;
@@ -228,27 +229,45 @@ static bool named_by_subset(const struct seed_change *c, const char *path)
 	return seed_entries_overlap(&c->subset, &one);
 }
 
+/* Why path is not a file to mutate (SEED_NR_PASS: it is one). */
+static enum seed_pass passed_over(struct tree_walk *w, const char *path,
+				  const git_tree_entry *e)
+{
+	int m = rules_match(w->rules, path);
+	size_t size = 0;
+	git_object_t type;
+
+	if (seed_lang_of(path) == LANG_NONE)
+		return SEED_PASS_LANG;
+	if (seed_is_test_path(path))
+		return SEED_PASS_TEST;
+	if (strmap_has(&w->changed, path))
+		return SEED_PASS_CHANGED;
+	if (named_by_subset(w->c, path))
+		return SEED_PASS_SUBSET;
+	if (m == RULES_MATCH_ERROR || (m >= 0 && w->rules->items[m].action == RULE_RUN_ALL))
+		return SEED_PASS_RULE;
+	if (git_odb_read_header(&size, &type, w->odb, git_tree_entry_id(e)) < 0 ||
+	    size > MAX_MUTATED_FILE)
+		return SEED_PASS_BIG;
+	return SEED_NR_PASS;
+}
+
 static int on_entry(const char *root, const git_tree_entry *e, void *data)
 {
 	struct tree_walk *w = data;
 	git_filemode_t mode = git_tree_entry_filemode(e);
+	enum seed_pass why;
 	char *path;
-	int m;
 
 	if (mode != GIT_FILEMODE_BLOB && mode != GIT_FILEMODE_BLOB_EXECUTABLE)
 		return 0; /* trees are walked; links and submodules are never written */
 	path = xstrfmt("%s%s", root, git_tree_entry_name(e));
-	m = rules_match(w->rules, path);
-	if (seed_lang_of(path) != LANG_NONE && !seed_is_test_path(path) &&
-	    !strmap_has(&w->changed, path) && !named_by_subset(w->c, path) &&
-	    m != RULES_MATCH_ERROR && (m < 0 || w->rules->items[m].action != RULE_RUN_ALL)) {
-		size_t size = 0;
-		git_object_t type;
-
-		if (git_odb_read_header(&size, &type, w->odb, git_tree_entry_id(e)) == 0 &&
-		    size <= MAX_MUTATED_FILE)
-			strlist_push(w->out, path);
-	}
+	why = passed_over(w, path, e);
+	if (why == SEED_NR_PASS)
+		strlist_push(w->out, path);
+	else
+		w->c->passed[why]++;
 	free(path);
 	return 0;
 }
@@ -270,6 +289,7 @@ int seed_outside_files(struct repo *repo, const struct rules *rules,
 		strmap_put(&w.changed, c->commit->paths.items[i],
 			   strlen(c->commit->paths.items[i]), 1);
 	strlist_release(&c->files);
+	memset(c->passed, 0, sizeof(c->passed));
 	git_tree_walk(tree, GIT_TREEWALK_PRE, on_entry, &w);
 	git_tree_free(tree);
 	git_odb_free(w.odb);
@@ -315,4 +335,69 @@ bool seed_entries_overlap(const struct strlist *subset, const struct strlist *an
 			if (entry_meets(answer->items[i], subset->items[j]))
 				return true;
 	return false;
+}
+
+/* ---- why a change has no mutant ---- */
+
+static void add_count(struct strbuf *sb, bool *first, int64_t n, const char *one,
+		      const char *many)
+{
+	if (!n)
+		return;
+	strbuf_addf(sb, "%s%" PRId64 " %s", *first ? "" : ", ", n, n == 1 ? one : many);
+	*first = false;
+}
+
+static void add_no_site(struct strbuf *sb, bool *first, const struct seed_change *c)
+{
+	int64_t n = c->passed[SEED_PASS_NO_SITE];
+
+	if (!n)
+		return;
+	add_count(sb, first, n, "matched no operator", "matched no operator");
+	strbuf_addstr(sb, " (");
+	for (size_t i = 0; i < c->no_site.nr; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : "", c->no_site.items[i]);
+	if ((int64_t)c->no_site.nr < n)
+		strbuf_addf(sb, ", %" PRId64 " more", n - (int64_t)c->no_site.nr);
+	strbuf_addch(sb, ')');
+}
+
+char *seed_no_mutant_reason(const struct seed_change *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int64_t tree = (int64_t)c->files.nr;
+	bool first = true;
+
+	for (int k = SEED_PASS_LANG; k <= SEED_PASS_BIG; k++)
+		tree += c->passed[k];
+	if (!c->files.nr) {
+		strbuf_addf(&sb, "no source file outside the impact set (of %" PRId64 " %s: ",
+			    tree, tree == 1 ? "file" : "files");
+		if (!tree)
+			strbuf_addstr(&sb, "none");
+		add_count(&sb, &first, c->passed[SEED_PASS_LANG], "in no language seed mutates",
+			  "in no language seed mutates");
+		add_count(&sb, &first, c->passed[SEED_PASS_TEST], "test file", "test files");
+		add_count(&sb, &first, c->passed[SEED_PASS_CHANGED], "changed by it",
+			  "changed by it");
+		add_count(&sb, &first, c->passed[SEED_PASS_SUBSET], "named by the subset",
+			  "named by the subset");
+		add_count(&sb, &first, c->passed[SEED_PASS_RULE], "forced full by a rule",
+			  "forced full by a rule");
+		add_count(&sb, &first, c->passed[SEED_PASS_BIG], "over 1 MiB", "over 1 MiB");
+		strbuf_addch(&sb, ')');
+		return strbuf_detach(&sb, NULL);
+	}
+	strbuf_addf(&sb, "no mutant: of %zu %s outside the impact set, ", c->files.nr,
+		    c->files.nr == 1 ? "file" : "files");
+	add_no_site(&sb, &first, c);
+	add_count(&sb, &first, c->reached, "reached by the selector",
+		  "reached by the selector");
+	add_count(&sb, &first, c->passed[SEED_PASS_UNREADABLE], "not readable in the worktree",
+		  "not readable in the worktree");
+	add_count(&sb, &first, c->invalid, "gave an invalid mutant", "gave invalid mutants");
+	if (first)
+		strbuf_addstr(&sb, "none was tried");
+	return strbuf_detach(&sb, NULL);
 }

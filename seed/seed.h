@@ -145,6 +145,22 @@ void seed_apply(const char *text, size_t len, const struct seed_site *site,
 
 /* ---- sample.c ---- */
 
+/*
+ * Why a file of the change's tree gave no mutant: the reason a change
+ * without one says (seed_no_mutant_reason).
+ */
+enum seed_pass {
+	SEED_PASS_LANG,       /* in no language of mutate.c */
+	SEED_PASS_TEST,       /* a test file */
+	SEED_PASS_CHANGED,    /* the change touches it */
+	SEED_PASS_SUBSET,     /* the subset names it */
+	SEED_PASS_RULE,       /* a run_all rule matches it */
+	SEED_PASS_BIG,        /* over 1 MiB */
+	SEED_PASS_NO_SITE,    /* outside, but no operator matched */
+	SEED_PASS_UNREADABLE, /* outside, but not a readable file in the worktree */
+	SEED_NR_PASS
+};
+
 /* One sampled change and what its selector said. */
 struct seed_change {
 	const struct replay_commit *commit; /* borrowed from the history */
@@ -160,6 +176,8 @@ struct seed_change {
 	size_t next_file;
 	int64_t reached;           /* files the selector puts inside the set */
 	int64_t tried, valid, invalid;
+	int64_t passed[SEED_NR_PASS]; /* files by why they gave no mutant */
+	struct strlist no_site;    /* the first files no operator matched */
 	double subset_s, full_s;   /* the clean runs' wall-clock */
 	bool finished;
 };
@@ -202,6 +220,13 @@ void seed_sample_release(struct seed_sample *s);
  */
 int seed_outside_files(struct repo *repo, const struct rules *rules,
 		       struct seed_change *c, uint64_t seed);
+/*
+ * Why c has no mutant, from its tallies: "no source file outside the
+ * impact set (of 7 files: 4 in no language seed mutates, ...)" or "no
+ * mutant: of 4 files outside the impact set, 1 matched no operator
+ * (src/math.ts), 3 the selector puts inside the set". Caller frees.
+ */
+char *seed_no_mutant_reason(const struct seed_change *c);
 
 /* Does any of the answer's entries name a test the subset runs (or one beside it)? */
 bool seed_entries_overlap(const struct strlist *subset, const struct strlist *answer);

@@ -1,10 +1,19 @@
 #!/bin/bash
 # The command line: version, help, usage errors and exit statuses.
 . "$(dirname "$0")/lib.sh"
+SQ="'"
 
 test_expect_success '--version prints the version' '
 	tiadash --version >out &&
 	grep -q "^tiadash [0-9][0-9.]*$" out
+'
+
+test_expect_success 'version, the command, prints the same line' '
+	tiadash version >cmd &&
+	tiadash --version >out && test_cmp out cmd &&
+	test_expect_code 2 tiadash version now 2>err &&
+	printf "tiadash: error: unexpected argument ${SQ}now${SQ}\nusage: tiadash version\n" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'help lists every command' '

@@ -173,7 +173,7 @@ test_expect_success 'status, --help and a bad --since fit 80 columns; a missing 
 	EOF
 	test_cmp expect actual &&
 	test_expect_code 2 tiadash --db week.db report --since bogus 2>err &&
-	echo "tiadash: error: --since '"'"'bogus'"'"': expected 7d, 24h, a date or an RFC 3339 time" >expect &&
+	echo "tiadash: error: --since '"'"'bogus'"'"': expected 1y, 7d, 24h, a date or RFC 3339 time" >expect &&
 	head -1 err >actual && test_cmp expect actual &&
 	test "$(widest err)" -le 80 &&
 	test_expect_code 2 tiadash --db /nope.db status 2>err &&
@@ -211,14 +211,25 @@ test_expect_success 'a word too long for its line is cut with ~ (text only)' '
 	test_grep "$long" r.md
 '
 
-test_expect_success '--since takes weeks, days, hours and minutes' '
+test_expect_success '--since takes years, weeks, days, hours and minutes' '
 	tiadash --db week.db report --since 1w --format json >w.json &&
 	tiadash --db week.db report --since 7d --format json >d.json &&
 	test_cmp w.json d.json &&
 	tiadash --db week.db report --since 90m --format json >m.json &&
 	test "$(json_get m.json "d[\"window\"][\"since\"]")" = 2026-11-07T22:30:00Z &&
-	tiadash report --help >h && test_grep "1w, 7d, 24h, 90m" h &&
-	tiadash help windows >w.txt && test_grep "(1w, 7d, 24h, 90m: N weeks, days, hours or minutes)" w.txt
+	tiadash report --help >h && test_grep "1y, 7d, 24h, 90m" h &&
+	tiadash help windows >w.txt &&
+	test_grep "(1y, 1w, 7d, 24h, 90m: N years of 365 days, weeks, days, hours" w.txt
+'
+
+test_expect_success '--since 1y: the 365 days before now' '
+	tiadash --db week.db report --since 1y --format json >y.json &&
+	test "$(json_get y.json "d[\"window\"][\"since\"]")" = 2025-11-08T00:00:00Z &&
+	tiadash --db week.db report --since 365d --format json >d365.json &&
+	test_cmp y.json d365.json &&
+	test_expect_code 2 tiadash --db week.db report --since 1yr 2>err &&
+	echo "tiadash: error: --since '"'"'1yr'"'"': expected 1y, 7d, 24h, a date or RFC 3339 time" >expect &&
+	head -1 err >actual && test_cmp expect actual
 '
 
 test_expect_success 'gate-check and summary default to the same window: the 7 days up to now' '

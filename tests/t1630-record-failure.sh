@@ -74,14 +74,48 @@ test_expect_success 'an explicit --base that does not resolve fails the recordin
 	test_grep "^tiadash: record: no run recorded" err && ! test -e b1
 '
 
-test_expect_success 'no origin/main and a plain head: the recording fails, saying what to do' '
+test_expect_success 'a remote not called origin: its HEAD is the base' '
+	git clone -q repo up && git -C up remote rename origin upstream &&
+	git -C up symbolic-ref refs/remotes/upstream/HEAD >sym &&
+	echo refs/remotes/upstream/main >expect && test_cmp expect sym &&
+	(cd up && echo u >u && commit_at 2026-10-30T12:00:00Z u) &&
+	tiadash --repo up record --kind shadow --out u1 -- true </dev/null 2>err &&
+	printf "tiadash: warning: record: cannot resolve the default base \047origin/main\047; using upstream/HEAD (%.12s) as the base\n" \
+		"$head" >expect && test_cmp expect err &&
+	test "$(mf u1/tiadash-run.json "d[\"base\"]")" = "$head"
+'
+
+test_expect_success 'a remote without a HEAD: the local main' '
+	git clone -q repo topic && git -C topic remote rename origin fork &&
+	git -C topic remote set-head fork --delete &&
+	(cd topic && git checkout -q -b feature && echo f >f &&
+	 commit_at 2026-10-30T12:00:00Z f) &&
+	tiadash --repo topic record --kind shadow --out t1 -- true </dev/null 2>err &&
+	printf "tiadash: warning: record: cannot resolve the default base \047origin/main\047; using main (%.12s) as the base\n" \
+		"$head" >expect && test_cmp expect err &&
+	test "$(mf t1/tiadash-run.json "d[\"base\"]")" = "$head"
+'
+
+test_expect_success 'no base anywhere: the run is recorded, its base unknown, and ingests' '
 	git clone -q repo plain && git -C plain remote remove origin &&
 	test_expect_code 0 tiadash --repo plain record --kind full --out p1 -- true </dev/null 2>err &&
 	cat >expect <<-EOF &&
-	tiadash: error: cannot resolve the default base ${SQ}origin/main${SQ} in ${SQ}$TRASH/plain${SQ} (fetch it, set MQ_AFFECTED_BASE, or give --base)
-	tiadash: record: no run recorded; passing the command${SQ}s exit status (0) through
+	tiadash: warning: record: cannot resolve the default base ${SQ}origin/main${SQ} in ${SQ}$TRASH/plain${SQ}, nor a remote${SQ}s HEAD, main or master: the run is recorded with its base unknown, so its changed files are not known (fetch the base, set MQ_AFFECTED_BASE, or give --base)
 	EOF
-	test_cmp expect err && ! test -e p1
+	test_cmp expect err &&
+	test "$(mf p1/tiadash-run.json "d[\"base\"]")" = None &&
+	test "$(mf p1/tiadash-run.json "d[\"head\"]")" = "$head" &&
+	tiadash --db p.db --repo plain ingest p1 >out 2>err &&
+	test_grep "^1 new run" out &&
+	echo "||full" >expect &&
+	sqlite3 p.db "SELECT base, diff_id, kind FROM run" >actual &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a --base that does not resolve still fails the recording' '
+	test_expect_code 0 tiadash --repo plain record --kind full --base nope --out p2 \
+		-- true </dev/null 2>err &&
+	test_grep "^tiadash: record: no run recorded" err && ! test -e p2
 '
 
 test_expect_success 'a merge head in a shallow clone without the base: its first parent' '

@@ -42,7 +42,7 @@ test_expect_success 'usage errors, before anything is asked' '
 	tiadash: error: give --github or --gitlab, not both
 	tiadash: error: --workflow, --job, --since and --api-url go with --github or --gitlab
 	tiadash: error: --workflow, --job, --since and --api-url go with --github or --gitlab
-	tiadash: error: --since ${SQ}yesterday${SQ}: expected 7d, 24h, a date or an RFC 3339 time
+	tiadash: error: --since ${SQ}yesterday${SQ}: expected 1y, 7d, 24h, a date or RFC 3339 time
 	tiadash: error: --github and --gitlab pull runs: they take no SOURCE and no bare-file options
 	tiadash: error: --github and --gitlab pull runs: they take no SOURCE and no bare-file options
 	EOF

@@ -3,6 +3,7 @@
 # gate-check verdict with each criterion, at 80x24 and at 120x40.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/tui/lib.sh"
+SQ="'"
 
 test_expect_success "setup: the sample week" '
 	tui_week && : >rules
@@ -162,6 +163,47 @@ test_expect_success "the days to enough clean pairs: the overview and gate-check
 	grep -F "115 more clean pairs" gate.out >actual &&
 	test_cmp expect actual &&
 	grep "^Gate check NO-GO on the window above (gate-check alone: the last 7 days)$" late.view
+'
+
+test_expect_success "an empty store: what to run, not a screen of zeros" '
+	mkdir nothing && tiadash --db empty.db ingest nothing >/dev/null 2>&1 &&
+	test -f empty.db &&
+	steps ":save-display empty.screen" &&
+	TUI_DB=empty.db tui &&
+	assert_screen empty.screen <<-\EOF
+	[1 overview]  2 runs   3 disagreements   4 proposals
+	Window      all time, all repos
+	Store       no runs yet; to fill it:
+	Ingest      tiadash ingest DIR|URL...  the run folders of CI
+	Record      tiadash record --kind shadow|full -- CMD  in each
+	            CI job (README: CI jobs, for GitHub and GitLab)
+	Try         make demo  the sample week, ingested and opened
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+	NO-GO                                                                   1/6   0%
+	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
+	EOF
+'
+
+test_expect_success "a window without runs says so, and how to add some" '
+	steps ":save-display late.screen" &&
+	tui --since 2026-11-07T23:59:59Z &&
+	sed -n "3p" late.screen >actual &&
+	echo "Store       no runs in this window (widen --since); to add some:" >expect &&
+	test_cmp expect actual
 '
 
 test_done

@@ -4,6 +4,7 @@
 # advisory; explained escapes do not count.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-metrics.sh"
+SQ="'"
 
 test_expect_success 'setup: seven days, eight PRs a day, one escape (PR 13)' '
 	MREPO_TESTS="tests/a.py tests/b.py" mrepo 56 &&
@@ -46,6 +47,98 @@ test_expect_success 'defaults: the last 7 days, NO-GO on the unexplained escape,
 	bring its 95% upper bound to 5.00% (with no escape among them)
 	EOF
 	test_cmp expect actual
+'
+
+test_expect_success 'md: the same table and lines, for a flip PR or a chat' '
+	test_expect_code 1 tiadash --db w.db gate-check --format md >actual &&
+	cat >expect <<-\EOF &&
+	## Gate check: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos
+
+	| criterion | threshold | value | result |
+	|---|---:|---:|---|
+	| days with shadow runs | >= 7 | 7 | PASS |
+	| pairs | >= 50 | 56 | PASS |
+	| unexplained escapes | <= 0 | 1 | FAIL |
+	| escape rate upper bound (95%) | <= 0.0500 | 0.0819 | FAIL |
+	| failing tests resolved | >= 0.990 | 1.000 | PASS |
+	| affected fraction p50 | <= 0.600 | 0.300 | PASS |
+	| p95 wall-clock saving | > 0.000 | 0.765 | PASS |
+	| diff coverage p50 (advisory) | >= 0.700 | n/a | FAIL (advisory) |
+	| verifier-changed heads (advisory) | <= 0 | 0 | PASS |
+
+	**NO-GO**
+
+	escape rate: 37 more clean pairs (about 5 days at this window'"'"'s rate)
+	bring its 95% upper bound to 5.00% (with no escape among them)
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'csv: a row per criterion, numbers as json has them, then the verdict' '
+	test_expect_code 1 tiadash --db w.db gate-check --format csv >g.csv &&
+	cut -d, -f1-3,6,7 g.csv >actual &&
+	cat >expect <<-\EOF &&
+	criterion,label,op,result,advisory
+	shadow_days,days with shadow runs,>=,PASS,false
+	pairs,pairs,>=,PASS,false
+	unexplained_escapes,unexplained escapes,<=,FAIL,false
+	escape_rate_upper,escape rate upper bound (95%),<=,FAIL,false
+	identity_resolved,failing tests resolved,>=,PASS,false
+	affected_fraction_p50,affected fraction p50,<=,PASS,false
+	wall_clock_p95_saving,p95 wall-clock saving,>,PASS,false
+	diff_coverage_p50,diff coverage p50,>=,FAIL,true
+	verifier_changed,verifier-changed heads,<=,PASS,true
+	verdict,verdict,,NO-GO,false
+	EOF
+	test_cmp expect actual &&
+	python3 -c "
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+got = [(r[\"threshold\"], r[\"value\"]) for r in rows]
+want = [(7, 7), (50, 56), (0, 1), (0.05, 0.0819321595293316), (0.99, 1), (0.6, 0.3),
+        (0, 0.7654037504783773), (0.7, None), (0, 0), (None, None)]
+for (t, v), (wt, wv) in zip(got, want):
+    for a, b in ((t, wt), (v, wv)):
+        assert (a == \"\") if b is None else abs(float(a) - b) < 1e-12, (a, b)
+assert len(got) == len(want)
+" g.csv
+'
+
+# on_tty CMD...: CMD's output on a terminal (script(1)'s), carriage returns dropped.
+on_tty() {
+	script -qec "$*" /dev/null </dev/null | tr -d "\r"
+}
+
+test_expect_success 'colour on a terminal: PASS green, FAIL red, advisory yellow, the verdict bold' '
+	esc=$(printf "\033") &&
+	TERM=xterm on_tty "$TIADASH_BIN" --db w.db gate-check >tty.txt &&
+	test_grep "^pairs                                       >= 50        56  ${esc}\[32mPASS${esc}\[m$" tty.txt &&
+	test_grep "^unexplained escapes                          <= 0         1  ${esc}\[31mFAIL${esc}\[m$" tty.txt &&
+	test_grep "^diff coverage p50 (advisory)             >= 0.700       n/a  ${esc}\[33mFAIL (advisory)${esc}\[m$" tty.txt &&
+	test_grep "^${esc}\[1;31mNO-GO${esc}\[m$" tty.txt &&
+	sed "s/${esc}\[[0-9;]*m//g" tty.txt >plain.txt &&
+	test_expect_code 1 tiadash --db w.db gate-check >pipe.txt &&
+	test_cmp pipe.txt plain.txt
+'
+
+test_expect_success 'no colour with NO_COLOR, --color=never, TERM=dumb, or off a terminal; --color=always forces it' '
+	esc=$(printf "\033") &&
+	TERM=xterm NO_COLOR=1 on_tty "$TIADASH_BIN" --db w.db gate-check >nc.txt &&
+	TERM=xterm on_tty "$TIADASH_BIN" --db w.db gate-check --color=never >never.txt &&
+	on_tty "$TIADASH_BIN" --db w.db gate-check >dumb.txt &&
+	TERM=xterm on_tty "$TIADASH_BIN" --db w.db gate-check --color=auto -o file.txt &&
+	test_expect_code 1 tiadash --db w.db gate-check >pipe.txt &&
+	for f in nc.txt never.txt dumb.txt file.txt; do
+		test_cmp pipe.txt $f || return 1
+	done &&
+	test_expect_code 1 tiadash --db w.db gate-check --color >always.txt &&
+	test_grep "^${esc}\[1;31mNO-GO${esc}\[m$" always.txt &&
+	NO_COLOR=1 tiadash --db w.db gate-check --color=always --escape-target 0.5 --max-escapes 1 >go.txt &&
+	test_grep "^${esc}\[1;32mGO${esc}\[m$" go.txt &&
+	test_expect_code 1 tiadash --db w.db gate-check --format md --color=always >md.txt &&
+	! grep -q "$esc" md.txt &&
+	test_expect_code 2 tiadash --db w.db gate-check --color=sometimes 2>err &&
+	test_grep "^tiadash: error: --color is always, auto or never, not ${SQ}sometimes${SQ}$" err
 '
 
 test_expect_success 'json: verdict and criteria' '
@@ -127,7 +220,7 @@ test_expect_success 'usage and input errors exit 2' '
 	test_expect_code 2 tiadash --db w.db gate-check --min-days x 2>err &&
 	test_grep "bad value" err &&
 	test_expect_code 2 tiadash --db w.db gate-check --max-affected-p50 1.5 2>err &&
-	test_expect_code 2 tiadash --db w.db gate-check --format csv 2>err &&
+	test_expect_code 2 tiadash --db w.db gate-check --format xml 2>err &&
 	test_expect_code 2 tiadash --db w.db gate-check --bogus 2>err &&
 	test_expect_code 2 tiadash --db w.db gate-check --confidence 0.8 2>err &&
 	test_grep "expected 0.90, 0.95 or 0.99" err &&

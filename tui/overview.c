@@ -292,6 +292,33 @@ static void build_main(struct overview *o, const struct metrics *m, struct strbu
 	value(r, m->escapes_base_unrun ? ROLE_WARN : ROLE_DEFAULT, sb);
 }
 
+/* A line of fixed text. */
+static void text_line(struct overview *o, const char *label, enum tui_role role,
+		      const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, text);
+	value(line(o, VIEW_OVERVIEW, label), role, &sb);
+	strbuf_release(&sb);
+}
+
+/*
+ * No run in the window: what to run to get some (README: CI jobs), rather
+ * than a screen of zeros and n/a.
+ */
+static void build_empty(struct overview *o, const struct metrics *m)
+{
+	bool all_time = m->since == INT64_MIN && m->until == INT64_MAX;
+
+	text_line(o, "Store", ROLE_WARN, all_time ? "no runs yet; to fill it:"
+		  : "no runs in this window (widen --since); to add some:");
+	text_line(o, "Ingest", ROLE_DEFAULT, "tiadash ingest DIR|URL...  the run folders of CI");
+	text_line(o, "Record", ROLE_DEFAULT, "tiadash record --kind shadow|full -- CMD  in each");
+	text_line(o, "", ROLE_DEFAULT, "CI job (README: CI jobs, for GitHub and GitLab)");
+	text_line(o, "Try", ROLE_DEFAULT, "make demo  the sample week, ingested and opened");
+}
+
 static void build(struct tui *t, struct overview *o)
 {
 	const struct metrics *m = &t->fig.m;
@@ -305,6 +332,11 @@ static void build(struct tui *t, struct overview *o)
 	r = line(o, VIEW_OVERVIEW, "Window");
 	metrics_fmt_window(&sb, m, false);
 	value(r, ROLE_DEFAULT, &sb);
+	if (!m->shadow_runs && !m->full_runs) {
+		build_empty(o, m);
+		strbuf_release(&sb);
+		return;
+	}
 
 	r = line(o, VIEW_RUNS, "Pairs");
 	strbuf_reset(&sb);

@@ -1135,7 +1135,7 @@ const struct cmd cmd_tui = {
 	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--rules FILE]...",
 	.summary = "Open the dashboard: overview, runs, disagreements, detail, proposals.",
-	.help = "  --since WHEN   window start, inclusive (1w, 7d, 24h, 90m, 2026-11-01,\n"
+	.help = "  --since WHEN   window start, inclusive (1y, 7d, 24h, 90m, 2026-11-01,\n"
 		"                 RFC 3339)\n"
 		"  --until WHEN   window end, exclusive\n"
 		"  --project NAME only heads of this repository name\n"

@@ -1,0 +1,49 @@
+#!/bin/bash
+# Colour on a terminal, as git's --color[=WHEN]: show's class (an escape
+# bold red, non-hermetic yellow, agree green) on the sample week; none off
+# a terminal, with NO_COLOR, TERM=dumb or --color=never; --color=always
+# forces it. (gate-check's PASS/FAIL and verdict: t6000.)
+. "$(dirname "$0")/lib.sh"
+
+# on_tty CMD...: CMD's output on a terminal (script(1)'s), carriage returns dropped.
+on_tty() {
+	script -qec "$*" /dev/null </dev/null | tr -d "\r"
+}
+
+test_expect_success 'setup: the sample week' '
+	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null
+'
+
+SHOW="$TIADASH_BIN --db week.db --repo $SAMPLE/repo show"
+
+test_expect_success 'on a terminal: an escape bold red, non-hermetic yellow, agree green' '
+	esc=$(printf "\033") &&
+	TERM=xterm on_tty $SHOW 437 >escape.txt &&
+	test_grep "^class       ${esc}\[1;31mescape${esc}\[m$" escape.txt &&
+	TERM=xterm on_tty $SHOW 612 >nh.txt &&
+	test_grep "^class       ${esc}\[33mnon-hermetic${esc}\[m$" nh.txt &&
+	TERM=xterm on_tty $SHOW 412 >agree.txt &&
+	test_grep "^class       ${esc}\[32magree${esc}\[m$" agree.txt &&
+	tiadash --db week.db --repo "$SAMPLE/repo" show 437 >pipe.txt &&
+	sed "s/${esc}\[[0-9;]*m//g" escape.txt >plain.txt && test_cmp pipe.txt plain.txt
+'
+
+test_expect_success 'no colour with NO_COLOR, TERM=dumb, --color=never or -o; --color=always forces it' '
+	esc=$(printf "\033") &&
+	tiadash --db week.db --repo "$SAMPLE/repo" show 437 >pipe.txt &&
+	TERM=xterm NO_COLOR=1 on_tty $SHOW 437 >nc.txt &&
+	on_tty $SHOW 437 >dumb.txt &&
+	TERM=xterm on_tty $SHOW 437 --color=never >never.txt &&
+	TERM=xterm on_tty $SHOW 437 -o file.txt >/dev/null &&
+	for f in nc.txt dumb.txt never.txt file.txt; do
+		test_cmp pipe.txt $f || return 1
+	done &&
+	NO_COLOR=1 tiadash --db week.db --repo "$SAMPLE/repo" show 437 --color=always >always.txt &&
+	test_grep "^class       ${esc}\[1;31mescape${esc}\[m$" always.txt &&
+	tiadash --db week.db --repo "$SAMPLE/repo" show 437 --color --format json >j.json &&
+	! grep -q "$esc" j.json &&
+	test_expect_code 2 tiadash --db week.db show 437 --color=maybe 2>err &&
+	test_grep "^tiadash: error: --color is always, auto or never, not .maybe.$" err
+'
+
+test_done
