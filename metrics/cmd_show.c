@@ -248,8 +248,10 @@ static const char *class_color(enum pair_class c)
 	case CLASS_ESCAPE: return COLOR_BOLD_RED;
 	case CLASS_NON_HERMETIC:
 	case CLASS_FLAKY:
-	case CLASS_OVER_STRICT: return COLOR_YELLOW;
-	case CLASS_INCOMPLETE: break;
+	case CLASS_OVER_STRICT:
+	case CLASS_INHERITED: return COLOR_YELLOW;
+	case CLASS_INCOMPLETE:
+	case CLASS_MAIN: break;
 	}
 	return NULL;
 }
