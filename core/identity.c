@@ -798,3 +798,30 @@ enum id_state identity_test_id(struct identity *id, const char *text, unsigned f
 	free(suite);
 	return r->state;
 }
+
+void identity_resolve_list(struct identity *id, struct strlist *l, unsigned flags,
+			   void (*seen)(const char *name, enum id_state state, void *data),
+			   void *data)
+{
+	struct strbuf out = STRBUF_INIT;
+	bool rewrites = identity_rewrites(id, flags);
+
+	for (size_t i = 0; i < l->nr; i++) {
+		enum id_state state;
+
+		strbuf_reset(&out);
+		state = identity_test_id(id, l->items[i], flags, rewrites ? &out : NULL);
+		if (seen)
+			seen(l->items[i], state, data);
+		if (rewrites && strcmp(out.buf, l->items[i])) {
+			free(l->items[i]);
+			l->items[i] = strbuf_detach(&out, NULL);
+		}
+	}
+	strbuf_release(&out);
+}
+
+size_t identity_moon_projects(struct identity *id)
+{
+	return id->tree ? tree_index_moon_projects(id->tree) : 0;
+}

@@ -144,4 +144,17 @@ void identity_class_part(const char *file, const char *classname, struct strbuf 
 enum id_state identity_test_id(struct identity *id, const char *text,
 			       unsigned flags, struct strbuf *out);
 
+/*
+ * Every name of l resolved in place by identity_test_id: a selector's
+ * entries (ID_ENTRY: a moon project id becomes its directory) as ingest
+ * stores them and replay compares them. seen (NULL: none) is told each
+ * name as written with its state.
+ */
+void identity_resolve_list(struct identity *id, struct strlist *l, unsigned flags,
+			   void (*seen)(const char *name, enum id_state state, void *data),
+			   void *data);
+
+/* How many moon projects the run's tree has (0: none, or no tree). */
+size_t identity_moon_projects(struct identity *id);
+
 #endif

@@ -32,6 +32,7 @@ struct tree_index {
 	size_t nr_mods;
 	struct strmap names;   /* package name / project id -> index into name_dirs, -1: two */
 	struct strlist name_dirs;
+	struct strmap moon_dirs; /* the directories of moon projects */
 	const char **scratch;  /* tree_index_by_base's answer */
 	size_t scratch_alloc;
 };
@@ -71,6 +72,7 @@ void tree_index_free(struct tree_index *t)
 	free(t->mods);
 	strmap_clear(&t->names);
 	strlist_release(&t->name_dirs);
+	strmap_clear(&t->moon_dirs);
 	free(t->scratch);
 	git_tree_free(t->tree);
 	free(t);
@@ -508,7 +510,9 @@ static void add_moon_project(struct tree_index *t, const char *dir, const char *
 	char *moon = xstrfmt("%s/moon.yml", dir);
 	char *id = NULL;
 	struct ydoc y;
+	bool added;
 
+	strmap_intern(&t->moon_dirs, dir, strlen(dir), 0, &added);
 	if (read_yaml(t, moon, &y)) {
 		id = yscalar(yget(&y, yaml_document_get_root_node(&y.doc), "id"));
 		ydoc_release(&y);
@@ -569,25 +573,37 @@ static void read_moon_projects(struct tree_index *t)
 	workspace_release(&w);
 }
 
+/* The names of the workspace files' packages and projects, read once. */
+static void read_names(struct tree_index *t)
+{
+	if (t->names_read)
+		return;
+	t->names_read = true;
+	/* No workspace file, no package names: no walk of the tree. */
+	if (tree_index_kind(t, "package.json") || tree_index_kind(t, "pnpm-workspace.yaml") ||
+	    tree_index_kind(t, ".moon/workspace.yml") ||
+	    tree_index_kind(t, ".moon/workspace.yaml")) {
+		walk(t);
+		read_turbo_names(t);
+		read_moon_projects(t);
+	}
+}
+
 int tree_index_named_package(struct tree_index *t, const char *name, const char **dir)
 {
 	int64_t i;
 
-	if (!t->names_read) {
-		t->names_read = true;
-		/* No workspace file, no package names: no walk of the tree. */
-		if (tree_index_kind(t, "package.json") || tree_index_kind(t, "pnpm-workspace.yaml") ||
-		    tree_index_kind(t, ".moon/workspace.yml") ||
-		    tree_index_kind(t, ".moon/workspace.yaml")) {
-			walk(t);
-			read_turbo_names(t);
-			read_moon_projects(t);
-		}
-	}
+	read_names(t);
 	if (!strmap_get(&t->names, name, &i))
 		return 0;
 	if (i < 0)
 		return -1;
 	*dir = t->name_dirs.items[i];
 	return 1;
+}
+
+size_t tree_index_moon_projects(struct tree_index *t)
+{
+	read_names(t);
+	return t->moon_dirs.nr;
 }

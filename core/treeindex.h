@@ -54,4 +54,7 @@ int tree_index_go_package(struct tree_index *t, const char *import_path, char **
  */
 int tree_index_named_package(struct tree_index *t, const char *name, const char **dir);
 
+/* How many moon projects (directories) the workspace has; 0 without one. */
+size_t tree_index_moon_projects(struct tree_index *t);
+
 #endif

@@ -806,26 +806,10 @@ static int read_diff(struct ingest_env *env, struct run_source *rs, struct run_d
 	return 0;
 }
 
-/* Selection entries and quarantined ids as repository paths (core/identity.h). */
-static void resolve_list(struct identity *ids, struct strlist *l, unsigned flags,
-			 struct identity_tally *t)
+/* A selection entry's state, counted (identity_resolve_list's seen). */
+static void tally_seen(const char *name, enum id_state state, void *data)
 {
-	struct strbuf id = STRBUF_INIT;
-	bool rewrites = identity_rewrites(ids, flags);
-
-	for (size_t i = 0; i < l->nr; i++) {
-		enum id_state state;
-
-		strbuf_reset(&id);
-		state = identity_test_id(ids, l->items[i], flags, rewrites ? &id : NULL);
-		if (t)
-			tally(t, l->items[i], state);
-		if (rewrites && strcmp(id.buf, l->items[i])) {
-			free(l->items[i]);
-			l->items[i] = strbuf_detach(&id, NULL);
-		}
-	}
-	strbuf_release(&id);
+	tally(data, name, state);
 }
 
 /*
@@ -839,12 +823,13 @@ static int parse_inputs(struct ingest_env *env, struct run_source *rs, struct ru
 		return -1;
 	d->ids = identity_for_run(env->ids, env->repo, rs->m.head, rs->m.base,
 				  rs->m.workdir, &d->diff, env->ing->idmap);
-	resolve_list(d->ids, &d->entries, ID_ENTRY, &d->entry_ids);
+	/* Selection entries and quarantined ids as repository paths. */
+	identity_resolve_list(d->ids, &d->entries, ID_ENTRY, tally_seen, &d->entry_ids);
 	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0)
 		return -1;
 	if (rs->has_quarantine && list_parse(&rs->quarantine, &d->quarantine) < 0)
 		return -1;
-	resolve_list(d->ids, &d->quarantine, 0, NULL);
+	identity_resolve_list(d->ids, &d->quarantine, 0, NULL, NULL);
 	settle_selected_count(rs, d);
 	return 0;
 }

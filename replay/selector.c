@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "adapters/adapter.h"
 #include "core/digest.h"
+#include "core/identity.h"
 #include "core/sanitize.h"
 #include "core/spawn.h"
 #include "core/strmap.h"
@@ -73,9 +74,27 @@ static void take_answer(struct replay_selector_job *job, struct adapter_answer *
 		strlist_push(&job->lines, l->items[i]);
 }
 
-/* Read out with the adapter; its complaint (not printed) becomes the job's why. */
+/*
+ * The options an answer at job's head is read with: moon's project count
+ * from the tree, as a CI's --total-packages would give it (an answer that
+ * names every project runs all).
+ */
+static void answer_opts_at(const struct adapter *ad, struct identity *id,
+			   struct adapter_opts *o)
+{
+	size_t projects = id && ad == &adapter_moon ? identity_moon_projects(id) : 0;
+
+	o->has_total_packages = projects > 0;
+	o->total_packages = (int64_t)projects;
+}
+
+/*
+ * Read out with the adapter; its complaint (not printed) becomes the job's
+ * why. With id (the tree at the job's head; NULL: none), the answer's
+ * entries are resolved there as ingest resolves a stored selection's.
+ */
 static void read_answer(const struct adapter *ad, const char *root, const char *out,
-			size_t len, struct replay_selector_job *job)
+			size_t len, struct replay_selector_job *job, struct identity *id)
 {
 	struct adapter_answer a = ADAPTER_ANSWER_INIT;
 	struct adapter_opts o = ADAPTER_OPTS_INIT;
@@ -83,6 +102,7 @@ static void read_answer(const struct adapter *ad, const char *root, const char *
 	int rc;
 
 	o.root = root;
+	answer_opts_at(ad, id, &o);
 	error_capture(&why);
 	rc = adapter_read_answer(ad, out, len, "stdout", &o, &a);
 	error_capture(NULL);
@@ -91,6 +111,8 @@ static void read_answer(const struct adapter *ad, const char *root, const char *
 		strbuf_release(&why);
 		return;
 	}
+	if (id)
+		identity_resolve_list(id, &a.entries, ID_ENTRY, NULL, NULL);
 	/* A reader's warning is no error, but it is not an answer either. */
 	if (why.len && !a.entries.nr && a.decision != DECISION_RUN_ALL &&
 	    a.decision != DECISION_NOTHING)
@@ -104,7 +126,7 @@ static void read_answer(const struct adapter *ad, const char *root, const char *
 void replay_selector_parse(const char *out, size_t len,
 			   struct replay_selector_job *job)
 {
-	read_answer(&adapter_lists, NULL, out, len, job);
+	read_answer(&adapter_lists, NULL, out, len, job, NULL);
 }
 
 static void close_fd(int *fd)
@@ -190,7 +212,7 @@ static bool npx_missing(const struct strbuf *err)
 
 static void finish(const struct replay_selector_opts *o,
 		   struct replay_selector_job *job, struct slot *s, int status,
-		   bool timed_out)
+		   bool timed_out, struct identity_cache *ids)
 {
 	if (timed_out)
 		set_error(job, "timed out after %g s", o->timeout_s);
@@ -206,7 +228,9 @@ static void finish(const struct replay_selector_opts *o,
 	else if (s->overflow)
 		set_error(job, "printed more than %u MiB", MAX_OUTPUT >> 20);
 	else
-		read_answer(o->adapter, s->tree, s->output.buf, s->output.len, job);
+		read_answer(o->adapter, s->tree, s->output.buf, s->output.len, job,
+			    identity_for_run(ids, o->repo, job->head, job->base,
+					     NULL, NULL, NULL));
 	add_stderr_hint(job, &s->errors);
 	close_fd(&s->in);
 	close_fd(&s->out);
@@ -266,7 +290,8 @@ static void job_key(const struct replay_selector_opts *o, struct replay_selector
 	char hex[GIT_OID_HEXSZ + 1];
 
 	digest_init(&d);
-	digest_add(&d, "tiadash selector v1", 19);
+	/* v2: entries resolved in the tree, moon's projects counted. */
+	digest_add(&d, "tiadash selector v2", 19);
 	digest_boundary(&d);
 	digest_add(&d, o->adapter->name, strlen(o->adapter->name));
 	digest_boundary(&d);
@@ -407,6 +432,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 	struct worktree_pool *pool = NULL;
 	struct worktree_opts wo = { o->setup, o->scrub };
 	struct replay_selector_job *cached = xcalloc(nr + 1, sizeof(*cached));
+	struct identity_cache *ids = identity_cache_new();
 	size_t next = 0, done = 0;
 	int ret = 0;
 
@@ -431,6 +457,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		free(slots);
 		free(fds);
 		free(cached);
+		identity_cache_free(ids);
 		return -1;
 	}
 	while (done < nr) {
@@ -527,7 +554,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 				kill(s->pid, SIGKILL);
 				while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
 					;
-				finish(o, &jobs[s->job], s, status, true);
+				finish(o, &jobs[s->job], s, status, true, ids);
 			} else if (s->out < 0 && s->err < 0) {
 				siginfo_t info = { 0 };
 
@@ -542,7 +569,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 					;
 				if (w < 0)
 					status = 255 << 8;
-				finish(o, &jobs[s->job], s, status, false);
+				finish(o, &jobs[s->job], s, status, false, ids);
 			} else {
 				continue;
 			}
@@ -559,7 +586,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 			kill(-slots[k].pid, SIGKILL);
 			waitpid(slots[k].pid, &status, 0);
 			set_error(&jobs[slots[k].job], "not run");
-			finish(o, &jobs[slots[k].job], &slots[k], status, false);
+			finish(o, &jobs[slots[k].job], &slots[k], status, false, ids);
 		}
 	}
 	worktree_pool_close(pool);
@@ -568,6 +595,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		raise(spawn_watch_signal());
 	free(slots);
 	free(fds);
+	identity_cache_free(ids);
 	check_reproducible(jobs, nr);
 	for (size_t i = 0; i < nr; i++) {
 		if (o->recheck && cached[i].cached) {

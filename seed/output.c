@@ -225,7 +225,8 @@ static void text_uncaught(struct metrics_out *o, const struct seed_info *i)
 	struct strbuf *sb = &o->sb;
 
 	if (nr)
-		strbuf_addstr(sb, "\nCaught by no test, by file\n");
+		strbuf_addstr(sb, "\nCaught by no test, by file (equivalent mutants, which no test "
+			      "can catch, too)\n");
 	for (size_t k = 0; k < nr; k++) {
 		const struct seed_mutant_info *m = &i->mutants[v[k]];
 
@@ -238,9 +239,12 @@ static void text_uncaught(struct metrics_out *o, const struct seed_info *i)
 			put(o, m->path);
 			strbuf_addf(sb, "  %zu\n", n);
 		}
+		/* Before and after: whether the two can differ is the reader's call. */
 		strbuf_addf(sb, "    :%" PRId64 "  %s  ", m->line, m->op);
 		fmt_change(sb, i, m->change);
-		strbuf_addstr(sb, "  ");
+		strbuf_addstr(sb, "\n      - ");
+		put(o, m->before);
+		strbuf_addstr(sb, "\n      + ");
 		put(o, m->after);
 		strbuf_addch(sb, '\n');
 	}
@@ -346,7 +350,9 @@ void seed_print_md(const struct seed_report *r, FILE *f)
 	}
 	v = uncaught_by_file(i, &nr);
 	if (nr)
-		strbuf_addstr(sb, "\n## Caught by no test\n\n| file | line | operator |\n|---|---:|---|\n");
+		strbuf_addstr(sb, "\n## Caught by no test\n\nEquivalent mutants, which no test can "
+			      "catch, are among them.\n\n| file | line | operator | before | after |\n"
+			      "|---|---:|---|---|---|\n");
 	for (size_t k = 0; k < nr; k++) {
 		const struct seed_mutant_info *m = &i->mutants[v[k]];
 
@@ -354,6 +360,8 @@ void seed_print_md(const struct seed_report *r, FILE *f)
 		md_cell(&o, m->path);
 		strbuf_addf(sb, " %" PRId64 " |", m->line);
 		md_cell(&o, m->op);
+		md_cell(&o, m->before);
+		md_cell(&o, m->after);
 		strbuf_addch(sb, '\n');
 	}
 	free(v);

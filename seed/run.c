@@ -48,6 +48,7 @@ struct slot {
 	char *ids, *paths, *out, *log, *junit;
 	/* The mutant in flight (path NULL: none). */
 	char *path, *abs;
+	size_t file;             /* path's index in the change's files */
 	struct strbuf original;
 	struct seed_site site;
 	char *before, *after;
@@ -559,13 +560,61 @@ static bool answer_reaches(struct runner *r, struct slot *sl, int status, bool t
 /* How many files without a site a change's reason names. */
 #define NO_SITE_NAMED 3
 
-/* Read the next file, choose and apply one of its sites; false when none is left. */
+
+/*
+ * A file's site for this round: its sites in a seeded order, round 0's the
+ * first draw of rng and each later round's a draw among those left (so
+ * more mutants never move the first ones); nr > round.
+ */
+static size_t site_of_round(struct seed_rng *rng, size_t nr, size_t round)
+{
+	size_t *idx = xcalloc(nr, sizeof(*idx)), pick;
+
+	for (size_t i = 0; i < nr; i++)
+		idx[i] = i;
+	for (size_t j = 0; j <= round; j++) {
+		size_t k = j + seed_rng_below(rng, nr - j), t = idx[j];
+
+		idx[j] = idx[k];
+		idx[k] = t;
+	}
+	pick = idx[round];
+	free(idx);
+	return pick;
+}
+
+/*
+ * The next file of the round, or, past the last, of the next round (one
+ * that placed nothing ends them): its index, or false when none is left.
+ */
+static bool next_file(struct seed_change *c, size_t *file)
+{
+	for (;;) {
+		while (c->next_file < c->files.nr) {
+			*file = c->next_file++;
+			if (!c->done[*file])
+				return true;
+		}
+		if (!c->placed)
+			return false;
+		c->round++;
+		c->placed = false;
+		c->next_file = 0;
+	}
+}
+
+/*
+ * Read the next file, choose and apply its site of the round; false when
+ * none is left. A file gets a mutant a round while it has sites left, so
+ * --mutants can exceed the files outside.
+ */
 static bool apply_next(struct runner *r, struct slot *sl)
 {
 	struct seed_change *c = sl->c;
+	size_t file;
 
-	while (c->next_file < c->files.nr) {
-		const char *path = c->files.items[c->next_file++];
+	while (next_file(c, &file)) {
+		const char *path = c->files.items[file];
 		struct seed_sites sites = SEED_SITES_INIT;
 		struct strbuf mutated = STRBUF_INIT;
 		struct seed_rng rng;
@@ -577,6 +626,7 @@ static bool apply_next(struct runner *r, struct slot *sl)
 		    path_resolve_inside(abs, sl->tree, &real) != 0 ||
 		    read_file_limit(&sl->original, abs, 2u << 20) < 0) {
 			c->passed[SEED_PASS_UNREADABLE]++;
+			c->done[file] = true;
 			free(abs);
 			free(real);
 			strbuf_release(&sl->original);
@@ -585,8 +635,10 @@ static bool apply_next(struct runner *r, struct slot *sl)
 		free(real);
 		seed_find_sites(r->ops, seed_lang_of(path), sl->original.buf, sl->original.len,
 				&sites);
-		if (!sites.nr) {
-			if (c->passed[SEED_PASS_NO_SITE]++ < NO_SITE_NAMED)
+		if (sites.nr <= c->round) {
+			c->done[file] = true;
+			/* Only a file without any site says why; later rounds used its sites up. */
+			if (!sites.nr && c->passed[SEED_PASS_NO_SITE]++ < NO_SITE_NAMED)
 				strlist_push(&c->no_site, path);
 			free(abs);
 			strbuf_release(&sl->original);
@@ -596,16 +648,18 @@ static bool apply_next(struct runner *r, struct slot *sl)
 		salt = xstrfmt("%s\n%s", c->commit->sha, path);
 		seed_rng_init(&rng, r->o->seed, salt);
 		free(salt);
-		pick = seed_rng_below(&rng, sites.nr);
+		pick = site_of_round(&rng, sites.nr, c->round);
 		sl->site = sites.items[pick];
 		sites.items[pick].to = NULL;
 		seed_sites_release(&sites);
 		seed_apply(sl->original.buf, sl->original.len, &sl->site, &mutated,
 			   &sl->before, &sl->after);
 		sl->path = xstrdup(path);
+		sl->file = file;
 		sl->abs = abs;
 		sl->subset_s = sl->full_s = NAN;
 		c->tried++;
+		c->placed = true;
 		if (write_text(abs, mutated.buf, mutated.len, O_NOFOLLOW) < 0)
 			r->ret = -1;
 		strbuf_release(&mutated);
@@ -653,6 +707,7 @@ static void next_mutant(struct runner *r, struct slot *sl)
 			return;
 		}
 		c->reached++;
+		c->done[sl->file] = true; /* inside: no later round asks again */
 		restore(r, sl);
 	}
 }
@@ -790,6 +845,7 @@ static void step_done(struct runner *r, struct slot *sl, int status, bool timed_
 	case ST_REACH:
 		if (answer_reaches(r, sl, status, timed_out)) {
 			sl->c->reached++;
+			sl->c->done[sl->file] = true;
 			restore(r, sl);
 			next_mutant(r, sl);
 		} else {

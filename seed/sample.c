@@ -64,6 +64,7 @@ static void change_release(struct seed_change *c)
 	strlist_release(&c->reasons);
 	strlist_release(&c->files);
 	strlist_release(&c->no_site);
+	free(c->done);
 	free(c->skipped);
 }
 
@@ -305,6 +306,10 @@ int seed_outside_files(struct repo *repo, const struct rules *rules,
 	strlist_release(&c->files);
 	c->files = sorted;
 	c->next_file = 0;
+	c->round = 0;
+	c->placed = false;
+	free(c->done);
+	c->done = xcalloc(c->files.nr + 1, sizeof(*c->done));
 	free(idx);
 	return 0;
 }

@@ -3,13 +3,13 @@
  * real escapes happen (seed 003, "Measure the gap on your own
  * repository"). For sampled landed changes, the selector's impact set is
  * computed as replay computes it; plausible defects (mutants) are injected
- * into source files outside it, one per file, in a worktree of the pool
- * (core/worktree.h); the selected subset and the full suite run against
+ * into source files outside it, one per file a round, in a worktree of the
+ * pool (core/worktree.h); the selected subset and the full suite run against
  * each; the split of what catches them is the finding:
  *
  *   subset   caught by the subset anyway (the map was over-conservative)
  *   full     caught only by the full suite (an escape the seeding predicts)
- *   none     caught by no test (a verifier gap)
+ *   none     caught by no test (a verifier gap, or an equivalent mutant)
  *   invalid  did not compile or import: replaced, counted apart
  *
  * The pieces, one file each:
@@ -174,6 +174,9 @@ struct seed_change {
 	/* Filled while it runs (run.c). */
 	struct strlist files;      /* candidate files, in the seeded order */
 	size_t next_file;
+	size_t round;              /* the files' round: its mutants are their round-th sites */
+	bool placed;               /* the round placed a mutant */
+	bool *done;                /* per file: inside the set, or out of sites */
 	int64_t reached;           /* files the selector puts inside the set */
 	int64_t tried, valid, invalid;
 	int64_t passed[SEED_NR_PASS]; /* files by why they gave no mutant */
@@ -260,8 +263,9 @@ const char *seed_stop_name(enum seed_stop s);
  * Run the experiment over the sampled changes that have an impact set:
  * each change is checked out in a worktree; the build (when given), the
  * subset and the full suite run clean first (a change where one fails is
- * skipped); then mutants, one per file from the change's outside files:
- *   1. the seeded choice of one site of the file, applied;
+ * skipped); then mutants, one per file from the change's outside files,
+ * round after round while a file has sites left:
+ *   1. the seeded choice of one site of the file (its round-th), applied;
  *   2. the reach question: the selector, run in the worktree with the
  *      mutant applied, TIADASH_BASE = TIADASH_HEAD = the change's head and
  *      the file on stdin; an answer naming a test of the subset (or

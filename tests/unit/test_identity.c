@@ -165,6 +165,41 @@ static void package_grain(void **state)
 	assert_string_equal(resolved(id, "@acme/gone", ID_ENTRY), "not found:@acme/gone");
 }
 
+static void count_unjoined(const char *name, enum id_state state, void *data)
+{
+	UNUSED(name);
+	if (!id_state_joined(state))
+		++*(int *)data;
+}
+
+/* A selector's entries, as ingest stores and replay compares them. */
+static void selection_lists(void **state)
+{
+	static const char *const in[] = {
+		"site-app", "webapp", "@acme/api", "tests.test_tax::test_vat", "@acme/gone",
+	};
+	static const char *const out[] = {
+		"apps/site", "packages/web", "packages/api", "tests/test_tax.py::test_vat",
+		"@acme/gone",
+	};
+	struct strlist l = STRLIST_INIT;
+	int unjoined = 0;
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++)
+		strlist_push(&l, in[i]);
+	identity_resolve_list(run(NULL), &l, ID_ENTRY, count_unjoined, &unjoined);
+	assert_int_equal(l.nr, ARRAY_SIZE(out));
+	for (size_t i = 0; i < ARRAY_SIZE(out); i++)
+		assert_string_equal(l.items[i], out[i]);
+	assert_int_equal(unjoined, 1);
+	strlist_release(&l);
+	/* apps/site by its glob, packages/web by its source. */
+	assert_int_equal(identity_moon_projects(run(NULL)), 2);
+	assert_int_equal(identity_moon_projects(identity_for_run(cache, NULL, head, head,
+								  NULL, NULL, NULL)), 0);
+}
+
 static void ids_and_reports(void **state)
 {
 	struct identity *id = run(NULL);
@@ -279,6 +314,7 @@ int main(void)
 		cmocka_unit_test(never_guessed),
 		cmocka_unit_test(workdirs_and_packages),
 		cmocka_unit_test(package_grain),
+		cmocka_unit_test(selection_lists),
 		cmocka_unit_test(ids_and_reports),
 		cmocka_unit_test(idmap_for_reports),
 		cmocka_unit_test(no_tree),
