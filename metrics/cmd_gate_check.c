@@ -57,18 +57,15 @@ static void add_colored(struct strbuf *sb, bool color, const char *sgr, const ch
 static void fmt_verdict(struct strbuf *sb, const struct metrics *m, const struct metrics_gate *g,
 			bool md, bool color)
 {
+	struct strlist notes = STRLIST_INIT;
+
 	strbuf_addstr(sb, md ? "\n**" : "\n");
 	add_colored(sb, color, g->go ? COLOR_BOLD_GREEN : COLOR_BOLD_RED, g->go ? "GO" : "NO-GO");
 	strbuf_addstr(sb, md ? "**\n" : "\n");
-	if (g->go || m->pairs_needed <= 0)
-		return;
-	strbuf_addstr(sb, md ? "\nescape rate: " : "escape rate: ");
-	trust_fmt_pairs_needed(sb, m);
-	strbuf_addstr(sb, "\nbring its ");
-	metrics_fmt_confidence(sb, m->confidence);
-	strbuf_addstr(sb, " upper bound to ");
-	metrics_fmt_pct(sb, m->escape_target, 2);
-	strbuf_addstr(sb, " (with no escape among them)\n");
+	trust_gate_notes(&notes, m, g);
+	for (size_t i = 0; i < notes.nr; i++)
+		strbuf_addf(sb, "%s%s\n", md ? "\n" : "", notes.items[i]);
+	strlist_release(&notes);
 }
 
 static void print_text(const struct metrics *m, const struct metrics_gate *g, bool color)
@@ -161,6 +158,16 @@ static void print_json(const struct metrics *m, const struct metrics_gate *g)
 	}
 	cJSON_AddItemToObject(root, "criteria", list);
 	json_add_opt_int(root, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
+	json_add_int(root, "inherited", m->class_counts[CLASS_INHERITED]);
+	json_add_int(root, "escapes_base_unrun", m->escapes_base_unrun);
+	{
+		cJSON *t = cJSON_AddObjectToObject(root, "trade");
+
+		json_add_number(t, "saved_minutes_per_week", m->savings.saved_minutes_per_week);
+		json_add_number(t, "escapes_per_week", m->savings.escapes_per_week);
+		json_add_number(t, "escapes_per_week_upper", m->savings.escapes_per_week_upper);
+		json_add_number(t, "red_minutes_mean", m->red_minutes_mean);
+	}
 	json_add_number(root, "days_needed", m->days_needed);
 	json_add_number(root, "confidence", m->confidence);
 	json_add_number(root, "escape_target", m->escape_target);

@@ -75,6 +75,9 @@ static const struct figure report_figures[] = {
 	FIG_I("flaky.tests", "tests passed on a rerun", flaky_tests),
 	FIG_I("quarantined.pairs", "pairs with quarantined failures", quarantined_pairs),
 	FIG_I("quarantined.tests", "quarantined tests failed", quarantined_tests),
+	FIG_D("savings.saved_minutes_per_week", "gate minutes saved a week", FIG_MINUTES,
+	      savings.saved_minutes_per_week),
+	FIG_D("escapes_per_week.expected", "escapes a week", FIG_FRACTION, savings.escapes_per_week),
 	FIG_I("main.runs", "runs of main", main_runs),
 	FIG_I("main.inherited_pairs", "pairs that inherited a red main", class_counts[CLASS_INHERITED]),
 	FIG_I("main.escapes_base_unrun", "escapes on a base main never ran", escapes_base_unrun),
@@ -971,6 +974,20 @@ static void gate_reason(struct strbuf *sb, const struct metrics_gate *g)
 	strbuf_addstr(sb, ".</p>\n");
 }
 
+/* Every line the text verdict has under it (trust_gate_notes). */
+static void gate_notes(struct strbuf *sb, const struct metrics *m, const struct metrics_gate *g)
+{
+	struct strlist notes = STRLIST_INIT;
+
+	trust_gate_notes(&notes, m, g);
+	for (size_t i = 0; i < notes.nr; i++) {
+		strbuf_addstr(sb, "<p class=\"note\">");
+		html_escape(sb, notes.items[i]);
+		strbuf_addstr(sb, "</p>\n");
+	}
+	strlist_release(&notes);
+}
+
 static const struct figure gate_figures[] = {
 	FIG_D("escapes.rate", "escape rate", FIG_PCT2, escape_rate),
 	FIG_I("escapes.count", "escapes", escapes),
@@ -993,6 +1010,7 @@ void metrics_html_gate(const struct metrics *m, const struct metrics_gate *g,
 	strbuf_addstr(&sb, "<section class=\"sheet\">\n");
 	gate_reason(&sb, g);
 	gate_criteria(&sb, g);
+	gate_notes(&sb, m, g);
 	figures(&sb, m, "report:", gate_figures, ARRAY_SIZE(gate_figures), FIGURE_TILES);
 	strbuf_addstr(&sb, "<div class=\"charts\">\n");
 	chart_escape_rate(&sb, m);

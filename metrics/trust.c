@@ -407,3 +407,44 @@ void trust_md(struct metrics_out *o, const struct metrics *m)
 		strbuf_addstr(sb, " |\n");
 	}
 }
+
+/* A line of notes, from sb, reset after. */
+static void push_note(struct strlist *out, struct strbuf *sb)
+{
+	strlist_push(out, sb->buf);
+	strbuf_reset(sb);
+}
+
+void trust_gate_notes(struct strlist *out, const struct metrics *m, const struct metrics_gate *g)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int64_t inherited = m->class_counts[CLASS_INHERITED];
+
+	if (!g->go && m->pairs_needed > 0) {
+		strbuf_addstr(&sb, "escape rate: ");
+		trust_fmt_pairs_needed(&sb, m);
+		push_note(out, &sb);
+		strbuf_addstr(&sb, "bring its ");
+		metrics_fmt_confidence(&sb, m->confidence);
+		strbuf_addstr(&sb, " upper bound to ");
+		metrics_fmt_pct(&sb, m->escape_target, 2);
+		strbuf_addstr(&sb, " (with no escape among them)");
+		push_note(out, &sb);
+	}
+	if (inherited) {
+		strbuf_addf(&sb, "%" PRId64 " %s failed only on tests red on main: inherited, not "
+			    "escapes", inherited, inherited == 1 ? "pair" : "pairs");
+		push_note(out, &sb);
+	}
+	if (m->escapes_base_unrun) {
+		strbuf_addf(&sb, "%" PRId64 " of %" PRId64 " escapes rest on a base no run of main "
+			    "covers: record main's post-merge runs (tiadash record, no PR)",
+			    m->escapes_base_unrun, m->escapes);
+		push_note(out, &sb);
+	}
+	/* Advisory: what the flip trades, which no criterion decides. */
+	strbuf_addstr(&sb, "the trade (advisory): ");
+	metrics_fmt_trade(&sb, m);
+	push_note(out, &sb);
+	strbuf_release(&sb);
+}

@@ -34,6 +34,12 @@ cJSON *trust_json_verifier_all(const struct metrics *m);
 
 /* "N more clean pairs (about D days at this window's rate)"; "" when none are needed. */
 void trust_fmt_pairs_needed(struct strbuf *sb, const struct metrics *m);
+/*
+ * The lines under gate-check's verdict, in every format (text, md, the
+ * page): the clean pairs still needed (NO-GO), what main's record says of
+ * the escapes, and the flip's trade (advisory). Pushed onto out as text.
+ */
+void trust_gate_notes(struct strlist *out, const struct metrics *m, const struct metrics_gate *g);
 /* "flat (p = 0.62)", "rising (p = 0.012)", "n/a (no pairs before)". */
 void trust_fmt_trend(struct strbuf *sb, const struct metrics_trend *t);
 /* "12 of 400 tests never selected; 1 failed in full", or "n/a (...)". */

@@ -332,7 +332,7 @@ static void build(struct tui *t, struct overview *o)
 	r = line(o, VIEW_OVERVIEW, "Window");
 	metrics_fmt_window(&sb, m, false);
 	value(r, ROLE_DEFAULT, &sb);
-	if (!m->shadow_runs && !m->full_runs) {
+	if (!m->shadow_runs && !m->full_runs && !m->main_runs && !m->seeded.known) {
 		build_empty(o, m);
 		strbuf_release(&sb);
 		return;

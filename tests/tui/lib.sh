@@ -6,7 +6,8 @@
 #   tui_week                       ingest the sample week into week.db
 #   steps KEYS-OR-COMMAND...       write the script, one line each
 #   tui [ARGS...]                  run `tiadash tui` on the script
-#   assert_screen FILE <<\EOF      the screen FILE holds, exactly
+#   assert_screen FILE <<\EOF      the screen FILE holds, exactly (UPDATE_SCREENS=1:
+#                                  write the screen it holds into the test instead)
 #   no_control FILE                FILE holds no control byte but newlines
 
 tui_week() {
@@ -25,6 +26,10 @@ tui() {
 
 assert_screen() {
 	cat >"$1.expect" &&
+	if test -n "${UPDATE_SCREENS:-}" && ! cmp -s "$1.expect" "$1"; then
+		"$TEST_SRC/tui/update-screen.py" "$TEST_SRC/$TEST_NAME.sh" "$1.expect" "$1" &&
+		cp "$1" "$1.expect"
+	fi &&
 	test_cmp "$1.expect" "$1"
 }
 
