@@ -43,6 +43,7 @@ static const char style[] =
 	"td{border-bottom:1px solid var(--rule);padding:2px 6px;vertical-align:top}\n"
 	".num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	"table.criteria{width:auto;min-width:66%;font-size:1.1em}\n"
+	".beside{display:flex;gap:14px;align-items:flex-start}.beside>p{flex:1;min-width:12em}\n"
 	"table.totals{width:auto;min-width:50%}\n"
 	".nowrap{white-space:nowrap}\n"
 	"table.compact td:nth-child(-n+2){white-space:nowrap}\n"

@@ -980,11 +980,14 @@ static void gate_notes(struct strbuf *sb, const struct metrics *m, const struct 
 	struct strlist notes = STRLIST_INIT;
 
 	trust_gate_notes(&notes, m, g);
+	/* One paragraph, a line each: the sheet has room for lines, not margins. */
+	strbuf_addstr(sb, "<p class=\"note\">");
 	for (size_t i = 0; i < notes.nr; i++) {
-		strbuf_addstr(sb, "<p class=\"note\">");
+		if (i)
+			strbuf_addstr(sb, "<br>");
 		html_escape(sb, notes.items[i]);
-		strbuf_addstr(sb, "</p>\n");
 	}
+	strbuf_addstr(sb, "</p>\n");
 	strlist_release(&notes);
 }
 
@@ -1009,8 +1012,11 @@ void metrics_html_gate(const struct metrics *m, const struct metrics_gate *g,
 	strbuf_release(&badge);
 	strbuf_addstr(&sb, "<section class=\"sheet\">\n");
 	gate_reason(&sb, g);
+	/* The notes beside the criteria: the table leaves that third of the sheet empty. */
+	strbuf_addstr(&sb, "<div class=\"beside\">\n");
 	gate_criteria(&sb, g);
 	gate_notes(&sb, m, g);
+	strbuf_addstr(&sb, "</div>\n");
 	figures(&sb, m, "report:", gate_figures, ARRAY_SIZE(gate_figures), FIGURE_TILES);
 	strbuf_addstr(&sb, "<div class=\"charts\">\n");
 	chart_escape_rate(&sb, m);
