@@ -290,6 +290,23 @@ static void build_main(struct overview *o, const struct metrics *m, struct strbu
 		strbuf_addf(sb, "; %" PRId64 " escapes on a base main never ran",
 			    m->escapes_base_unrun);
 	value(r, m->escapes_base_unrun ? ROLE_WARN : ROLE_DEFAULT, sb);
+	/* The latest red spans, as the force-full reasons: minutes, who inherited, the test. */
+	for (size_t i = 0; i < m->nr_red_spans && i < 3; i++) {
+		const struct metrics_red_span *rs = &m->red_spans[m->nr_red_spans - 1 - i];
+
+		r = line(o, VIEW_RUNS, "");
+		points_to(o, VIEW_RUNS, "\\binherited\\b", NULL, false);
+		strbuf_reset(sb);
+		if (isnan(rs->minutes))
+			strbuf_addstr(sb, "red now");
+		else
+			strbuf_addf(sb, "%.0f min", rs->minutes);
+		row_add_str(r, -11, ROLE_DEFAULT, sb->buf);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "%" PRId64 " inherited", rs->inherited_pairs);
+		row_add_str(r, -13, ROLE_DEFAULT, sb->buf);
+		row_add_str(r, 0, ROLE_DEFAULT, rs->test);
+	}
 }
 
 /* A line of fixed text. */
