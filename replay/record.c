@@ -45,7 +45,7 @@ static int read_inherited(struct store *s, const struct pair_info *p, const stru
 			  const struct run_info *shadow, struct replay_head *h)
 {
 	struct main_cover cover;
-	int64_t diff_id = full->diff_id ? full->diff_id : shadow->diff_id;
+	int64_t diff_id = full->diff_id ? full->diff_id : shadow ? shadow->diff_id : 0;
 
 	if (query_main_cover(s, p->repo, diff_id, p->head_id, &cover) < 0)
 		return -1;
@@ -86,7 +86,8 @@ static int load_head(const struct pair_info *p, void *data)
 		}
 	}
 	h->of_main = !p->has_pr && !shadow;
-	if (full && full->failures > 0 && shadow && read_inherited(rec->store, p, full, shadow, h) < 0)
+	if (full && full->failures > 0 && !h->of_main &&
+	    read_inherited(rec->store, p, full, shadow, h) < 0)
 		return -1;
 	if (full) {
 		h->full_run = full->id;
