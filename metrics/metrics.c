@@ -953,7 +953,7 @@ static void pass_reset(struct acc *a)
 	free(a->ff);
 	a->ff = NULL;
 	a->nr_ff = a->alloc_ff = 0;
-	a->alloc_reasons = a->alloc_escapes = a->alloc_prs = 0;
+	a->alloc_reasons = a->alloc_escapes = a->alloc_prs = a->alloc_notes = 0;
 }
 
 static int cmp_int64(const void *pa, const void *pb)

@@ -38,6 +38,21 @@ struct loader {
 	size_t nr_full, nr_narrowed, alloc_full, alloc_narrowed;
 };
 
+/*
+ * The tests red on main's run covering the pair's fork point (SPEC 4,
+ * inherited): failures the change brought from main, not missed tests.
+ */
+static int read_inherited(struct store *s, const struct pair_info *p, const struct run_info *full,
+			  const struct run_info *shadow, struct replay_head *h)
+{
+	struct main_cover cover;
+	int64_t diff_id = full->diff_id ? full->diff_id : shadow ? shadow->diff_id : 0;
+
+	if (query_main_cover(s, p->repo, diff_id, p->head_id, &cover) < 0)
+		return -1;
+	return cover.run_id ? query_run_failed_ids(s, cover.run_id, &h->inherited) : 0;
+}
+
 static int load_head(const struct pair_info *p, void *data)
 {
 	struct loader *l = data;
@@ -77,6 +92,10 @@ static int load_head(const struct pair_info *p, void *data)
 			l->narrowed[l->nr_narrowed++] = shadow->wall_clock_s;
 		}
 	}
+	h->of_main = !p->has_pr && !shadow;
+	if (full && full->failures > 0 && !h->of_main &&
+	    read_inherited(rec->store, p, full, shadow, h) < 0)
+		return -1;
 	if (full) {
 		h->full_run = full->id;
 		if (!isnan(full->wall_clock_s)) {
@@ -168,6 +187,7 @@ void replay_record_release(struct replay_record *rec)
 	for (size_t i = 0; i < rec->nr; i++) {
 		free(rec->heads[i].repo);
 		strlist_release(&rec->heads[i].shadow_reasons);
+		strlist_release(&rec->heads[i].inherited);
 	}
 	free(rec->heads);
 	strmap_clear(&rec->by_sha);
@@ -185,7 +205,8 @@ const struct replay_head *replay_record_find(const struct replay_record *rec,
 
 	if (!rec->nr)
 		return NULL;
-	if (strmap_get(&rec->by_sha, c->sha, &idx))
+	/* A run of main on a PR's merge commit is main's record, not the PR's. */
+	if (strmap_get(&rec->by_sha, c->sha, &idx) && !(c->has_pr && rec->heads[idx].of_main))
 		return &rec->heads[idx];
 	if (c->has_pr) {
 		n = snprintf(key, sizeof(key), "%s\n%" PRId64, rec->repo ? rec->repo : "", c->pr);
@@ -201,14 +222,28 @@ struct failure_list {
 	struct replay_failure *v;
 	size_t nr, alloc;
 	const struct idset *quarantined;
+	const struct strlist *inherited;
 };
+
+static bool is_inherited(const struct failure_list *l, const struct test_result *r)
+{
+	struct strbuf id = STRBUF_INIT;
+	bool yes;
+
+	if (!l->inherited->nr)
+		return false;
+	test_id_format(&id, r->suite, r->name);
+	yes = strlist_sorted_has(l->inherited, id.buf);
+	strbuf_release(&id);
+	return yes;
+}
 
 static int add_failure(const struct test_result *r, void *data)
 {
 	struct failure_list *l = data;
 
 	if (r->outcome == OUTCOME_FLAKY ||
-	    idset_selects(l->quarantined, r->suite, r->name))
+	    idset_selects(l->quarantined, r->suite, r->name) || is_inherited(l, r))
 		return 0;
 	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
 	l->v[l->nr].suite = xstrdup(r->suite);
@@ -236,7 +271,7 @@ int replay_record_failures(const struct replay_record *rec,
 			   struct replay_failure **out, size_t *nr)
 {
 	struct idset quarantined = IDSET_INIT;
-	struct failure_list l = { .quarantined = &quarantined };
+	struct failure_list l = { .quarantined = &quarantined, .inherited = h ? &h->inherited : NULL };
 	int ret = 0;
 
 	*out = NULL;

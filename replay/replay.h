@@ -174,6 +174,8 @@ struct replay_head {
 	struct strlist shadow_reasons;
 	bool has_selected;
 	int64_t selected_count;
+	bool of_main;                 /* a run of main (no PR, no shadow run): no change's record */
+	struct strlist inherited;     /* SUITE::CASE red on main's covering run (sorted): not missed */
 };
 
 struct replay_record {
@@ -200,8 +202,9 @@ int replay_record_load(struct replay_record *rec, struct store *s,
 void replay_record_release(struct replay_record *rec);
 
 /*
- * The head recorded for a change: its commit, else its PR's latest head,
- * else (a merge with no PR number) the head of the branch it merged.
+ * The head recorded for a change: its commit (unless that is a run of main
+ * and the change has a PR), else its PR's latest head, else (a merge with no
+ * PR number) the head of the branch it merged.
  */
 const struct replay_head *replay_record_find(const struct replay_record *rec,
 					     const struct replay_commit *c);
@@ -213,7 +216,8 @@ struct replay_failure {
 
 /*
  * The non-flaky, non-quarantined failing tests of the head's latest full
- * run, sorted by suite then name. Caller frees with replay_failures_release.
+ * run that main's covering run was not red on (inherited: SPEC 4), sorted
+ * by suite then name. Caller frees with replay_failures_release.
  */
 int replay_record_failures(const struct replay_record *rec,
 			   const struct replay_head *h,

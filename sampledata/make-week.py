@@ -8,7 +8,8 @@ Writes, into a freshly wiped --out:
                   then ~300 interleaved PRs (merge and squash commits) and a few
                   direct pushes between 2026-11-01 and 2026-11-07 (git fast-import)
   artifacts/      one directory per CI job (tiadash.run.v1 manifest + JUnit,
-                  selections, coverage, quarantine), and artifacts/index.json
+                  selections, coverage, quarantine), main's post-merge runs
+                  (one red span of main planted), and artifacts/index.json
   expected.json   the ground truth, computed from this script's own model of
                   what it generated (see README.md beside this script)
 
@@ -1360,6 +1361,85 @@ def make_run(pr, kind, attempt, t, spec, r, quar, cause):
     return run
 
 
+# ------------------------------------------------------- main's record --
+# Main's post-merge runs and the red span they show draw from their own
+# generator (MAIN_SEED), after every draw of the week above: the PRs, their
+# commits, selections and runs stay what they were without them.
+MAIN_SEED = SEED + 1
+
+
+def red_main_plan(hist):
+    """The escape whose missed test stays red on main, and the commit that fixes it.
+
+    The first escape merged that misses one test; main is green again at the
+    first later commit of main that changes that test's file or the file it
+    reads (the fix)."""
+    esc = min((p for p in hist.prs if p.scenario == "escape" and len(p.cause) == 1),
+              key=lambda p: p.merge_index)
+    test, cause = next(iter(esc.cause.items()))
+    green = next(j for j in range(esc.merge_index + 1, len(hist.mains))
+                 if set(hist.mains[j]["changes"]) & {cause, test.file})
+    return {"escape": esc, "test": test, "cause": cause, "red": esc.merge_index, "green": green,
+            "fix": hist.mains[green]["pr"]}
+
+
+def carries_break(plan, pr):
+    """Whether pr's head has the escape's change and not the fix: it forked while main was red."""
+    return pr is not plan["escape"] and pr is not plan["fix"] and plan["red"] <= pr.fork < plan["green"]
+
+
+def fail_case(run, t, cause, r):
+    """t fails in run where it ran and passed: the red main the run's commit carries."""
+    for k, (x, st, _, _) in enumerate(run.cases):
+        if x is t and st == "pass":
+            msg, body = failure_text(t, cause)
+            run.cases[k] = (t, "error" if r.random() < 0.25 else "fail", msg, body)
+            run.verdict = "fail"
+            if run.failed is not None:
+                run.failed.append(t.id)
+
+
+def plant_red_main(hist, plan, r):
+    """Every run of a PR forked on the red main fails its test when it runs it (full runs always)."""
+    for pr in sorted(hist.prs, key=lambda p: p.number):
+        if carries_break(plan, pr):
+            for run in pr.runs:
+                if not run.error:
+                    fail_case(run, plan["test"], plan["cause"], r)
+
+
+def post_merge_runs(hist, plan, r):
+    """Main's post-merge full runs of the week's commits.
+
+    The post-merge job runs one at a time (a concurrency group): a push's run
+    waits for a runner (40 s to 4 min) and for the run in progress, and a
+    newer push replaces it while it waits. So a commit that the next one
+    follows before its run could start has no run, and a fork point there
+    is covered by the nearest earlier commit that has one."""
+    runs, free = [], 0
+    for i in range(hist.first_week, len(hist.mains)):
+        start = max(hist.mains[i]["date"] + r.randint(40, 240), free)
+        wall = round(min(1600, max(1100, r.gauss(1350, 110))), 1)
+        if i + 1 < len(hist.mains) and hist.mains[i + 1]["date"] < start:
+            continue
+        free = start + math.ceil(wall)
+        run = Run()
+        run.index, run.kind, run.attempt, run.ms, run.wall = i, "full", 1, start * 1000, wall
+        run.error, run.failed, run.quarantine, run.coverage = False, None, None, None
+        run.cases = [(t, "skip", t.skip, None) if t.skip else (t, "pass", None, None) for t in TESTS]
+        run.verdict = "pass"
+        if plan["red"] <= i < plan["green"]:
+            fail_case(run, plan["test"], plan["cause"], r)
+        runs.append(run)
+    return runs
+
+
+def main_cover(hist, pr):
+    """Main's run of pr's fork point, else of the nearest first-parent ancestor main ran; None."""
+    runs = [x for x in hist.main_runs if x.index <= pr.fork]
+    return runs[-1] if runs else None
+
+
 def make_coverage(pr, run, r):
     ran = [t for t, st, _, _ in run.cases if st != "skip"]
     changed = [c["path"] for c in pr.changed if c["status"] != "deleted"]
@@ -1432,27 +1512,47 @@ def diff_coverage(run):
     return hit / exe if exe else None
 
 
-def classify(pr):
+class Verdict:
+    """A pair's class and its lists: missed, non-hermetic, inherited, latent (SUITE::CASE, sorted)."""
+
+    def __init__(self, cls, missed=(), nh=(), inherited=(), latent=()):
+        self.cls, self.missed, self.nh = cls, sorted(missed), sorted(nh)
+        self.inherited, self.latent = sorted(inherited), sorted(latent)
+
+
+def classify(pr, cover):
+    """pr's class as tiadash decides it; cover is main's run covering its fork point (or None).
+
+    A real failure (not flaky, not quarantined) that failed in cover too is
+    inherited, not missed; a pair whose real failures are all inherited is
+    `inherited`. When both runs failed, the unselected real failures are
+    latent misses."""
     sh = [x for x in pr.runs if x.kind == "shadow"]
     fu = [x for x in pr.runs if x.kind == "full"]
     if not sh or not fu:
-        return "incomplete", [], []
+        return Verdict("incomplete")
     ls, lf = sh[-1], fu[-1]
     if ls.verdict == "error" or lf.verdict == "error":
-        return "incomplete", [], []
+        return Verdict("incomplete")
     flaky = {(t.suite, t.case) for t, st, _, _ in lf.cases if st == "flaky"}
     quar = (ls.quarantine or []) + (lf.quarantine or [])
-    real = sorted(f for f in run_failing(lf) - flaky if not any_match(quar, *f))
+    red = run_failing(cover) if cover else set()
+    failing = sorted(f for f in run_failing(lf) - flaky if not any_match(quar, *f))
+    inherited = [s + "::" + c for s, c in failing if (s, c) in red]
+    real = [f for f in failing if f not in red]
     evidence = any(x.verdict == "fail" or run_failing(x) for x in fu[:-1]) or bool(flaky)
+    if not real and inherited:
+        return Verdict("inherited", inherited=inherited)
     if ls.verdict == "pass":
         if real:
             missed = [s + "::" + c for s, c in real if not selected_by(pr, s, c)]
             nh = [s + "::" + c for s, c in real if selected_by(pr, s, c)]
-            return ("escape" if missed else "non-hermetic"), missed, nh
-        return ("flaky" if evidence else "agree"), [], []
+            return Verdict("escape" if missed else "non-hermetic", missed, nh, inherited)
+        return Verdict("flaky" if evidence else "agree", inherited=inherited)
     if lf.verdict == "pass":
-        return ("flaky" if evidence else "over-strict"), [], []
-    return "agree", [], []
+        return Verdict("flaky" if evidence else "over-strict", inherited=inherited)
+    return Verdict("agree", inherited=inherited,
+                   latent=[s + "::" + c for s, c in real if not selected_by(pr, s, c)])
 
 
 def blind_spots(prs):
@@ -1485,12 +1585,74 @@ def identity(full_runs, shadow_runs):
             "by_name": by_name, "entries_unresolved": 0}
 
 
+CLASSES = ("agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete", "inherited")
+
+
+def row_at(pr):
+    """A head's time in the window and in report's order: its first shadow run, else its first full run."""
+    return min([x.ms for x in pr.runs if x.kind == "shadow"] or [x.ms for x in pr.runs])
+
+
+def red_spans(hist):
+    """Each test's spans of main's runs failing it: from the first red run to the next run that passed it."""
+    spans, open_ = [], {}
+    for run in hist.main_runs:
+        red = {s + "::" + c for s, c in run_failing(run)}
+        for tid in sorted(red):
+            if tid in open_:
+                open_[tid]["runs"] += 1
+            else:
+                open_[tid] = {"test": tid, "red": run, "green": None, "runs": 1}
+                spans.append(open_[tid])
+        for tid in [t for t in open_ if t not in red and open_[t]["red"] is not run]:
+            open_.pop(tid)["green"] = run
+    return spans
+
+
+def main_record(hist, verdicts):
+    """report's `main` (runs of main, inherited pairs, red spans) and `latent_misses`, as tiadash draws them."""
+    prs = sorted(hist.prs, key=lambda p: (row_at(p), p.number))
+    spans = red_spans(hist)
+    for sp in spans:
+        sp["prs"], sp["pairs"] = [], 0
+        sp["minutes"] = (sp["green"].ms - sp["red"].ms) / 60000 if sp["green"] else None
+    for pr in prs:
+        cover = main_cover(hist, pr)
+        for tid in verdicts[pr.number].inherited:
+            for sp in spans:
+                if sp["test"] == tid and sp["red"].index <= cover.index and \
+                        (sp["green"] is None or cover.index < sp["green"].index):
+                    sp["pairs"] += 1
+                    sp["prs"].append(pr.number)
+    escapes = [pr for pr in prs if verdicts[pr.number].cls in ("escape", "non-hermetic")]
+    out = []
+    for sp in spans:
+        brought = [pr for pr in escapes if row_at(pr) <= sp["red"].ms and sp["test"] in verdicts[pr.number].missed]
+        e = brought[-1] if brought else None
+        out.append({"repo": REPO_SLUG, "test": sp["test"], "red_head": hist.sha_main(sp["red"].index),
+                    "red_at": fmt_z(sp["red"].ms),
+                    "green_head": hist.sha_main(sp["green"].index) if sp["green"] else None,
+                    "green_at": fmt_z(sp["green"].ms) if sp["green"] else None, "minutes": sp["minutes"],
+                    "runs": sp["runs"], "inherited_pairs": sp["pairs"], "prs": sorted(set(sp["prs"])),
+                    "escape_pr": e.number if e else None, "escape_head": e.head_sha if e else None})
+    closed = [sp["minutes"] for sp in spans if sp["minutes"] is not None]
+    main = {"runs": len(hist.main_runs),
+            "inherited_pairs": sum(v.cls == "inherited" for v in verdicts.values()),
+            "red_tests": sorted({t for v in verdicts.values() for t in v.inherited}),
+            "escapes_base_unrun": sum(1 for pr in escapes if main_cover(hist, pr) is None),
+            "red_minutes_mean": mean(closed), "red_spans": out}
+    latent = [{"pr": pr.number, "head": pr.head_sha, "tests": verdicts[pr.number].latent}
+              for pr in prs if verdicts[pr.number].latent]
+    return main, {"pairs": len(latent), "tests": sum(len(x["tests"]) for x in latent), "list": latent}
+
+
 def truth(hist):
     runs = [x for pr in hist.prs for x in pr.runs]
     heads, lat_shadow, lat_full, complete_full = [], [], [], []
-    classes = {}
+    classes, verdicts = {}, {}
     for pr in sorted(hist.prs, key=lambda p: p.number):
-        cls, missed, nh = classify(pr)
+        v = verdicts[pr.number] = classify(pr, main_cover(hist, pr))
+        cls, missed, nh = v.cls, v.missed, v.nh
         classes[pr.number] = cls
         sh = [x for x in pr.runs if x.kind == "shadow"]
         fu = [x for x in pr.runs if x.kind == "full"]
@@ -1502,7 +1664,7 @@ def truth(hist):
         if lf and cls != "incomplete":
             complete_full.append((pr, lf))
         heads.append({"pr": pr.number, "head": pr.head_sha, "base": hist.sha_main(pr.base), "class": cls,
-                      "missed": sorted(missed), "non_hermetic": sorted(nh),
+                      "missed": sorted(missed), "non_hermetic": sorted(nh), "inherited": v.inherited,
                       "changed": sorted(pr.changed, key=lambda c: c["path"]),
                       "diff_coverage": diff_coverage(ls) if ls else None,
                       "affected_fraction": affected(ls) if ls else None,
@@ -1510,6 +1672,7 @@ def truth(hist):
                       "reasons": list(pr.selection["reasons"]) if ls else None,
                       "shadow_wall_clock_s": ls.wall if ls else None, "full_wall_clock_s": lf.wall if lf else None})
     pairs = sum(1 for pr in hist.prs if {x.kind for x in pr.runs} == {"shadow", "full"})
+    runs += hist.main_runs  # the store holds main's runs too
     status = {"runs": {"shadow": sum(x.kind == "shadow" for x in runs), "full": sum(x.kind == "full" for x in runs)},
               "pairs": pairs, "tests": sum(len(x.cases) for x in runs),
               "failures": sum(len(x.failed) if x.failed is not None else
@@ -1525,7 +1688,8 @@ def truth(hist):
             by_reason[reason] = by_reason.get(reason, 0) + 1
     esc = sorted(n for n, c in classes.items() if c in ("escape", "non-hermetic"))
     report = {"window": {"since": fmt_z(WEEK_START * 1000), "until": fmt_z(WEEK_END * 1000)},
-              "shadow_runs": status["runs"]["shadow"], "full_runs": status["runs"]["full"], "pairs": pairs,
+              "shadow_runs": status["runs"]["shadow"], "full_runs": status["runs"]["full"] - len(hist.main_runs),
+              "pairs": pairs,
               "affected_fraction": {"p50": pct(af, 0.5), "p95": pct(af, 0.95), "mean": mean(af),
                                     "narrowed_p50": pct([affected(x) for x in lat_shadow
                                                          if x.pr.selection["decision"] == "selected"], 0.5)},
@@ -1540,6 +1704,8 @@ def truth(hist):
               "diff_coverage": {"p50": pct(dc, 0.5), "mean": mean(dc), "below_threshold": sum(d < 0.7 for d in dc),
                                 "threshold": 0.7}}
     report["blind_spots"] = blind_spots(hist.prs)
+    report["classes"] = {c: sum(x == c for x in classes.values()) for c in CLASSES}
+    report["main"], report["latent_misses"] = main_record(hist, verdicts)
     report["verifier_changed"] = {"count": 0}
     # The blind spots of the week's last four days: the window decides which selections count.
     late = (WEEK_START + 3 * 86400) * 1000
@@ -1577,12 +1743,29 @@ def truth(hist):
               "flaky_mark": "flaky", "flaky_shadowfail": "flaky", "quarantined_only": "agree", "broken": "agree",
               "shadow_rerun": "agree", "shadow_error": "agree", "full_error": "incomplete",
               "shadow_only": "incomplete", "full_only": "incomplete", "clean": "agree"}
+    plan = hist.red_main
+    on_red = sorted(pr.number for pr in hist.prs if carries_break(plan, pr))
     for pr in hist.prs:
-        if classes[pr.number] != expect[pr.scenario]:
+        # A PR forked on the red main is inherited unless it fails something else too.
+        if classes[pr.number] != expect[pr.scenario] and \
+                not (pr.number in on_red and classes[pr.number] == "inherited"):
             raise SystemExit("make-week: PR #%d planted as %s but classifies as %s"
                              % (pr.number, pr.scenario, classes[pr.number]))
+    span = report["main"]["red_spans"]
+    planted["red_main"] = {"escape": plan["escape"].number, "test": plan["test"].id, "cause": plan["cause"],
+                           "red_commit": hist.sha_main(plan["red"]), "green_commit": hist.sha_main(plan["green"]),
+                           "fix": plan["fix"].number, "forked_on_red": on_red,
+                           "inherited": sorted(n for n, c in classes.items() if c == "inherited")}
+    if len(span) != 1 or span[0]["escape_pr"] != plan["escape"].number or \
+            span[0]["red_head"] != planted["red_main"]["red_commit"] or \
+            span[0]["green_head"] != planted["red_main"]["green_commit"]:
+        raise SystemExit("make-week: the red span of main is not the one planted: %r" % span)
+    main_runs = [{"commit": hist.sha_main(x.index), "base": hist.sha_main(x.index - 1), "started_at": fmt_z(x.ms),
+                  "wall_clock_s": x.wall, "verdict": x.verdict,
+                  "failed": sorted(s + "::" + c for s, c in run_failing(x))} for x in hist.main_runs]
     return {"now": fmt_z(WEEK_END * 1000), "window": report["window"], "status": status, "heads": heads,
-            "report": report, "replay": replay, "planted": planted, "blind_spots_late": blind_late}
+            "main_runs": main_runs, "report": report, "replay": replay, "planted": planted,
+            "blind_spots_late": blind_late}
 
 
 # --------------------------------------------------------------- writers --
@@ -1750,7 +1933,35 @@ def write_file(path, text):
         f.write(text)
 
 
-def write_artifacts(hist, out, r):
+def write_results(d, run, r, stamp, xunit2):
+    """run's JUnit, a file per language it ran, into d; their names."""
+    results = []
+    for lang, fname in (("py", "pytest.xml"), ("js", "jest-junit.xml"), ("c", "ctest.xml")):
+        cases = [c for c in run.cases if c[0].lang == lang]
+        if cases:
+            write_file(os.path.join(d, fname), junit(lang, cases, r, stamp, xunit2))
+            results.append(fname)
+    return results
+
+
+def write_main_runs(hist, art, r):
+    """Main's post-merge runs (no PR; base: the commit before), each in main-SHA/full-1; their manifests."""
+    index = []
+    for run in hist.main_runs:
+        sha = hist.sha_main(run.index)
+        rel = "main-%s/full-1" % sha[:12]
+        d = os.path.join(art, rel)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(run.ms // 1000 + 5))
+        m = {"schema": "tiadash.run.v1", "repo": REPO_SLUG, "pr": None, "base": hist.sha_main(run.index - 1),
+             "head": sha, "kind": "full", "attempt": 1, "started_at": fmt_z(run.ms), "wall_clock_s": run.wall,
+             "verdict": run.verdict,
+             "results": write_results(d, run, r, stamp, pytest_xunit2(run.index))}
+        write_file(os.path.join(d, "tiadash-run.json"), json.dumps(m, indent=2) + "\n")
+        index.append(rel + "/tiadash-run.json")
+    return index
+
+
+def write_artifacts(hist, out, r, main_r):
     art = os.path.join(out, "artifacts")
     index = []
     for pr in sorted(hist.prs, key=lambda p: p.number):
@@ -1784,13 +1995,7 @@ def write_artifacts(hist, out, r):
                         text += ("\n" if r.random() < 0.5 else "") + "".join(e + "\n" for e in sel["entries"])
                         write_file(os.path.join(d, "test-only.txt"), text)
                 m["selection"] = s
-            results = []
-            for lang, fname in (("py", "pytest.xml"), ("js", "jest-junit.xml"), ("c", "ctest.xml")):
-                cases = [c for c in run.cases if c[0].lang == lang]
-                if cases:
-                    write_file(os.path.join(d, fname), junit(lang, cases, r, stamp,
-                                                             pytest_xunit2(pr.number)))
-                    results.append(fname)
+            results = write_results(d, run, r, stamp, pytest_xunit2(pr.number))
             if run.results_empty_file:
                 write_file(os.path.join(d, "jest-junit.xml"),
                            '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -1817,6 +2022,7 @@ def write_artifacts(hist, out, r):
                 m["quarantine"] = "quarantine.txt"
             write_file(os.path.join(d, "tiadash-run.json"), json.dumps(m, indent=2) + "\n")
             index.append(rel + "/tiadash-run.json")
+    index += write_main_runs(hist, art, main_r)
     write_file(os.path.join(art, "index.json"),
                json.dumps({"schema": "tiadash.index.v1", "runs": sorted(index)}, indent=2) + "\n")
 
@@ -1944,6 +2150,19 @@ def verify(hist, out, exp):
         lo, hi = hist.mains[pr.base]["date"], hist.mains[pr.merge_index]["date"]
         if any(not lo <= x.t < hi or not WEEK_START <= x.t for x in pr.runs) or pr.commits[-1][0] > pr.t0:
             problems.append("PR %d: a run starts outside [base, merge) or before its head" % pr.number)
+    prev = None
+    for x in hist.main_runs:
+        nxt = hist.mains[x.index + 1]["date"] if x.index + 1 < len(hist.mains) else WEEK_END
+        if not hist.mains[x.index]["date"] < x.ms // 1000 <= nxt or \
+                prev and x.ms < prev.ms + prev.wall * 1000:
+            problems.append("main's run of %s: starts outside its commit's time or overlaps" % x.index)
+        prev = x
+    plan = hist.red_main
+    # the escape's merge changes the file the test reads; the fix, that file or the test's
+    for i, wants in ((plan["red"], {plan["cause"]}), (plan["green"], {plan["cause"], plan["test"].file})):
+        c = hist.sha_main(i)
+        if not wants & set(git("diff", "--name-only", c + "^1", c).split()):
+            problems.append("the red span's commit %s changes none of %s" % (c, sorted(wants)))
     dates = [int(x) for x in git("log", "--first-parent", "--format=%ct", "main").split()]
     if dates != sorted(dates, reverse=True):
         problems.append("committer dates not monotonic on main's first-parent chain")
@@ -2000,12 +2219,16 @@ def main():
     hist.build(week_plan(rng))
     for pr in sorted(hist.prs, key=lambda p: p.number):
         pr.runs = build_runs(hist, pr, rng)
+    main_rng = random.Random(MAIN_SEED)
+    hist.red_main = red_main_plan(hist)
+    plant_red_main(hist, hist.red_main, main_rng)
+    hist.main_runs = post_merge_runs(hist, hist.red_main, main_rng)
     if os.path.exists(out):
         shutil.rmtree(out)
     os.makedirs(out)
     with tempfile.TemporaryDirectory() as tmp:
         build_repo(hist, out, tmp)
-    write_artifacts(hist, out, rng)
+    write_artifacts(hist, out, rng, main_rng)
     exp = truth(hist)
     write_file(os.path.join(out, "expected.json"), json.dumps(exp, indent=2, sort_keys=True) + "\n")
     if args.verify and not verify(hist, out, exp):

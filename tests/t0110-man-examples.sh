@@ -31,7 +31,7 @@ examples() {
 test_expect_success 'setup: the sample week in a clone, and the files the examples name' '
 	git clone -q "$SAMPLE/repo" w && cd w &&
 	tiadash ingest "$SAMPLE/artifacts" >out &&
-	echo "602 new runs, 0 unchanged" >expect && test_cmp expect out &&
+	echo "798 new runs, 0 unchanged" >expect && test_cmp expect out &&
 	rm out expect &&
 	cp "$TEST_SRC/data/cbm/codebase-memory.json" .codebase-memory.json &&
 	cp "$TEST_SRC/data/native/turbo/turbo.json" "$TEST_SRC/data/native/harness/harness.yml" . &&

@@ -1,12 +1,12 @@
 #!/bin/bash
 # The sample week (sampledata/): ingested into a fresh store, every count,
-# class, missed test, three-dot path list and diff-coverage figure equals the
-# ground truth the generator computed on its own (expected.json).
+# class, missed and inherited test, three-dot path list and diff-coverage
+# figure equals the ground truth the generator computed on its own (expected.json).
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'the sample week ingests cleanly' '
 	tiadash --db s.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >out 2>err &&
-	test_grep "^602 new runs, 0 unchanged$" out &&
+	test_grep "^798 new runs, 0 unchanged$" out &&
 	test_must_be_empty err
 '
 
@@ -34,6 +34,7 @@ test_expect_success 'every head: class, missed, changed paths, coverage, selecti
 	    s = json.loads(out.stdout)
 	    got = {
 	        "class": s["class"], "missed": s["missed"], "non_hermetic": s["non_hermetic"],
+	        "inherited": s["inherited"],
 	        "changed": [{"path": f["path"], "status": f["status"]} for f in s["changed"]],
 	        "pr": s["pr"], "base": s["base"],
 	        "decision": s["selection"]["decision"] if s["selection"] else None,
@@ -66,13 +67,13 @@ test_expect_success 'show names the rule each changed file matches' '
 test_expect_success 'ingesting the week again changes nothing' '
 	store_dump s.db >before &&
 	tiadash --db s.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >out &&
-	test_grep "^0 new runs, 602 unchanged$" out &&
+	test_grep "^0 new runs, 798 unchanged$" out &&
 	store_dump s.db >after && test_cmp before after
 '
 
 test_expect_success 'the index names the same week' '
 	tiadash --db i.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts/index.json" >out &&
-	test_grep "^602 new runs, 0 unchanged$" out &&
+	test_grep "^798 new runs, 0 unchanged$" out &&
 	tiadash --db i.db status --format json | json_norm >a &&
 	tiadash --db s.db status --format json | json_norm >b &&
 	test_cmp a b

@@ -30,7 +30,8 @@ test_expect_success "overview at 80x24" '
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
-	Other       4 over-strict, 7 flaky, 2 quarantined
+	Other       3 over-strict, 5 flaky, 2 quarantined
+	Main        196 runs, 33 pairs inherited, 1 red spans (444 min)
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
 	Gate check  NO-GO  on the window above (gate-check alone: the last 7 days)
@@ -61,7 +62,8 @@ test_expect_success "overview at 120x40" '
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
-	Other       4 over-strict, 7 flaky, 2 quarantined
+	Other       3 over-strict, 5 flaky, 2 quarantined
+	Main        196 runs, 33 pairs inherited, 1 red spans (444 min)
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                                                          ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
 	Gate check  NO-GO  on the window above (gate-check alone: the last 7 days)
@@ -132,7 +134,8 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	15 runs 312.9 min force-full:**/package-lock.json
 	15 runs 310.1 min UNMAPPED_FILE
 	15 runs 300.8 min force-full:migrations/**
-	Other 4 over-strict, 7 flaky, 2 quarantined
+	Other 3 over-strict, 5 flaky, 2 quarantined
+	Main 196 runs, 33 pairs inherited, 1 red spans (444 min)
 	Diff cov. p50 1.000  mean 0.812; 40 of 169 below 0.70 ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
 	Gate check NO-GO on the window above (gate-check alone: the last 7 days)

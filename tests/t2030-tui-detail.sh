@@ -17,6 +17,7 @@ test_expect_success "detail of an escape at 80x24" '
 	class       escape
 	state       new
 	missed      tests/test_fx.py::test_rates_from_fixture
+	main        read against main'"'"'s run at 3895c06a2d09: red there on 0 of its fail~
 	selection   nothing (affected 0.000)
 	diff cov    n/a
 	changed     M tests/fixtures/fx_rates.json                   (no rule)       n/a
@@ -33,8 +34,7 @@ test_expect_success "detail of an escape at 80x24" '
 	
 	
 	
-	
-	escape                                                                 1/10   0%
+	escape                                                                 1/11   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -48,12 +48,15 @@ test_expect_success "detail at 120x40 with diff coverage per file" '
 	class       escape
 	state       new
 	missed      web/src/ui/__tests__/toolbar.test.js::Toolbar hides flagged actions
+	inherited   tests/test_fx.py::test_rates_from_fixture
+	main        read against main'"'"'s run at efe2f4a3e0bb: red there on 1 of its failures
 	selection   selected, 1 of 150 tests (affected 0.007)
 	diff cov    1.00 (1 of 1 changed executable lines run)
 	changed     M web/src/config/flags.json                                                              (no rule)       n/a
 	            M web/src/ui/form.js                                                                     (no rule)  1/1 100%
 	runs        shadow #1 pass  11-02 10:22   114 s 1 tests, 0 failed, 0 skipped
-	            full #1   fail  11-02 10:23  1167 s 150 tests, 1 failed, 2 skipped
+	            full #1   fail  11-02 10:23  1167 s 150 tests, 2 failed, 2 skipped
+	              failed tests/test_fx.py::test_rates_from_fixture
 	              failed web/src/ui/__tests__/toolbar.test.js::Toolbar hides flagged actions
 	selected    web/src/ui/__tests__/form.test.js::Form validates amount
 	
@@ -78,10 +81,7 @@ test_expect_success "detail at 120x40 with diff coverage per file" '
 	
 	
 	
-	
-	
-	
-	escape                                                                                                         1/12   0%
+	escape                                                                                                         1/15   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -111,13 +111,14 @@ test_expect_success "a non-hermetic change lists the selected failing tests" '
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen detail.view <<-\EOF
 	view detail
-	lines 14
+	lines 15
 	cursor 0
 	offset 0
 	PR #612  acme/ledger  head 6059dcc7d27a  base 277992df5f66  2026-11-04 13:17
 	class non-hermetic
 	state unclosable (non-hermetic: the failing test was selected and passed in the shadow run)
 	sel+failed tests/test_tax.py::test_vat_eu_standard_rate
+	main read against main'"'"'s run at df1d004c20ee: red there on 0 of its failures
 	selection selected, 5 of 150 tests (affected 0.033)
 	diff cov 0.00 (0 of 7 changed executable lines run)
 	changed M ledger/tax.py (no rule) 0/5 0%

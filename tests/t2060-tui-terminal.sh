@@ -18,40 +18,40 @@ test_expect_success "resize to 120x40 and down to 60x20 redraws the view" '
 	11-01 00:15   #412 da967b6 agree        selected 0.013   97 s 1322 s  1.00 pass/pass acme/ledger
 	11-01 00:44   #415 c440f44 agree        selected 0.007  122 s 1469 s   n/a pass/pass acme/ledger
 	11-01 05:45   #418 50b30ed agree        nothing  0.000   99 s 1406 s   n/a pass/pass acme/ledger
+	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass acme/ledger
+	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass acme/ledger
+	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass acme/ledger
 	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass acme/ledger
+	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass acme/ledger
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail acme/ledger
+	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass acme/ledger
 	11-01 14:06   #422 832d0f7 agree        selected 0.040  160 s 1100 s  1.00 pass/pass acme/ledger
 	11-01 14:08   #421 82eef7b flaky        selected 0.047  133 s 1312 s   n/a pass/pass acme/ledger
 	11-01 14:08   #417 42689df agree        run_all  1.000 1600 s 1447 s  1.00 pass/pass acme/ledger  force-full:migrations~
+	11-01 14:25   push 7fa3e88 main         -          n/a    n/a 1395 s   n/a -/pass acme/ledger
+	11-01 15:14   push 38fe827 main         -          n/a    n/a 1342 s   n/a -/pass acme/ledger
 	11-01 15:53   #423 720e5c9 agree        run_all  1.000 1547 s 1277 s   n/a pass/pass acme/ledger  force-full:.github/**
+	11-01 16:19   push db25c7f main         -          n/a    n/a 1436 s   n/a -/pass acme/ledger
 	11-01 16:25   #420 48b4c74 agree        selected 0.080  150 s 1411 s  0.75 pass/pass acme/ledger
+	11-01 16:43   push f2d3cbf main         -          n/a    n/a 1334 s   n/a -/pass acme/ledger
+	11-01 17:17   push ae5cc9d main         -          n/a    n/a 1552 s   n/a -/pass acme/ledger
 	11-01 17:38   #425 1e1859a agree        selected 0.060  140 s 1408 s  1.00 pass/pass acme/ledger
 	11-01 17:44   #424 303c4a1 agree        selected 0.020  117 s 1512 s  1.00 pass/pass acme/ledger
+	11-01 17:52   push 8e30357 main         -          n/a    n/a 1224 s   n/a -/pass acme/ledger
 	11-01 17:58   #426 cadb0b1 agree        selected 0.040  122 s 1338 s  0.80 pass/pass acme/ledger
+	11-01 18:12   push 39a4b1d main         -          n/a    n/a 1384 s   n/a -/pass acme/ledger
 	11-01 19:45   #427 9d2cd17 agree        run_all  1.000 1296 s 1290 s   n/a pass/pass acme/ledger  UNMAPPED_FILE
+	11-02 01:15   push 6b74d43 main         -          n/a    n/a 1355 s   n/a -/pass acme/ledger
 	11-02 01:37   #429 a6291e9 agree        run_all  1.000 1524 s 1348 s   n/a pass/pass acme/ledger  force-full:pyproject.~
+	11-02 02:24   push f84678c main         -          n/a    n/a 1302 s   n/a -/pass acme/ledger
+	11-02 03:01   push ad3c679 main         -          n/a    n/a 1386 s   n/a -/pass acme/ledger
 	11-02 03:45   #432 f4ed7db agree        selected 0.040  122 s 1244 s   n/a pass/pass acme/ledger
 	11-02 04:57   #433 f5318b5 agree        selected 0.053  133 s 1359 s  1.00 pass/pass acme/ledger
+	11-02 07:10   push 3895c06 main         -          n/a    n/a 1290 s   n/a -/pass acme/ledger
 	11-02 07:48   #434 8a1a282 escape       nothing  0.000  104 s 1278 s   n/a pass/fail acme/ledger
 	11-02 07:50   #428 eaa58ca over-strict  selected 0.040  132 s 1209 s  0.67 fail/pass acme/ledger
-	11-02 08:13   #430 b68409b agree        run_all  1.000 1407 s 1175 s   n/a pass/pass acme/ledger  force-full:**/package~
-	11-02 09:45   #435 358d221 agree        selected 0.080  142 s 1368 s  1.00 pass/pass acme/ledger
-	11-02 09:46   #436 db3bf5f agree        run_all  1.000 1392 s 1231 s   n/a pass/pass acme/ledger  UNMAPPED_FILE
-	11-02 09:58   #438 cb03142 agree        run_all  1.000 1212 s 1442 s   n/a pass/pass acme/ledger  selector-error
-	11-02 10:22   #437 c3a2c7c escape       selected 0.007  114 s 1167 s  1.00 pass/fail acme/ledger
-	11-02 10:28   #444 7d10927 agree        run_all  1.000 1192 s 1327 s   n/a pass/pass acme/ledger  force-full:pyproject.~
-	11-02 10:32   #442 90ec818 agree        selected 0.080  173 s 1400 s  0.86 pass/pass acme/ledger
-	11-02 10:38   #446 afafed5 agree        selected 0.020  116 s 1190 s  1.00 pass/pass acme/ledger
-	11-02 10:39   #440 e94ebde agree        selected 0.040  103 s 1409 s  1.00 pass/pass acme/ledger
-	11-02 10:49   #447 9f960f6 agree        selected 0.080  153 s 1357 s  0.73 pass/pass acme/ledger
-	11-02 11:11   #448 e61154b agree        selected 0.080  170 s 1417 s  1.00 pass/pass acme/ledger
-	11-02 11:19   #450 77d385b agree        selected 0.067  169 s 1194 s  1.00 pass/pass acme/ledger
-	11-02 11:24   #454 7cb180a agree        selected 0.040  141 s 1387 s  0.00 pass/pass acme/ledger
-	11-02 11:24   #456 950f556 over-strict  selected 0.073  148 s 1265 s  1.00 fail/pass acme/ledger
-	11-02 11:38   #457 cd28773 agree        selected 0.020  124 s 1342 s  1.00 pass/pass acme/ledger
-	11-02 11:49   #452 6102566 agree        selected 0.080  139 s 1416 s  0.93 pass/pass acme/ledger
-	11-02 12:01   #458 4b13244 agree        selected 0.027  134 s 1491 s   n/a pass/pass acme/ledger
-	sorted by date, ascending                                                                                     1/300   0%
+	11-02 08:00   push d85b779 main         -          n/a    n/a 1332 s   n/a -/fail acme/ledger
+	sorted by date, ascending                                                                                     1/496   0%
 	s sort  x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 	assert_screen small.screen <<-\EOF
@@ -60,20 +60,20 @@ test_expect_success "resize to 120x40 and down to 60x20 redraws the view" '
 	11-01 00:15   #412 da967b6 agree        selected 0.013  97 s
 	11-01 00:44   #415 c440f44 agree        selected 0.007 122 s
 	11-01 05:45   #418 50b30ed agree        nothing  0.000  99 s
+	11-01 07:42   push 12fc543 main         -          n/a   n/a
+	11-01 11:22   push 1277218 main         -          n/a   n/a
+	11-01 12:02   push 3554a4e main         -          n/a   n/a
 	11-01 12:12   #413 2f67ac7 flaky        selected 0.040 127 s
+	11-01 13:31   push 1ba49c5 main         -          n/a   n/a
 	11-01 13:49   #414 42d2dde agree        selected 0.047 147 s
+	11-01 14:03   push 7c5339b main         -          n/a   n/a
 	11-01 14:06   #422 832d0f7 agree        selected 0.040 160 s
 	11-01 14:08   #421 82eef7b flaky        selected 0.047 133 s
 	11-01 14:08   #417 42689df agree        run_all  1.000 1600~
+	11-01 14:25   push 7fa3e88 main         -          n/a   n/a
+	11-01 15:14   push 38fe827 main         -          n/a   n/a
 	11-01 15:53   #423 720e5c9 agree        run_all  1.000 1547~
-	11-01 16:25   #420 48b4c74 agree        selected 0.080 150 s
-	11-01 17:38   #425 1e1859a agree        selected 0.060 140 s
-	11-01 17:44   #424 303c4a1 agree        selected 0.020 117 s
-	11-01 17:58   #426 cadb0b1 agree        selected 0.040 122 s
-	11-01 19:45   #427 9d2cd17 agree        run_all  1.000 1296~
-	11-02 01:37   #429 a6291e9 agree        run_all  1.000 1524~
-	11-02 03:45   #432 f4ed7db agree        selected 0.040 122 s
-	sorted by date, ascending                         1/300   0%
+	sorted by date, ascending                         1/496   0%
 	s sort  x explain  <Enter> open  q back  <Tab> views  ? help
 	EOF
 '
@@ -99,7 +99,8 @@ test_expect_success "a monochrome terminal: the cursor line reversed, labels bol
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
-	{B}Other{-}       4 over-strict, 7 flaky, 2 quarantined
+	{B}Other{-}       3 over-strict, 5 flaky, 2 quarantined
+	{B}Main{-}        196 runs, 33 pairs inherited, 1 red spans (444 min)
 	{B}Diff cov.{-}   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
 	{B}Shadow days{-} 7; sparklines per day, 2026-11-01 .. 2026-11-07
 	{B}Gate check{-}  {B}NO-GO{-}  on the window above (gate-check alone: the last 7 days)
@@ -118,30 +119,31 @@ test_expect_success "NO_COLOR on a colour terminal: bold and reverse only" '
 	{R}11-01 00:15   #412 da967b6 agree        selected 0.013   97 s 1322 s  1.00
 	11-01 00:44   #415 c440f44 agree        selected 0.007  122 s 1469 s   n/a
 	11-01 05:45   #418 50b30ed agree        nothing  0.000   99 s 1406 s   n/a
+	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a
+	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a
+	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a
 	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00
+	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00
+	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a
 	11-01 14:06   #422 832d0f7 agree        selected 0.040  160 s 1100 s  1.00
 	11-01 14:08   #421 82eef7b flaky        selected 0.047  133 s 1312 s   n/a
 	11-01 14:08   #417 42689df agree        run_all  1.000 1600 s 1447 s  1.00
+	11-01 14:25   push 7fa3e88 main         -          n/a    n/a 1395 s   n/a
+	11-01 15:14   push 38fe827 main         -          n/a    n/a 1342 s   n/a
 	11-01 15:53   #423 720e5c9 agree        run_all  1.000 1547 s 1277 s   n/a
+	11-01 16:19   push db25c7f main         -          n/a    n/a 1436 s   n/a
 	11-01 16:25   #420 48b4c74 agree        selected 0.080  150 s 1411 s  0.75
-	11-01 17:38   #425 1e1859a agree        selected 0.060  140 s 1408 s  1.00
-	11-01 17:44   #424 303c4a1 agree        selected 0.020  117 s 1512 s  1.00
-	11-01 17:58   #426 cadb0b1 agree        selected 0.040  122 s 1338 s  0.80
-	11-01 19:45   #427 9d2cd17 agree        run_all  1.000 1296 s 1290 s   n/a
-	11-02 01:37   #429 a6291e9 agree        run_all  1.000 1524 s 1348 s   n/a
-	11-02 03:45   #432 f4ed7db agree        selected 0.040  122 s 1244 s   n/a
-	11-02 04:57   #433 f5318b5 agree        selected 0.053  133 s 1359 s  1.00
-	11-02 07:48   #434 8a1a282 {B}escape{-}       nothing  0.000  104 s 1278 s   n/a
-	11-02 07:50   #428 eaa58ca over-strict  selected 0.040  132 s 1209 s  0.67
-	11-02 08:13   #430 b68409b agree        run_all  1.000 1407 s 1175 s   n/a
-	{R}sorted by date, ascending                                             1/300   0%
+	11-01 16:43   push f2d3cbf main         -          n/a    n/a 1334 s   n/a
+	11-01 17:17   push ae5cc9d main         -          n/a    n/a 1552 s   n/a
+	{R}sorted by date, ascending                                             1/496   0%
 	s sort  x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload
 	EOF
 '
 
 test_expect_success "a colour terminal without NO_COLOR uses colour pairs" '
-	steps "2" ":save-attrs color.attrs" &&
+	# 40 lines: the first escape comes after the runs of main of the first day
+	steps "2" ":resize 120x40" ":save-attrs color.attrs" &&
 	TUI_TERM="xterm-256color" tui --since 2026-11-01 --rules rules &&
 	grep -q "{Bc[0-9]*}escape" color.attrs &&
 	grep -q "{Bc[0-9]*}\[2 runs\]" color.attrs

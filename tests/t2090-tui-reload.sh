@@ -38,7 +38,7 @@ test_expect_success 'r after an ingest shows the new runs and figures' '
 	echo 0 >expect && test_cmp expect rc &&
 	test_must_be_empty err &&
 	sed -n 2p before.runs >actual && sed -n 2p after.runs >>actual &&
-	printf "lines 150\nlines 300\n" >expect &&
+	printf "lines 150\nlines 496\n" >expect &&
 	test_cmp expect actual &&
 	grep "^Pairs" after.overview >actual &&
 	echo "Pairs 295 of 300 heads; 6 incomplete ▃██▇▇█▂" >expect &&

@@ -42,7 +42,7 @@ test_expect_success "the unexplained-escapes criterion opens those escapes; q co
 	
 	
 	
-	13 of 24 match /^(escape|non-hermetic) (?!explained)/                  1/13   0%
+	13 of 21 match /^(escape|non-hermetic) (?!explained)/                  1/13   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 	first 1 back.view >actual && echo "view overview" >expect && test_cmp expect actual
@@ -68,7 +68,7 @@ test_expect_success "a figure opens the runs sorted by it" '
 	steps "/^Diff cov<Enter>" "<Enter>" ":save-view dc.view" "1" "/^Wall-clock<Enter>" "<Enter>" ":save-view wall.view" &&
 	tui --since 2026-11-01 --rules rules &&
 	sed -n 5,7p dc.view >actual &&
-	printf "sort diff-coverage asc\nfilter -\n> 11-02 11:24 #454 7cb180a agree selected 0.040 141 s 1387 s 0.00 pass/pass acme/ledger\n" >expect &&
+	printf "sort diff-coverage asc\nfilter -\n> 11-02 11:24 #454 7cb180a inherited selected 0.040 141 s 1387 s 0.00 pass/fail acme/ledger\n" >expect &&
 	test_cmp expect actual &&
 	sed -n 5,6p wall.view >actual &&
 	printf "sort shadow desc\nfilter -\n" >expect &&

@@ -75,7 +75,7 @@ test_expect_success "the status line and the tab bar at 200 columns: nothing cut
 	tui --since 2026-11-01 --rules rules &&
 	! grep -q "~$" s.screen &&
 	sed -n 49p s.screen | sed "s/  */ /g" >actual &&
-	echo "sorted by date, ascending; 10 of 300 match /escape/ 1/10 0%" >expect &&
+	echo "sorted by date, ascending; 10 of 496 match /escape/ 1/10 0%" >expect &&
 	test_cmp expect actual
 '
 

@@ -50,9 +50,16 @@ test_expect_success 'per-head classes and figures equal the ground truth' '
 	tiadash --db week.db report $(cat window) --format csv >r.csv &&
 	python3 - "$SAMPLE/expected.json" r.csv <<-\PY
 	import csv, json, math, sys
-	heads = {h["pr"]: h for h in json.load(open(sys.argv[1]))["heads"]}
-	rows = {int(r["pr"]): r for r in csv.DictReader(open(sys.argv[2], newline=""))}
+	truth = json.load(open(sys.argv[1]))
+	heads = {h["pr"]: h for h in truth["heads"]}
+	every = list(csv.DictReader(open(sys.argv[2], newline="")))
+	rows = {int(r["pr"]): r for r in every if r["class"] != "main"}
 	bad = []
+	# main'"'"'s runs are rows of class main, never pairs: the commits and times main ran
+	mains = sorted((r["head"], r["at"], r["pr"], r["shadow_attempts"]) for r in every if r["class"] == "main")
+	want = sorted((m["commit"], m["started_at"], "", "0") for m in truth["main_runs"])
+	if mains != want:
+	    bad.append("main rows %r, expected %r" % (mains[:3], want[:3]))
 	def num(s):
 	    return float(s) if s != "" else None
 	for pr, h in sorted(heads.items()):
@@ -89,6 +96,45 @@ test_expect_success 'escapes: missed and non-hermetic tests as the ground truth 
 	print("\n".join(bad))
 	sys.exit(1 if bad else 0)
 	PY
+'
+
+test_expect_success 'main'"'"'s record: its runs, the red span, the pairs that inherited it' '
+	python3 - "$SAMPLE/expected.json" r.json <<-\PY
+	import json, sys
+	truth = json.load(open(sys.argv[1]))
+	want, got = truth["report"], json.load(open(sys.argv[2]))
+	planted = truth["planted"]["red_main"]
+	assert got["main"] == want["main"], (got["main"], want["main"])
+	assert got["classes"] == want["classes"], (got["classes"], want["classes"])
+	assert got["latent_misses"] == want["latent_misses"], (got["latent_misses"], want["latent_misses"])
+	assert got["main"]["runs"] == len(truth["main_runs"]) > 0
+	# the planted span, and every pair of class inherited inherited it
+	span, = got["main"]["red_spans"]
+	assert (span["test"], span["red_head"], span["green_head"], span["escape_pr"]) == \
+	    (planted["test"], planted["red_commit"], planted["green_commit"], planted["escape"]), span
+	inherited = sorted(h["pr"] for h in truth["heads"] if h["class"] == "inherited")
+	assert inherited == planted["inherited"] and got["classes"]["inherited"] == len(inherited) > 0
+	assert set(inherited) <= set(span["prs"]) <= set(planted["forked_on_red"]), span["prs"]
+	assert got["main"]["red_tests"] == [planted["test"]]
+	# inherited pairs are pairs, outside the escapes
+	assert got["pairs"] == want["pairs"] and not set(inherited) & set(got["escapes"]["prs"])
+	PY
+'
+
+test_expect_success 'report text and show say main'"'"'s record as the json does' '
+	runs=$(json_get r.json "d[\"main\"][\"runs\"]") &&
+	inh=$(json_get r.json "d[\"classes\"][\"inherited\"]") &&
+	COLUMNS=80 tiadash --db week.db report $(cat window) >main.txt &&
+	# the fitted lines as one
+	tr -s " \n" "  " <main.txt >main.line &&
+	test_grep "Main $runs runs of main; $inh pairs failed only on tests red on main (1 test), outside the escape rate" main.line &&
+	esc=$(json_get "$SAMPLE/expected.json" "d[\"planted\"][\"red_main\"][\"escape\"]") &&
+	red=$(json_get "$SAMPLE/expected.json" "d[\"planted\"][\"red_main\"][\"red_commit\"][:12]") &&
+	test_grep "red from $red (.*); likely from PR #$esc " main.line &&
+	pr=$(json_get "$SAMPLE/expected.json" "d[\"planted\"][\"red_main\"][\"inherited\"][0]") &&
+	tiadash --db week.db show $pr --format json >inh.json &&
+	json_close inh.json "[d[\"class\"], d[\"missed\"], d[\"inherited\"]]" \
+		"[\"inherited\", [], [\"$(json_get "$SAMPLE/expected.json" "d[\"planted\"][\"red_main\"][\"test\"]")\"]]"
 '
 
 test_expect_success 'the escape rate of each day is its escapes over its pairs' '

@@ -10,7 +10,7 @@ for family in xunit1 xunit2; do
 	test_expect_success "the week with pytest's $family reports ingests cleanly" "
 		python3 '$TOP/sampledata/make-week.py' --out $family --pytest-junit $family &&
 		tiadash --db $family.db --repo $family/repo ingest $family/artifacts >out 2>err &&
-		test_grep '^602 new runs, 0 unchanged$' out &&
+		test_grep '^798 new runs, 0 unchanged$' out &&
 		test_must_be_empty err
 	"
 done

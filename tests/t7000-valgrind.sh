@@ -65,7 +65,7 @@ test_expect_success 'setup: a dozen PRs of the week, and the whole week natively
 		cp -r "$SAMPLE/artifacts/$d" part/ || return 1
 	done &&
 	tiadash --db week.db --repo "$repo" ingest "$SAMPLE/artifacts" >out &&
-	test_grep "^602 new runs, 0 unchanged$" out
+	test_grep "^798 new runs, 0 unchanged$" out
 '
 
 test_expect_success 'ingest under valgrind (parallel parsers, batched writes)' '

@@ -50,7 +50,7 @@ test_expect_success 'setup: a clean ingest of the week, and its first 60 PRs' '
 	tiadash --db clean.db --repo "$repo" ingest "$art" >out &&
 	# How long an ingest takes here: the kill test spreads its kills over it.
 	echo $((($(date +%s%N) - t0) / 1000000 + 1)) >ingest.ms &&
-	test_grep "^602 new runs, 0 unchanged$" out &&
+	test_grep "^798 new runs, 0 unchanged$" out &&
 	mkdir part && for d in $(cd "$art" && ls -d pr-* | head -60); do
 		cp -r "$art/$d" part/ || return 1
 	done &&
@@ -97,10 +97,10 @@ test_expect_success 'two ingests of the same week at once: both succeed, the sto
 	test "$(wc -l <counts)" = 2 &&
 	# Between them every run was written once and found unchanged once.
 	awk "{ n += \$1; u += \$2 } END { print n, u }" counts >sum &&
-	echo "602 602" >expect && test_cmp expect sum &&
+	echo "798 798" >expect && test_cmp expect sum &&
 	sqlite3 twice.db "SELECT count(*), count(DISTINCT source_id) FROM run" >runs &&
-	echo "602|602" >expect && test_cmp expect runs &&
-	sqlite3 twice.db "SELECT count(*) FROM source" >sources && echo 602 >expect &&
+	echo "798|798" >expect && test_cmp expect runs &&
+	sqlite3 twice.db "SELECT count(*) FROM source" >sources && echo 798 >expect &&
 	test_cmp expect sources &&
 	fingerprint twice.db >fp.twice && fingerprint clean.db >fp.clean &&
 	test_cmp fp.clean fp.twice &&
