@@ -64,7 +64,7 @@ test_expect_success 'gate-check NO-GO exits 1 and still writes its page' '
 test_expect_success 'a command that fails leaves the file as it was, and no temporary file' '
 	echo "last week" >page.html &&
 	test_expect_code 2 tiadash --db s.db report --since junk --format html -o page.html 2>err &&
-	test_grep "expected 7d" err &&
+	test_grep "expected 1y, 7d" err &&
 	echo "last week" >expect && test_cmp expect page.html &&
 	test_expect_code 2 tiadash --db missing.db report -o new.html 2>err &&
 	! test -e new.html && test -z "$(tmp_left)"

@@ -232,7 +232,7 @@ test_expect_success 'usage and input errors exit 2' '
 	test_expect_code 2 tiadash replay 2>err &&
 	test_grep "error: --since is required" err &&
 	test_expect_code 2 tiadash replay --since soon 2>err &&
-	test_grep "error: --since '"'"'soon'"'"': expected 7d" err &&
+	test_grep "error: --since '"'"'soon'"'"': expected 1y, 7d" err &&
 	test_expect_code 2 tiadash replay --since 7d --branch nope 2>err &&
 	test_grep "error: unknown revision '"'"'nope'"'"'" err &&
 	test_expect_code 2 tiadash replay --since 7d -j 0 2>err &&

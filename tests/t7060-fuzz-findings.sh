@@ -54,7 +54,7 @@ test_expect_success 'a started_at whose offset leaves years 0000-9999 is refused
 
 test_expect_success '--since with such a time is a usage error; years 0000 and 9999 are fine' '
 	test_expect_code 2 tiadash --db s.db report --since 9999-12-31T23:00:00-01:00 >out 2>err &&
-	test_grep "^tiadash: error: --since .9999-12-31T23:00:00-01:00.: expected 7d" err &&
+	test_grep "^tiadash: error: --since .9999-12-31T23:00:00-01:00.: expected 1y, 7d" err &&
 	tiadash --db s.db report --since 0000-01-01T00:00:00Z --until 9999-12-31T23:59:59Z --format json >r.json &&
 	json_get r.json "d[\"window\"][\"since\"] + \" \" + d[\"window\"][\"until\"]" >actual &&
 	echo "0000-01-01T00:00:00Z 9999-12-31T23:59:59Z" >expect &&

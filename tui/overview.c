@@ -279,8 +279,9 @@ static void build_main(struct overview *o, const struct metrics *m, struct strbu
 	r = line(o, VIEW_RUNS, "Main");
 	points_to(o, VIEW_RUNS, "\\binherited\\b", NULL, false);
 	strbuf_reset(sb);
-	strbuf_addf(sb, "%" PRId64 " runs, %" PRId64 " pairs inherited, %zu red spans",
-		    m->main_runs, m->class_counts[CLASS_INHERITED], m->nr_red_spans);
+	strbuf_addf(sb, "%" PRId64 " runs, %" PRId64 " pairs inherited, %zu red %s",
+		    m->main_runs, m->class_counts[CLASS_INHERITED], m->nr_red_spans,
+		    m->nr_red_spans == 1 ? "span" : "spans");
 	if (!isnan(m->red_minutes_mean)) {
 		strbuf_addstr(sb, " (");
 		metrics_fmt(sb, "%.0f", m->red_minutes_mean);
