@@ -320,9 +320,6 @@ static void print_csv(const struct metrics *m)
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
 
-		/* A run of main is main's record, not a head of the figures. */
-		if (r->cls == CLASS_MAIN)
-			continue;
 		if (r->has_pr)
 			strbuf_addf(&sb, "%" PRId64, r->pr);
 		strbuf_addch(&sb, ',');

@@ -78,12 +78,6 @@ static const struct figure report_figures[] = {
 	FIG_D("savings.saved_minutes_per_week", "gate minutes saved a week", FIG_MINUTES,
 	      savings.saved_minutes_per_week),
 	FIG_D("escapes_per_week.expected", "escapes a week", FIG_FRACTION, savings.escapes_per_week),
-	FIG_I("main.runs", "runs of main", main_runs),
-	FIG_I("main.inherited_pairs", "pairs that inherited a red main", class_counts[CLASS_INHERITED]),
-	FIG_I("main.escapes_base_unrun", "escapes on a base main never ran", escapes_base_unrun),
-	FIG_D("main.red_minutes_mean", "minutes red on main, mean", FIG_MINUTES, red_minutes_mean),
-	FIG_I("latent_misses.pairs", "pairs with latent misses", latent_pairs),
-	FIG_I("latent_misses.tests", "latent misses", latent_tests),
 	FIG_D("diff_coverage.p50", "diff coverage p50", FIG_FRACTION, diff_coverage.p50),
 	FIG_D("diff_coverage.mean", "diff coverage mean", FIG_FRACTION, diff_coverage.mean),
 	FIG_D("diff_coverage.threshold", "diff coverage threshold", FIG_THRESHOLD, threshold),
@@ -567,9 +561,19 @@ static void table_red_spans(struct strbuf *sb, const struct metrics *m, size_t m
 {
 	size_t n = m->nr_red_spans < max ? m->nr_red_spans : max;
 
+	strbuf_addf(sb, "<p class=\"note\">Red on main: <span data-key=\"main.runs\" "
+		    "data-value=\"%" PRId64 "\">%" PRId64 " runs of main</span>; "
+		    "<span data-key=\"main.inherited_pairs\" data-value=\"%" PRId64 "\">%" PRId64
+		    " pairs failed only on tests red on main</span>; <span data-key=\"main."
+		    "escapes_base_unrun\" data-value=\"%" PRId64 "\">%" PRId64 " escapes on a base "
+		    "main never ran</span>; <span data-key=\"latent_misses.pairs\" data-value=\"%"
+		    PRId64 "\">%" PRId64 " pairs with latent misses</span></p>\n",
+		    m->main_runs, m->main_runs, m->class_counts[CLASS_INHERITED],
+		    m->class_counts[CLASS_INHERITED], m->escapes_base_unrun, m->escapes_base_unrun,
+		    m->latent_pairs, m->latent_pairs);
 	if (!m->nr_red_spans)
 		return;
-	strbuf_addstr(sb, "<h2>Red on main</h2>\n<table class=\"spans\">\n<tr><th>test</th>"
+	strbuf_addstr(sb, "<table class=\"spans compact\">\n<tr><th>test red on main</th>"
 		      "<th>red from</th><th>green at</th><th class=\"num\">minutes</th>"
 		      "<th>inherited by</th><th>likely from</th></tr>\n");
 	for (size_t i = 0; i < n; i++) {
@@ -578,12 +582,12 @@ static void table_red_spans(struct strbuf *sb, const struct metrics *m, size_t m
 
 		strbuf_addstr(sb, "<tr><td>");
 		html_code(sb, sp->test);
-		strbuf_addf(sb, "</td><td>%.12s<br>", sp->red_sha);
+		strbuf_addf(sb, "</td><td>%.7s ", sp->red_sha);
 		time_format(&c, sp->red_at);
 		html_escape(sb, c.buf);
 		strbuf_reset(&c);
 		if (sp->green_sha[0]) {
-			strbuf_addf(sb, "</td><td>%.12s<br>", sp->green_sha);
+			strbuf_addf(sb, "</td><td>%.7s ", sp->green_sha);
 			time_format(&c, sp->green_at);
 			html_escape(sb, c.buf);
 			strbuf_reset(&c);
@@ -594,8 +598,11 @@ static void table_red_spans(struct strbuf *sb, const struct metrics *m, size_t m
 		metrics_fmt(&c, "%.0f", sp->minutes);
 		strbuf_addf(sb, "%s</td><td>%" PRId64 " %s", c.buf, sp->inherited_pairs,
 			    sp->inherited_pairs == 1 ? "pair" : "pairs");
-		for (size_t k = 0; k < sp->prs.nr; k++)
-			strbuf_addf(sb, "%s#%" PRId64, k ? ", " : "<br>", sp->prs.v[k]);
+		/* A few of them: the list is report --format json's. */
+		for (size_t k = 0; k < sp->prs.nr && k < 6; k++)
+			strbuf_addf(sb, "%s#%" PRId64, k ? ", " : ": ", sp->prs.v[k]);
+		if (sp->prs.nr > 6)
+			strbuf_addf(sb, " +%zu", sp->prs.nr - 6);
 		strbuf_reset(&c);
 		if (sp->escape >= 0)
 			metrics_fmt_change(&c, &m->rows[m->escape_list[sp->escape].row]);
@@ -794,7 +801,10 @@ void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
 	chart_affected(&sb, m, NULL);
 	chart_wall_clock(&sb, m);
 	chart_diff_coverage(&sb, m);
-	strbuf_addstr(&sb, "</div>\n</section>\n<section class=\"sheet\">\n");
+	strbuf_addstr(&sb, "</div>\n");
+	/* On the first sheet: the second is full with the escapes and the days. */
+	table_red_spans(&sb, m, PAGE_ESCAPES);
+	strbuf_addstr(&sb, "</section>\n<section class=\"sheet\">\n");
 	trust_section(&sb, m);
 	strbuf_addstr(&sb, "<h2>Force-full reasons</h2>\n<div class=\"charts\">\n");
 	chart_reasons(&sb, m, CHART_REASONS);
@@ -802,7 +812,6 @@ void metrics_html_report(const struct metrics *m, int64_t now, FILE *f)
 	table_reasons(&sb, m, "", PAGE_REASONS);
 	strbuf_addstr(&sb, "</div>\n</div>\n<h2>Escapes</h2>\n");
 	table_escapes(&sb, m, "", PAGE_ESCAPES, PAGE_TESTS);
-	table_red_spans(&sb, m, PAGE_ESCAPES);
 	if (m->seeded.known) {
 		struct strbuf what = STRBUF_INIT;
 

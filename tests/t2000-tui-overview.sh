@@ -26,17 +26,16 @@ test_expect_success "overview at 80x24" '
 	Affected    p50 0.053  p95 1.000  mean 0.323; narrowed p50 0.040         ▂▂▂▂▂▂█
 	Wall-clock  shadow p50 142 s p95 1474 s; full p50 1357 s p95 1517 s      ███▇█▇▇
 	Saving      89.5% at p50, 2.9% at p95
+	Trade       69.0 runner-h saved a week; 13.0 escapes a week (at most 20.4)
 	Force-full  88 of 298 shadow runs (29.5%)                                ▄▇▅▄▅▄█
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
 	Other       3 over-strict, 5 flaky, 2 quarantined
-	Main        196 runs, 33 pairs inherited, 1 red spans (444 min)
+	Main        196 runs, 33 pairs inherited, 1 red span (444 min)
+	                444 min  35 inherited tests/test_fx.py::test_rates_from_fixture
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
-	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
-	Gate check  NO-GO  on the window above (gate-check alone: the last 7 days)
-	            days with shadow runs                   >= 7         7 PASS
-	NO-GO                                                                  1/29   0%
+	NO-GO                                                                  1/32   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -58,12 +57,14 @@ test_expect_success "overview at 120x40" '
 	Affected    p50 0.053  p95 1.000  mean 0.323; narrowed p50 0.040                                                 ▂▂▂▂▂▂█
 	Wall-clock  shadow p50 142 s p95 1474 s; full p50 1357 s p95 1517 s                                              ███▇█▇▇
 	Saving      89.5% at p50, 2.9% at p95
+	Trade       69.0 runner-h saved a week; 13.0 escapes a week (at most 20.4)
 	Force-full  88 of 298 shadow runs (29.5%)                                                                        ▄▇▅▄▅▄█
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
 	Other       3 over-strict, 5 flaky, 2 quarantined
-	Main        196 runs, 33 pairs inherited, 1 red spans (444 min)
+	Main        196 runs, 33 pairs inherited, 1 red span (444 min)
+	                444 min  35 inherited tests/test_fx.py::test_rates_from_fixture
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                                                          ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
 	Gate check  NO-GO  on the window above (gate-check alone: the last 7 days)
@@ -81,10 +82,7 @@ test_expect_success "overview at 120x40" '
 	
 	
 	
-	
-	
-	
-	NO-GO                                                                                                          1/29   0%
+	NO-GO                                                                                                          1/32   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -114,7 +112,7 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	EOF
 	assert_screen view2 <<-\EOF
 	view overview
-	lines 29
+	lines 32
 	cursor 3
 	offset 0
 	ready yes
@@ -130,12 +128,14 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	Affected p50 0.053  p95 1.000  mean 0.323; narrowed p50 0.040 ▂▂▂▂▂▂█
 	Wall-clock shadow p50 142 s p95 1474 s; full p50 1357 s p95 1517 s ███▇█▇▇
 	Saving 89.5% at p50, 2.9% at p95
+	Trade 69.0 runner-h saved a week; 13.0 escapes a week (at most 20.4)
 	Force-full 88 of 298 shadow runs (29.5%) ▄▇▅▄▅▄█
 	15 runs 312.9 min force-full:**/package-lock.json
 	15 runs 310.1 min UNMAPPED_FILE
 	15 runs 300.8 min force-full:migrations/**
 	Other 3 over-strict, 5 flaky, 2 quarantined
-	Main 196 runs, 33 pairs inherited, 1 red spans (444 min)
+	Main 196 runs, 33 pairs inherited, 1 red span (444 min)
+	444 min 35 inherited tests/test_fx.py::test_rates_from_fixture
 	Diff cov. p50 1.000  mean 0.812; 40 of 169 below 0.70 ██▇▆▇▇▇
 	Shadow days 7; sparklines per day, 2026-11-01 .. 2026-11-07
 	Gate check NO-GO on the window above (gate-check alone: the last 7 days)

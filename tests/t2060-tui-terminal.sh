@@ -95,17 +95,16 @@ test_expect_success "a monochrome terminal: the cursor line reversed, labels bol
 	{B}Affected{-}    p50 0.053  p95 1.000  mean 0.323; narrowed p50 0.040         ▂▂▂▂▂▂█
 	{B}Wall-clock{-}  shadow p50 142 s p95 1474 s; full p50 1357 s p95 1517 s      ███▇█▇▇
 	{B}Saving{-}      89.5% at p50, 2.9% at p95
+	{B}Trade{-}       69.0 runner-h saved a week; 13.0 escapes a week (at most 20.4)
 	{B}Force-full{-}  88 of 298 shadow runs (29.5%)                                ▄▇▅▄▅▄█
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
 	{B}Other{-}       3 over-strict, 5 flaky, 2 quarantined
-	{B}Main{-}        196 runs, 33 pairs inherited, 1 red spans (444 min)
+	{B}Main{-}        196 runs, 33 pairs inherited, 1 red span (444 min)
+	                444 min  35 inherited tests/test_fx.py::test_rates_from_fixture
 	{B}Diff cov.{-}   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
-	{B}Shadow days{-} 7; sparklines per day, 2026-11-01 .. 2026-11-07
-	{B}Gate check{-}  {B}NO-GO{-}  on the window above (gate-check alone: the last 7 days)
-	            days with shadow runs                   >= 7         7 PASS
-	{R}NO-GO                                                                  1/29   0%
+	{R}NO-GO                                                                  1/32   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

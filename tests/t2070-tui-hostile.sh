@@ -79,6 +79,7 @@ test_expect_success 'the detail view escapes changed paths and failing tests' '
 	class       escape
 	state       new
 	missed      tests/e.py::x\x1b[31mred\x07bell
+	main        no run of main covers its base: record main'"'"'s post-merge runs
 	selection   selected, 1 of 100 tests (affected 0.010)
 	diff cov    n/a
 	changed     A src/e\x1b[31mvil\x07.py                                            (no rule)       n/a
@@ -87,8 +88,7 @@ test_expect_success 'the detail view escapes changed paths and failing tests' '
 	            full #1   fail  11-04 10:00   600 s 0 tests, 1 failed, 0 skipped
 	              failed tests/e.py::x\x1b[31mred\x07bell
 	selected    tests/a.py
-	
-	escape                                                                                     1/12   0%
+	escape                                                                                     1/13   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

@@ -53,7 +53,7 @@ test_expect_success 'setup: the sample week and a shell in an 80x24 tmux pane' '
 
 start_dashboard() {
 	tmx send-keys -t t "clear; \"$TIADASH_BIN\" --db week.db --repo \"$SAMPLE/repo\" tui --since 2026-11-01; echo exit=\$?" Enter &&
-	wait_for "^NO-GO  *1/29   0%$" pane
+	wait_for "^NO-GO  *1/32   0%$" pane
 }
 
 test_expect_success 'the dashboard opens on the overview with the verdict' '
@@ -61,7 +61,7 @@ test_expect_success 'the dashboard opens on the overview with the verdict' '
 	grep "^Escapes" pane | cut -c1-64 >line &&
 	echo "Escapes     13 of 295 pairs (4.41%); 0 explained, 3 non-hermetic" >expect &&
 	test_cmp expect line &&
-	test_grep "^NO-GO  *1/29   0%$" pane &&
+	test_grep "^NO-GO  *1/32   0%$" pane &&
 	test_grep "^\[1 overview\]  2 runs   3 disagreements   4 proposals$" pane
 '
 
@@ -71,7 +71,7 @@ wait_for_width() {
 	local n=0 limit=$((TEST_TIMEOUT * 10 / 4))
 	while :; do
 		screen pane
-		if grep -q "^NO-GO  *1/29   0%$" pane &&
+		if grep -q "^NO-GO  *1/32   0%$" pane &&
 		   [ "$(grep "^NO-GO " pane | wc -L)" = "$1" ]; then
 			return 0
 		fi
@@ -150,11 +150,11 @@ test_expect_success 'Esc closes the help and leaves a detail (as tig and lazygit
 	tmx send-keys -t t "?" &&
 	wait_for "> help$" pane &&
 	tmx send-keys -t t Escape &&
-	wait_for "^NO-GO  *1/29   0%$" pane &&
+	wait_for "^NO-GO  *1/32   0%$" pane &&
 	tmx send-keys -t t "#" "434" Enter &&
 	wait_for "> detail$" pane &&
 	tmx send-keys -t t Escape &&
-	wait_for "^NO-GO  *1/29   0%$" pane &&
+	wait_for "^NO-GO  *1/32   0%$" pane &&
 	! grep -q "> detail" pane
 '
 

@@ -76,7 +76,7 @@ test_expect_success "the proposals are searched (Enter then opens the glob found
 test_expect_success "an overview search, then Esc: the cursor stays where the match was" '
 	steps "/Force<Enter>" "<Esc>" ":save-view ov.view" &&
 	tui --since 2026-11-01 --rules rules &&
-	sed -n 3p ov.view >actual && echo "cursor 11" >expect && test_cmp expect actual
+	sed -n 3p ov.view >actual && echo "cursor 13" >expect && test_cmp expect actual
 '
 
 test_done

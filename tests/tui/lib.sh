@@ -6,8 +6,8 @@
 #   tui_week                       ingest the sample week into week.db
 #   steps KEYS-OR-COMMAND...       write the script, one line each
 #   tui [ARGS...]                  run `tiadash tui` on the script
-#   assert_screen FILE <<\EOF      the screen FILE holds, exactly (UPDATE_SCREENS=1:
-#                                  write the screen it holds into the test instead)
+#   assert_screen FILE <<\EOF      the screen FILE holds, exactly (UPDATE_SCREENS=DIR:
+#                                  queue the screen it holds for tests/tui/update-screen.py)
 #   no_control FILE                FILE holds no control byte but newlines
 
 tui_week() {
@@ -27,7 +27,10 @@ tui() {
 assert_screen() {
 	cat >"$1.expect" &&
 	if test -n "${UPDATE_SCREENS:-}" && ! cmp -s "$1.expect" "$1"; then
-		"$TEST_SRC/tui/update-screen.py" "$TEST_SRC/$TEST_NAME.sh" "$1.expect" "$1" &&
+		# Queued, not written: bash reads the running test file as it goes.
+		n=$(ls "$UPDATE_SCREENS" 2>/dev/null | wc -l) &&
+		q="$UPDATE_SCREENS/$(printf %05d "$n").$TEST_NAME" &&
+		mkdir -p "$UPDATE_SCREENS" && cp "$1.expect" "$q.expect" && cp "$1" "$q.actual" &&
 		cp "$1" "$1.expect"
 	fi &&
 	test_cmp "$1.expect" "$1"
