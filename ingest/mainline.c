@@ -168,7 +168,7 @@ static int walk_down(struct repo *r, const char *from, bool skip_first,
 
 struct down_stop {
 	const struct line *l;
-	const struct candidate *cands;
+	struct strmap cand_index; /* the candidates' commits: a walk asks at every commit */
 	size_t nr, found;
 	int64_t threshold_s;
 	bool stop_at_known;
@@ -178,10 +178,7 @@ struct down_stop {
 
 static bool is_candidate(const struct down_stop *d, const char *sha)
 {
-	for (size_t i = 0; i < d->nr; i++)
-		if (!strcmp(d->cands[i].sha, sha))
-			return true;
-	return false;
+	return strmap_has(&d->cand_index, sha);
 }
 
 static bool stop_down(const char *sha, int64_t at, void *data)
@@ -348,7 +345,7 @@ static int refresh_repo(struct store *s, struct repo *r, const char *repo, int64
 	struct line l = { .repo = repo, .seq = STRMAP_INIT };
 	struct candidate *cands = NULL;
 	size_t nr = 0;
-	struct down_stop d = { .l = &l };
+	struct down_stop d = { .l = &l, .cand_index = STRMAP_INIT };
 	char tip[41];
 	const char *ref;
 	int ret = read_candidates(s, repo, &cands, &nr);
@@ -362,8 +359,9 @@ static int refresh_repo(struct store *s, struct repo *r, const char *repo, int64
 		goto out;
 	}
 	ret = read_line(s, &l);
-	d.cands = cands;
-	d.nr = nr;
+	for (size_t i = 0; i < nr; i++)
+		strmap_put(&d.cand_index, cands[i].sha, strlen(cands[i].sha), 1);
+	d.nr = d.cand_index.nr;
 	d.threshold_s = INT64_MAX;
 	for (size_t i = 0; i < nr; i++)
 		if (cands[i].first_ms / 1000 - SLACK_S < d.threshold_s)
@@ -382,6 +380,7 @@ static int refresh_repo(struct store *s, struct repo *r, const char *repo, int64
 out:
 	free(cands);
 	strmap_clear(&l.seq);
+	strmap_clear(&d.cand_index);
 	return ret;
 }
 
