@@ -140,7 +140,6 @@ static void print_csv(const struct metrics_gate *g)
 static void print_json(const struct metrics *m, const struct metrics_gate *g)
 {
 	cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray();
-	cJSON *w = cJSON_CreateObject();
 
 	json_add_string(root, "verdict", g->go ? "GO" : "NO-GO");
 	for (size_t i = 0; i < g->nr; i++) {
@@ -171,10 +170,7 @@ static void print_json(const struct metrics *m, const struct metrics_gate *g)
 	json_add_number(root, "days_needed", m->days_needed);
 	json_add_number(root, "confidence", m->confidence);
 	json_add_number(root, "escape_target", m->escape_target);
-	json_add_time(w, "since", m->since);
-	json_add_time(w, "until", m->until);
-	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
-	cJSON_AddItemToObject(root, "window", w);
+	metrics_json_window(root, m);
 	json_print_free(root, stdout);
 }
 

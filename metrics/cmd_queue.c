@@ -116,14 +116,11 @@ static void print_csv(const struct queue_result *cheap, const struct queue_resul
 static void print_json(const struct metrics *m, const struct queue_result *cheap,
 		       const struct queue_result *full)
 {
-	cJSON *root = cJSON_CreateObject(), *w = cJSON_CreateObject();
+	cJSON *root = cJSON_CreateObject();
 
 	cJSON_AddItemToObject(root, "cheap", queue_json(cheap));
 	cJSON_AddItemToObject(root, "full", queue_json(full));
-	json_add_time(w, "since", m->since);
-	json_add_time(w, "until", m->until);
-	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
-	cJSON_AddItemToObject(root, "window", w);
+	metrics_json_window(root, m);
 	json_print_free(root, stdout);
 }
 

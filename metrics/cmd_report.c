@@ -46,15 +46,6 @@ static cJSON *json_strlist(const struct strlist *l)
 	return arr;
 }
 
-static void json_window(cJSON *root, const struct metrics *m)
-{
-	cJSON *w = json_obj(root, "window");
-
-	json_add_time(w, "since", m->since);
-	json_add_time(w, "until", m->until);
-	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
-}
-
 static void json_affected(cJSON *root, const struct metrics *m)
 {
 	cJSON *a = json_obj(root, "affected_fraction");
@@ -277,7 +268,7 @@ static void print_json(const struct metrics *m)
 	cJSON *root = cJSON_CreateObject();
 	cJSON *dc;
 
-	json_window(root, m);
+	metrics_json_window(root, m);
 	json_add_int(root, "heads", m->heads);
 	json_add_int(root, "shadow_runs", m->shadow_runs);
 	json_add_int(root, "full_runs", m->full_runs);

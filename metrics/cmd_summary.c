@@ -236,12 +236,9 @@ static void print_html(const struct metrics *cur, int64_t now)
 
 static void print_json(const struct metrics *m)
 {
-	cJSON *root = cJSON_CreateObject(), *w, *e, *prs, *f;
+	cJSON *root = cJSON_CreateObject(), *e, *prs, *f;
 
-	w = cJSON_AddObjectToObject(root, "window");
-	json_add_time(w, "since", m->since);
-	json_add_time(w, "until", m->until);
-	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
+	metrics_json_window(root, m);
 	json_add_int(root, "pairs", m->pairs);
 	e = cJSON_AddObjectToObject(root, "escapes");
 	json_add_int(e, "count", m->escapes);

@@ -162,21 +162,11 @@ static cJSON *json_record(const struct test_record *t)
 	return o;
 }
 
-static cJSON *json_window(const struct metrics *m)
-{
-	cJSON *w = cJSON_CreateObject();
-
-	json_add_time(w, "since", m->since);
-	json_add_time(w, "until", m->until);
-	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
-	return w;
-}
-
 static void print_json(const struct metrics *m, const struct test_records *r, const char *id)
 {
 	cJSON *root = cJSON_CreateObject(), *list, *u;
 
-	cJSON_AddItemToObject(root, "window", json_window(m));
+	metrics_json_window(root, m);
 	json_add_int(root, "pairs", r->pairs);
 	if (id) {
 		const struct test_record *t = find(r, id);

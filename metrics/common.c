@@ -278,3 +278,12 @@ void metrics_fmt_trade(struct strbuf *sb, const struct metrics *m)
 		strbuf_addstr(sb, " minutes");
 	}
 }
+
+void metrics_json_window(cJSON *root, const struct metrics *m)
+{
+	cJSON *w = cJSON_AddObjectToObject(root, "window");
+
+	json_add_time(w, "since", m->since);
+	json_add_time(w, "until", m->until);
+	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
+}

@@ -9,6 +9,7 @@
 
 #include "core/tiadash.h"
 #include "core/cli.h"
+#include "core/json.h"
 #include "metrics/metrics.h"
 
 #include <getopt.h>
@@ -122,6 +123,9 @@ void metrics_csv_number(struct strbuf *sb, double v);
  * a week (at most U at 95%)" (n/a where a figure is).
  */
 void metrics_fmt_trade(struct strbuf *sb, const struct metrics *m);
+
+/* The "window" object of a command's JSON, {since, until, repo}, added to root here. */
+void metrics_json_window(cJSON *root, const struct metrics *m);
 
 /* Write sb to stdout and release it. */
 void metrics_flush(struct strbuf *sb);

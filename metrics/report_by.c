@@ -110,13 +110,10 @@ static void json_period(cJSON *o, const struct metrics_day *d)
 static void print_json(const struct metrics *m, enum metrics_period by,
 		       const struct metrics_day *p, size_t n)
 {
-	cJSON *root = cJSON_CreateObject(), *w = cJSON_CreateObject();
+	cJSON *root = cJSON_CreateObject();
 	cJSON *list = cJSON_CreateArray();
 
-	json_add_time(w, "since", m->since);
-	json_add_time(w, "until", m->until);
-	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
-	cJSON_AddItemToObject(root, "window", w);
+	metrics_json_window(root, m);
 	json_add_string(root, "by", metrics_period_name(by));
 	json_add_number(root, "confidence", m->confidence);
 	for (size_t i = 0; i < n; i++) {
