@@ -109,21 +109,40 @@ static long find_span(const struct metrics *m, const char *repo, const char *tes
 	return -1;
 }
 
-static int64_t seq_of(const struct main_run *runs, size_t nr, const char *repo, const char *sha)
+/* "REPO\nSHA" -> seq of every run of main: each inherited pair asks once. */
+static void index_runs(const struct main_run *runs, size_t nr, struct strmap *out)
 {
-	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(runs[i].sha, sha) && !strcmp(runs[i].repo, repo))
-			return runs[i].seq;
-	return INT64_MIN;
+	struct strbuf key = STRBUF_INIT;
+
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%s\n%s", runs[i].repo, runs[i].sha);
+		strmap_put(out, key.buf, key.len, runs[i].seq);
+	}
+	strbuf_release(&key);
+}
+
+static int64_t seq_of(const struct strmap *index, const char *repo, const char *sha)
+{
+	struct strbuf key = STRBUF_INIT;
+	int64_t seq = INT64_MIN;
+
+	strbuf_addf(&key, "%s\n%s", repo, sha);
+	strmap_get(index, key.buf, &seq);
+	strbuf_release(&key);
+	return seq;
 }
 
 /* Each inherited failure to its span; every test red on main once into red_on_main. */
 static void attach_inherited(struct metrics *m, const struct main_run *runs, size_t nr)
 {
+	struct strmap index = STRMAP_INIT;
+
+	index_runs(runs, nr, &index);
 	for (size_t i = 0; i < m->nr_pair_notes; i++) {
 		const struct metrics_pair_note *n = &m->pair_notes[i];
 		const struct metrics_row *r = &m->rows[n->row];
-		int64_t seq = n->inherited.nr ? seq_of(runs, nr, r->repo, n->main_sha) : INT64_MIN;
+		int64_t seq = n->inherited.nr ? seq_of(&index, r->repo, n->main_sha) : INT64_MIN;
 
 		m->latent_pairs += n->latent.nr > 0;
 		m->latent_tests += (int64_t)n->latent.nr;
@@ -138,6 +157,7 @@ static void attach_inherited(struct metrics *m, const struct main_run *runs, siz
 				int_vec_push(&m->red_spans[sp].prs, r->pr);
 		}
 	}
+	strmap_clear(&index);
 	strlist_uniq(&m->red_on_main);
 	for (size_t i = 0; i < m->nr_red_spans; i++)
 		int_vec_sort_unique(&m->red_spans[i].prs);
