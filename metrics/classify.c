@@ -159,17 +159,49 @@ static int read_answer(struct store *s, const struct idmap *map, struct pair_ver
 	return 0;
 }
 
+static bool full_attempt_failed(const struct run_info *r, const struct run_info *latest)
+{
+	return r->kind == RUN_FULL && r->attempt < latest->attempt &&
+	       (r->verdict == VERDICT_FAIL || r->failures > 0);
+}
+
 /* An earlier full attempt failed while the latest passed its tests: a flake. */
 static bool earlier_full_failed(const struct pair_info *p, const struct run_info *latest)
 {
-	for (size_t i = 0; i < p->nr; i++) {
-		const struct run_info *r = &p->runs[i];
-
-		if (r->kind == RUN_FULL && r->attempt < latest->attempt &&
-		    (r->verdict == VERDICT_FAIL || r->failures > 0))
+	for (size_t i = 0; i < p->nr; i++)
+		if (full_attempt_failed(&p->runs[i], latest))
 			return true;
-	}
 	return false;
+}
+
+/*
+ * The shadow run failed, the full run passed, and the full run saw a flake:
+ * is the flake what failed the shadow run? Yes when every test the shadow
+ * run failed is one the full run showed flaky (passed on an in-run rerun,
+ * or failed in an earlier full attempt of the head). A shadow failure the
+ * flakes do not explain keeps the pair over-strict, so in-run reruns
+ * (Surefire's flakyFailure) never hide one; without the shadow run's
+ * failing tests nothing tells them apart, and the flake is the likelier.
+ */
+static int shadow_failed_on_flakes(struct store *s, const struct pair_info *p,
+				   const struct pair_verdict *v, bool *out)
+{
+	struct strlist failed = STRLIST_INIT, flakes = STRLIST_INIT;
+	int ret = query_run_failed_ids(s, v->shadow->id, &failed);
+
+	for (size_t i = 0; i < v->flaky.nr; i++)
+		strlist_push(&flakes, v->flaky.items[i]);
+	for (size_t i = 0; !ret && i < p->nr; i++)
+		if (full_attempt_failed(&p->runs[i], v->full))
+			ret = query_run_failed_ids(s, p->runs[i].id, &flakes);
+	strlist_sort(&flakes);
+	*out = true;
+	for (size_t i = 0; !ret && i < failed.nr; i++)
+		if (!strlist_sorted_has(&flakes, failed.items[i]))
+			*out = false;
+	strlist_release(&failed);
+	strlist_release(&flakes);
+	return ret;
 }
 
 static const char *incomplete_reason(const struct pair_verdict *v)
@@ -187,21 +219,41 @@ static const char *incomplete_reason(const struct pair_verdict *v)
 	return NULL;
 }
 
-static enum pair_class decide(const struct pair_info *p, const struct pair_verdict *v,
-			      bool any_real)
+/* Shadow failed, full passed after a flake: flaky or over-strict (above). */
+static int decide_shadow_failure(struct store *s, const struct pair_info *p,
+				 struct pair_verdict *v)
 {
-	bool flaky = v->flaky.nr > 0 || earlier_full_failed(p, v->full);
+	bool flakes;
+
+	if (shadow_failed_on_flakes(s, p, v, &flakes) < 0)
+		return -1;
+	v->cls = flakes ? CLASS_FLAKY : CLASS_OVER_STRICT;
+	return 0;
+}
+
+/*
+ * The class from the lists scan_result filled. Flaky means a flake decided
+ * the verdicts: a full attempt that failed before a rerun of the head
+ * passed, or a shadow failure that only flakes explain. Tests that passed
+ * on an in-run rerun while both gates passed leave the pair agree (they
+ * are counted as flaky tests all the same).
+ */
+static int decide(struct store *s, const struct pair_info *p, struct pair_verdict *v,
+		  bool any_real)
+{
+	bool rerun = earlier_full_failed(p, v->full), flake = rerun || v->flaky.nr;
 
 	if (!any_real && v->inherited.nr)
-		return CLASS_INHERITED;
-	if (v->shadow->verdict == VERDICT_PASS) {
-		if (any_real)
-			return v->missed.nr ? CLASS_ESCAPE : CLASS_NON_HERMETIC;
-		return flaky ? CLASS_FLAKY : CLASS_AGREE;
-	}
-	if (v->full->verdict == VERDICT_PASS)
-		return flaky ? CLASS_FLAKY : CLASS_OVER_STRICT;
-	return CLASS_AGREE;
+		v->cls = CLASS_INHERITED;
+	else if (v->shadow->verdict == VERDICT_PASS && any_real)
+		v->cls = v->missed.nr ? CLASS_ESCAPE : CLASS_NON_HERMETIC;
+	else if (v->shadow->verdict == VERDICT_PASS)
+		v->cls = rerun ? CLASS_FLAKY : CLASS_AGREE;
+	else if (v->full->verdict == VERDICT_PASS && flake)
+		return decide_shadow_failure(s, p, v);
+	else
+		v->cls = v->full->verdict == VERDICT_PASS ? CLASS_OVER_STRICT : CLASS_AGREE;
+	return 0;
 }
 
 int classify_pair(struct store *s, const struct idmap *map,
@@ -257,17 +309,15 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 	if (read_answer(s, map, out) < 0)
 		return -1;
 	/* Most pairs have a clean full run: no need to read any list. */
-	if (out->full->failures == 0 && out->full->flaky == 0) {
-		out->cls = decide(p, out, false);
-		return 0;
-	}
+	if (out->full->failures == 0 && out->full->flaky == 0)
+		return decide(s, p, out, false);
 	ret = quarantine_idset(s, map, q, out, &quarantine);
 	if (!ret && out->full->failures)
 		ret = read_main_cover(s, p, out, &red);
 	if (!ret)
 		ret = query_run_results_unordered(s, out->full->id, scan_result, &fs);
 	if (!ret)
-		out->cls = decide(p, out, fs.any_real);
+		ret = decide(s, p, out, fs.any_real);
 	if (!pair_class_is_escape(out->cls)) {
 		/* Missed tests are an escape's (SPEC 4): when both runs failed
 		 * the shadow gate caught the change, whatever it left out. */

@@ -9,8 +9,12 @@
  *                 least one of them was not selected: the missed tests
  *   non-hermetic  shadow passed, the full run has real failing tests and
  *                 every one of them was selected (and passed in shadow)
- *   flaky         no real failure, but a full attempt failed and a rerun of
- *                 the same head passed, or a test passed on a rerun
+ *   flaky         no real failure, and a flake decided the verdicts: a
+ *                 full attempt failed and a rerun of the same head passed,
+ *                 or the shadow run failed only on tests the full run
+ *                 showed flaky (an in-run rerun, an earlier attempt). A
+ *                 shadow failure no flake explains stays over-strict;
+ *                 in-run reruns while both gates passed leave it agree
  *   main          not a pair: a head whose only runs are full runs that
  *                 name no PR, on a commit of main's first-parent line (a
  *                 run of main, main's record)

@@ -1540,7 +1540,7 @@ def classify(pr, cover):
     failing = sorted(f for f in run_failing(lf) - flaky if not any_match(quar, *f))
     inherited = [s + "::" + c for s, c in failing if (s, c) in red]
     real = [f for f in failing if f not in red]
-    evidence = any(x.verdict == "fail" or run_failing(x) for x in fu[:-1]) or bool(flaky)
+    reruns = [x for x in fu[:-1] if x.verdict == "fail" or run_failing(x)]
     if not real and inherited:
         return Verdict("inherited", inherited=inherited)
     if ls.verdict == "pass":
@@ -1548,9 +1548,13 @@ def classify(pr, cover):
             missed = [s + "::" + c for s, c in real if not selected_by(pr, s, c)]
             nh = [s + "::" + c for s, c in real if selected_by(pr, s, c)]
             return Verdict("escape" if missed else "non-hermetic", missed, nh, inherited)
-        return Verdict("flaky" if evidence else "agree", inherited=inherited)
+        # An in-run rerun while both gates passed decides nothing.
+        return Verdict("flaky" if reruns else "agree", inherited=inherited)
     if lf.verdict == "pass":
-        return Verdict("flaky" if evidence else "over-strict", inherited=inherited)
+        # Flaky only when the flakes explain every shadow failure (unknown: they do).
+        flakes = flaky.union(*(run_failing(x) for x in reruns))
+        on_flakes = (reruns or flaky) and run_failing(ls) <= flakes
+        return Verdict("flaky" if on_flakes else "over-strict", inherited=inherited)
     return Verdict("agree", inherited=inherited,
                    latent=[s + "::" + c for s, c in real if not selected_by(pr, s, c)])
 
@@ -1719,7 +1723,8 @@ def truth(hist):
         paths = sorted(c["changes"])
         replay.append({"commit": hist.sha_main(i), "pr": int(m.group(1)) if m else None,
                        "date": fmt_z(c["date"] * 1000), "changed": len(paths), "paths": paths})
-    planted = {"escape_missed": [], "non_hermetic": [], "over_strict": [], "flaky": [], "quarantined_only": [],
+    planted = {"escape_missed": [], "non_hermetic": [], "over_strict": [], "flaky": [], "flaky_mark": [],
+               "quarantined_only": [],
                "agree_fail": [], "shadow_rerun": [], "incomplete": [], "error": [], "force_full": {}}
     for pr in sorted(hist.prs, key=lambda p: p.number):
         sc = pr.scenario
@@ -1729,7 +1734,8 @@ def truth(hist):
                                              "missed": sorted(t.id for t in pr.cause),
                                              "decision": pr.selection["decision"]})
         key = {"nonherm": "non_hermetic", "overstrict": "over_strict", "flaky_rerun": "flaky",
-               "flaky_mark": "flaky", "flaky_shadowfail": "flaky", "quarantined_only": "quarantined_only",
+               "flaky_mark": "flaky_mark", "flaky_shadowfail": "over_strict",
+               "quarantined_only": "quarantined_only",
                "broken": "agree_fail", "shadow_rerun": "shadow_rerun", "shadow_only": "incomplete",
                "full_only": "incomplete", "full_error": "incomplete"}.get(sc)
         if key:
@@ -1740,7 +1746,7 @@ def truth(hist):
             for reason in pr.selection["reasons"]:
                 planted["force_full"].setdefault(reason, []).append(pr.number)
     expect = {"escape": "escape", "nonherm": "non-hermetic", "overstrict": "over-strict", "flaky_rerun": "flaky",
-              "flaky_mark": "flaky", "flaky_shadowfail": "flaky", "quarantined_only": "agree", "broken": "agree",
+              "flaky_mark": "agree", "flaky_shadowfail": "over-strict", "quarantined_only": "agree", "broken": "agree",
               "shadow_rerun": "agree", "shadow_error": "agree", "full_error": "incomplete",
               "shadow_only": "incomplete", "full_only": "incomplete", "clean": "agree"}
     plan = hist.red_main

@@ -31,7 +31,7 @@ test_expect_success "overview at 80x24" '
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
-	Other       3 over-strict, 5 flaky, 2 quarantined
+	Other       3 over-strict, 3 flaky, 2 quarantined
 	Main        196 runs, 33 pairs inherited, 1 red span (444 min)
 	                444 min  35 inherited tests/test_fx.py::test_rates_from_fixture
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
@@ -62,7 +62,7 @@ test_expect_success "overview at 120x40" '
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
-	Other       3 over-strict, 5 flaky, 2 quarantined
+	Other       3 over-strict, 3 flaky, 2 quarantined
 	Main        196 runs, 33 pairs inherited, 1 red span (444 min)
 	                444 min  35 inherited tests/test_fx.py::test_rates_from_fixture
 	Diff cov.   p50 1.000  mean 0.812; 40 of 169 below 0.70                                                          ██▇▆▇▇▇
@@ -133,7 +133,7 @@ test_expect_success "Enter on the escapes line opens the escapes in the disagree
 	15 runs 312.9 min force-full:**/package-lock.json
 	15 runs 310.1 min UNMAPPED_FILE
 	15 runs 300.8 min force-full:migrations/**
-	Other 3 over-strict, 5 flaky, 2 quarantined
+	Other 3 over-strict, 3 flaky, 2 quarantined
 	Main 196 runs, 33 pairs inherited, 1 red span (444 min)
 	444 min 35 inherited tests/test_fx.py::test_rates_from_fixture
 	Diff cov. p50 1.000  mean 0.812; 40 of 169 below 0.70 ██▇▆▇▇▇

@@ -20,7 +20,7 @@ test_expect_success "runs at 80x24" '
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a
@@ -51,7 +51,7 @@ test_expect_success "runs at 120x40" '
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass acme/ledger
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass acme/ledger
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass acme/ledger
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass acme/ledger
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass acme/ledger
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass acme/ledger
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail acme/ledger
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass acme/ledger
@@ -93,7 +93,7 @@ test_expect_success "s sorts by the next column, S reverses and keeps the cursor
 	 1 overview  [2 runs]  3 disagreements   4 proposals
 	DATE           PR↑ HEAD    CLASS        DECISION   AFF SHADOW   FULL  DCOV
 	11-01 00:15   #412 da967b6 agree        selected 0.013   97 s 1322 s  1.00
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00
 	11-01 00:44   #415 c440f44 agree        selected 0.007  122 s 1469 s   n/a
 	11-01 14:08   #417 42689df agree        run_all  1.000 1600 s 1447 s  1.00
@@ -125,7 +125,7 @@ test_expect_success "s sorts by the next column, S reverses and keeps the cursor
 	11-01 14:08   #417 42689df agree        run_all  1.000 1600 s 1447 s  1.00
 	11-01 00:44   #415 c440f44 agree        selected 0.007  122 s 1469 s   n/a
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00
 	11-01 00:15   #412 da967b6 agree        selected 0.013   97 s 1322 s  1.00
 	11-07 19:00   push d74e109 main         -          n/a    n/a 1410 s   n/a
 	11-07 17:06   push f34261b main         -          n/a    n/a 1236 s   n/a

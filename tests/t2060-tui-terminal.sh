@@ -21,7 +21,7 @@ test_expect_success "resize to 120x40 and down to 60x20 redraws the view" '
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass acme/ledger
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass acme/ledger
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass acme/ledger
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass acme/ledger
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass acme/ledger
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass acme/ledger
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail acme/ledger
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass acme/ledger
@@ -63,7 +63,7 @@ test_expect_success "resize to 120x40 and down to 60x20 redraws the view" '
 	11-01 07:42   push 12fc543 main         -          n/a   n/a
 	11-01 11:22   push 1277218 main         -          n/a   n/a
 	11-01 12:02   push 3554a4e main         -          n/a   n/a
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040 127 s
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040 127 s
 	11-01 13:31   push 1ba49c5 main         -          n/a   n/a
 	11-01 13:49   #414 42d2dde agree        selected 0.047 147 s
 	11-01 14:03   push 7c5339b main         -          n/a   n/a
@@ -100,7 +100,7 @@ test_expect_success "a monochrome terminal: the cursor line reversed, labels bol
 	                15 runs     312.9 min force-full:**/package-lock.json
 	                15 runs     310.1 min UNMAPPED_FILE
 	                15 runs     300.8 min force-full:migrations/**
-	{B}Other{-}       3 over-strict, 5 flaky, 2 quarantined
+	{B}Other{-}       3 over-strict, 3 flaky, 2 quarantined
 	{B}Main{-}        196 runs, 33 pairs inherited, 1 red span (444 min)
 	                444 min  35 inherited tests/test_fx.py::test_rates_from_fixture
 	{B}Diff cov.{-}   p50 1.000  mean 0.812; 40 of 169 below 0.70                  ██▇▆▇▇▇
@@ -121,7 +121,7 @@ test_expect_success "NO_COLOR on a colour terminal: bold and reverse only" '
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a

@@ -45,7 +45,7 @@ test_expect_success "the disagreements' class and state columns fit their values
 	sed -n 2p d.screen >actual &&
 	echo "CLASS        STATE          PR EVIDENCE" >expect && test_cmp expect actual &&
 	sed -n 3p f.screen >actual &&
-	echo "flaky        new          #413 passed on a rerun" >expect && test_cmp expect actual
+	echo "flaky        new          #421 passed on a rerun" >expect && test_cmp expect actual
 '
 
 test_expect_success "a message longer than the help line takes the status line too" '
