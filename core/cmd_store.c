@@ -81,6 +81,9 @@ static void print_identity_text(const struct identity_figures *f)
 	if (f->has_unmatched)
 		printf(",\n%-9s %" PRId64 " of %" PRId64 " selection entries select no test",
 		       "", f->entries_unmatched, f->selection_entries);
+	if (f->quarantine_unresolved)
+		printf(",\n%-9s %" PRId64 " of %" PRId64 " quarantine lines name no test file",
+		       "", f->quarantine_unresolved, f->quarantine_lines);
 	putchar('\n');
 }
 

@@ -764,23 +764,60 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 	return r->state;
 }
 
-enum id_state identity_test_id(struct identity *id, const char *text, unsigned flags,
-			       struct strbuf *out)
+/*
+ * Where a test id splits into suite and case: at "::" (SUITE::CASE), at
+ * '#' (Surefire's -Dtest=Class#method, written back as "::"), else at the
+ * last ':' (cbm's suite:case, kept). NULL: the id is a suite.
+ */
+static const char *id_split(const char *text, const char **rest, const char **mark)
 {
 	const char *sep = strstr(text, "::");
 	const char *colon = strrchr(text, ':');
+
+	*mark = "::";
+	if (sep) {
+		*rest = sep + 2;
+		return sep;
+	}
+	sep = strchr(text, '#');
+	if (sep && sep != text && sep[1]) {
+		*rest = sep + 1;
+		return sep;
+	}
+	if (colon && colon != text && colon[1]) {
+		*rest = colon + 1;
+		*mark = ":";
+		return colon;
+	}
+	return NULL;
+}
+
+/*
+ * A suite that names no place may be a case written after its class or
+ * package with a '.': Surefire's `com.acme.FooTest.testBar`, Go's
+ * `github.com/acme/x/pkg.TestBar`. Only those shapes: a dotted name
+ * without '/', or an import path (a first component with a '.'), so a
+ * deleted `tests/a.py` never becomes `tests/a::py`.
+ */
+static const char *case_after_dot(const char *text)
+{
+	const char *slash = strchr(text, '/'), *last = strrchr(text, '/');
+	const char *dot = strrchr(last ? last : text, '.');
+
+	if (!dot || dot == text || !dot[1] || dot[-1] == '/')
+		return NULL;
+	if (slash && !memchr(text, '.', (size_t)(slash - text)))
+		return NULL;
+	return dot;
+}
+
+enum id_state identity_test_id(struct identity *id, const char *text, unsigned flags,
+			       struct strbuf *out)
+{
+	const char *rest = NULL, *mark, *sep = id_split(text, &rest, &mark), *dot;
 	const struct id_result *r;
 	char *suite;
-	const char *rest = NULL, *mark = "";
 
-	if (sep) {
-		rest = sep + 2;
-		mark = "::";
-	} else if (colon && colon != text && colon[1]) {
-		sep = colon;
-		rest = colon + 1;
-		mark = ":";
-	}
 	if (as_written(id, flags)) {
 		if (out)
 			strbuf_addstr(out, text);
@@ -788,6 +825,19 @@ enum id_state identity_test_id(struct identity *id, const char *text, unsigned f
 	}
 	suite = sep ? xstrndup(text, (size_t)(sep - text)) : xstrdup(text);
 	r = identity_suite(id, suite, flags);
+	if (!sep && !id_state_joined(r->state) && (dot = case_after_dot(text))) {
+		char *cls = xstrndup(text, (size_t)(dot - text));
+		const struct id_result *c = identity_suite(id, cls, flags);
+
+		free(cls);
+		if (c->state == ID_RESOLVED) {
+			r = c;
+			rest = dot + 1;
+		} else {
+			/* The look-up may have moved the results: r again (cached). */
+			r = identity_suite(id, suite, flags);
+		}
+	}
 	strbuf_addstr(out, r->key);
 	if (*r->suffix) {
 		strbuf_addf(out, "::%s", r->suffix);

@@ -268,4 +268,10 @@ void json_add_identity(cJSON *obj, const char *key, const struct identity_figure
 	json_add_opt_int(o, "entries_matching_no_test", f->has_unmatched, f->entries_unmatched);
 	json_add_int(o, "by_name", f->by_name);
 	json_add_int(o, "entries_unresolved", f->entries_unresolved);
+	json_add_int(o, "quarantine_lines", f->quarantine_lines);
+	json_add_int(o, "quarantine_unresolved", f->quarantine_unresolved);
+	ids = cJSON_CreateArray();
+	for (size_t i = 0; i < f->quarantine_names.nr; i++)
+		json_push_string(ids, f->quarantine_names.items[i]);
+	cJSON_AddItemToObject(o, "quarantine_unresolved_lines", ids);
 }

@@ -106,6 +106,7 @@ static int64_t count_of(struct store *s, const char *sql, int64_t *out)
 void identity_figures_release(struct identity_figures *f)
 {
 	strlist_release(&f->unresolved);
+	strlist_release(&f->quarantine_names);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -125,6 +126,50 @@ void identity_figures_finish(struct identity_figures *f)
 		}
 	}
 	l->nr = n;
+}
+
+#define QUARANTINE_OF_WINDOW                                                    \
+	" JOIN run r ON r.id = q.run_id JOIN head h ON h.id = r.head_id"           \
+	" WHERE q.resolved IS NOT NULL AND h.at >= ?1 AND h.at < ?2"             \
+	" AND (?3 = '' OR h.repo = ?3)"
+
+static void bind_window_or_all(sqlite3_stmt *st, const struct window *w)
+{
+	sqlite3_bind_int64(st, 1, w ? w->since : INT64_MIN);
+	sqlite3_bind_int64(st, 2, w ? w->until : INT64_MAX);
+	sqlite3_bind_text(st, 3, w && w->repo ? w->repo : "", -1, SQLITE_TRANSIENT);
+}
+
+int query_quarantine_identity(struct store *s, const struct window *w,
+			      struct identity_figures *f)
+{
+	static const char counts_sql[] =
+		"SELECT count(DISTINCT q.name_id),"
+		" count(DISTINCT CASE WHEN q.resolved = 0 THEN q.name_id END)"
+		" FROM quarantine q" QUARANTINE_OF_WINDOW;
+	static const char names_sql[] =
+		"SELECT DISTINCT n.text FROM quarantine q JOIN name n ON n.id = q.name_id"
+		QUARANTINE_OF_WINDOW " AND q.resolved = 0 ORDER BY n.text LIMIT 100";
+	sqlite3_stmt *st = store_stmt(s, counts_sql);
+	int rc;
+
+	bind_window_or_all(st, w);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		f->quarantine_lines = sqlite3_column_int64(st, 0);
+		f->quarantine_unresolved = sqlite3_column_int64(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return store_error(s, "cannot count quarantine lines");
+	if (!f->quarantine_unresolved)
+		return 0;
+	st = store_stmt(s, names_sql);
+	bind_window_or_all(st, w);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strlist_push(&f->quarantine_names, store_col_text(st, 0));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot list quarantine lines");
 }
 
 /* Every stored run's identity figures (status). */
@@ -175,7 +220,7 @@ static int status_identity(struct store *s, struct identity_figures *f)
 	if (rc != SQLITE_ROW)
 		return store_error(s, "cannot count selection entries");
 	identity_figures_finish(f);
-	return 0;
+	return query_quarantine_identity(s, NULL, f);
 }
 
 int query_status(struct store *s, struct store_status *out)

@@ -92,10 +92,19 @@ struct identity_figures {
 	struct strlist unresolved; /* sorted, distinct, the first IDENTITY_LISTED */
 	int64_t selection_entries, entries_unresolved, entries_unmatched;
 	bool has_unmatched;
+	/* The distinct quarantine lines, those that name no test file or suite, and theirs. */
+	int64_t quarantine_lines, quarantine_unresolved;
+	struct strlist quarantine_names; /* sorted, the first IDENTITY_LISTED */
 };
 void identity_figures_release(struct identity_figures *f);
 /* After adding ids to f->unresolved: sort them, drop repeats, keep the first IDENTITY_LISTED. */
 void identity_figures_finish(struct identity_figures *f);
+/*
+ * The quarantine lines of the runs of heads in w (NULL: every run) into
+ * f: how many distinct lines, how many name nothing (SPEC 3.3), and those.
+ */
+int query_quarantine_identity(struct store *s, const struct window *w,
+			      struct identity_figures *f);
 
 struct store_status {
 	int64_t shadow_runs, full_runs, pairs, tests, failures, sources;

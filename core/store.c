@@ -373,6 +373,13 @@ static const char *const migrations[] = {
 	"  bottom_at INTEGER NOT NULL,"
 	"  complete INTEGER NOT NULL) WITHOUT ROWID;"
 	"CREATE INDEX run_main ON run (id) WHERE pr IS NULL AND kind = 'full';",
+
+	/*
+	 * 12 -> 13: a quarantine line's identity (core/identity.h): 1 when it
+	 * names a test file or suite of the tree at its run's head (or a
+	 * suite name), 0 when nothing ties it to one (NULL: ingested before).
+	 */
+	"ALTER TABLE quarantine ADD COLUMN resolved INTEGER;",
 #undef STALE_RUN
 #undef STALE
 };

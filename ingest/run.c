@@ -320,6 +320,8 @@ void run_data_release(struct run_data *d)
 	free(d->rows);
 	tally_release(&d->failing_ids);
 	tally_release(&d->entry_ids);
+	tally_release(&d->quarantine_ids);
+	free(d->quarantine_joined);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
 	strlist_release(&d->reasons);
@@ -812,6 +814,34 @@ static void tally_seen(const char *name, enum id_state state, void *data)
 	tally(data, name, state);
 }
 
+struct quarantine_seen {
+	struct run_data *d;
+	size_t next;
+};
+
+/* A quarantine line's state: counted, and kept for the store. */
+static void quarantine_seen(const char *name, enum id_state state, void *data)
+{
+	struct quarantine_seen *q = data;
+
+	tally(&q->d->quarantine_ids, name, state);
+	q->d->quarantine_joined[q->next++] = id_state_joined(state);
+}
+
+/* The quarantine list, each line resolved like a failing test's id. */
+static int parse_quarantine(struct run_source *rs, struct run_data *d)
+{
+	struct quarantine_seen q = { d, 0 };
+
+	if (!rs->has_quarantine)
+		return 0;
+	if (list_parse(&rs->quarantine, &d->quarantine) < 0)
+		return -1;
+	d->quarantine_joined = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1, sizeof(bool));
+	identity_resolve_list(d->ids, &d->quarantine, 0, quarantine_seen, &q);
+	return 0;
+}
+
 /*
  * Everything but the coverage, in the order identity needs: the selection
  * and the diff first (the change's packages help resolve names), then the
@@ -827,9 +857,8 @@ static int parse_inputs(struct ingest_env *env, struct run_source *rs, struct ru
 	identity_resolve_list(d->ids, &d->entries, ID_ENTRY, tally_seen, &d->entry_ids);
 	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0)
 		return -1;
-	if (rs->has_quarantine && list_parse(&rs->quarantine, &d->quarantine) < 0)
+	if (parse_quarantine(rs, d) < 0)
 		return -1;
-	identity_resolve_list(d->ids, &d->quarantine, 0, NULL, NULL);
 	settle_selected_count(rs, d);
 	return 0;
 }
@@ -1039,12 +1068,18 @@ static const char *identity_fix(enum id_state s)
 	}
 }
 
+/*
+ * Say so when more than a tenth of the names of a kind resolve to nothing
+ * (every_one: when any does; a quarantine line that names nothing turns
+ * the failures it meant into escapes).
+ */
 static void warn_tally(const struct run_source *rs, const struct identity_tally *t,
-		       const char *what)
+		       const char *what, bool every_one)
 {
 	char *ex;
 
-	if (!t->unresolved || t->unresolved * 10 <= t->total || t->example_state == ID_NO_TREE)
+	if (!t->unresolved || (!every_one && t->unresolved * 10 <= t->total) ||
+	    t->example_state == ID_NO_TREE)
 		return;
 	ex = sanitized(t->example);
 	warning("%s: %" PRId64 " of %" PRId64 " %s name no path in the tree at %.12s "
@@ -1105,8 +1140,9 @@ int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_dat
 			     "(there are no results to derive it from)", rs->m.head,
 			     d->decision == DECISION_RUN_ALL ? "every test" : "tests"),
 		       PREPARE_FAILED;
-	warn_tally(rs, &d->failing_ids, "failing tests");
-	warn_tally(rs, &d->entry_ids, "selection entries");
+	warn_tally(rs, &d->failing_ids, "failing tests", false);
+	warn_tally(rs, &d->entry_ids, "selection entries", false);
+	warn_tally(rs, &d->quarantine_ids, "quarantine lines", true);
 	store_strings_encode(&d->entries, &d->entries_blob);
 	/* Only the blob is written. Free the entries on the thread that made them. */
 	strlist_release(&d->entries);

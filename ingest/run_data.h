@@ -67,6 +67,8 @@ struct run_data {
 	bool has_total, has_selected, has_engine_tests;
 	int64_t total_tests, selected_count, engine_tests;
 	struct strlist quarantine;
+	struct identity_tally quarantine_ids;
+	bool *quarantine_joined; /* per quarantine entry: does it name a test file or suite? */
 	/* Git and coverage of the changed lines. */
 	enum git_state git;
 	struct repo_diff diff;

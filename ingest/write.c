@@ -187,19 +187,24 @@ static int insert_run(struct store *s, const struct manifest *m, const struct ru
 	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot write a run");
 }
 
-static int insert_names(struct store *s, const char *sql, int64_t run_id,
-			const struct strlist *names)
+/* The quarantine lines, each with whether it names a test file or suite. */
+static int insert_quarantine(struct store *s, int64_t run_id, const struct run_data *d)
 {
-	for (size_t i = 0; i < names->nr; i++) {
+	static const char sql[] =
+		"INSERT OR IGNORE INTO quarantine (run_id, name_id, resolved) VALUES (?1, ?2, ?3)";
+
+	for (size_t i = 0; i < d->quarantine.nr; i++) {
+		const char *name = d->quarantine.items[i];
 		sqlite3_stmt *st;
 		int64_t id;
 
-		if (store_name_id(s, names->items[i], strlen(names->items[i]), &id) < 0)
+		if (store_name_id(s, name, strlen(name), &id) < 0)
 			return -1;
 		st = store_stmt(s, sql);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_int64(st, 2, id);
-		if (store_exec_stmt(s, st, "cannot write a list entry") < 0)
+		sqlite3_bind_int(st, 3, d->quarantine_joined[i]);
+		if (store_exec_stmt(s, st, "cannot write a quarantine line") < 0)
 			return -1;
 	}
 	return 0;
@@ -357,8 +362,6 @@ static int recheck(struct store *s, const struct run_source *rs, const struct ru
 
 int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d)
 {
-	static const char quarantine_sql[] =
-		"INSERT OR IGNORE INTO quarantine (run_id, name_id) VALUES (?1, ?2)";
 	struct store *s = ing->store;
 	int64_t head_id = 0, source_id = 0, diff_id = 0, run_id = 0;
 	int rc;
@@ -375,7 +378,7 @@ int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d)
 	    insert_run(s, &rs->m, d, source_id, head_id, diff_id, &run_id) < 0 ||
 	    insert_selection(s, &rs->m, d, run_id) < 0 ||
 	    insert_results(s, d, run_id) < 0 ||
-	    insert_names(s, quarantine_sql, run_id, &d->quarantine) < 0 ||
+	    insert_quarantine(s, run_id, d) < 0 ||
 	    insert_coverage(s, d, run_id) < 0 ||
 	    (d->keep_tests &&
 	     testset_write(s, rs->m.repo, rs->m.started_at, run_id, &d->tests) < 0) ||

@@ -548,8 +548,31 @@ static void identity_entries(struct strbuf *sb, const struct identity_figures *f
 			    f->selection_entries == 1 ? "entry selects" : "entries select");
 }
 
+/* "2 of 9 quarantine lines name no test file or suite" (empty when every one does) */
+static void identity_quarantine(struct strbuf *sb, const struct identity_figures *f)
+{
+	if (f->quarantine_unresolved)
+		strbuf_addf(sb, "%" PRId64 " of %" PRId64 " quarantine %s no test file or suite",
+			    f->quarantine_unresolved, f->quarantine_lines,
+			    f->quarantine_lines == 1 ? "line names" : "lines name");
+}
+
 /* The unresolved ids shown in text and markdown; the json lists IDENTITY_LISTED. */
 #define IDENTITY_SHOWN 5
+
+/* Up to IDENTITY_SHOWN of l, one a line, and how many more there are of all. */
+static void text_names(struct metrics_out *o, const struct strlist *l, int64_t all,
+		       const char *what)
+{
+	for (size_t i = 0; i < l->nr && i < IDENTITY_SHOWN; i++) {
+		strbuf_addstr(&o->sb, "    ");
+		metrics_put_text(o, l->items[i]);
+		strbuf_addch(&o->sb, '\n');
+	}
+	if (l->nr > IDENTITY_SHOWN)
+		strbuf_addf(&o->sb, "    ... (%" PRId64 " %s in all; --format json "
+			    "lists them)\n", all, what);
+}
 
 static void text_identity(struct metrics_out *o, const struct metrics *m)
 {
@@ -563,14 +586,14 @@ static void text_identity(struct metrics_out *o, const struct metrics *m)
 		identity_entries(&o->sb, &m->identity);
 		strbuf_addch(&o->sb, '\n');
 	}
-	for (size_t i = 0; i < l->nr && i < IDENTITY_SHOWN; i++) {
-		strbuf_addstr(&o->sb, "    ");
-		metrics_put_text(o, l->items[i]);
+	text_names(o, l, m->identity.failing_tests - m->identity.resolved, "unresolved");
+	if (m->identity.quarantine_unresolved) {
+		text_label(o, "");
+		identity_quarantine(&o->sb, &m->identity);
 		strbuf_addch(&o->sb, '\n');
+		text_names(o, &m->identity.quarantine_names, m->identity.quarantine_unresolved,
+			   "such lines");
 	}
-	if (l->nr > IDENTITY_SHOWN)
-		strbuf_addf(&o->sb, "    ... (%" PRId64 " unresolved in all; --format json "
-			    "lists them)\n", m->identity.failing_tests - m->identity.resolved);
 }
 
 static void text_seeded(struct metrics_out *o, const struct metrics *m)
@@ -779,6 +802,9 @@ static void md_overview(struct metrics_out *o, const struct metrics *m)
 	if (m->identity.has_unmatched)
 		strbuf_addstr(&v, "; ");
 	identity_entries(&v, &m->identity);
+	if (m->identity.quarantine_unresolved)
+		strbuf_addstr(&v, "; ");
+	identity_quarantine(&v, &m->identity);
 	md_row(o, "test identity", v.buf);
 	strbuf_reset(&v);
 	fmt_saved(&v, &m->savings);

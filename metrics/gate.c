@@ -57,6 +57,45 @@ static const char *bound_label(double confidence)
 	return "escape rate upper bound";
 }
 
+/*
+ * The joined share of n names of which bad are not, into *share and
+ * *label when lower (below 1 when *share is n/a, so a window where every
+ * name joined reads as before: failing tests, or n/a).
+ */
+static void weakest(double *share, const char **label, int64_t n, int64_t bad,
+		    const char *what)
+{
+	double v = n > 0 ? (double)(n - bad) / (double)n : NAN;
+
+	if (!isnan(v) && v < (isnan(*share) ? 1.0 : *share)) {
+		*share = v;
+		*label = what;
+	}
+}
+
+/*
+ * An escape computed on an unresolved id is not evidence (SPEC 3.3), nor
+ * is one a quarantine line that names nothing failed to excuse, nor a
+ * selection whose entries select no test. The criterion is the lowest of
+ * the three shares, labelled with its kind; a window without any such
+ * name has no join to doubt.
+ */
+static void add_identity(struct metrics_gate *out, const struct metrics *m,
+			 const struct metrics_criteria *c)
+{
+	const struct identity_figures *f = &m->identity;
+	const char *label = "failing tests resolved";
+	double share = m->identity_share;
+	int64_t entries_bad = f->has_unmatched && f->entries_unmatched > f->entries_unresolved ?
+			      f->entries_unmatched : f->entries_unresolved;
+
+	weakest(&share, &label, f->quarantine_lines, f->quarantine_unresolved,
+		"quarantine lines resolved");
+	weakest(&share, &label, f->selection_entries, entries_bad, "selection entries joined");
+	add(out, "identity_resolved", label, OP_GE, c->min_identity, share, false,
+	    false)->pass |= isnan(share);
+}
+
 void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *c,
 			struct metrics_gate *out)
 {
@@ -72,12 +111,7 @@ void metrics_gate_check(const struct metrics *m, const struct metrics_criteria *
 	add(out, "escape_rate_upper", bound_label(m->confidence), OP_LE,
 	    m->escape_target, m->escape_bounds.upper, false, false);
 	out->criteria[out->nr - 1].decimals = 4;
-	/*
-	 * An escape computed on an unresolved id is not evidence (SPEC 3.3);
-	 * a window without failing tests has no join to doubt.
-	 */
-	add(out, "identity_resolved", "failing tests resolved", OP_GE, c->min_identity,
-	    m->identity_share, false, false)->pass |= isnan(m->identity_share);
+	add_identity(out, m, c);
 	add(out, "affected_fraction_p50", "affected fraction p50", OP_LE,
 	    c->max_affected_p50, m->affected.p50, false, false);
 	if (c->p95_saving)

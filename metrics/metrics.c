@@ -2064,6 +2064,8 @@ int metrics_compute(struct store *s, const struct window *w,
 		if (!ret)
 			ret = metrics_main_record(s, &win, out);
 		if (!ret)
+			ret = query_quarantine_identity(s, &win, &out->identity);
+		if (!ret)
 			ret = finish_trend(&a);
 		if (!ret)
 			ret = metrics_seeded_compute(s, &win, out->confidence, &out->seeded);

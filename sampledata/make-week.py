@@ -1577,16 +1577,21 @@ def blind_spots(prs):
             "new": {"count": len(new), "selected": sum(named(sc) for sc in new)}}
 
 
-def identity(full_runs, shadow_runs):
+def identity(full_runs, shadow_runs, runs):
     """tiadash's test identity figures: every suite key resolves (a path of the
-    tree; C suites are names, not paths) and every entry selects a test."""
+    tree; C suites are names, not paths), every entry selects a test, and
+    every line of the quarantine lists of runs names a test file."""
     failing = [f for x in full_runs for f in run_failing(x)]
     by_name = sum(1 for suite, _ in failing if "/" not in suite)
     entries = sum(len(x.pr.selection["entries"]) for x in shadow_runs
                   if x.pr.selection["decision"] == "selected")
+    quarantine = {q for x in runs for q in (x.quarantine or [])
+                  if q.strip() and not q.startswith("#")}
     return {"failing_tests": len(failing), "resolved": len(failing), "unresolved": [],
             "selection_entries": entries, "entries_matching_no_test": 0,
-            "by_name": by_name, "entries_unresolved": 0}
+            "by_name": by_name, "entries_unresolved": 0,
+            "quarantine_lines": len(quarantine), "quarantine_unresolved": 0,
+            "quarantine_unresolved_lines": []}
 
 
 CLASSES = ("agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete", "inherited")
@@ -1682,7 +1687,7 @@ def truth(hist):
               "failures": sum(len(x.failed) if x.failed is not None else
                               sum(st in ("fail", "error") for _, st, _, _ in x.cases) for x in runs),
               "sources": len(runs), "first": fmt_z(min(x.ms for x in runs)), "last": fmt_z(max(x.ms for x in runs))}
-    status["identity"] = identity(runs, [x for x in runs if x.kind == "shadow"])
+    status["identity"] = identity(runs, [x for x in runs if x.kind == "shadow"], runs)
     af = [affected(x) for x in lat_shadow]
     dc = [d for d in (diff_coverage(x) for x in lat_shadow) if d is not None]
     ff = [x for x in lat_shadow if x.pr.selection["decision"] == "run_all"]
@@ -1715,7 +1720,8 @@ def truth(hist):
     late = (WEEK_START + 3 * 86400) * 1000
     head_ms = lambda pr: min([x.ms for x in pr.runs if x.kind == "shadow"] or [x.ms for x in pr.runs])
     blind_late = dict(blind_spots([pr for pr in hist.prs if head_ms(pr) >= late]), since=fmt_z(late))
-    report["identity"] = identity([lf for pr, lf in complete_full], lat_shadow)
+    report["identity"] = identity([lf for pr, lf in complete_full], lat_shadow,
+                                  [x for pr in hist.prs for x in pr.runs] + hist.main_runs)
     replay = []
     for i in range(len(hist.mains) - 1, hist.first_week - 1, -1):
         c = hist.mains[i]

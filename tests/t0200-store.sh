@@ -5,7 +5,7 @@
 
 test_expect_success 'init creates the store with the current schema' '
 	tiadash --db new/dir/s.db init >out &&
-	test_grep "^store new/dir/s.db ready (schema 12)$" out &&
+	test_grep "^store new/dir/s.db ready (schema 13)$" out &&
 	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 12 &&
 	test "$(sqlite3 new/dir/s.db "pragma journal_mode")" = wal &&
 	test "$(sqlite3 new/dir/s.db "pragma application_id")" = 1414086980
@@ -44,7 +44,7 @@ test_expect_success 'a store from a newer tiadash is refused, untouched' '
 	sqlite3 newer.db "pragma user_version = 99" &&
 	cp newer.db newer.copy &&
 	test_expect_code 2 tiadash --db newer.db status 2>err &&
-	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 12): upgrade tiadash" err &&
+	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 13): upgrade tiadash" err &&
 	cmp newer.db newer.copy
 '
 

@@ -47,7 +47,7 @@ test_expect_success 'ingest a directory of manifests' '
 
 test_expect_success 'status counts runs, pairs, tests and failures; tests/u.py is not in the tree' '
 	tiadash --db s.db status --format json | json_norm >actual &&
-	echo "{\"failures\": 1, \"first\": \"2026-11-02T09:00:00Z\", \"identity\": {\"by_name\": 0, \"entries_matching_no_test\": 0, \"entries_unresolved\": 0, \"failing_tests\": 1, \"resolved\": 0, \"selection_entries\": 1, \"unresolved\": [\"tests/u.py::test_x\"]}, \"last\": \"2026-11-02T09:30:00Z\", \"pairs\": 1, \"runs\": {\"full\": 1, \"shadow\": 1}, \"sources\": 2, \"tests\": 5}" >expect &&
+	echo "{\"failures\": 1, \"first\": \"2026-11-02T09:00:00Z\", \"identity\": {\"by_name\": 0, \"entries_matching_no_test\": 0, \"entries_unresolved\": 0, \"failing_tests\": 1, \"quarantine_lines\": 0, \"quarantine_unresolved\": 0, \"quarantine_unresolved_lines\": [], \"resolved\": 0, \"selection_entries\": 1, \"unresolved\": [\"tests/u.py::test_x\"]}, \"last\": \"2026-11-02T09:30:00Z\", \"pairs\": 1, \"runs\": {\"full\": 1, \"shadow\": 1}, \"sources\": 2, \"tests\": 5}" >expect &&
 	test_cmp expect actual
 '
 

@@ -200,6 +200,41 @@ static void selection_lists(void **state)
 								  NULL, NULL, NULL)), 0);
 }
 
+/* id into sb as identity_test_id resolves it, asserting its state. */
+static void check_id(struct identity *id, const char *text, enum id_state want,
+		     const char *expect)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(identity_test_id(id, text, 0, &sb), want);
+	assert_string_equal(sb.buf, expect);
+	strbuf_release(&sb);
+}
+
+/* Quarantine lines and failed-test lists as the producers write them (issue 33). */
+static void producer_forms(void **state)
+{
+	struct identity *id = run(NULL);
+
+	UNUSED(state);
+	/* Surefire's -Dtest=Class#method, and Class.method */
+	check_id(id, "com.acme.FooTest#testBar", ID_RESOLVED,
+		 "src/test/java/com/acme/FooTest.java::testBar");
+	check_id(id, "com.acme.FooTest.testBar", ID_RESOLVED,
+		 "src/test/java/com/acme/FooTest.java::testBar");
+	/* Go: an import path, then the test after its last '.' */
+	check_id(id, "example.com/acme/go/pkg/util.TestParse", ID_RESOLVED, "go/pkg/util::TestParse");
+	check_id(id, "example.com/acme/go/pkg/util", ID_RESOLVED, "go/pkg/util");
+	/* Never guessed: a missing file is not a class with a case "py" */
+	check_id(id, "tests/gone.py", ID_NOT_FOUND, "tests/gone.py");
+	check_id(id, "tests/exports.py", ID_NOT_FOUND, "tests/exports.py");
+	/* A class that does not exist stays unresolved, '#' form or '.' form */
+	check_id(id, "com.acme.NoTest#testBar", ID_NOT_FOUND, "com.acme.NoTest::testBar");
+	check_id(id, "com.acme.NoTest.testBar", ID_NOT_FOUND, "com.acme.NoTest.testBar");
+	/* An ambiguous class stays ambiguous */
+	check_id(id, "com.acme.dup.DupTest#t", ID_AMBIGUOUS, "com.acme.dup.DupTest::t");
+}
+
 static void ids_and_reports(void **state)
 {
 	struct identity *id = run(NULL);
@@ -316,6 +351,7 @@ int main(void)
 		cmocka_unit_test(package_grain),
 		cmocka_unit_test(selection_lists),
 		cmocka_unit_test(ids_and_reports),
+		cmocka_unit_test(producer_forms),
 		cmocka_unit_test(idmap_for_reports),
 		cmocka_unit_test(no_tree),
 		cmocka_unit_test(class_entries_select),
