@@ -146,6 +146,17 @@ test_done() {
 	[ "$test_failed" = 0 ]
 }
 
+# sample_week DB: the sample week ingested into DB, for tests that read it.
+# make check ingests it once (tests/sample-db.sh, into $SAMPLE_DB) and each
+# test copies that; a test run by hand, without it, ingests its own.
+sample_week() {
+	if [ -n "${SAMPLE_DB:-}" ] && [ -f "$SAMPLE_DB" ]; then
+		cp "$SAMPLE_DB" "$1"
+	else
+		tiadash --db "$1" --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null
+	fi
+}
+
 # commit_at DATE MESSAGE: commit everything staged and unstaged, at a fixed time.
 commit_at() {
 	git add -A &&

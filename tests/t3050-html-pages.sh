@@ -21,7 +21,7 @@ keys() {
 }
 
 test_expect_success 'setup: the week, its JSON and its pages' '
-	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null &&
+	sample_week week.db &&
 	w="--since 2026-11-01 --until 2026-11-08" &&
 	tiadash --db week.db report $w --format json >report.json &&
 	tiadash --db week.db report $w --format html -o report.html &&

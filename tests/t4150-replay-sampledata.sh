@@ -63,7 +63,7 @@ for c in json.load(open(\"replay.json\"))[\"changes\"]:
 '
 
 test_expect_success 'with the record: the planted escapes and their missed tests' '
-	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null 2>&1 &&
+	sample_week week.db &&
 	tiadash --db week.db replay --repo "$SAMPLE/repo" --since "$since" --until "$until" \
 		--no-builtin-rules --format json >recorded.json &&
 	python3 - "$SAMPLE/expected.json" recorded.json <<-\EOF
