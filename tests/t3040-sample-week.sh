@@ -6,11 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-metrics.sh"
 
-if ! test -f "$SAMPLE/expected.json"; then
-	echo "ok 1 # skip the sample week is not built (make sampledata)"
-	echo "1..1"
-	exit 0
-fi
+need_sample_week
 
 test_expect_success 'ingest the week' '
 	sample_week week.db &&

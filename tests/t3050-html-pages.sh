@@ -8,11 +8,7 @@
 . "$TEST_SRC/lib-metrics.sh"
 . "$TEST_SRC/lib-html.sh"
 
-if ! test -f "$SAMPLE/expected.json"; then
-	echo "ok 1 # skip the sample week is not built (make sampledata)"
-	echo "1..1"
-	exit 0
-fi
+need_sample_week
 
 # keys JSON EXPR: "--require"-able keys, one per line, from a Python
 # expression over the JSON d (a list of key strings).
