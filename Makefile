@@ -133,22 +133,29 @@ test-tools:
 		cat tests/npm/package-lock.json | cksum >$(TOOLS)/.installed || \
 		echo "npm ci failed: the tests of real selectors skip" >&2; fi
 
+# The sample week's store, ingested once for the tests that only read it
+# (tests/lib.sh's sample_week copies it), by the binary under test.
+SAMPLE_DB = $(BUILD)/sample.db
+
 TEST_ENV = TIADASH_BIN='$(abspath $(BIN))' TT_BIN='$(abspath $(BUILD)/tests/helper/tt)' \
 	TEST_TOOLS='$(abspath $(TOOLS))' \
 	UNIT_DIR='$(abspath $(BUILD)/tests/unit)' SAMPLE='$(abspath $(SAMPLE))' \
-	TEST_RESULTS='$(BUILD)/test-results'
+	SAMPLE_DB='$(abspath $(SAMPLE_DB))' TEST_RESULTS='$(BUILD)/test-results'
+
+$(SAMPLE_DB): $(BIN) $(SAMPLE)/.built tests/sample-db.sh tests/lib.sh
+	@$(TEST_ENV) tests/sample-db.sh $@
 
 check test: test-deps
 	@echo "check: building tiadash, the unit tests and the test helpers"
 	@$(MAKE) --no-print-directory DEVELOPER=1 $(BIN) $(UNIT_BINS) $(HELPER_BINS)
-	@echo "check: the sample week, and the real selectors the tests run (npm)"
-	@$(MAKE) --no-print-directory sampledata test-tools
+	@echo "check: the sample week and its store, and the real selectors the tests run (npm)"
+	@$(MAKE) --no-print-directory DEVELOPER=1 sampledata test-tools $(SAMPLE_DB)
 	@echo "check: running the tests (each file's line as it finishes)"
 	@$(TEST_ENV) tests/run $(TESTS)
 
 # One test file: make tests/t1000-ingest-sample.sh
 tests/t%.sh: FORCE
-	@$(MAKE) --no-print-directory $(BIN) $(HELPER_BINS) sampledata test-tools
+	@$(MAKE) --no-print-directory $(BIN) $(HELPER_BINS) sampledata test-tools $(SAMPLE_DB)
 	@$(TEST_ENV) tests/run $@
 
 bench: $(BIN) $(HELPER_BINS) sampledata test-tools

@@ -75,6 +75,21 @@ test_expect_code() {
 	fi
 }
 
+# skip_all REASON: the file's tests cannot run here (a tool or a build
+# product is missing); one skipped test says why.
+skip_all() {
+	echo "ok 1 # SKIP $1"
+	echo "1..1"
+	cd / && rm -rf "$(dirname "$TRASH")"
+	exit 0
+}
+
+# need_sample_week: skip the file unless the sample week is built.
+need_sample_week() {
+	test -f "$SAMPLE/expected.json" && test -d "$SAMPLE/repo" ||
+		skip_all "the sample week is not built (make sampledata)"
+}
+
 test_cmp() {
 	diff -u "$1" "$2"
 }
@@ -144,6 +159,17 @@ test_done() {
 		echo "# kept $TRASH" >&2
 	fi
 	[ "$test_failed" = 0 ]
+}
+
+# sample_week DB: the sample week ingested into DB, for tests that read it.
+# make check ingests it once (tests/sample-db.sh, into $SAMPLE_DB) and each
+# test copies that; a test run by hand, without it, ingests its own.
+sample_week() {
+	if [ -n "${SAMPLE_DB:-}" ] && [ -f "$SAMPLE_DB" ]; then
+		cp "$SAMPLE_DB" "$1"
+	else
+		tiadash --db "$1" --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null
+	fi
 }
 
 # commit_at DATE MESSAGE: commit everything staged and unstaged, at a fixed time.

@@ -3,7 +3,7 @@
 
 No scipy here: Clopper-Pearson bounds by bisection on the exact binomial
 CDF in rational arithmetic (fractions), Fisher's exact test by exact
-integer binomial coefficients. Slow, but exact to 2^-64; keep n modest.
+integer binomial coefficients. Exact to 2^-64.
 
 usage: stats_ref.py upper X N C          one-sided upper bound
        stats_ref.py interval X N C       two-sided interval "LOWER UPPER"
@@ -18,22 +18,27 @@ import sys
 STEPS = 64
 
 
-def cdf(x, n, p):
-    """P(X <= x) for X ~ Bin(n, p), exactly."""
-    q = 1 - p
-    return sum(comb(n, k) * p ** k * q ** (n - k) for k in range(x + 1))
+def cdf_above(x, n, a, s, alpha):
+    """Whether P(X <= x) > alpha for X ~ Bin(n, p), p = a / 2^s, exactly:
+    the CDF times 2^(s n) is the integer sum of C(n,k) a^k (2^s - a)^(n-k),
+    so the comparison is one of integers (Fractions would reduce every term
+    by a gcd, which made the reference take minutes at n = 214)."""
+    b = (1 << s) - a
+    total = sum(comb(n, k) * a ** k * b ** (x - k) for k in range(x + 1))
+    return total * b ** (n - x) * alpha.denominator > alpha.numerator << (s * n)
 
 
 def solve_p(x, n, alpha):
     """The p with P(X <= x | n, p) = alpha (the CDF falls as p grows)."""
-    lo, hi = Fraction(0), Fraction(1)
-    for _ in range(STEPS):
-        mid = (lo + hi) / 2
-        if cdf(x, n, mid) > alpha:
+    lo, hi = 0, 1   # numerators over 2^s
+    for s in range(1, STEPS + 1):
+        lo, hi = 2 * lo, 2 * hi
+        mid = (lo + hi) // 2
+        if cdf_above(x, n, mid, s, alpha):
             lo = mid
         else:
             hi = mid
-    return (lo + hi) / 2
+    return Fraction(lo + hi, 1 << (STEPS + 1))
 
 
 def upper(x, n, c):
@@ -54,12 +59,24 @@ def interval(x, n, c):
 
 
 def needed(x, n, c, target):
-    m = 0
-    while True:
+    """The least m with upper(x, n + m) <= target: the bound falls as n
+    grows, so double m until it is reached, then bisect."""
+    def ok(m):
         u = upper(x, n + m, c)
-        if u is not None and u <= target:
-            return m
-        m += 1
+        return u is not None and u <= target
+
+    if ok(0):
+        return 0
+    lo, hi = 0, 1   # ok(lo) is false, ok(hi) unknown until checked
+    while not ok(hi):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid
+    return hi
 
 
 def fisher(x1, n1, x2, n2):

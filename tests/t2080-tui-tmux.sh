@@ -7,11 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/tui/lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "ok 1 # SKIP tmux is not installed"
-	echo "1..1"
-	exit 0
-fi
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
 
 SOCK=tiadash-test-$$
 tmx() {

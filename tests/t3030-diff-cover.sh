@@ -7,11 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-metrics.sh"
 
-if ! command -v diff-cover >/dev/null; then
-	echo "ok 1 # skip diff-cover is not installed"
-	echo "1..1"
-	exit 0
-fi
+command -v diff-cover >/dev/null || skip_all "diff-cover is not installed"
 
 test_expect_success 'setup: a repository with eight PRs and their coverage' '
 	python3 - <<-\PY

@@ -8,11 +8,7 @@
 . "$TEST_SRC/lib-metrics.sh"
 . "$TEST_SRC/lib-html.sh"
 
-if ! test -f "$SAMPLE/expected.json"; then
-	echo "ok 1 # skip the sample week is not built (make sampledata)"
-	echo "1..1"
-	exit 0
-fi
+need_sample_week
 
 # keys JSON EXPR: "--require"-able keys, one per line, from a Python
 # expression over the JSON d (a list of key strings).
@@ -21,7 +17,7 @@ keys() {
 }
 
 test_expect_success 'setup: the week, its JSON and its pages' '
-	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null &&
+	sample_week week.db &&
 	w="--since 2026-11-01 --until 2026-11-08" &&
 	tiadash --db week.db report $w --format json >report.json &&
 	tiadash --db week.db report $w --format html -o report.html &&

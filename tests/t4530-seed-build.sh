@@ -6,11 +6,7 @@
 . "$TEST_SRC/lib-selectors.sh"
 . "$TEST_SRC/lib-seed.sh"
 
-if ! command -v cc >/dev/null 2>&1; then
-	echo "ok 1 # skip no C compiler (cc)"
-	echo "1..1"
-	exit 0
-fi
+command -v cc >/dev/null 2>&1 || skip_all "no C compiler (cc)"
 
 # One mutation site per source file: size.c's static assertion (== to !=
 # does not compile) and calc.c's comparison (> to >= fails the test).

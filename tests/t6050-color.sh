@@ -11,7 +11,7 @@ on_tty() {
 }
 
 test_expect_success 'setup: the sample week' '
-	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null
+	sample_week week.db
 '
 
 SHOW="$TIADASH_BIN --db week.db --repo $SAMPLE/repo show"

@@ -6,13 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-large.sh"
 
-skip_all() {
-	echo "ok 1 # SKIP $1"
-	echo "1..1"
-	exit 0
-}
 command -v valgrind >/dev/null || skip_all "valgrind is not installed"
-test -f "$SAMPLE/expected.json" || skip_all "the sample week is not built (make sampledata)"
+need_sample_week
 # An ASan build (make SANITIZE=1 check) cannot run under valgrind.
 if grep -q __asan_init "$TIADASH_BIN" 2>/dev/null; then
 	skip_all "the binary is built with AddressSanitizer"

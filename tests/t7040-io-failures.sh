@@ -8,11 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FAILIO=${FAILIO_SO:-$(dirname "$TT_BIN")/../fuzz/failio.so}
-if ! test -f "$FAILIO"; then
-	echo "ok 1 # SKIP the failio shim is not built ($FAILIO)"
-	echo "1..1"
-	exit 0
-fi
+test -f "$FAILIO" || skip_all "the failio shim is not built ($FAILIO)"
 # The shim comes before the sanitizer runtime in an ASan build.
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 

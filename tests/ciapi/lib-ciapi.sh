@@ -5,7 +5,7 @@
 #
 #   ci_start                      # sets API (http://127.0.0.1:P), STORAGE_PORT
 #   ci_world spec.json            # what the API serves from now on
-#   ci_log [--from N]             # the requests so far (tests/ciapi/log.py)
+#   ci_log [--from N]             # the requests so far (tests/request-log.py --ci)
 #   ci_mark                       # how many requests are logged (for --from)
 #   ci_repo                       # repo/ with base and PR heads 11..14 (heads/N)
 #   ci_record DIR KIND PR MODE ATTEMPT [record options...]   # a record folder
@@ -60,7 +60,7 @@ ci_world() {
 }
 
 ci_log() {
-	python3 "$TEST_SRC/ciapi/log.py" "$TRASH/ci.log" "$@"
+	python3 "$TEST_SRC/request-log.py" --ci "$TRASH/ci.log" "$@"
 }
 
 ci_mark() {

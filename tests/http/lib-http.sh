@@ -5,7 +5,7 @@
 #   . "$TEST_SRC/http/lib-http.sh"
 #   http_start web "$PWD/www"        # sets web_port, logs to web.log
 #   http_rules web '{"/a.json": {"status": 503, "times": 1}}'
-#   http_log web >requests           # one line a request (tests/http/log.py)
+#   http_log web >requests           # one line a request (tests/request-log.py)
 
 # Proxies from the environment would swallow requests to 127.0.0.1.
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
@@ -51,7 +51,7 @@ http_rules() {
 
 # http_log NAME [--from N]: the requests NAME has seen.
 http_log() {
-	python3 "$TEST_SRC/http/log.py" "$TRASH/$1.log" "${@:2}"
+	python3 "$TEST_SRC/request-log.py" "$TRASH/$1.log" "${@:2}"
 }
 
 # http_mark NAME: how many requests NAME has logged so far (for --from).

@@ -3,7 +3,7 @@
 # script (TIADASH_SCRIPT); tests compare the screens it saves with the
 # expected screens written inline (tig's test suite is the model).
 #
-#   tui_week                       ingest the sample week into week.db
+#   tui_week                       the sample week in week.db (lib.sh's sample_week)
 #   steps KEYS-OR-COMMAND...       write the script, one line each
 #   tui [ARGS...]                  run `tiadash tui` on the script
 #   assert_screen FILE <<\EOF      the screen FILE holds, exactly (UPDATE_SCREENS=DIR:
@@ -11,7 +11,7 @@
 #   no_control FILE                FILE holds no control byte but newlines
 
 tui_week() {
-	tiadash --db week.db --repo "$SAMPLE/repo" ingest "$SAMPLE/artifacts" >/dev/null
+	sample_week week.db
 }
 
 steps() {
