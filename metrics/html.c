@@ -536,7 +536,8 @@ static void table_escapes(struct strbuf *sb, const struct metrics *m, const char
 
 		strbuf_addstr(sb, "<tr>");
 		change_cell(sb, prefix, i, r);
-		strbuf_addf(sb, "<td>%s", pair_class_name(r->cls));
+		strbuf_addstr(sb, "<td>");
+		html_nowrap(sb, pair_class_name(r->cls));
 		if (*r->repo && !*m->repo) {
 			strbuf_addstr(sb, "<br>");
 			html_escape(sb, r->repo);
@@ -584,12 +585,12 @@ static void table_red_spans(struct strbuf *sb, const struct metrics *m, size_t m
 		html_code(sb, sp->test);
 		strbuf_addf(sb, "</td><td>%.7s ", sp->red_sha);
 		time_format(&c, sp->red_at);
-		html_escape(sb, c.buf);
+		html_nowrap(sb, c.buf);
 		strbuf_reset(&c);
 		if (sp->green_sha[0]) {
 			strbuf_addf(sb, "</td><td>%.7s ", sp->green_sha);
 			time_format(&c, sp->green_at);
-			html_escape(sb, c.buf);
+			html_nowrap(sb, c.buf);
 			strbuf_reset(&c);
 		} else {
 			strbuf_addstr(sb, "</td><td>still red");
@@ -630,7 +631,9 @@ static void gate_escapes(struct strbuf *sb, const struct metrics *m)
 		shown++;
 		strbuf_addstr(sb, "<tr>");
 		change_cell(sb, "report:", i, &m->rows[e->row]);
-		strbuf_addf(sb, "<td>%s</td><td>", pair_class_name(m->rows[e->row].cls));
+		strbuf_addstr(sb, "<td>");
+		html_nowrap(sb, pair_class_name(m->rows[e->row].cls));
+		strbuf_addstr(sb, "</td><td>");
 		test_cell(sb, e->missed.nr ? &e->missed : &e->non_hermetic, GATE_TESTS);
 		if (e->missed.nr && e->non_hermetic.nr)
 			strbuf_addf(sb, "<br><span class=\"more\">and %zu selected and failed</span>",

@@ -742,6 +742,12 @@ static enum reaction generic_request(struct tui *t, struct view *v, enum request
 			v->offset = v->offset > half ? v->offset - half : 0;
 		return R_REDRAW;
 	}
+	case REQ_SCROLL_RIGHT:
+		v->xoffset += t->cols / 2 > 1 ? t->cols / 2 : 1; /* tui_draw pulls it back */
+		return R_REDRAW;
+	case REQ_SCROLL_LEFT:
+		v->xoffset = v->xoffset > t->cols / 2 ? v->xoffset - t->cols / 2 : 0;
+		return R_REDRAW;
 	case REQ_MOVE_FIRST:
 		v->lineno = 0;
 		return R_REDRAW;
@@ -882,7 +888,8 @@ static enum reaction handle_mouse(struct tui *t, struct tui_key key)
 		return id < NR_VIEWS ? tui_push(t, id) : R_NONE;
 	}
 	if (v->ops->header && key.y == top - 1)
-		return v->ops->click_header ? v->ops->click_header(t, v, key.x) : R_NONE;
+		return v->ops->click_header ? v->ops->click_header(t, v, key.x + v->xoffset) :
+			R_NONE;
 	if (key.y == t->lines - 1) {
 		enum request req = tui_hint_at(t, key.x);
 

@@ -60,6 +60,9 @@
 	_(FIND_NEXT, NULL, "Go to the next line that matches the filter or "   \
 		     "search")                                                 \
 	_(FIND_PREV, NULL, "Go to the previous line that matches")             \
+	_(SCROLL_RIGHT, NULL, "Scroll the lines right by half a screen, to "   \
+		       "the columns and the ends of ids that do not fit")      \
+	_(SCROLL_LEFT, NULL, "Scroll the lines back left by half a screen")    \
 	_(CLEAR, NULL, "Clear the filter or search; without one, close the "   \
 		 "help, a detail or a preview")                                \
 	_(JUMP, NULL, "Jump to a pull request or commit (434, #434, 8a1a282): "\
@@ -306,6 +309,7 @@ struct view {
 	const struct view_ops *ops;
 	void *priv;
 	size_t offset, lineno; /* first visible line, cursor line */
+	int xoffset;           /* columns scrolled right (< and >) */
 	bool opened;
 	struct view_search search;
 };
