@@ -148,6 +148,21 @@ test_expect_success "a colour terminal without NO_COLOR uses colour pairs" '
 	grep -q "{Bc[0-9]*}\[2 runs\]" color.attrs
 '
 
+test_expect_success "--color=never on a colour terminal: as NO_COLOR, bold and reverse only" '
+	steps "2" ":save-attrs never.attrs" &&
+	TUI_TERM="xterm-256color" tui --since 2026-11-01 --rules rules --color=never &&
+	test_cmp nocolor.attrs never.attrs
+'
+
+test_expect_success "--color=always draws in colour despite NO_COLOR; a bad WHEN is an error" '
+	steps "2" ":resize 120x40" ":save-attrs always.attrs" &&
+	TUI_TERM="xterm-256color" NO_COLOR=1 tui --since 2026-11-01 --rules rules --color=always &&
+	grep -q "{Bc[0-9]*}escape" always.attrs &&
+	grep -q "{Bc[0-9]*}\[2 runs\]" always.attrs &&
+	test_expect_code 2 tui --color=maybe 2>err &&
+	test_grep "^tiadash: error: --color is always, auto or never, not .maybe.$" err
+'
+
 test_expect_success "a key bound nowhere says so on the help line" '
 	steps "x" ":save-display unbound.screen" &&
 	tui --since 2026-11-01 --rules rules &&

@@ -996,6 +996,7 @@ enum {
 	OPT_RULES = MOPT_FIRST_PRIVATE,
 	OPT_MAX_FRAMES,
 	OPT_PRINT_KEYS,
+	OPT_COLOR,
 };
 
 /* The window options of report (no --format: the dashboard is the format). */
@@ -1007,6 +1008,7 @@ static const struct option tui_options[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
 	{ "print-keys", optional_argument, NULL, OPT_PRINT_KEYS },
+	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1036,6 +1038,11 @@ static int parse_options(int argc, char **argv, struct cmd_context *ctx,
 				return usage_error(&cmd_tui, "--max-frames '%s': expected "
 						   "a positive number", optarg);
 			o->max_frames = (long)n;
+			break;
+		case OPT_COLOR:
+			if (!color_parse(optarg, &o->color))
+				return usage_error(&cmd_tui, "--color is always, auto or never, "
+						   "not '%s'", optarg);
 			break;
 		case OPT_PRINT_KEYS:
 			if (optarg && strcmp(optarg, "roff") && strcmp(optarg, "text"))
@@ -1140,7 +1147,7 @@ const struct cmd cmd_tui = {
 	.fn = run_tui,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--project NAME] "
-		 "[--rules FILE]...",
+		 "[--rules FILE]... [--color[=WHEN]]",
 	.summary = "Open the dashboard: overview, runs, disagreements, detail, proposals.",
 	.help = "  --since WHEN   window start, inclusive (1y, 7d, 24h, 90m, 2026-11-01,\n"
 		"                 RFC 3339)\n"

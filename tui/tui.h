@@ -15,6 +15,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/config.h"
+#include "core/output.h"
 #include "core/query.h"
 #include "core/rules.h"
 #include "core/util.h"
@@ -354,6 +355,7 @@ struct tui_opts {
 	struct window window;
 	struct strlist rules_files; /* --rules, in order */
 	long max_frames;            /* --max-frames N: quit after N frames (0: no limit) */
+	enum color_when color;      /* --color[=WHEN]: never is monochrome (bold, reverse) */
 };
 
 /* A one-line text prompt on the last line (filter, note, glob, command). */
