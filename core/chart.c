@@ -199,18 +199,21 @@ struct legend {
 };
 
 /* A point of series `index`: circle, square or diamond. */
-static void point_at(struct strbuf *sb, double x, double y, size_t index, const char *fill)
+/* A point of series `index` in colour col: filled, or hollow (white, outlined in col). */
+static void point_at(struct strbuf *sb, double x, double y, size_t index, const char *col,
+		     bool hollow)
 {
+	const char *fill = hollow ? "#fff" : col, *stroke = hollow ? col : "#fff";
+
 	switch (index % 3) {
 	case 0:
 		strbuf_addstr(sb, "<circle");
 		att(sb, "cx", x);
 		att(sb, "cy", y);
-		strbuf_addf(sb, " r=\"3.5\" fill=\"%s\" stroke=\"#fff\"/>\n", fill);
+		strbuf_addf(sb, " r=\"3.5\" fill=\"%s\" stroke=\"%s\"", fill, stroke);
 		break;
 	case 1:
-		rect_at(sb, x - 3.5, y - 3.5, 7, 7, fill, "#fff");
-		strbuf_addstr(sb, "/>\n");
+		rect_at(sb, x - 3.5, y - 3.5, 7, 7, fill, stroke);
 		break;
 	default:
 		strbuf_addstr(sb, "<path d=\"M");
@@ -218,8 +221,9 @@ static void point_at(struct strbuf *sb, double x, double y, size_t index, const 
 		strbuf_addch(sb, ',');
 		num(sb, y - 4.5);
 		strbuf_addstr(sb, "l4.5,4.5l-4.5,4.5l-4.5,-4.5z\"");
-		strbuf_addf(sb, " fill=\"%s\" stroke=\"#fff\"/>\n", fill);
+		strbuf_addf(sb, " fill=\"%s\" stroke=\"%s\"", fill, stroke);
 	}
+	strbuf_addstr(sb, hollow ? " stroke-width=\"1.5\"/>\n" : "/>\n");
 }
 
 static void legend_item(struct legend *l, enum swatch kind, enum chart_style style,
@@ -249,7 +253,7 @@ static void legend_item(struct legend *l, enum swatch kind, enum chart_style sty
 			strbuf_addf(&extra, " stroke-dasharray=\"%s\"",
 				    dashes[index % ARRAY_SIZE(dashes)]);
 		line_at(sb, l->x - 4, l->y - 4, l->x + 14, l->y - 4, fill, extra.buf);
-		point_at(sb, l->x + 5, l->y - 4, index, fill);
+		point_at(sb, l->x + 5, l->y - 4, index, fill, false);
 		strbuf_release(&extra);
 		break;
 	}
@@ -373,6 +377,17 @@ static bool has_band(const struct chart_series *s)
 	return s->lo && s->hi;
 }
 
+static bool is_thin(const struct chart_series *s, size_t i)
+{
+	return s->thin && s->thin[i];
+}
+
+/* The y of v on a scale to top: a value past the top is cut there. */
+static double y_of(const struct frame *f, double v, double top)
+{
+	return f->bottom - (v < top ? v : top) / top * (f->bottom - f->top);
+}
+
 static double line_max(const struct chart_line *c, bool *any)
 {
 	double max = c->y_at_least > 0 ? c->y_at_least : 0;
@@ -384,6 +399,8 @@ static double line_max(const struct chart_line *c, bool *any)
 		for (size_t i = 0; i < c->nr; i++) {
 			double v = s->v[i];
 
+			if (is_thin(s, i)) /* no scale for the few pairs' wide bands */
+				continue;
 			if (has_band(s) && isfinite(s->hi[i]) && s->hi[i] > max)
 				max = s->hi[i];
 			if (!isfinite(v))
@@ -421,23 +438,23 @@ static void line_band(struct strbuf *sb, const struct chart_series *s, size_t nr
 			strbuf_addch(sb, k == i ? 'M' : 'L');
 			num(sb, slot_x(f, k, nr) - (i + 1 == j ? 4 : 0));
 			strbuf_addch(sb, ',');
-			num(sb, f->bottom - s->hi[k] / top * (f->bottom - f->top));
+			num(sb, y_of(f, s->hi[k], top));
 		}
 		if (i + 1 == j) { /* a single day: a short bar */
 			strbuf_addch(sb, 'L');
 			num(sb, slot_x(f, i, nr) + 4);
 			strbuf_addch(sb, ',');
-			num(sb, f->bottom - s->hi[i] / top * (f->bottom - f->top));
+			num(sb, y_of(f, s->hi[i], top));
 			strbuf_addch(sb, 'L');
 			num(sb, slot_x(f, i, nr) + 4);
 			strbuf_addch(sb, ',');
-			num(sb, f->bottom - s->lo[i] / top * (f->bottom - f->top));
+			num(sb, y_of(f, s->lo[i], top));
 		}
 		for (size_t k = j; k-- > i;) {
 			strbuf_addch(sb, 'L');
 			num(sb, slot_x(f, k, nr) - (i + 1 == j ? 4 : 0));
 			strbuf_addch(sb, ',');
-			num(sb, f->bottom - s->lo[k] / top * (f->bottom - f->top));
+			num(sb, y_of(f, s->lo[k], top));
 		}
 		strbuf_addf(sb, "Z\" fill=\"%s\" fill-opacity=\"0.2\" stroke=\"none\"/>\n",
 			    colour(s->style));
@@ -469,7 +486,7 @@ static void line_series(struct strbuf *sb, const struct chart_line *c, size_t k,
 		if (have) {
 			num(sb, slot_x(f, i, c->nr));
 			strbuf_addch(sb, ',');
-			num(sb, f->bottom - s->v[i] / top * (f->bottom - f->top));
+			num(sb, y_of(f, s->v[i], top));
 			strbuf_addch(sb, ' ');
 		}
 	}
@@ -479,8 +496,8 @@ static void line_series(struct strbuf *sb, const struct chart_line *c, size_t k,
 
 		if (!isfinite(s->v[i]))
 			continue;
-		y = f->bottom - s->v[i] / top * (f->bottom - f->top);
-		point_at(sb, x, y, k, col);
+		y = y_of(f, s->v[i], top);
+		point_at(sb, x, y, k, col, is_thin(s, i));
 		if (s->value_labels && c->nr <= 16) {
 			value_label(&v, c->y_fmt, s->v[i]);
 			text_at(sb, x, y - 7, "middle", "font-size=\"10\" paint-order=\"stroke\" "
@@ -518,6 +535,30 @@ static void line_x_labels(struct strbuf *sb, const struct chart_line *c, const s
 	}
 }
 
+/*
+ * Where a series' value or band goes past the top of the scale (a thin
+ * category's), an arrow at the top says how far: "↑ 41%".
+ */
+static void line_cuts(struct strbuf *sb, const struct chart_line *c, size_t k,
+		      const struct frame *f, double top)
+{
+	const struct chart_series *s = &c->series[k];
+
+	for (size_t i = 0; i < c->nr; i++) {
+		double v = has_band(s) && isfinite(s->hi[i]) ? s->hi[i] : s->v[i];
+		struct strbuf label = STRBUF_INIT;
+
+		if (!isfinite(v) || v <= top * (1 + 1e-9))
+			continue;
+		strbuf_addstr(&label, "\xe2\x86\x91 ");
+		value_label(&label, c->y_fmt, v);
+		text_at(sb, slot_x(f, i, c->nr), f->top + 10, "middle",
+			"font-size=\"10\" paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\"",
+			label.buf, 12);
+		strbuf_release(&label);
+	}
+}
+
 void chart_line_svg(struct strbuf *sb, const struct chart_line *c)
 {
 	struct frame f;
@@ -531,7 +572,8 @@ void chart_line_svg(struct strbuf *sb, const struct chart_line *c)
 	f.right = f.width - 10;
 	f.top = legend ? 44 : 28;
 	f.bottom = f.top + chart_height(&c->c);
-	f.height = f.bottom + 22 + (c->notes ? 13 : 0) + (c->x_label ? 16 : 0);
+	f.height = f.bottom + 22 + (c->notes ? 13 : 0) + (c->x_label ? 16 : 0) +
+		   (c->footnote ? 14 : 0);
 	svg_begin(sb, &c->c, f.width, f.height);
 	if (legend) {
 		struct legend l = { sb, f.left, 33 };
@@ -550,7 +592,11 @@ void chart_line_svg(struct strbuf *sb, const struct chart_line *c)
 	y_axis(sb, &f, top, step, c->y_fmt);
 	y_title(sb, &f, c->y_label);
 	if (c->x_label)
-		text_at(sb, (f.left + f.right) / 2, f.height - 4, "middle", NULL, c->x_label, 80);
+		text_at(sb, (f.left + f.right) / 2, f.height - 4 - (c->footnote ? 14 : 0), "middle",
+			NULL, c->x_label, 80);
+	if (c->footnote)
+		text_at(sb, f.left, f.height - 4, NULL, "font-size=\"10\" fill=\"" AXIS "\"",
+			c->footnote, 100);
 	if (!any || !c->nr) {
 		no_data(sb, &f, "no values in this window");
 		svg_end(sb);
@@ -560,8 +606,10 @@ void chart_line_svg(struct strbuf *sb, const struct chart_line *c)
 	for (size_t k = 0; k < c->nr_series; k++)
 		if (has_band(&c->series[k]))
 			line_band(sb, &c->series[k], c->nr, &f, top);
-	for (size_t k = 0; k < c->nr_series; k++)
+	for (size_t k = 0; k < c->nr_series; k++) {
 		line_series(sb, c, k, &f, top);
+		line_cuts(sb, c, k, &f, top);
+	}
 	svg_end(sb);
 }
 
@@ -665,24 +713,54 @@ static void hist_bars(struct strbuf *sb, const struct chart_hist *c, const struc
 	}
 }
 
+/* A marker's label as placed: columns [x0, x1) on line row under the panel's top. */
+struct label_box {
+	double x0, x1;
+	int row;
+};
+
+/* The first line (from the top) where [x0, x1) clears every label placed. */
+static int free_row(const struct label_box *placed, size_t nr, double x0, double x1)
+{
+	for (int row = 0;; row++) {
+		size_t i;
+
+		for (i = 0; i < nr; i++)
+			if (placed[i].row == row && x0 < placed[i].x1 + 6 && placed[i].x0 < x1 + 6)
+				break;
+		if (i == nr)
+			return row;
+	}
+}
+
 static void hist_markers(struct strbuf *sb, const struct chart_hist *c,
 			 const struct chart_panel *p, const struct frame *f)
 {
+	struct label_box *placed = xcalloc(p->nr_markers + 1, sizeof(*placed));
+	size_t nr = 0;
+
 	for (size_t k = 0; k < p->nr_markers; k++) {
 		const struct chart_marker *m = &p->markers[k];
-		double x = hist_x(c, f, m->x), y = f->top + 11 + 12 * (double)k;
+		double x = hist_x(c, f, m->x), w;
 		bool right = x > (f->left + f->right) / 2;
 		struct strbuf extra = STRBUF_INIT;
+		struct label_box *b = &placed[nr];
 
 		if (!isfinite(m->x) || m->x < c->lo || m->x > c->hi)
 			continue;
+		w = CHAR_W * (double)(text_len(m->label) < 40 ? text_len(m->label) : 40);
+		b->x0 = right ? x - 4 - w : x + 4;
+		b->x1 = b->x0 + w;
+		b->row = free_row(placed, nr++, b->x0, b->x1);
 		strbuf_addf(&extra, "stroke-width=\"2\" stroke-dasharray=\"%s\"",
 			    m->dotted ? "2 2" : "6 3");
 		line_at(sb, x, f->top, x, f->bottom, colour(m->style), extra.buf);
-		text_at(sb, right ? x - 4 : x + 4, y, right ? "end" : NULL,
+		text_at(sb, right ? x - 4 : x + 4, f->top + 11 + 14 * (double)b->row,
+			right ? "end" : NULL,
 			"paint-order=\"stroke\" stroke=\"#fff\" stroke-width=\"3\"", m->label, 40);
 		strbuf_release(&extra);
 	}
+	free(placed);
 }
 
 static void hist_legend(struct strbuf *sb, const struct chart_hist *c, double y)

@@ -56,6 +56,13 @@ struct chart_series {
 	const char *band_name; /* the band's legend ("95% interval") */
 	enum chart_style style;
 	bool value_labels;     /* line only: each point's value above it */
+	/*
+	 * Line only, optional: per category, a value on too little data (a
+	 * day with few pairs): drawn hollow, left out of the y scale, and
+	 * where its value or band goes past the top, cut there with an arrow
+	 * and the value it reaches.
+	 */
+	const bool *thin;
 };
 
 /* Values over categories along x (days): lines with points, optional bands. */
@@ -69,9 +76,13 @@ struct chart_line {
 	double y_at_least;         /* the y axis reaches at least this */
 	const struct chart_series *series;
 	size_t nr_series;
+	const char *footnote;      /* optional, under the chart (what thin means) */
 };
 
-/* A vertical line across a histogram panel, labelled at its top. */
+/*
+ * A vertical line across a histogram panel, labelled at its top; labels
+ * that would overlap go on lines of their own.
+ */
 struct chart_marker {
 	double x;
 	const char *label;

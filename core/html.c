@@ -49,7 +49,7 @@ static const char style[] =
 	"table.compact td:nth-child(-n+2){white-space:nowrap}\n"
 	".lead{font-size:1.1em;margin:4px 0}\n"
 	"code{font-family:\"DejaVu Sans Mono\",\"Liberation Mono\",monospace;font-size:.88em;"
-	"overflow-wrap:anywhere}\n"
+	"overflow-wrap:break-word}\n"
 	".fail{font-weight:bold}\n"
 	".more,.note{color:var(--muted);font-size:.88em;margin:2px 0}\n"
 	".made{margin-left:auto;color:var(--muted);font-size:.8em}\n"
@@ -151,11 +151,50 @@ void html_more(struct strbuf *sb, size_t shown, size_t total, const char *what,
 	strbuf_addstr(sb, "</p>\n");
 }
 
-void html_code(struct strbuf *sb, const char *s)
+/* The length of the (sanitized, valid) UTF-8 character at s: runs are cut between characters. */
+static size_t char_len(const char *s)
 {
+	unsigned char c = (unsigned char)*s;
+	size_t n = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+
+	for (size_t i = 1; i < n; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			return 1;
+	return n;
+}
+
+void html_code(struct strbuf *sb, const char *text)
+{
+	struct strbuf one = STRBUF_INIT;
+	char *clean = sanitized(text);
+	const char *s = clean;
+	size_t run = 0;
+
 	strbuf_addstr(sb, "<code>");
-	html_escape(sb, s);
+	while (*s) {
+		size_t n = char_len(s);
+		bool after = *s == '/' || (*s == ':' && s[1] != ':' && run && s[-1] == ':');
+
+		strbuf_reset(&one);
+		strbuf_add(&one, s, n);
+		html_escape(sb, one.buf);
+		run = *s == ' ' ? 0 : run + 1;
+		s += n;
+		if (*s && (after || run >= HTML_CODE_RUN)) {
+			strbuf_addstr(sb, "<wbr>");
+			run = 0;
+		}
+	}
 	strbuf_addstr(sb, "</code>");
+	strbuf_release(&one);
+	free(clean);
+}
+
+void html_nowrap(struct strbuf *sb, const char *s)
+{
+	strbuf_addstr(sb, "<span class=\"nowrap\">");
+	html_escape(sb, s);
+	strbuf_addstr(sb, "</span>");
 }
 
 void html_write(struct strbuf *sb, FILE *f)

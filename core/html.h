@@ -53,8 +53,16 @@ void html_tile(struct strbuf *sb, const char *key, double v, const char *shown,
 void html_more(struct strbuf *sb, size_t shown, size_t total, const char *what,
 	       const char *where);
 
-/* Untrusted text as a <code> element (test ids, paths, globs). */
+/*
+ * Untrusted text as a <code> element (test ids, paths, globs). A line may
+ * break in it only after a "/" or a "::" (and at spaces), or inside a run
+ * of HTML_CODE_RUN characters without one: an id breaks mid-word only
+ * where it is wider than its column.
+ */
+#define HTML_CODE_RUN 40
 void html_code(struct strbuf *sb, const char *s);
+/* Text that never breaks across lines (a class name such as non-hermetic, a time). */
+void html_nowrap(struct strbuf *sb, const char *s);
 
 /* Write the page to f and release sb. */
 void html_write(struct strbuf *sb, FILE *f);

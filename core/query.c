@@ -461,6 +461,22 @@ int query_window_count(struct store *s, const struct window *w, int64_t *heads)
 	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot count heads");
 }
 
+int query_repos(struct store *s, struct strlist *out)
+{
+	static const char sql[] =
+		"WITH RECURSIVE r(repo) AS (SELECT min(repo) FROM head"
+		" UNION ALL SELECT (SELECT min(repo) FROM head WHERE repo > r.repo)"
+		"  FROM r WHERE r.repo IS NOT NULL)"
+		" SELECT repo FROM r WHERE repo IS NOT NULL";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strlist_push(out, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read the repositories");
+}
+
 /* One end of the window: min or max alone is one look-up in the head_at index. */
 static int window_end(struct store *s, const char *sql, const struct window *w,
 		      int64_t *at, int64_t none)

@@ -137,6 +137,11 @@ int query_stale_pairs(struct store *s, pair_fn fn, void *data);
 /* How many heads lie in window w (the rows of the dashboard's runs view). */
 int query_window_count(struct store *s, const struct window *w, int64_t *heads);
 /*
+ * Every repository name the store holds heads of, in order, appended to
+ * out (a skip over the (repo, sha) index: one look-up per repository).
+ */
+int query_repos(struct store *s, struct strlist *out);
+/*
  * The window times of the first and last heads in window w, every repo
  * (two index look-ups); *first > *last when it has none.
  */

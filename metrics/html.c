@@ -236,16 +236,42 @@ static char *marker_label(const char *what, enum fig_fmt fmt, double v)
 
 /* ---- charts ---- */
 
+/*
+ * Days with fewer pairs than half the window's median day (a partial day
+ * at an end of the window, a quiet one) into thin: their exact band is
+ * wide enough to dwarf every other day's, so the chart draws them hollow
+ * and off its scale. Returns that number of pairs (0: no day is thin).
+ */
+static int64_t thin_days(const struct metrics *m, bool *thin)
+{
+	double *pairs = xcalloc(m->nr_days + 1, sizeof(*pairs));
+	size_t nr = 0;
+	int64_t few;
+
+	for (size_t i = 0; i < m->nr_days; i++)
+		if (m->days[i].pairs > 0)
+			pairs[nr++] = (double)m->days[i].pairs;
+	few = nr > 1 ? (int64_t)ceil(metrics_quantile(pairs, nr, 0.5) / 2) : 0;
+	for (size_t i = 0; i < m->nr_days; i++)
+		thin[i] = m->days[i].pairs > 0 && m->days[i].pairs < few;
+	free(pairs);
+	return few;
+}
+
 static void chart_escape_rate(struct strbuf *sb, const struct metrics *m)
 {
 	size_t n = m->nr_days;
 	double *rate = xcalloc(n + 1, sizeof(*rate));
 	double *lo = xcalloc(n + 1, sizeof(*lo)), *hi = xcalloc(n + 1, sizeof(*hi));
 	char **labels = xcalloc(n + 1, sizeof(*labels)), **notes = xcalloc(n + 1, sizeof(*notes));
+	bool *thin = xcalloc(n + 1, sizeof(*thin));
+	int64_t few = thin_days(m, thin);
 	char *title = chart_title("Escape rate per day", m);
 	char *band = xstrfmt("%.0f%% interval (exact)", m->confidence * 100);
+	char *footnote = NULL;
 	struct chart_series s = { .name = "escape rate", .v = rate, .lo = lo, .hi = hi,
-				  .band_name = band, .style = CHART_BLUE, .value_labels = true };
+				  .band_name = band, .style = CHART_BLUE, .value_labels = true,
+				  .thin = thin };
 	struct chart_line c = {
 		.c = { "chart-escape-rate", title, 0, 0 }, .nr = n,
 		.labels = (const char *const *)labels, .notes = (const char *const *)notes,
@@ -253,6 +279,11 @@ static void chart_escape_rate(struct strbuf *sb, const struct metrics *m)
 		.y_fmt = CHART_RATE, .y_at_least = 0.05, .series = &s, .nr_series = 1,
 	};
 
+	for (size_t i = 0; i < n && !footnote; i++)
+		if (thin[i])
+			footnote = xstrfmt("hollow: under %" PRId64 " pairs (half the median "
+					   "day), off the scale; \xe2\x86\x91 its band's top", few);
+	c.footnote = footnote;
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf date = STRBUF_INIT;
 
@@ -261,7 +292,8 @@ static void chart_escape_rate(struct strbuf *sb, const struct metrics *m)
 		hi[i] = m->days[i].escape.ci[1];
 		time_format_date(&date, m->days[i].day);
 		labels[i] = xstrdup(date.len > 5 ? date.buf + 5 : date.buf);
-		notes[i] = xstrfmt("%" PRId64 " pairs", m->days[i].pairs);
+		notes[i] = xstrfmt("%" PRId64 " %s", m->days[i].pairs,
+				   m->days[i].pairs == 1 ? "pair" : "pairs");
 		strbuf_release(&date);
 	}
 	chart_line_svg(sb, &c);
@@ -274,6 +306,8 @@ static void chart_escape_rate(struct strbuf *sb, const struct metrics *m)
 	free(rate);
 	free(lo);
 	free(hi);
+	free(thin);
+	free(footnote);
 	free(band);
 	free(title);
 }
@@ -536,7 +570,8 @@ static void table_escapes(struct strbuf *sb, const struct metrics *m, const char
 
 		strbuf_addstr(sb, "<tr>");
 		change_cell(sb, prefix, i, r);
-		strbuf_addf(sb, "<td>%s", pair_class_name(r->cls));
+		strbuf_addstr(sb, "<td>");
+		html_nowrap(sb, pair_class_name(r->cls));
 		if (*r->repo && !*m->repo) {
 			strbuf_addstr(sb, "<br>");
 			html_escape(sb, r->repo);
@@ -584,12 +619,12 @@ static void table_red_spans(struct strbuf *sb, const struct metrics *m, size_t m
 		html_code(sb, sp->test);
 		strbuf_addf(sb, "</td><td>%.7s ", sp->red_sha);
 		time_format(&c, sp->red_at);
-		html_escape(sb, c.buf);
+		html_nowrap(sb, c.buf);
 		strbuf_reset(&c);
 		if (sp->green_sha[0]) {
 			strbuf_addf(sb, "</td><td>%.7s ", sp->green_sha);
 			time_format(&c, sp->green_at);
-			html_escape(sb, c.buf);
+			html_nowrap(sb, c.buf);
 			strbuf_reset(&c);
 		} else {
 			strbuf_addstr(sb, "</td><td>still red");
@@ -630,7 +665,9 @@ static void gate_escapes(struct strbuf *sb, const struct metrics *m)
 		shown++;
 		strbuf_addstr(sb, "<tr>");
 		change_cell(sb, "report:", i, &m->rows[e->row]);
-		strbuf_addf(sb, "<td>%s</td><td>", pair_class_name(m->rows[e->row].cls));
+		strbuf_addstr(sb, "<td>");
+		html_nowrap(sb, pair_class_name(m->rows[e->row].cls));
+		strbuf_addstr(sb, "</td><td>");
 		test_cell(sb, e->missed.nr ? &e->missed : &e->non_hermetic, GATE_TESTS);
 		if (e->missed.nr && e->non_hermetic.nr)
 			strbuf_addf(sb, "<br><span class=\"more\">and %zu selected and failed</span>",

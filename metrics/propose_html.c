@@ -260,7 +260,9 @@ static void escape_block(struct strbuf *sb, const struct proposals *p,
 	strbuf_addch(sb, '>');
 	propose_text_escape_name(&s, e);
 	html_escape(sb, s.buf);
-	strbuf_addf(sb, "<br><code>%.12s</code> %s</td><td>", e->sha, pair_class_name(e->cls));
+	strbuf_addf(sb, "<br><code>%.12s</code> ", e->sha);
+	html_nowrap(sb, pair_class_name(e->cls));
+	strbuf_addstr(sb, "</td><td>");
 	strbuf_reset(&s);
 	propose_text_state(&s, p, e);
 	html_escape(sb, s.buf);

@@ -317,8 +317,9 @@ static void test_list(struct strbuf *sb, const struct strlist *l)
 static void outcome_cells(struct strbuf *sb, size_t i, const char *which,
 			  const struct replay_outcome *o, bool reasons)
 {
-	strbuf_addf(sb, "<td data-key=\"changes.%zu.%sdecision\" data-value=\"%s\">%s", i, which,
-		    replay_decision_name(o->decision), replay_decision_name(o->decision));
+	strbuf_addf(sb, "<td data-key=\"changes.%zu.%sdecision\" data-value=\"%s\">", i, which,
+		    replay_decision_name(o->decision));
+	html_nowrap(sb, replay_decision_name(o->decision));
 	if (o->disagrees) {
 		strbuf_addstr(sb, "<br><span class=\"more\">disagrees: ");
 		html_escape(sb, o->disagreement);

@@ -313,3 +313,118 @@ html_no_element() {
 	sys.exit(1 if found else 0)
 	PY
 }
+
+# html_layout PAGE WIDTH OUT: the layout Chromium computes for PAGE in a
+# window WIDTH pixels wide, as JSON in OUT: "breaks", every line break
+# inside the text of an element ({"tag", "text", "at": the characters
+# before the break in its box, "word": the run of letters it cut, or "" at
+# a space, a "/", a "::", a hyphen of prose (p, li) or an element's edge,
+# "fits": whether that run fits the element's box whole})
+# and "svg", the boxes of every chart's text ({"chart": its id or index,
+# "text", "x", "y", "w", "h"}). The page is measured from a copy
+# with a script appended (the page itself runs none: its CSP forbids it).
+html_layout() {
+	python3 - "$1" "$TRASH/layout.$$.html" <<-\PY || return 1
+	import re, sys
+	src = open(sys.argv[1], encoding="utf-8").read()
+	src = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", src)
+	script = r"""<script>
+	(function () {
+	  var out = {breaks: [], svg: []};
+	  var range = document.createRange();
+	  function letter(c) { return /[\w\-.]/.test(c); }
+	  function runWidth(node, a, b) {
+	    range.setStart(node, a); range.setEnd(node, b);
+	    return range.getBoundingClientRect().width;
+	  }
+	  var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	  var n, box = null, prevTop = null, seen = "";
+	  while ((n = walker.nextNode())) {
+	    var el = n.parentElement;
+	    if (!el || el.closest("svg") || el.closest("style")) continue;
+	    var s = n.data, here = el.closest("td,th,dd,dt,li,p,div,h1,h2") || el;
+	    /* Text nodes of one box (split by <wbr>, <code>, ...) are one text. */
+	    if (here !== box) {
+	      box = here; prevTop = null; seen = "";
+	    }
+	    for (var i = 0; i < s.length; i++) {
+	      range.setStart(n, i); range.setEnd(n, i + 1);
+	      var rects = range.getClientRects();
+	      var text = seen + s.slice(0, i);
+	      if (rects.length && rects[0].width > 0) {
+	        var top = rects[0].top;
+	        if (prevTop !== null && top > prevTop + 2) {
+	          var a = i, b = i, last = text.slice(-1), last2 = text.slice(-2);
+	          while (a > 0 && letter(s[a - 1])) a--;
+	          while (b < s.length && letter(s[b])) b++;
+	          var prose = el.tagName === "P" || el.tagName === "LI";
+	          /* Between two text nodes: at a <br>, a <wbr>, a block's edge. */
+	          var clean = i === 0 || last === " " || s[i] === " " || last === "/" ||
+	            last2 === "::" || (prose && last === "-");
+	          out.breaks.push({tag: el.tagName.toLowerCase(), text: s, at: text,
+	            word: clean ? "" : s.slice(a, b),
+	            fits: clean || runWidth(n, a, b) <= box.getBoundingClientRect().width});
+	        }
+	        prevTop = top;
+	      }
+	    }
+	    seen += s;
+	  }
+	  var charts = document.querySelectorAll("svg");
+	  for (var c = 0; c < charts.length; c++) {
+	    var texts = charts[c].querySelectorAll("text");
+	    for (var t = 0; t < texts.length; t++) {
+	      var r = texts[t].getBoundingClientRect();
+	      out.svg.push({chart: charts[c].id || String(c),
+	        text: texts[t].textContent, x: r.x, y: r.y, w: r.width, h: r.height});
+	    }
+	  }
+	  var pre = document.createElement("pre");
+	  pre.id = "tiadash-layout";
+	  pre.textContent = JSON.stringify(out);
+	  document.body.appendChild(pre);
+	})();
+	</script>"""
+	src = src.replace("</body>", script + "\n</body>")
+	open(sys.argv[2], "w", encoding="utf-8").write(src)
+	PY
+	chromium_run --window-size="$2",1000 --dump-dom "$(file_url "$TRASH/layout.$$.html")" \
+		>"$3.dom" &&
+	python3 -c '
+import html, re, sys
+m = re.search(r"<pre id=\"tiadash-layout\">(.*?)</pre>", open(sys.argv[1], encoding="utf-8").read(), re.S)
+sys.exit("no layout in " + sys.argv[1]) if not m else open(sys.argv[2], "w").write(html.unescape(m.group(1)))' \
+		"$3.dom" "$3"
+}
+
+# layout_mid_word LAYOUT: the line breaks that cut a word which would fit
+# whole (an id, a class name such as non-hermetic): none, or each listed.
+layout_mid_word() {
+	python3 -c '
+import json, sys
+bad = [b for b in json.load(open(sys.argv[1]))["breaks"] if b["word"] and b["fits"]]
+for b in bad:
+    print("%s: %r cut after %r" % (b["tag"], b["word"], b["at"][-30:]))
+sys.exit(1 if bad else 0)' "$1"
+}
+
+# layout_overlaps LAYOUT: the charts' texts whose boxes overlap (but the
+# two zeros where the axes meet): none, or each pair listed.
+layout_overlaps() {
+	python3 -c '
+import json, sys
+by = {}
+for t in json.load(open(sys.argv[1]))["svg"]:
+    by.setdefault(t["chart"], []).append(t)
+bad = 0
+for chart, texts in by.items():
+    for i, a in enumerate(texts):
+        for b in texts[i + 1:]:
+            if a["text"].startswith("0") and b["text"].startswith("0"):
+                continue
+            if a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and \
+               a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a["h"]:
+                print("%s: %r over %r" % (chart, a["text"], b["text"]))
+                bad += 1
+sys.exit(1 if bad else 0)' "$1"
+}

@@ -33,9 +33,38 @@ test_expect_success "disagreements at 80x24" '
 	over-strict  new          #723 shadow failed, full passed
 	flaky        new          #421 passed on a rerun
 	flaky        new          #725 passed on a rerun
-	flaky        new          #721 passed on a rerun
-	
-	10 escapes, 3 non-hermetic, 3 over-strict, 3 flaky                     1/19   0%
+	10 escapes, 3 non-hermetic, 3 over-strict, 5 flaky; > scrolls right    1/21   0%
+	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
+	EOF
+'
+
+test_expect_success "disagreements at 80x24: > scrolls to the whole ids" '
+	steps "3" ">" ":save-display right.screen" &&
+	tui --since 2026-11-01 --rules rules &&
+	assert_screen right.screen <<-\EOF
+	 1 overview   2 runs  [3 disagreements]  4 proposals
+	R EVIDENCE
+	4 tests/test_fx.py::test_rates_from_fixture
+	7 web/src/ui/__tests__/toolbar.test.js::Toolbar hides flagged actions
+	8 tests/exports/test_pdf.py::test_invoice_fixture_renders (+1)
+	2 tests/registry/test_plugins.py::test_rounding_plugin_loaded
+	3 tests/registry/test_plugins.py::test_rounding_plugin_loaded
+	0 tests/registry/test_plugins.py::test_vat_eu_registered
+	9 web/src/ui/__tests__/toolbar.test.js::Toolbar hides flagged actions
+	4 tests/registry/test_plugins.py::test_rounding_plugin_loaded
+	8 tests/test_fx.py::test_rates_from_fixture
+	2 web/src/ui/__tests__/chart.test.js::Chart uses theme palette
+	2 selected: tests/test_tax.py::test_vat_eu_standard_rate
+	2 selected: web/src/ui/__tests__/form.test.js::Form submits entry
+	1 selected: web/src/format/__tests__/money.test.js::formatMoney negative amounts
+	8 shadow failed, full passed
+	7 shadow failed, full passed
+	3 shadow failed, full passed
+	3 passed on a rerun
+	1 passed on a rerun
+	9 passed on a rerun
+	5 passed on a rerun
+	10 escapes, 3 non-hermetic, 3 over-strict, 5 flaky; from column 30     1/21   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -80,9 +109,7 @@ test_expect_success "disagreements at 120x40" '
 	
 	
 	
-	
-	
-	10 escapes, 3 non-hermetic, 3 over-strict, 3 flaky                                                             1/19   0%
+	10 escapes, 3 non-hermetic, 3 over-strict, 5 flaky; > scrolls right                                            1/21   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -135,9 +162,7 @@ test_expect_success "x explains an escape with a note kept in the store" '
 	over-strict  new          #723 shadow failed, full passed
 	flaky        new          #421 passed on a rerun
 	flaky        new          #725 passed on a rerun
-	flaky        new          #721 passed on a rerun
-	
-	10 escapes, 3 non-hermetic, 3 over-strict, 3 flaky                     2/19   5%
+	10 escapes, 3 non-hermetic, 3 over-strict, 5 flaky; > scrolls right    2/21   5%
 	explained PR #437 (u undoes)
 	EOF
 	sqlite3 notes.db "SELECT h.pr, n.kind, n.text FROM note n JOIN head h ON h.id = n.head_id" >notes &&
@@ -194,7 +219,7 @@ test_expect_success "/ filters the disagreements" '
 	
 	
 	
-	4 of 19 match /registry/                                                1/4   0%
+	4 of 21 match /registry/; > scrolls right                               1/4   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

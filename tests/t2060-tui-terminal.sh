@@ -14,66 +14,66 @@ test_expect_success "resize to 120x40 and down to 60x20 redraws the view" '
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen big.screen <<-\EOF &&
 	 1 overview  [2 runs]  3 disagreements   4 proposals
-	DATE↑           PR HEAD    CLASS        DECISION   AFF SHADOW   FULL  DCOV VERDICTS  REASONS
-	11-01 00:15   #412 da967b6 agree        selected 0.013   97 s 1322 s  1.00 pass/pass acme/ledger
-	11-01 00:44   #415 c440f44 agree        selected 0.007  122 s 1469 s   n/a pass/pass acme/ledger
-	11-01 05:45   #418 50b30ed agree        nothing  0.000   99 s 1406 s   n/a pass/pass acme/ledger
-	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass acme/ledger
-	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass acme/ledger
-	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass acme/ledger
-	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass acme/ledger
-	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass acme/ledger
-	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail acme/ledger
-	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass acme/ledger
-	11-01 14:06   #422 832d0f7 agree        selected 0.040  160 s 1100 s  1.00 pass/pass acme/ledger
-	11-01 14:08   #421 82eef7b flaky        selected 0.047  133 s 1312 s   n/a pass/pass acme/ledger
-	11-01 14:08   #417 42689df agree        run_all  1.000 1600 s 1447 s  1.00 pass/pass acme/ledger  force-full:migrations~
-	11-01 14:25   push 7fa3e88 main         -          n/a    n/a 1395 s   n/a -/pass acme/ledger
-	11-01 15:14   push 38fe827 main         -          n/a    n/a 1342 s   n/a -/pass acme/ledger
-	11-01 15:53   #423 720e5c9 agree        run_all  1.000 1547 s 1277 s   n/a pass/pass acme/ledger  force-full:.github/**
-	11-01 16:19   push db25c7f main         -          n/a    n/a 1436 s   n/a -/pass acme/ledger
-	11-01 16:25   #420 48b4c74 agree        selected 0.080  150 s 1411 s  0.75 pass/pass acme/ledger
-	11-01 16:43   push f2d3cbf main         -          n/a    n/a 1334 s   n/a -/pass acme/ledger
-	11-01 17:17   push ae5cc9d main         -          n/a    n/a 1552 s   n/a -/pass acme/ledger
-	11-01 17:38   #425 1e1859a agree        selected 0.060  140 s 1408 s  1.00 pass/pass acme/ledger
-	11-01 17:44   #424 303c4a1 agree        selected 0.020  117 s 1512 s  1.00 pass/pass acme/ledger
-	11-01 17:52   push 8e30357 main         -          n/a    n/a 1224 s   n/a -/pass acme/ledger
-	11-01 17:58   #426 cadb0b1 agree        selected 0.040  122 s 1338 s  0.80 pass/pass acme/ledger
-	11-01 18:12   push 39a4b1d main         -          n/a    n/a 1384 s   n/a -/pass acme/ledger
-	11-01 19:45   #427 9d2cd17 agree        run_all  1.000 1296 s 1290 s   n/a pass/pass acme/ledger  UNMAPPED_FILE
-	11-02 01:15   push 6b74d43 main         -          n/a    n/a 1355 s   n/a -/pass acme/ledger
-	11-02 01:37   #429 a6291e9 agree        run_all  1.000 1524 s 1348 s   n/a pass/pass acme/ledger  force-full:pyproject.~
-	11-02 02:24   push f84678c main         -          n/a    n/a 1302 s   n/a -/pass acme/ledger
-	11-02 03:01   push ad3c679 main         -          n/a    n/a 1386 s   n/a -/pass acme/ledger
-	11-02 03:45   #432 f4ed7db agree        selected 0.040  122 s 1244 s   n/a pass/pass acme/ledger
-	11-02 04:57   #433 f5318b5 agree        selected 0.053  133 s 1359 s  1.00 pass/pass acme/ledger
-	11-02 07:10   push 3895c06 main         -          n/a    n/a 1290 s   n/a -/pass acme/ledger
-	11-02 07:48   #434 8a1a282 escape       nothing  0.000  104 s 1278 s   n/a pass/fail acme/ledger
-	11-02 07:50   #428 eaa58ca over-strict  selected 0.040  132 s 1209 s  0.67 fail/pass acme/ledger
-	11-02 08:00   push d85b779 main         -          n/a    n/a 1332 s   n/a -/fail acme/ledger
-	sorted by date, ascending                                                                                     1/496   0%
+	DATE↑           PR HEAD    CLASS        DECISION   AFF SHADOW   FULL  DCOV VERDICTS    REPO        REASONS
+	11-01 00:15   #412 da967b6 agree        selected 0.013   97 s 1322 s  1.00 pass/pass   acme/ledger
+	11-01 00:44   #415 c440f44 agree        selected 0.007  122 s 1469 s   n/a pass/pass   acme/ledger
+	11-01 05:45   #418 50b30ed agree        nothing  0.000   99 s 1406 s   n/a pass/pass   acme/ledger
+	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass      acme/ledger
+	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass      acme/ledger
+	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass      acme/ledger
+	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
+	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass      acme/ledger
+	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail   acme/ledger
+	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass      acme/ledger
+	11-01 14:06   #422 832d0f7 agree        selected 0.040  160 s 1100 s  1.00 pass/pass   acme/ledger
+	11-01 14:08   #421 82eef7b flaky        selected 0.047  133 s 1312 s   n/a pass/pass   acme/ledger
+	11-01 14:08   #417 42689df agree        run_all  1.000 1600 s 1447 s  1.00 pass/pass   acme/ledger force-full:migration~
+	11-01 14:25   push 7fa3e88 main         -          n/a    n/a 1395 s   n/a -/pass      acme/ledger
+	11-01 15:14   push 38fe827 main         -          n/a    n/a 1342 s   n/a -/pass      acme/ledger
+	11-01 15:53   #423 720e5c9 agree        run_all  1.000 1547 s 1277 s   n/a pass/pass   acme/ledger force-full:.github/**
+	11-01 16:19   push db25c7f main         -          n/a    n/a 1436 s   n/a -/pass      acme/ledger
+	11-01 16:25   #420 48b4c74 agree        selected 0.080  150 s 1411 s  0.75 pass/pass   acme/ledger
+	11-01 16:43   push f2d3cbf main         -          n/a    n/a 1334 s   n/a -/pass      acme/ledger
+	11-01 17:17   push ae5cc9d main         -          n/a    n/a 1552 s   n/a -/pass      acme/ledger
+	11-01 17:38   #425 1e1859a agree        selected 0.060  140 s 1408 s  1.00 pass/pass   acme/ledger
+	11-01 17:44   #424 303c4a1 agree        selected 0.020  117 s 1512 s  1.00 pass/pass   acme/ledger
+	11-01 17:52   push 8e30357 main         -          n/a    n/a 1224 s   n/a -/pass      acme/ledger
+	11-01 17:58   #426 cadb0b1 agree        selected 0.040  122 s 1338 s  0.80 pass/pass   acme/ledger
+	11-01 18:12   push 39a4b1d main         -          n/a    n/a 1384 s   n/a -/pass      acme/ledger
+	11-01 19:45   #427 9d2cd17 agree        run_all  1.000 1296 s 1290 s   n/a pass/pass   acme/ledger UNMAPPED_FILE
+	11-02 01:15   push 6b74d43 main         -          n/a    n/a 1355 s   n/a -/pass      acme/ledger
+	11-02 01:37   #429 a6291e9 agree        run_all  1.000 1524 s 1348 s   n/a pass/pass   acme/ledger force-full:pyproject~
+	11-02 02:24   push f84678c main         -          n/a    n/a 1302 s   n/a -/pass      acme/ledger
+	11-02 03:01   push ad3c679 main         -          n/a    n/a 1386 s   n/a -/pass      acme/ledger
+	11-02 03:45   #432 f4ed7db agree        selected 0.040  122 s 1244 s   n/a pass/pass   acme/ledger
+	11-02 04:57   #433 f5318b5 agree        selected 0.053  133 s 1359 s  1.00 pass/pass   acme/ledger
+	11-02 07:10   push 3895c06 main         -          n/a    n/a 1290 s   n/a -/pass      acme/ledger
+	11-02 07:48   #434 8a1a282 escape       nothing  0.000  104 s 1278 s   n/a pass/fail   acme/ledger
+	11-02 07:50   #428 eaa58ca over-strict  selected 0.040  132 s 1209 s  0.67 fail/pass   acme/ledger
+	11-02 08:00   push d85b779 main         -          n/a    n/a 1332 s   n/a -/fail      acme/ledger
+	sorted by date, ascending; > scrolls right                                                                    1/496   0%
 	s sort  x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 	assert_screen small.screen <<-\EOF
 	 1 overview  [2 runs]  3 disagreements   4 proposals
-	DATE↑           PR HEAD    CLASS        DECISION   AFF SHAD~
-	11-01 00:15   #412 da967b6 agree        selected 0.013  97 s
-	11-01 00:44   #415 c440f44 agree        selected 0.007 122 s
-	11-01 05:45   #418 50b30ed agree        nothing  0.000  99 s
-	11-01 07:42   push 12fc543 main         -          n/a   n/a
-	11-01 11:22   push 1277218 main         -          n/a   n/a
-	11-01 12:02   push 3554a4e main         -          n/a   n/a
-	11-01 12:12   #413 2f67ac7 agree        selected 0.040 127 s
-	11-01 13:31   push 1ba49c5 main         -          n/a   n/a
-	11-01 13:49   #414 42d2dde agree        selected 0.047 147 s
-	11-01 14:03   push 7c5339b main         -          n/a   n/a
-	11-01 14:06   #422 832d0f7 agree        selected 0.040 160 s
-	11-01 14:08   #421 82eef7b flaky        selected 0.047 133 s
-	11-01 14:08   #417 42689df agree        run_all  1.000 1600~
-	11-01 14:25   push 7fa3e88 main         -          n/a   n/a
-	11-01 15:14   push 38fe827 main         -          n/a   n/a
-	11-01 15:53   #423 720e5c9 agree        run_all  1.000 1547~
-	sorted by date, ascending                         1/496   0%
+	DATE↑           PR HEAD    CLASS        DECISION   AFF
+	11-01 00:15   #412 da967b6 agree        selected 0.013
+	11-01 00:44   #415 c440f44 agree        selected 0.007
+	11-01 05:45   #418 50b30ed agree        nothing  0.000
+	11-01 07:42   push 12fc543 main         -          n/a
+	11-01 11:22   push 1277218 main         -          n/a
+	11-01 12:02   push 3554a4e main         -          n/a
+	11-01 12:12   #413 2f67ac7 flaky        selected 0.040
+	11-01 13:31   push 1ba49c5 main         -          n/a
+	11-01 13:49   #414 42d2dde agree        selected 0.047
+	11-01 14:03   push 7c5339b main         -          n/a
+	11-01 14:06   #422 832d0f7 agree        selected 0.040
+	11-01 14:08   #421 82eef7b flaky        selected 0.047
+	11-01 14:08   #417 42689df agree        run_all  1.000
+	11-01 14:25   push 7fa3e88 main         -          n/a
+	11-01 15:14   push 38fe827 main         -          n/a
+	11-01 15:53   #423 720e5c9 agree        run_all  1.000
+	sorted by date, ascending; > scrolls right        1/496   0%
 	s sort  x explain  <Enter> open  q back  <Tab> views  ? help
 	EOF
 '
@@ -135,7 +135,7 @@ test_expect_success "NO_COLOR on a colour terminal: bold and reverse only" '
 	11-01 16:25   #420 48b4c74 agree        selected 0.080  150 s 1411 s  0.75
 	11-01 16:43   push f2d3cbf main         -          n/a    n/a 1334 s   n/a
 	11-01 17:17   push ae5cc9d main         -          n/a    n/a 1552 s   n/a
-	{R}sorted by date, ascending                                             1/496   0%
+	{R}sorted by date, ascending; > scrolls right                            1/496   0%
 	s sort  x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload
 	EOF
 '
@@ -146,6 +146,21 @@ test_expect_success "a colour terminal without NO_COLOR uses colour pairs" '
 	TUI_TERM="xterm-256color" tui --since 2026-11-01 --rules rules &&
 	grep -q "{Bc[0-9]*}escape" color.attrs &&
 	grep -q "{Bc[0-9]*}\[2 runs\]" color.attrs
+'
+
+test_expect_success "--color=never on a colour terminal: as NO_COLOR, bold and reverse only" '
+	steps "2" ":save-attrs never.attrs" &&
+	TUI_TERM="xterm-256color" tui --since 2026-11-01 --rules rules --color=never &&
+	test_cmp nocolor.attrs never.attrs
+'
+
+test_expect_success "--color=always draws in colour despite NO_COLOR; a bad WHEN is an error" '
+	steps "2" ":resize 120x40" ":save-attrs always.attrs" &&
+	TUI_TERM="xterm-256color" NO_COLOR=1 tui --since 2026-11-01 --rules rules --color=always &&
+	grep -q "{Bc[0-9]*}escape" always.attrs &&
+	grep -q "{Bc[0-9]*}\[2 runs\]" always.attrs &&
+	test_expect_code 2 tui --color=maybe 2>err &&
+	test_grep "^tiadash: error: --color is always, auto or never, not .maybe.$" err
 '
 
 test_expect_success "a key bound nowhere says so on the help line" '

@@ -39,14 +39,14 @@ test_expect_success 'the runs view escapes the repo name' '
 	no_control runs.screen &&
 	assert_screen runs.screen <<-\EOF
 	 1 overview  [2 runs]  3 disagreements   4 proposals
-	DATE↑           PR HEAD    CLASS        DECISION   AFF SHADOW   FULL  DCOV VERDICTS  REASONS
-	11-03 10:00     #1 1ee701b agree        run_all  1.000  600 s  600 s   n/a pass/pass acme/\x1b[31mevil\x07  force-full:~
-	11-04 10:00     #2 496e661 escape       selected 0.010   60 s  600 s   n/a pass/fail acme/x
-	11-05 10:00     #3 074aa22 escape       selected 0.010   60 s  600 s   n/a pass/fail acme/x
+	DATE↑           PR HEAD    CLASS        DECISION   AFF SHADOW   FULL  DCOV VERDICTS    REPO                  REASONS
+	11-03 10:00     #1 1ee701b agree        run_all  1.000  600 s  600 s   n/a pass/pass   acme/\x1b[31mevil\x07 force-full~
+	11-04 10:00     #2 496e661 escape       selected 0.010   60 s  600 s   n/a pass/fail   acme/x
+	11-05 10:00     #3 074aa22 escape       selected 0.010   60 s  600 s   n/a pass/fail   acme/x
 	
 	
 	
-	sorted by date, ascending                                                                                       1/3   0%
+	sorted by date, ascending; > scrolls right                                                                      1/3   0%
 	s sort  x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

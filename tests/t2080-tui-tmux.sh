@@ -110,7 +110,7 @@ runs_at_200() {
 	local n=0 limit=$((TEST_TIMEOUT * 10 / 4))
 	while :; do
 		screen pane
-		grep -q "VERDICTS  REASONS$" pane &&
+		grep -q "VERDICTS    REPO        REASONS$" pane &&
 			[ "$(grep "^sorted by date" pane | wc -L)" = 200 ] && return 0
 		n=$((n + 1))
 		if [ $n -ge $limit ]; then
@@ -122,12 +122,12 @@ runs_at_200() {
 	done
 }
 
-test_expect_success 'at 200x50 the runs show their verdicts and reasons' '
+test_expect_success 'at 200x50 the runs show their verdicts, repo and reasons, each under its title' '
 	tmx resize-window -t t -x 200 -y 50 &&
 	tmx send-keys -t t 2 &&
 	runs_at_200 &&
 	grep "#417" pane >row &&
-	test_grep "pass/pass acme/ledger  force-full:" row
+	test_grep " 1.00 pass/pass   acme/ledger force-full:migrations/\*\*$" row
 '
 
 test_expect_success 'y copies the selected commit with OSC 52 (into tmux'"'"'s clipboard)' '

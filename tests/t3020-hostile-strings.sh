@@ -97,12 +97,14 @@ test_expect_success 'html: no control bytes, no tag from the data, strings as th
 	for f in r.html s.html g.html; do
 		no_control $f && ! grep -n "<b>" $f || return 1
 	done &&
-	grep -qF "tests/e.py::x\\x1b[31mred\\x07bell" r.html &&
-	grep -qF "tests/p.py::t|&lt;b&gt;\`x\`_[y](z)" r.html &&
-	grep -qF "force-full:\\x1b]0;pwned\\x07**/*.lock" r.html &&
-	grep -qF "| *bold* [link](x) &lt;b&gt;" r.html &&
-	grep -qF "tests/c1.py::x\\xc2\\x9b31mred\\xc2\\x85\\xe2\\x80\\xae" r.html &&
-	grep -qF "ESC \\x1b[31m in a note\\x07" r.html &&
+	# An id may break after its / and :: (a <wbr> there).
+	sed "s/<wbr>//g" r.html >r.flat &&
+	grep -qF "tests/e.py::x\\x1b[31mred\\x07bell" r.flat &&
+	grep -qF "tests/p.py::t|&lt;b&gt;\`x\`_[y](z)" r.flat &&
+	grep -qF "force-full:\\x1b]0;pwned\\x07**/*.lock" r.flat &&
+	grep -qF "| *bold* [link](x) &lt;b&gt;" r.flat &&
+	grep -qF "tests/c1.py::x\\xc2\\x9b31mred\\xc2\\x85\\xe2\\x80\\xae" r.flat &&
+	grep -qF "ESC \\x1b[31m in a note\\x07" r.flat &&
 	grep -qF "x\\x1b[31m&lt;b&gt;" g.html
 '
 

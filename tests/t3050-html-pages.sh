@@ -156,6 +156,52 @@ test_expect_success 'replay: baseline against the what-if, and the changes, as j
 		$(keys replay.json "[\"changes.%d.pr\" % i for i, c in enumerate(d[\"changes\"][:300]) if c[\"pr\"] is not None]")
 '
 
+test_expect_success 'ids break only after / or ::, class names and times never (1280 and 760 px)' '
+	for p in $pages; do
+		for w in 1280 760; do
+			html_layout $p.html $w $p.$w.layout && layout_mid_word $p.$w.layout ||
+				{ echo "$p.html at $w px"; return 1; }
+		done
+	done
+'
+
+test_expect_success 'at 760 px the ids of the report break after their / or ::' '
+	grep -c "<code>tests/<wbr>registry/<wbr>test_plugins.py::<wbr>test_rounding_plugin_loaded</code>" \
+		report.html >count && test "$(cat count)" -gt 0 &&
+	html_layout report.html 760 report.760.layout &&
+	python3 -c "
+import json, sys
+breaks = json.load(open(sys.argv[1]))[\"breaks\"]
+cuts = [b for b in breaks if b[\"tag\"] == \"code\" and b[\"at\"].endswith((\"/\", \"::\"))]
+sys.exit(0 if cuts else \"no id broke at a / or :: at 760 px\")" report.760.layout
+'
+
+test_expect_success 'no two texts of a chart overlap: the p50 and p95 labels of the wall-clock' '
+	for p in gate report; do
+		html_layout $p.html 1280 $p.1280.layout && layout_overlaps $p.1280.layout ||
+			{ echo "$p.html"; return 1; }
+	done
+'
+
+test_expect_success 'escape rate per day: days of few pairs hollow and off the scale, cut with an arrow' '
+	html_layout gate.html 1280 gate.1280.layout &&
+	python3 -c "
+import json, re, sys
+texts = [t[\"text\"] for t in json.load(open(sys.argv[1]))[\"svg\"]
+         if t[\"chart\"] == \"chart-escape-rate\"]
+print(\" \".join(t for t in texts if re.fullmatch(r\"\d+%\", t)))
+print(\"\n\".join(t for t in texts if t[0] in \"\u2191h\"))" gate.1280.layout >actual &&
+	cat >expect <<-\EOF &&
+	0% 5% 10% 15% 20%
+	hollow: under 26 pairs (half the median day), off the scale; ↑ its band'"'"'s top
+	↑ 23.2%
+	↑ 41.0%
+	EOF
+	test_cmp expect actual &&
+	sed -n "/<svg id=\"chart-escape-rate\"/,/<\/svg>/p" gate.html >chart.svg &&
+	test "$(grep -c "<circle.*fill=\"#fff\" stroke=\"#0072B2\"" chart.svg)" = 2
+'
+
 test_expect_success 'the first screen of each page shows text and charts (1280x800)' '
 	png_not_blank $(for p in $pages; do echo $p.png; done)
 '

@@ -84,8 +84,11 @@ static void replay_stderr(void)
 	d.parked = NULL;
 }
 
-/* Colour or monochrome, decided here only (STYLE pattern 4). */
-static void init_colors(void)
+/*
+ * Colour or monochrome, decided here only (STYLE pattern 4): --color=never
+ * and NO_COLOR (unless --color=always) leave the monochrome attributes.
+ */
+static void init_colors(enum color_when when)
 {
 	static const struct { short fg, bg; attr_t mono; } roles[] = {
 #define ROLE_ROW_(name, fg, bg, mono) { fg, bg, mono },
@@ -94,7 +97,8 @@ static void init_colors(void)
 	};
 	const char *no_color = getenv("NO_COLOR");
 
-	d.use_color = has_colors() && !(no_color && *no_color);
+	d.use_color = has_colors() && when != COLOR_NEVER &&
+		      (when == COLOR_ALWAYS || !(no_color && *no_color));
 	if (d.use_color && start_color() == OK) {
 		use_default_colors();
 		for (int i = 0; i < NR_ROLES; i++) {
@@ -235,7 +239,7 @@ int tui_display_init(struct tui *t)
 	/* Clicks, double clicks and the wheel (Shift+drag still selects text). */
 	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
 		  BUTTON5_PRESSED, NULL);
-	init_colors();
+	init_colors(t->opts.color);
 	getmaxyx(stdscr, t->lines, t->cols);
 	return 0;
 }

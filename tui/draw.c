@@ -184,20 +184,49 @@ static int fit(struct strbuf *out, const char *s, size_t n, int width)
 	return used;
 }
 
-static void put(int y, int x, const char *s, size_t n, attr_t attr)
+/*
+ * Where a row is drawn: screen line y, screen columns [0, width) showing
+ * the row's columns [xoff, xoff + width) (a view scrolled right).
+ */
+struct span {
+	int y, width, xoff;
+};
+
+/* Put the n bytes at s from the row's column x: only the whole characters inside the span. */
+static void put(const struct span *sp, int x, const char *s, size_t n, attr_t attr)
 {
-	attrset(attr);
-	mvaddnstr(y, x, s, (int)n);
+	size_t i = 0, j;
+	int col = x, end;
+
+	while (i < n && col < sp->xoff) {
+		size_t len;
+
+		col += char_width(s + i, n - i, &len);
+		i += len;
+	}
+	for (j = i, end = col; j < n;) {
+		size_t len;
+		int w = char_width(s + j, n - j, &len);
+
+		if (end + w > sp->xoff + sp->width)
+			break;
+		end += w;
+		j += len;
+	}
+	if (j > i) {
+		attrset(attr);
+		mvaddnstr(sp->y, col - sp->xoff, s + i, (int)(j - i));
+	}
 }
 
-static void put_blank(int y, int x, int n, attr_t attr)
+static void put_blank(const struct span *sp, int x, int n, attr_t attr)
 {
 	static const char spaces[] = "                                ";
 
 	while (n > 0) {
 		int k = n < (int)sizeof(spaces) - 1 ? n : (int)sizeof(spaces) - 1;
 
-		put(y, x, spaces, (size_t)k, attr);
+		put(sp, x, spaces, (size_t)k, attr);
 		x += k;
 		n -= k;
 	}
@@ -217,18 +246,24 @@ static int width_of(const char *s, size_t n)
 	return w;
 }
 
+/* A cut flexible cell keeps at least this many columns, else it waits for a scroll right. */
+#define MIN_CUT_CELL 8
+
 /*
  * The columns each cell of a row gets on a line `width` wide. Fixed cells
  * get their width and width-0 cells (flexible) what is left, in order, each
  * as much as its text needs and the last one the rest. Then a fixed cell
  * whose text is longer than its width grows into what the flexible cells
  * (or the end of the line) leave unused: only the last cell is ever cut
- * while there is room.
+ * while there is room. A column is drawn whole or not at all: a fixed cell
+ * past the end of the line is left out with every cell after it, and so is
+ * a flexible one that would be cut to fewer than MIN_CUT_CELL columns
+ * (never the first cell). Returns the cells drawn.
  */
-static void layout(const struct row_data *row, const struct strbuf *texts, int width,
-		   int *w)
+static size_t layout(const struct row_data *row, const struct strbuf *texts, int width,
+		     int *w)
 {
-	int need[ROW_MAX_CELLS], fixed = 0, last_flex = -1, left, slack;
+	int need[ROW_MAX_CELLS], fixed = 0, last_flex = -1, left, slack, x = 0;
 
 	for (size_t i = 0; i < row->nr; i++) {
 		need[i] = width_of(texts[i].buf, texts[i].len);
@@ -264,28 +299,57 @@ static void layout(const struct row_data *row, const struct strbuf *texts, int w
 		if (last_flex >= 0)
 			w[last_flex] -= more;
 	}
+	for (size_t i = 0; i < row->nr; i++) {
+		int room = width - x;
+		bool cut = w[i] > room || (!row->cells[i].width && need[i] > w[i]);
+
+		if (i && cut && (row->cells[i].width || room < MIN_CUT_CELL))
+			return i;
+		x += w[i] + 1;
+	}
+	return row->nr;
+}
+
+/* The columns a row takes when nothing is cut: how far a view scrolls right. */
+static int row_full_width(const struct row_data *row)
+{
+	int x = 0;
+
+	for (size_t i = 0; i < row->nr; i++) {
+		const char *s = row->text.buf + row->cells[i].off;
+		int need = tui_text_width(s);
+
+		if (i)
+			x++;
+		x += row->cells[i].width > need ? row->cells[i].width : need;
+	}
+	return x;
 }
 
 /* Draw the matches of hl in the n bytes at s, drawn from column x. */
-static void highlight(int y, int x, const char *s, size_t n, struct tui_regex *hl)
+static void highlight(const struct span *sp, int x, const char *s, size_t n,
+		      struct tui_regex *hl)
 {
 	size_t off = 0, a, b;
 
 	while (off <= n && tui_regex_find(hl, s, n, off, &a, &b)) {
 		if (b > a)
-			put(y, x + width_of(s, a), s + a, b - a, tui_role_attr(ROLE_MATCH));
+			put(sp, x + width_of(s, a), s + a, b - a, tui_role_attr(ROLE_MATCH));
 		off = b > a ? b : b + 1;
 	}
 }
 
-void tui_draw_row(int y, int width, const struct row_data *row, bool selected,
-		  struct tui_regex *hl)
+/* Draw row on line y, its columns from xoff on (a view scrolled right) in width. */
+static void draw_row_from(int y, int width, int xoff, const struct row_data *row,
+			  bool selected, struct tui_regex *hl)
 {
 	enum tui_role line_role = selected ? ROLE_CURSOR : row->role;
 	attr_t line_attr = tui_role_attr(line_role);
 	struct strbuf texts[ROW_MAX_CELLS], part = STRBUF_INIT;
+	const struct span sp = { y, width, xoff };
 	int w[ROW_MAX_CELLS];
-	int x = 0;
+	int x = 0, end = width + xoff;
+	size_t shown;
 
 	for (size_t i = 0; i < row->nr; i++) {
 		const char *s = row->text.buf + row->cells[i].off;
@@ -293,30 +357,36 @@ void tui_draw_row(int y, int width, const struct row_data *row, bool selected,
 		texts[i] = (struct strbuf)STRBUF_INIT;
 		sanitize_text(&texts[i], s, strlen(s));
 	}
-	layout(row, texts, width, w);
-	for (size_t i = 0; i < row->nr && x < width; i++) {
+	shown = layout(row, texts, end, w);
+	for (size_t i = 0; i < shown && x < end; i++) {
 		const struct cell *c = &row->cells[i];
 		enum tui_role role = selected || c->role == ROLE_DEFAULT ? line_role : c->role;
-		int cw = w[i] < width - x ? w[i] : width - x, used, at;
+		int cw = w[i] < end - x ? w[i] : end - x, used, at;
 
 		/* Cells with nothing in them still take their column. */
 		strbuf_reset(&part);
 		used = fit(&part, texts[i].buf, texts[i].len, cw);
 		at = c->right && used < cw ? x + cw - used : x;
-		put_blank(y, x, cw, line_attr);
-		put(y, at, part.buf, part.len, tui_role_attr(role));
+		put_blank(&sp, x, cw, line_attr);
+		put(&sp, at, part.buf, part.len, tui_role_attr(role));
 		if (hl)
-			highlight(y, at, part.buf, part.len, hl);
+			highlight(&sp, at, part.buf, part.len, hl);
 		x += cw;
-		if (i + 1 < row->nr && x < width)
-			put_blank(y, x++, 1, line_attr);
+		if (i + 1 < shown && x < end)
+			put_blank(&sp, x++, 1, line_attr);
 	}
-	if (x < width)
-		put_blank(y, x, width - x, line_attr);
+	if (x < end)
+		put_blank(&sp, x, end - x, line_attr);
 	attrset(A_NORMAL);
 	for (size_t i = 0; i < row->nr; i++)
 		strbuf_release(&texts[i]);
 	strbuf_release(&part);
+}
+
+void tui_draw_row(int y, int width, const struct row_data *row, bool selected,
+		  struct tui_regex *hl)
+{
+	draw_row_from(y, width, 0, row, selected, hl);
 }
 
 /* The tab bar, the body, the status line and the help line. */
@@ -388,20 +458,25 @@ enum view_id tui_tab_at(struct tui *t, int x)
 	return id;
 }
 
-static void status_text(struct tui *t, struct view *v, struct strbuf *left)
+/* more: the lines go on past the right edge (> scrolls to them). */
+static void status_text(struct tui *t, struct view *v, bool more, struct strbuf *left)
 {
 	if (v->ops->status)
 		v->ops->status(t, v, left);
 	if (v->search.pattern && !v->ops->filter)
 		strbuf_addf(left, "%ssearch /%s/", left->len ? "; " : "", v->search.pattern);
+	if (v->xoffset)
+		strbuf_addf(left, "%sfrom column %d", left->len ? "; " : "", v->xoffset + 1);
+	if (more)
+		strbuf_addf(left, "%s> scrolls right", left->len ? "; " : "");
 }
 
-static void status_line(struct tui *t, struct view *v, size_t nr)
+static void status_line(struct tui *t, struct view *v, size_t nr, bool more)
 {
 	struct row_data row = ROW_DATA_INIT;
 	struct strbuf left = STRBUF_INIT, right = STRBUF_INIT;
 
-	status_text(t, v, &left);
+	status_text(t, v, more, &left);
 	if (nr)
 		strbuf_addf(&right, "%zu/%zu %3zu%%", v->lineno + 1, nr,
 			    nr > 1 ? (v->lineno * 100) / (nr - 1) : (size_t)100);
@@ -539,13 +614,42 @@ static void help_line(struct tui *t, struct view *v)
 	row_release(&row);
 }
 
+/*
+ * A view scrolls right no further than its widest visible line (the
+ * header's too) needs to be seen whole: a resize or a shorter page pulls
+ * it back. Returns that width.
+ */
+static int clamp_xoffset(struct tui *t, struct view *v, size_t nr, int height)
+{
+	struct row_data row = ROW_DATA_INIT;
+	int widest = 0;
+
+	if (v->ops->header) {
+		v->ops->row_data(t, v, SIZE_MAX, &row);
+		widest = row_full_width(&row);
+	}
+	for (size_t line = v->offset; line < nr && line < v->offset + (size_t)height; line++) {
+		int w;
+
+		row_reset(&row);
+		v->ops->row_data(t, v, line, &row);
+		w = row_full_width(&row);
+		if (w > widest)
+			widest = w;
+	}
+	row_release(&row);
+	if (v->xoffset > widest - t->cols)
+		v->xoffset = widest > t->cols ? widest - t->cols : 0;
+	return widest;
+}
+
 void tui_draw(struct tui *t)
 {
 	struct view *v = tui_current(t);
 	struct row_data row = ROW_DATA_INIT;
 	size_t nr = v->ops->lines(t, v);
 	int bottom = BODY_TOP + tui_body_lines(t), y = BODY_TOP, height = list_lines(t, v);
-	int x0[NR_MAIN_VIEWS], x1[NR_MAIN_VIEWS];
+	int x0[NR_MAIN_VIEWS], x1[NR_MAIN_VIEWS], widest;
 	struct tui_regex *hl = v->search.re;
 
 	if (v->lineno >= nr)
@@ -557,10 +661,11 @@ void tui_draw(struct tui *t)
 	tab_bar(t, &row, x0, x1);
 	tui_draw_row(0, t->cols, &row, false, NULL);
 	row_reset(&row);
+	widest = clamp_xoffset(t, v, nr, height);
 	if (v->ops->header) {
 		v->ops->row_data(t, v, SIZE_MAX, &row);
 		row.role = ROLE_HEADER;
-		tui_draw_row(y++, t->cols, &row, false, NULL);
+		draw_row_from(y++, t->cols, v->xoffset, &row, false, NULL);
 	}
 	for (; y < bottom; y++) {
 		size_t line = v->offset + (size_t)(y - tui_list_top(t, v));
@@ -568,9 +673,9 @@ void tui_draw(struct tui *t)
 		row_reset(&row);
 		if (line < nr)
 			v->ops->row_data(t, v, line, &row);
-		tui_draw_row(y, t->cols, &row, line < nr && line == v->lineno, hl);
+		draw_row_from(y, t->cols, v->xoffset, &row, line < nr && line == v->lineno, hl);
 	}
-	status_line(t, v, nr);
+	status_line(t, v, nr, widest > v->xoffset + t->cols);
 	help_line(t, v);
 	curs_set(t->prompt.active ? 1 : 0);
 	wnoutrefresh(stdscr);

@@ -21,6 +21,10 @@
 	_(FULL, "full", "FULL", -6)                                            \
 	_(DIFFCOV, "diff-coverage", "DCOV", -5)
 
+/* After the sortable columns: the verdicts ("error/error"), the repository, the reasons. */
+#define VERDICTS_WIDTH 11
+#define REPO_MAX_WIDTH 40
+
 enum runs_col {
 #define COL_ENUM_(id, name, title, width) COL_##id,
 	RUNS_COLUMNS(COL_ENUM_)
@@ -89,6 +93,7 @@ struct runs {
 	bool desc;
 	char *filter;
 	struct order_job job;
+	int repo_width;         /* the widest repository name in the store */
 	struct tui *t;
 };
 
@@ -241,9 +246,9 @@ static const char *verdict_or_dash(bool has, enum verdict v)
 
 /*
  * The cells of a row; the filter matches their text (and the full sha).
- * The verdicts and repo column is drawn only where it fits (wide).
+ * The columns past the screen's edge are there for a scroll right.
  */
-static void runs_cells(const struct runs_row *r, struct row_data *row, bool wide)
+static void runs_cells(const struct runs *rv, const struct runs_row *r, struct row_data *row)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -270,25 +275,30 @@ static void runs_cells(const struct runs_row *r, struct row_data *row, bool wide
 	strbuf_reset(&sb);
 	metrics_fmt(&sb, "%.2f", r->diff_coverage);
 	row_add_str(row, columns[COL_DIFFCOV].width, ROLE_DEFAULT, sb.buf);
-	if (!wide) {
-		strbuf_release(&sb);
-		return;
-	}
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "%s/%s", verdict_or_dash(r->has_shadow, r->shadow_verdict),
 		    verdict_or_dash(r->has_full, r->full_verdict));
-	if (*r->repo)
-		strbuf_addf(&sb, " %s", r->repo);
-	if (r->reasons)
-		strbuf_addf(&sb, "  %s", r->reasons);
-	row_add_str(row, 0, ROLE_DEFAULT, sb.buf);
+	row_add_str(row, VERDICTS_WIDTH, ROLE_DEFAULT, sb.buf);
+	row_add_str(row, rv->repo_width, ROLE_DEFAULT, r->repo);
+	row_add_str(row, 0, ROLE_DEFAULT, r->reasons);
 	strbuf_release(&sb);
 }
 
-/* Columns before the verdicts take 75; the verdicts need 9 more. */
-static bool wide(const struct tui *t)
+/* The repository column: as wide as the longest name (up to REPO_MAX_WIDTH). */
+static void size_repo_column(struct runs *rv)
 {
-	return t->cols >= 85;
+	struct strlist repos = STRLIST_INIT;
+
+	rv->repo_width = (int)strlen("REPO");
+	if (query_repos(rv->t->store, &repos) < 0)
+		tui_message(rv->t, true, "cannot read the repositories from the store");
+	for (size_t i = 0; i < repos.nr; i++) {
+		int w = tui_text_width(repos.items[i]);
+
+		if (w > rv->repo_width)
+			rv->repo_width = w < REPO_MAX_WIDTH ? w : REPO_MAX_WIDTH;
+	}
+	strlist_release(&repos);
 }
 
 /* The sorted column's title carries an arrow: up ascending, down descending. */
@@ -300,7 +310,7 @@ static const char *arrow(bool desc)
 	return utf8 ? (desc ? "\u2193" : "\u2191") : (desc ? "v" : "^");
 }
 
-static void runs_header(const struct tui *t, const struct runs *rv, struct row_data *row)
+static void runs_header(const struct runs *rv, struct row_data *row)
 {
 	for (int i = 0; i < NR_COLS; i++) {
 		if (i == (int)rv->sort)
@@ -309,8 +319,9 @@ static void runs_header(const struct tui *t, const struct runs *rv, struct row_d
 		else
 			row_add_str(row, columns[i].width, ROLE_DEFAULT, columns[i].title);
 	}
-	if (wide(t))
-		row_add_str(row, 0, ROLE_DEFAULT, "VERDICTS  REASONS");
+	row_add_str(row, VERDICTS_WIDTH, ROLE_DEFAULT, "VERDICTS");
+	row_add_str(row, rv->repo_width, ROLE_DEFAULT, "REPO");
+	row_add_str(row, 0, ROLE_DEFAULT, "REASONS");
 }
 
 /* The first 13 hex digits of a sha: 52 bits, exact in a double. */
@@ -377,11 +388,12 @@ static int scan_row(struct load *l, struct runs_row *r)
 	struct order_job *j = l->data;
 
 	if (j->re) {
+		const struct runs *rv = l->t->views[VIEW_RUNS].priv;
 		struct row_data row = ROW_DATA_INIT;
 		struct strbuf text = STRBUF_INIT;
 		bool rc;
 
-		runs_cells(r, &row, true);
+		runs_cells(rv, r, &row);
 		row_text(&row, &text);
 		strbuf_addf(&text, " %s", r->sha);
 		rc = tui_regex_match(j->re, text.buf, text.len);
@@ -520,6 +532,7 @@ static int runs_open(struct tui *t, struct view *v)
 	rv->t = t;
 	rv->total = t->heads;
 	rv->sort = COL_DATE;
+	size_repo_column(rv);
 	v->priv = rv;
 	return 0;
 }
@@ -534,6 +547,7 @@ static void runs_reload(struct tui *t, struct view *v)
 
 	pages_clear(rv);
 	rv->total = t->heads;
+	size_repo_column(rv);
 	start_job(rv, sort, desc, filter, true);
 	free(filter);
 }
@@ -551,13 +565,14 @@ static void runs_row(struct tui *t, struct view *v, size_t lineno, struct row_da
 	struct runs *rv = v->priv;
 	const struct runs_row *r;
 
+	UNUSED(t);
 	if (lineno == SIZE_MAX) {
-		runs_header(t, rv, row);
+		runs_header(rv, row);
 		return;
 	}
 	r = row_at(rv, lineno);
 	if (r)
-		runs_cells(r, row, wide(t));
+		runs_cells(rv, r, row);
 }
 
 static const struct runs_row *selected(struct tui *t, struct view *v)
@@ -668,7 +683,7 @@ static void runs_save(struct tui *t, struct view *v, FILE *f)
 		row_reset(&row);
 		strbuf_reset(&sb);
 		if (r)
-			runs_cells(r, &row, true);
+			runs_cells(rv, r, &row);
 		row_text(&row, &sb);
 		fprintf(f, "%c %s\n", i == v->lineno ? '>' : ' ', sb.buf);
 	}

@@ -742,6 +742,12 @@ static enum reaction generic_request(struct tui *t, struct view *v, enum request
 			v->offset = v->offset > half ? v->offset - half : 0;
 		return R_REDRAW;
 	}
+	case REQ_SCROLL_RIGHT:
+		v->xoffset += t->cols / 2 > 1 ? t->cols / 2 : 1; /* tui_draw pulls it back */
+		return R_REDRAW;
+	case REQ_SCROLL_LEFT:
+		v->xoffset = v->xoffset > t->cols / 2 ? v->xoffset - t->cols / 2 : 0;
+		return R_REDRAW;
 	case REQ_MOVE_FIRST:
 		v->lineno = 0;
 		return R_REDRAW;
@@ -882,7 +888,8 @@ static enum reaction handle_mouse(struct tui *t, struct tui_key key)
 		return id < NR_VIEWS ? tui_push(t, id) : R_NONE;
 	}
 	if (v->ops->header && key.y == top - 1)
-		return v->ops->click_header ? v->ops->click_header(t, v, key.x) : R_NONE;
+		return v->ops->click_header ? v->ops->click_header(t, v, key.x + v->xoffset) :
+			R_NONE;
 	if (key.y == t->lines - 1) {
 		enum request req = tui_hint_at(t, key.x);
 
@@ -989,6 +996,7 @@ enum {
 	OPT_RULES = MOPT_FIRST_PRIVATE,
 	OPT_MAX_FRAMES,
 	OPT_PRINT_KEYS,
+	OPT_COLOR,
 };
 
 /* The window options of report (no --format: the dashboard is the format). */
@@ -1000,6 +1008,7 @@ static const struct option tui_options[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
 	{ "print-keys", optional_argument, NULL, OPT_PRINT_KEYS },
+	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1029,6 +1038,11 @@ static int parse_options(int argc, char **argv, struct cmd_context *ctx,
 				return usage_error(&cmd_tui, "--max-frames '%s': expected "
 						   "a positive number", optarg);
 			o->max_frames = (long)n;
+			break;
+		case OPT_COLOR:
+			if (!color_parse(optarg, &o->color))
+				return usage_error(&cmd_tui, "--color is always, auto or never, "
+						   "not '%s'", optarg);
 			break;
 		case OPT_PRINT_KEYS:
 			if (optarg && strcmp(optarg, "roff") && strcmp(optarg, "text"))
@@ -1133,7 +1147,7 @@ const struct cmd cmd_tui = {
 	.fn = run_tui,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--project NAME] "
-		 "[--rules FILE]...",
+		 "[--rules FILE]... [--color[=WHEN]]",
 	.summary = "Open the dashboard: overview, runs, disagreements, detail, proposals.",
 	.help = "  --since WHEN   window start, inclusive (1y, 7d, 24h, 90m, 2026-11-01,\n"
 		"                 RFC 3339)\n"

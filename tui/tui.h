@@ -15,6 +15,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/config.h"
+#include "core/output.h"
 #include "core/query.h"
 #include "core/rules.h"
 #include "core/util.h"
@@ -60,6 +61,9 @@
 	_(FIND_NEXT, NULL, "Go to the next line that matches the filter or "   \
 		     "search")                                                 \
 	_(FIND_PREV, NULL, "Go to the previous line that matches")             \
+	_(SCROLL_RIGHT, NULL, "Scroll the lines right by half a screen, to "   \
+		       "the columns and the ends of ids that do not fit")      \
+	_(SCROLL_LEFT, NULL, "Scroll the lines back left by half a screen")    \
 	_(CLEAR, NULL, "Clear the filter or search; without one, close the "   \
 		 "help, a detail or a preview")                                \
 	_(JUMP, NULL, "Jump to a pull request or commit (434, #434, 8a1a282): "\
@@ -306,6 +310,7 @@ struct view {
 	const struct view_ops *ops;
 	void *priv;
 	size_t offset, lineno; /* first visible line, cursor line */
+	int xoffset;           /* columns scrolled right (< and >) */
 	bool opened;
 	struct view_search search;
 };
@@ -350,6 +355,7 @@ struct tui_opts {
 	struct window window;
 	struct strlist rules_files; /* --rules, in order */
 	long max_frames;            /* --max-frames N: quit after N frames (0: no limit) */
+	enum color_when color;      /* --color[=WHEN]: never is monochrome (bold, reverse) */
 };
 
 /* A one-line text prompt on the last line (filter, note, glob, command). */

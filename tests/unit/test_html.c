@@ -48,6 +48,39 @@ static void test_html_escape(void **state)
 	}
 }
 
+static char *coded(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	html_code(&sb, s);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* An id may break after "/" and "::", and in a run of 40 without one; nowhere else. */
+static void test_html_code(void **state)
+{
+	static const struct { const char *in, *out; } cases[] = {
+		{ "tests/registry/test_plugins.py::test_rounding_plugin_loaded",
+		  "<code>tests/<wbr>registry/<wbr>test_plugins.py::<wbr>test_rounding_plugin_loaded</code>" },
+		{ "web/ui.test.js::Toolbar > hides <b>",
+		  "<code>web/<wbr>ui.test.js::<wbr>Toolbar &gt; hides &lt;b&gt;</code>" },
+		{ "a:b:::c/", "<code>a:b:::<wbr>c/</code>" },
+		{ "esc \033[31m/x", "<code>esc \\x1b[31m/<wbr>x</code>" },
+		{ "0123456789012345678901234567890123456789012345",
+		  "<code>0123456789012345678901234567890123456789<wbr>012345</code>" },
+		{ "caf\xc3\xa9 \xe2\x98\x85/x", "<code>caf\xc3\xa9 \xe2\x98\x85/<wbr>x</code>" },
+		{ "", "<code></code>" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *got = coded(cases[i].in);
+
+		assert_string_equal(got, cases[i].out);
+		free(got);
+	}
+}
+
 static void test_bins(void **state)
 {
 	double c[4] = { 0 };
@@ -179,6 +212,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_html_escape),
+		cmocka_unit_test(test_html_code),
 		cmocka_unit_test(test_bins),
 		cmocka_unit_test(test_round_up),
 		cmocka_unit_test(test_golden_line),
