@@ -51,7 +51,7 @@ test_expect_success "runs at 120x40" '
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass      acme/ledger
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass      acme/ledger
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass      acme/ledger
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass      acme/ledger
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail   acme/ledger
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass      acme/ledger
@@ -98,7 +98,7 @@ test_expect_success "runs at 200x50: every column under its own title" '
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass      acme/ledger
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass      acme/ledger
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass      acme/ledger
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass      acme/ledger
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail   acme/ledger
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass      acme/ledger
@@ -156,7 +156,7 @@ test_expect_success "runs at 100x30: columns whole or not at all, > scrolls to t
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass      acme/ledger
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass      acme/ledger
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass      acme/ledger
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass      acme/ledger
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail   acme/ledger
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass      acme/ledger
@@ -188,7 +188,7 @@ test_expect_success "runs at 100x30: columns whole or not at all, > scrolls to t
 	543 main         -          n/a    n/a 1545 s   n/a -/pass      acme/ledger
 	218 main         -          n/a    n/a 1182 s   n/a -/pass      acme/ledger
 	a4e main         -          n/a    n/a 1328 s   n/a -/pass      acme/ledger
-	ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
+	ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
 	9c5 main         -          n/a    n/a 1252 s   n/a -/pass      acme/ledger
 	dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail   acme/ledger
 	39b main         -          n/a    n/a 1284 s   n/a -/pass      acme/ledger

@@ -21,7 +21,7 @@ test_expect_success "resize to 120x40 and down to 60x20 redraws the view" '
 	11-01 07:42   push 12fc543 main         -          n/a    n/a 1545 s   n/a -/pass      acme/ledger
 	11-01 11:22   push 1277218 main         -          n/a    n/a 1182 s   n/a -/pass      acme/ledger
 	11-01 12:02   push 3554a4e main         -          n/a    n/a 1328 s   n/a -/pass      acme/ledger
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040  127 s 1408 s  1.00 pass/pass   acme/ledger
 	11-01 13:31   push 1ba49c5 main         -          n/a    n/a 1252 s   n/a -/pass      acme/ledger
 	11-01 13:49   #414 42d2dde agree        selected 0.047  147 s 1308 s  1.00 fail/fail   acme/ledger
 	11-01 14:03   push 7c5339b main         -          n/a    n/a 1284 s   n/a -/pass      acme/ledger
@@ -63,7 +63,7 @@ test_expect_success "resize to 120x40 and down to 60x20 redraws the view" '
 	11-01 07:42   push 12fc543 main         -          n/a
 	11-01 11:22   push 1277218 main         -          n/a
 	11-01 12:02   push 3554a4e main         -          n/a
-	11-01 12:12   #413 2f67ac7 flaky        selected 0.040
+	11-01 12:12   #413 2f67ac7 agree        selected 0.040
 	11-01 13:31   push 1ba49c5 main         -          n/a
 	11-01 13:49   #414 42d2dde agree        selected 0.047
 	11-01 14:03   push 7c5339b main         -          n/a

@@ -101,7 +101,7 @@ test_expect_success 'a click on a tab opens its view, a click on a row selects i
 	wait_for "^CLASS  *STATE  *PR EVIDENCE" pane &&
 	test_grep "^ 1 overview   2 runs  \[3 disagreements\]  4 proposals$" pane &&
 	click 5 4 &&
-	wait_for "^10 escapes.* 3/21  " pane
+	wait_for "^10 escapes.* 3/19  " pane
 '
 
 # runs_at_200: the runs are drawn wide, their status line too (a capture

@@ -54,7 +54,7 @@ test_expect_success "the detail is searched: the cursor goes to the match as it 
 	sed -n 3p one.view >actual && echo "cursor 10" >expect && test_cmp expect actual &&
 	sed -n 3p two.view >actual && echo "cursor 11" >expect && test_cmp expect actual &&
 	sed -n 23p two.screen >actual &&
-	echo "escape; search /failed/                                               12/15  78%" >expect &&
+	echo "escape; search /failed/; > scrolls right                              12/15  78%" >expect &&
 	test_cmp expect actual
 '
 
