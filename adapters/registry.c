@@ -240,18 +240,27 @@ static int parse_as(const struct adapter_edit *e, struct rules *r, const char *t
 	return e->adapter->read_rules(r, text, len, path, e->variant);
 }
 
-/* The new text reads as the old rules plus one with the glob added. */
+/*
+ * The new text reads as the old rules plus one with the glob added. The
+ * readers' warnings were printed when the file was read for the plan:
+ * here they are kept, and shown only when the edit does not read back.
+ */
 static int read_back(const struct adapter_edit *e, const char *path, const char *glob)
 {
 	struct rules before = RULES_INIT, after = RULES_INIT;
+	struct strbuf said = STRBUF_INIT, *prev = error_capture(&said);
 	char *want = reads_as(e->adapter, glob);
+	bool same = (!e->exists ||
+		     parse_as(e, &before, e->old_text.buf, e->old_text.len, path) == 0) &&
+		    parse_as(e, &after, e->new_text.buf, e->new_text.len, path) == 0 &&
+		    after.nr == before.nr + 1 && has_rule(&after, e->adapter->adds, want);
 	int ret = 0;
 
-	if ((e->exists && parse_as(e, &before, e->old_text.buf, e->old_text.len, path) < 0) ||
-	    parse_as(e, &after, e->new_text.buf, e->new_text.len, path) < 0 ||
-	    after.nr != before.nr + 1 || !has_rule(&after, e->adapter->adds, want))
+	error_capture(prev);
+	if (!same)
 		ret = error("%s: the edit does not read back as one more rule '%s' "
-			    "(not written)", path, want);
+			    "(not written)%s%s", path, want, said.len ? ": " : "", said.buf);
+	strbuf_release(&said);
 	free(want);
 	rules_release(&before);
 	rules_release(&after);

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Writing an accepted glob into a selector's configuration where the tool
+# itself reads it (issue 34, points 4 and 10), each file read back by the
+# real tool (tests/npm/): vitest's resolved config (resolveConfig from
+# vitest/node) has the glob in forceRerunTriggers, never a plugin's
+# options; ...
+. "$(dirname "$0")/lib.sh"
+. "$TEST_SRC/lib-selectors.sh"
+need_tool vitest
+
+# vitest's resolved forceRerunTriggers for the config in the current directory.
+resolved_triggers() {
+	cat >../resolve.mjs <<-\JS &&
+	import { resolveConfig } from "vitest/node";
+	const { vitestConfig } = await resolveConfig({ config: process.argv[2] });
+	for (const g of vitestConfig.forceRerunTriggers) console.log(g);
+	JS
+	cp ../resolve.mjs resolve.mjs && node resolve.mjs "$1" && rm resolve.mjs
+}
+
+test_expect_success 'vitest: the glob goes into the exported config, not a plugin' '
+	git init -q vt && cd vt &&
+	ln -s "$TEST_TOOLS/node_modules" node_modules &&
+	echo "{\"type\": \"module\"}" >package.json &&
+	cat >vitest.config.js <<-\JS &&
+	import { defineConfig } from "vitest/config";
+
+	// A plugin with options of its own, a `test` among them.
+	const report = (options) => ({ name: "report", options });
+
+	export default defineConfig(() => ({
+	  plugins: [report({ test: { forceRerunTriggers: ["**/plugin/**"] } })],
+	  test: {
+	    environment: "node",
+	  },
+	}));
+	JS
+	resolved_triggers vitest.config.js >before &&
+	printf "%s\n" "**/package.json/**" "**/{vitest,vite}.config.*/**" >expect &&
+	test_cmp expect before &&
+	tiadash rules --add "data/**" --into vitest.config.js >diff 2>err &&
+	cat >expect <<-\EOF &&
+	--- vitest.config.js
+	+++ vitest.config.js
+	@@ -6,6 +6,7 @@
+	 export default defineConfig(() => ({
+	   plugins: [report({ test: { forceRerunTriggers: ["**/plugin/**"] } })],
+	   test: {
+	+    forceRerunTriggers: ['"'"'**/package.json/**'"'"', '"'"'**/{vitest,vite}.config.*/**'"'"', '"'"'**/data/**'"'"'],
+	     environment: "node",
+	   },
+	 }));
+	EOF
+	test_cmp expect diff &&
+	cat >expect <<-\EOF &&
+	tiadash: warning: vitest.config.js:7: vitest config: a forceRerunTriggers outside the test options of the exported config (export default defineConfig({ test: {...} })) is not vitest'"'"'s: left out of the rules
+	tiadash: vitest.config.js: written as '"'"'**/data/**'"'"': vitest matches forceRerunTriggers against absolute paths, so a glob anchored at the root has no portable form; this one also matches deeper
+	tiadash: vitest.config.js: it set no forceRerunTriggers: vitest'"'"'s defaults are written beside the glob, since a list replaces them
+	tiadash: wrote vitest.config.js
+	EOF
+	test_cmp expect err &&
+	resolved_triggers vitest.config.js >after &&
+	printf "%s\n" "**/package.json/**" "**/{vitest,vite}.config.*/**" "**/data/**" >expect &&
+	test_cmp expect after &&
+	tiadash rules --rules vitest.config.js --no-builtin-rules --list 2>/dev/null >rules &&
+	cat >expect <<-\EOF &&
+	run_all  **/package.json            vitest:forceRerunTriggers  (vitest.config.js:9)
+	run_all  **/{vitest,vite}.config.*  vitest:forceRerunTriggers  (vitest.config.js:9)
+	run_all  **/data                    vitest:forceRerunTriggers  (vitest.config.js:9)
+	EOF
+	test_cmp expect rules
+'
+
+test_expect_success 'vitest: a config whose only `test: {` is a plugin'"'"'s is refused, untouched' '
+	cd vt &&
+	cat >vite.config.js <<-\JS &&
+	import { defineConfig } from "vitest/config";
+	const report = (options) => ({ name: "report", options });
+	export default defineConfig({
+	  plugins: [report({
+	    test: { include: ["x"] },
+	  })],
+	});
+	JS
+	cp vite.config.js orig &&
+	test_expect_code 2 tiadash rules --add "data/**" --into vite.config.js >out 2>err &&
+	test_must_be_empty out &&
+	cat >expect <<-\EOF &&
+	tiadash: error: vite.config.js: vitest config: its `test: {` on line 5 is not the exported config'"'"'s test options (a plugin'"'"'s options?), and vitest reads only those of `export default defineConfig({ test: {...} })`: tiadash cannot tell where forceRerunTriggers goes; add to the test options: forceRerunTriggers: ['"'"'**/package.json/**'"'"', '"'"'**/{vitest,vite}.config.*/**'"'"', '"'"'**/data/**'"'"']
+	EOF
+	test_cmp expect err &&
+	test_cmp orig vite.config.js &&
+	resolved_triggers vite.config.js >resolved &&
+	printf "%s\n" "**/package.json/**" "**/{vitest,vite}.config.*/**" >expect &&
+	test_cmp expect resolved
+'
+
+test_done
