@@ -3,10 +3,14 @@
 # itself reads it (issue 34, points 4 and 10), each file read back by the
 # real tool (tests/npm/): vitest's resolved config (resolveConfig from
 # vitest/node) has the glob in forceRerunTriggers, never a plugin's
-# options; ...
+# options; a turbo.json with comments and trailing commas (JSONC, as turbo
+# reads it) is read and written, its comments kept, and turbo's dry run
+# hashes the file the glob names;
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 need_tool vitest
+need_tool turbo
+need_tool moon
 
 # vitest's resolved forceRerunTriggers for the config in the current directory.
 resolved_triggers() {
@@ -93,6 +97,93 @@ test_expect_success 'vitest: a config whose only `test: {` is a plugin'"'"'s is 
 	resolved_triggers vite.config.js >resolved &&
 	printf "%s\n" "**/package.json/**" "**/{vitest,vite}.config.*/**" >expect &&
 	test_cmp expect resolved
+'
+
+# turbo's global inputs (files its globalDependencies match), one a line.
+turbo_global_files() {
+	"$TOOL_BIN/turbo" run test --dry=json 2>/dev/null |
+	python3 -c "import json, sys; print(\"\\n\".join(sorted(json.load(sys.stdin)[\"globalCacheInputs\"][\"files\"])))"
+}
+
+test_expect_success 'turbo: a turbo.json with comments and trailing commas is read and written' '
+	git init -q tb && cd tb &&
+	ln -s "$TEST_TOOLS/node_modules" node_modules &&
+	printf "node_modules\n.turbo\n" >.gitignore &&
+	echo "{\"name\": \"mono\", \"private\": true, \"packageManager\": \"npm@11.0.0\", \"workspaces\": [\"packages/*\"]}" >package.json &&
+	mkdir -p packages/a config data &&
+	echo "{\"name\": \"a\", \"version\": \"1.0.0\", \"scripts\": {\"test\": \"true\"}}" >packages/a/package.json &&
+	echo "{\"name\": \"mono\", \"lockfileVersion\": 3, \"requires\": true, \"packages\": {\"\": {\"name\": \"mono\", \"workspaces\": [\"packages/*\"]}, \"node_modules/a\": {\"resolved\": \"packages/a\", \"link\": true}, \"packages/a\": {\"name\": \"a\", \"version\": \"1.0.0\"}}}" >package-lock.json &&
+	echo "{}" >config/base.json && echo x >data/rates.csv &&
+	cat >turbo.json <<-\JSON &&
+	{
+	  "$schema": "https://turborepo.com/schema.json", // "//" in a string is no comment
+	  /* what every package reads */
+	  "globalDependencies": [
+	    "config/**", // shared settings
+	  ],
+	  "tasks": { "test": {}, },
+	}
+	JSON
+	git add -A && git commit -qm base &&
+	turbo_global_files >before && echo config/base.json >expect && test_cmp expect before &&
+	tiadash rules --rules turbo.json --no-builtin-rules --list 2>err >rules &&
+	test_must_be_empty err &&
+	awk "{ print \$1, \$2, \$3, \$4 }" rules >actual &&
+	cat >expect <<-\EOF &&
+	run_all /turbo.json turbo:turbo.json (turbo.json
+	run_all /turbo.jsonc turbo:turbo.json (turbo.json
+	run_all config/** turbo:globalDependencies (turbo.json:5)
+	select /package-lock.json turbo:lockfile (turbo.json
+	select /pnpm-lock.yaml turbo:lockfile (turbo.json
+	EOF
+	test_cmp expect actual &&
+	tiadash rules --add "data/**" --into turbo.json >diff 2>err &&
+	cat >expect <<-\EOF &&
+	--- turbo.json
+	+++ turbo.json
+	@@ -3,6 +3,7 @@
+	   /* what every package reads */
+	   "globalDependencies": [
+	     "config/**", // shared settings
+	+    "data/**",
+	   ],
+	   "tasks": { "test": {}, },
+	 }
+	EOF
+	test_cmp expect diff &&
+	echo "tiadash: wrote turbo.json" >expect && test_cmp expect err &&
+	turbo_global_files >after &&
+	printf "%s\n" config/base.json data/rates.csv >expect && test_cmp expect after &&
+	tiadash rules --rules turbo.json --test data/rates.csv >hit &&
+	test_grep "^data/rates.csv  run_all  data/\*\*  turbo:globalDependencies" hit
+'
+
+test_expect_success 'turbo: without globalDependencies, the list goes first, the comments stay' '
+	cd tb &&
+	cat >turbo.json <<-\JSON &&
+	{
+	  // the tasks
+	  "tasks": { "test": {} }, /* trailing */
+	}
+	JSON
+	tiadash rules --add "data/**" --into turbo.json >diff 2>err &&
+	cat >expect <<-\EOF &&
+	{
+	  "globalDependencies": ["data/**"],
+	  // the tasks
+	  "tasks": { "test": {} }, /* trailing */
+	}
+	EOF
+	test_cmp expect turbo.json &&
+	turbo_global_files >after && echo data/rates.csv >expect && test_cmp expect after
+'
+
+test_expect_success 'turbo: a JSONC error names its line' '
+	cd tb &&
+	printf "{\n  // a comment, then a bracket that closes nothing\n  \"tasks\": { \"test\": {} ],\n}\n" >turbo.json &&
+	test_expect_code 2 tiadash rules --add "data/**" --into turbo.json 2>err &&
+	echo "tiadash: error: turbo.json:3: turbo config: invalid JSON" >expect &&
+	test_cmp expect err
 '
 
 test_done
