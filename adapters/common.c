@@ -206,16 +206,130 @@ bool yscalar_is(const yaml_node_t *n, const char *s)
 	       !memcmp(n->data.scalar.value, s, n->data.scalar.length);
 }
 
-/* The value of key in a mapping node, or NULL. */
-yaml_node_t *ymap_get(struct ydoc *y, yaml_node_t *map, const char *key)
+/* Is the pair YAML's merge key (a plain `<<`)? */
+static bool ymerge_key(struct ydoc *y, const yaml_node_pair_t *p)
 {
-	if (!map || map->type != YAML_MAPPING_NODE)
+	yaml_node_t *k = ynode(y, p->key);
+
+	return yscalar_is(k, "<<") && k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+/*
+ * The mappings a `<<` value merges, in order: one mapping, or a sequence
+ * of them (YAML's merge key, as moon's serde and PyYAML apply it).
+ */
+static size_t ymerge_sources(struct ydoc *y, yaml_node_t *v, yaml_node_t **out, size_t max)
+{
+	size_t n = 0;
+
+	if (v && v->type == YAML_MAPPING_NODE && max)
+		out[n++] = v;
+	if (v && v->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+		     it < v->data.sequence.items.top && n < max; it++)
+			if (ynode(y, *it)->type == YAML_MAPPING_NODE)
+				out[n++] = ynode(y, *it);
+	return n;
+}
+
+static yaml_node_t *ymap_find(struct ydoc *y, yaml_node_t *map, const char *key, int depth)
+{
+	if (!map || map->type != YAML_MAPPING_NODE || depth > 16)
 		return NULL;
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++)
-		if (yscalar_is(ynode(y, p->key), key))
+		if (!ymerge_key(y, p) && yscalar_is(ynode(y, p->key), key))
 			return ynode(y, p->value);
+	/* A key the mapping lacks comes from what it merges, the first first. */
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *from[16], *v;
+		size_t n = ymerge_key(y, p) ? ymerge_sources(y, ynode(y, p->value), from, 16) : 0;
+
+		for (size_t i = 0; i < n; i++)
+			if ((v = ymap_find(y, from[i], key, depth + 1)))
+				return v;
+	}
 	return NULL;
+}
+
+/* The value of key in a mapping node (merge keys applied), or NULL. */
+yaml_node_t *ymap_get(struct ydoc *y, yaml_node_t *map, const char *key)
+{
+	return ymap_find(y, map, key, 0);
+}
+
+static bool ypairs_have(const struct strbuf *pairs, struct ydoc *y, const yaml_node_t *key)
+{
+	const yaml_node_pair_t *p = (const yaml_node_pair_t *)(const void *)pairs->buf;
+
+	for (size_t i = 0; i < pairs->len / sizeof(*p); i++) {
+		yaml_node_t *k = ynode(y, p[i].key);
+
+		if (k->type == YAML_SCALAR_NODE && key->type == YAML_SCALAR_NODE &&
+		    k->data.scalar.length == key->data.scalar.length &&
+		    !memcmp(k->data.scalar.value, key->data.scalar.value, k->data.scalar.length))
+			return true;
+	}
+	return false;
+}
+
+static void ymap_collect(struct ydoc *y, yaml_node_t *map, struct strbuf *out, int depth)
+{
+	if (!map || map->type != YAML_MAPPING_NODE || depth > 16)
+		return;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++)
+		if (!ymerge_key(y, p) && !ypairs_have(out, y, ynode(y, p->key)))
+			strbuf_add(out, p, sizeof(*p));
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *from[16];
+		size_t n = ymerge_key(y, p) ? ymerge_sources(y, ynode(y, p->value), from, 16) : 0;
+
+		for (size_t i = 0; i < n; i++)
+			ymap_collect(y, from[i], out, depth + 1);
+	}
+}
+
+size_t ymap_pairs(struct ydoc *y, yaml_node_t *map, struct strbuf *out)
+{
+	strbuf_reset(out);
+	ymap_collect(y, map, out, 0);
+	return out->len / sizeof(yaml_node_pair_t);
+}
+
+/* Count the ways from n to target, stopping at 2 or when the budget runs out. */
+static void yways(struct ydoc *y, yaml_node_t *n, yaml_node_t *target, int depth,
+		  int *ways, long *budget)
+{
+	if (!n || *ways > 1)
+		return;
+	if (--*budget < 0 || depth > 64) {
+		*ways = 2; /* too deep or too wide to tell: taken as shared */
+		return;
+	}
+	if (n == target) {
+		++*ways;
+		return;
+	}
+	if (n->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top; it++)
+			yways(y, ynode(y, *it), target, depth + 1, ways, budget);
+	if (n->type == YAML_MAPPING_NODE)
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     p < n->data.mapping.pairs.top; p++)
+			yways(y, ynode(y, p->value), target, depth + 1, ways, budget);
+}
+
+bool ynode_shared(struct ydoc *y, yaml_node_t *target)
+{
+	int ways = 0;
+	long budget = 100000;
+
+	yways(y, yroot(y), target, 0, &ways, &budget);
+	return ways > 1;
 }
 
 char *yscalar(const yaml_node_t *n)

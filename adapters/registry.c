@@ -267,6 +267,35 @@ static int read_back(const struct adapter_edit *e, const char *path, const char 
 	return ret;
 }
 
+/* Does every line of the text end in CRLF (and one at least)? */
+static bool all_crlf(const char *t, size_t len)
+{
+	const char *nl = memchr(t, '\n', len);
+
+	if (!nl)
+		return false;
+	for (; nl; nl = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - t)))
+		if (nl == t || nl[-1] != '\r')
+			return false;
+	return true;
+}
+
+/* The lines an adapter inserted end as the file's others do: CRLF in a CRLF file. */
+static void keep_crlf(struct adapter_edit *e)
+{
+	struct strbuf crlf = STRBUF_INIT;
+
+	if (!e->writable || !all_crlf(e->old_text.buf, e->old_text.len))
+		return;
+	for (size_t i = 0; i < e->new_text.len; i++) {
+		if (e->new_text.buf[i] == '\n' && (!i || e->new_text.buf[i - 1] != '\r'))
+			strbuf_addch(&crlf, '\r');
+		strbuf_addch(&crlf, e->new_text.buf[i]);
+	}
+	strbuf_release(&e->new_text);
+	e->new_text = crlf;
+}
+
 int adapter_plan_add(const char *path, const char *glob, int64_t now,
 		     struct adapter_edit *out)
 {
@@ -300,6 +329,8 @@ int adapter_plan_add(const char *path, const char *glob, int64_t now,
 		return error("%s: tiadash does not write %s configurations", path,
 			     out->adapter->name);
 	ret = out->adapter->plan_add(out, path, glob, now);
+	if (!ret)
+		keep_crlf(out);
 	if (!ret && out->writable && read_back(out, path, glob) < 0) {
 		out->writable = false;
 		ret = -1;

@@ -5,7 +5,9 @@
 # vitest/node) has the glob in forceRerunTriggers, never a plugin's
 # options; a turbo.json with comments and trailing commas (JSONC, as turbo
 # reads it) is read and written, its comments kept, and turbo's dry run
-# hashes the file the glob names;
+# hashes the file the glob names; YAML merge keys are read as moon reads
+# them, a glob is never added to a list an anchor shares, and a CRLF file
+# stays CRLF on every line.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 need_tool vitest
@@ -184,6 +186,115 @@ test_expect_success 'turbo: a JSONC error names its line' '
 	test_expect_code 2 tiadash rules --add "data/**" --into turbo.json 2>err &&
 	echo "tiadash: error: turbo.json:3: turbo config: invalid JSON" >expect &&
 	test_cmp expect err
+'
+
+# moon's inputs of each task: "PROJECT TASK GLOB..." a line.
+moon_inputs() {
+	"$TOOL_BIN/moon" query tasks </dev/null 2>/dev/null | python3 -c "
+import json, sys
+for p, ts in sorted(json.load(sys.stdin)[\"tasks\"].items()):
+    for n, t in sorted(ts.items()):
+        print(p, n, *[i[\"glob\"] for i in t[\"inputs\"] if \"glob\" in i])"
+}
+
+test_expect_success 'moon: a task merged in with << is read as moon reads it' '
+	git init -q mn && cd mn &&
+	ln -s "$TEST_TOOLS/node_modules" node_modules &&
+	printf ".moon/cache\nnode_modules\n" >.gitignore &&
+	mkdir -p .moon/tasks apps/web &&
+	printf "projects:\n  - \"apps/*\"\nvcs:\n  defaultBranch: \"main\"\n" >.moon/workspace.yml &&
+	echo "layer: application" >apps/web/moon.yml &&
+	cat >.moon/tasks/all.yml <<-\YAML &&
+	tasks:
+	  test: &base
+	    command: "true"
+	    inputs:
+	      - "/config/**"
+	  lint:
+	    <<: *base
+	    command: "echo"
+	YAML
+	git add -A && git commit -qm base &&
+	moon_inputs >inputs &&
+	cat >expect <<-\EOF &&
+	web lint /config/** /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}
+	web test /config/** /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}
+	EOF
+	test_cmp expect inputs &&
+	tiadash rules --rules .moon/tasks/all.yml --no-builtin-rules --list 2>err >rules &&
+	test_must_be_empty err &&
+	awk "{ print \$1, \$2, \$3, \$4 }" rules >actual &&
+	cat >expect <<-\EOF &&
+	run_all /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml} moon:implicit-inputs (.moon/tasks/all.yml
+	run_all /.moon/tasks/all.yml moon:tasks-file (.moon/tasks/all.yml
+	run_all /config/** moon:tasks.test.inputs (.moon/tasks/all.yml:5)
+	run_all /config/** moon:tasks.lint.inputs (.moon/tasks/all.yml:5)
+	EOF
+	test_cmp expect actual
+'
+
+test_expect_success 'moon: implicitInputs shared through an anchor is refused, untouched' '
+	cd mn &&
+	cat >.moon/tasks/all.yml <<-\YAML &&
+	implicitInputs: &implicit
+	  - "/config/**"
+	tasks:
+	  test:
+	    command: "true"
+	    inputs: *implicit
+	YAML
+	cp .moon/tasks/all.yml orig &&
+	moon_inputs >before &&
+	echo "web test /config/** /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}" >expect &&
+	test_cmp expect before &&
+	test_expect_code 2 tiadash rules --add "data/**" --into .moon/tasks/all.yml >out 2>err &&
+	test_must_be_empty out &&
+	cat >expect <<-\EOF &&
+	tiadash: error: .moon/tasks/all.yml:1: moon config: implicitInputs is a list shared through a YAML anchor or merge key (used in more than one place): a glob added to it would land in each; add '"'"'/data/**'"'"' by hand where it belongs
+	EOF
+	test_cmp expect err &&
+	test_cmp orig .moon/tasks/all.yml
+'
+
+test_expect_success 'moon: a CRLF tasks file stays CRLF on every line' '
+	cd mn &&
+	printf "tasks:\r\n  test:\r\n    command: \"true\"\r\nimplicitInputs:\r\n  - \"/config/**\"\r\n" >.moon/tasks/all.yml &&
+	tiadash rules --add "data/**" --into .moon/tasks/all.yml >diff 2>err &&
+	printf "tasks:\r\n  test:\r\n    command: \"true\"\r\nimplicitInputs:\r\n  - \"/config/**\"\r\n  - \"/data/**\"\r\n" >expect &&
+	test_cmp expect .moon/tasks/all.yml &&
+	moon_inputs >after &&
+	echo "web test **/* /config/** /data/** /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}" >expect &&
+	test_cmp expect after
+'
+
+test_expect_success 'turbo: a CRLF turbo.json stays CRLF on every line' '
+	cd tb &&
+	printf "{\r\n  \"globalDependencies\": [\r\n    \"config/**\"\r\n  ],\r\n  \"tasks\": { \"test\": {} }\r\n}\r\n" >turbo.json &&
+	tiadash rules --add "data/**" --into turbo.json >diff 2>err &&
+	printf "{\r\n  \"globalDependencies\": [\r\n    \"config/**\",\r\n    \"data/**\"\r\n  ],\r\n  \"tasks\": { \"test\": {} }\r\n}\r\n" >expect &&
+	test_cmp expect turbo.json &&
+	turbo_global_files >after &&
+	printf "%s\n" config/base.json data/rates.csv >expect && test_cmp expect after
+'
+
+test_expect_success 'harness: a list reached through << is read; adding to it is refused' '
+	cat >harness.yml <<-\YAML &&
+	defaults: &defaults
+	  no_subset_paths:
+	    - "db/**"
+	selection:
+	  <<: *defaults
+	YAML
+	cp harness.yml orig &&
+	tiadash rules --rules harness.yml --no-builtin-rules --list >rules &&
+	echo "run_all  db/**  harness:no_subset_paths  (harness.yml:3)" >expect &&
+	test_cmp expect rules &&
+	test_expect_code 2 tiadash rules --add "data/**" --into harness.yml 2>err &&
+	cat >expect <<-\EOF &&
+	tiadash: error: harness.yml:3: harness config: selection.no_subset_paths is a list shared through a YAML anchor or merge key (used in more than one place): a glob added to it would land in each; add '"'"'data/**'"'"' by hand where it belongs
+	EOF
+	test_cmp expect err &&
+	test_cmp orig harness.yml
 '
 
 test_done
