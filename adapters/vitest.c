@@ -462,7 +462,7 @@ static unsigned char js_top(const struct js *j)
 
 static bool js_in(const struct js *j, enum js_kind k)
 {
-	return memchr(j->stack.buf, k, j->stack.len) != NULL;
+	return j->stack.len && memchr(j->stack.buf, k, j->stack.len);
 }
 
 /* Does the last token put the next one in a key's place in an object? */
