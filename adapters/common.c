@@ -48,27 +48,60 @@ bool conf_has_extglob(const char *g)
 
 /* ---- JSON ---- */
 
-/* Parse without printing; JSONC comments stripped on a second try. */
+/*
+ * A JSONC text as JSON of the same length: comments and trailing commas
+ * (turbo reads both) become blanks, newlines kept, so every offset and
+ * line stays the text's own. Strings are copied as they are. Caller frees.
+ */
+static char *jsonc_blanked(const char *t, size_t len)
+{
+	char *s = xmemdup(t, len + 1);
+	size_t comma = SIZE_MAX; /* the last ',' outside strings, until a token follows */
+
+	s[len] = '\0';
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '"') {
+			for (i++; i < len && s[i] != '"'; i++)
+				if (s[i] == '\\')
+					i++;
+			comma = SIZE_MAX;
+		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+			for (; i < len && s[i] != '\n'; i++)
+				s[i] = ' ';
+		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+			size_t end = i + 2;
+
+			while (end + 1 < len && !(s[end] == '*' && s[end + 1] == '/'))
+				end++;
+			if (end + 1 >= len)
+				break; /* unterminated: left for the parser to refuse */
+			for (; i <= end + 1; i++)
+				if (s[i] != '\n')
+					s[i] = ' ';
+			i--;
+		} else if (s[i] == ',') {
+			comma = i;
+		} else if ((s[i] == ']' || s[i] == '}') && comma != SIZE_MAX) {
+			s[comma] = ' ';
+			comma = SIZE_MAX;
+		} else if (!strchr(" \t\r\n", s[i])) {
+			comma = SIZE_MAX;
+		}
+	}
+	return s;
+}
+
+/* Parse without printing; JSONC (comments, trailing commas) when allowed. */
 static cJSON *json_quiet(const char *text, size_t len, bool allow_comments,
 			 size_t *err_off)
 {
 	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	char *copy;
+	char *copy = allow_comments ? jsonc_blanked(text, len) : NULL;
+	const char *in = copy ? copy : text;
+	cJSON *root = cJSON_ParseWithLengthOpts(in, len + 1, &end, 1);
 
-	if (root || !allow_comments) {
-		if (!root && err_off)
-			*err_off = end && end >= text ? (size_t)(end - text) : 0;
-		return root;
-	}
-	if (err_off)
-		*err_off = end && end >= text ? (size_t)(end - text) : 0;
-	if (!memmem(text, len, "//", 2) && !memmem(text, len, "/*", 2))
-		return NULL;
-	copy = xmemdup(text, len + 1);
-	copy[len] = '\0';
-	cJSON_Minify(copy);
-	root = cJSON_ParseWithOpts(copy, NULL, 1);
+	if (!root && err_off)
+		*err_off = end && end >= in ? (size_t)(end - in) : 0;
 	free(copy);
 	return root;
 }
@@ -173,16 +206,130 @@ bool yscalar_is(const yaml_node_t *n, const char *s)
 	       !memcmp(n->data.scalar.value, s, n->data.scalar.length);
 }
 
-/* The value of key in a mapping node, or NULL. */
-yaml_node_t *ymap_get(struct ydoc *y, yaml_node_t *map, const char *key)
+/* Is the pair YAML's merge key (a plain `<<`)? */
+static bool ymerge_key(struct ydoc *y, const yaml_node_pair_t *p)
 {
-	if (!map || map->type != YAML_MAPPING_NODE)
+	yaml_node_t *k = ynode(y, p->key);
+
+	return yscalar_is(k, "<<") && k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+/*
+ * The mappings a `<<` value merges, in order: one mapping, or a sequence
+ * of them (YAML's merge key, as moon's serde and PyYAML apply it).
+ */
+static size_t ymerge_sources(struct ydoc *y, yaml_node_t *v, yaml_node_t **out, size_t max)
+{
+	size_t n = 0;
+
+	if (v && v->type == YAML_MAPPING_NODE && max)
+		out[n++] = v;
+	if (v && v->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *it = v->data.sequence.items.start;
+		     it < v->data.sequence.items.top && n < max; it++)
+			if (ynode(y, *it)->type == YAML_MAPPING_NODE)
+				out[n++] = ynode(y, *it);
+	return n;
+}
+
+static yaml_node_t *ymap_find(struct ydoc *y, yaml_node_t *map, const char *key, int depth)
+{
+	if (!map || map->type != YAML_MAPPING_NODE || depth > 16)
 		return NULL;
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++)
-		if (yscalar_is(ynode(y, p->key), key))
+		if (!ymerge_key(y, p) && yscalar_is(ynode(y, p->key), key))
 			return ynode(y, p->value);
+	/* A key the mapping lacks comes from what it merges, the first first. */
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *from[16], *v;
+		size_t n = ymerge_key(y, p) ? ymerge_sources(y, ynode(y, p->value), from, 16) : 0;
+
+		for (size_t i = 0; i < n; i++)
+			if ((v = ymap_find(y, from[i], key, depth + 1)))
+				return v;
+	}
 	return NULL;
+}
+
+/* The value of key in a mapping node (merge keys applied), or NULL. */
+yaml_node_t *ymap_get(struct ydoc *y, yaml_node_t *map, const char *key)
+{
+	return ymap_find(y, map, key, 0);
+}
+
+static bool ypairs_have(const struct strbuf *pairs, struct ydoc *y, const yaml_node_t *key)
+{
+	const yaml_node_pair_t *p = (const yaml_node_pair_t *)(const void *)pairs->buf;
+
+	for (size_t i = 0; i < pairs->len / sizeof(*p); i++) {
+		yaml_node_t *k = ynode(y, p[i].key);
+
+		if (k->type == YAML_SCALAR_NODE && key->type == YAML_SCALAR_NODE &&
+		    k->data.scalar.length == key->data.scalar.length &&
+		    !memcmp(k->data.scalar.value, key->data.scalar.value, k->data.scalar.length))
+			return true;
+	}
+	return false;
+}
+
+static void ymap_collect(struct ydoc *y, yaml_node_t *map, struct strbuf *out, int depth)
+{
+	if (!map || map->type != YAML_MAPPING_NODE || depth > 16)
+		return;
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++)
+		if (!ymerge_key(y, p) && !ypairs_have(out, y, ynode(y, p->key)))
+			strbuf_add(out, p, sizeof(*p));
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *from[16];
+		size_t n = ymerge_key(y, p) ? ymerge_sources(y, ynode(y, p->value), from, 16) : 0;
+
+		for (size_t i = 0; i < n; i++)
+			ymap_collect(y, from[i], out, depth + 1);
+	}
+}
+
+size_t ymap_pairs(struct ydoc *y, yaml_node_t *map, struct strbuf *out)
+{
+	strbuf_reset(out);
+	ymap_collect(y, map, out, 0);
+	return out->len / sizeof(yaml_node_pair_t);
+}
+
+/* Count the ways from n to target, stopping at 2 or when the budget runs out. */
+static void yways(struct ydoc *y, yaml_node_t *n, yaml_node_t *target, int depth,
+		  int *ways, long *budget)
+{
+	if (!n || *ways > 1)
+		return;
+	if (--*budget < 0 || depth > 64) {
+		*ways = 2; /* too deep or too wide to tell: taken as shared */
+		return;
+	}
+	if (n == target) {
+		++*ways;
+		return;
+	}
+	if (n->type == YAML_SEQUENCE_NODE)
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top; it++)
+			yways(y, ynode(y, *it), target, depth + 1, ways, budget);
+	if (n->type == YAML_MAPPING_NODE)
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     p < n->data.mapping.pairs.top; p++)
+			yways(y, ynode(y, p->value), target, depth + 1, ways, budget);
+}
+
+bool ynode_shared(struct ydoc *y, yaml_node_t *target)
+{
+	int ways = 0;
+	long budget = 100000;
+
+	yways(y, yroot(y), target, 0, &ways, &budget);
+	return ways > 1;
 }
 
 char *yscalar(const yaml_node_t *n)
@@ -256,19 +403,62 @@ void conf_line_indent(const char *t, size_t i, struct strbuf *out)
 }
 
 /*
+ * The new element after the last one (ending at q, before the ']' at e),
+ * on a line of its own in a list of lines. In JSONC, what follows the
+ * last element on its line (a comment, a trailing comma: blanks in s)
+ * stays with it, and a trailing comma is kept after the new one too.
+ */
+static void json_add_element(const char *t, const char *s, size_t len, size_t q,
+			     size_t e, const char *value, struct strbuf *out)
+{
+	struct strbuf indent = STRBUF_INIT;
+	size_t eol = q;
+	bool trailing = false, kept = false;
+
+	if (!memchr(s + q, '\n', e - q)) {
+		strbuf_add(out, t, q);
+		strbuf_addf(out, ", %s", value);
+		strbuf_add(out, t + q, len - q);
+		return;
+	}
+	for (; s[eol] != '\n'; eol++)
+		kept |= t[eol] != s[eol];
+	for (size_t k = q; k < e; k++)
+		trailing |= t[k] == ',' && s[k] != ',';
+	conf_line_indent(t, q - 1, &indent);
+	if (!kept) {
+		strbuf_add(out, t, q);
+		strbuf_addf(out, ",\n%s%s", indent.buf, value);
+		strbuf_add(out, t + q, len - q);
+	} else {
+		strbuf_add(out, t, q);
+		if (!trailing)
+			strbuf_addch(out, ',');
+		strbuf_add(out, t + q, eol - q);
+		strbuf_addf(out, "\n%s%s%s", indent.buf, value, trailing ? "," : "");
+		strbuf_add(out, t + eol, len - eol);
+	}
+	strbuf_release(&indent);
+}
+
+/*
  * Insert value (JSON text) as the last element of an array opened at one
  * of the anchors (key as in json_anchors), trying each ']' after it until
- * the text parses to `want`. 0 with the new text in out, -1 if no place works.
+ * the text parses to `want`. Places are found in the text with its JSONC
+ * comments blanked, and the text itself is spliced, so comments stay. 0
+ * with the new text in out, -1 if no place works.
  */
 int conf_json_insert_element(const char *t, size_t len, const char *key,
 			     const char *value, const cJSON *want, bool jsonc,
 			     struct strbuf *out)
 {
-	struct strbuf anchors = STRBUF_INIT, indent = STRBUF_INIT;
+	struct strbuf anchors = STRBUF_INIT;
+	char *blanked = jsonc ? jsonc_blanked(t, len) : NULL;
+	const char *s = blanked ? blanked : t;
 	size_t nr, tries = 0;
 	int ret = -1;
 
-	json_anchors(t, len, key, '[', &anchors);
+	json_anchors(s, len, key, '[', &anchors);
 	nr = anchors.len / sizeof(size_t);
 	for (size_t k = 0; k < nr && ret && tries < 512; k++) {
 		size_t b;
@@ -277,10 +467,10 @@ int conf_json_insert_element(const char *t, size_t len, const char *key,
 		for (size_t e = b + 1; e < len && ret && tries < 512; e++) {
 			size_t q = e;
 
-			if (t[e] != ']')
+			if (s[e] != ']')
 				continue;
 			tries++;
-			while (q > b + 1 && strchr(" \t\r\n", t[q - 1]))
+			while (q > b + 1 && strchr(" \t\r\n", s[q - 1]))
 				q--;
 			strbuf_reset(out);
 			if (q == b + 1) {
@@ -288,48 +478,42 @@ int conf_json_insert_element(const char *t, size_t len, const char *key,
 				strbuf_addstr(out, value);
 				strbuf_add(out, t + b + 1, len - b - 1);
 			} else {
-				strbuf_add(out, t, q);
-				if (memchr(t + q, '\n', e - q)) {
-					strbuf_reset(&indent);
-					conf_line_indent(t, q - 1, &indent);
-					strbuf_addf(out, ",\n%s%s", indent.buf, value);
-				} else {
-					strbuf_addf(out, ", %s", value);
-				}
-				strbuf_add(out, t + q, len - q);
+				json_add_element(t, s, len, q, e, value, out);
 			}
 			if (json_equals(out->buf, out->len, want, jsonc))
 				ret = 0;
 		}
 	}
 	strbuf_release(&anchors);
-	strbuf_release(&indent);
+	free(blanked);
 	return ret;
 }
 
 /* Insert member ("\"k\": v") first in an object opened at an anchor; as above. */
 int conf_json_insert_member(const char *t, size_t len, const char *key,
-			      const char *member, const cJSON *want, bool jsonc,
-			      struct strbuf *out)
+			    const char *member, const cJSON *want, bool jsonc,
+			    struct strbuf *out)
 {
 	struct strbuf anchors = STRBUF_INIT, indent = STRBUF_INIT;
+	char *blanked = jsonc ? jsonc_blanked(t, len) : NULL;
+	const char *s = blanked ? blanked : t;
 	size_t nr;
 	int ret = -1;
 
-	json_anchors(t, len, key, '{', &anchors);
+	json_anchors(s, len, key, '{', &anchors);
 	nr = anchors.len / sizeof(size_t);
 	for (size_t k = 0; k < nr && ret; k++) {
 		size_t b, n;
 
 		memcpy(&b, anchors.buf + k * sizeof(size_t), sizeof(b));
 		n = b + 1;
-		while (n < len && strchr(" \t\r\n", t[n]))
+		while (n < len && strchr(" \t\r\n", s[n]))
 			n++;
 		strbuf_reset(out);
 		strbuf_add(out, t, b + 1);
-		if (n < len && t[n] == '}') {
+		if (n < len && s[n] == '}') {
 			strbuf_addstr(out, member);
-		} else if (memchr(t + b + 1, '\n', n - b - 1)) {
+		} else if (memchr(s + b + 1, '\n', n - b - 1)) {
 			strbuf_reset(&indent);
 			conf_line_indent(t, n, &indent);
 			strbuf_addf(out, "\n%s%s,", indent.buf, member);
@@ -342,6 +526,7 @@ int conf_json_insert_member(const char *t, size_t len, const char *key,
 	}
 	strbuf_release(&anchors);
 	strbuf_release(&indent);
+	free(blanked);
 	return ret;
 }
 

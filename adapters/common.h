@@ -96,8 +96,22 @@ void ydoc_release(struct ydoc *y);
 yaml_node_t *ynode(struct ydoc *y, int id);
 yaml_node_t *yroot(struct ydoc *y);
 bool yscalar_is(const yaml_node_t *n, const char *s);
-/* The value of key in a mapping node, or NULL. */
+/*
+ * The value of key in a mapping node, or NULL. YAML's merge key applies:
+ * a key the mapping lacks is looked up in what its `<<` merges.
+ */
 yaml_node_t *ymap_get(struct ydoc *y, yaml_node_t *map, const char *key);
+/*
+ * The mapping's pairs as YAML's merge key makes them (its own but `<<`,
+ * then the merged keys it lacks) into out, as yaml_node_pair_t; how many.
+ */
+size_t ymap_pairs(struct ydoc *y, yaml_node_t *map, struct strbuf *out);
+/*
+ * Is the node reached from the root in more than one way (an alias of
+ * its anchor, or a merge key, uses it elsewhere)? Text added to it would
+ * land in each.
+ */
+bool ynode_shared(struct ydoc *y, yaml_node_t *target);
 /* A scalar's text (caller frees), its first line. */
 char *yscalar(const yaml_node_t *n);
 int yline(const yaml_node_t *n);

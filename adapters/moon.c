@@ -286,8 +286,10 @@ static int moon_rules(struct rules *r, const char *text, size_t len, const char 
 	struct moon m = { .path = path };
 	struct strlist globs = STRLIST_INIT, wheres = STRLIST_INIT, tests = STRLIST_INIT;
 	struct strlist ids = STRLIST_INIT;
+	struct strbuf pairs = STRBUF_INIT;
 	yaml_node_t *root, *tasks;
 	char *source = NULL;
+	size_t nr;
 	int ret = 0;
 
 	if (ydoc_load(&m.y, text, len, path, "moon config") < 0)
@@ -322,8 +324,10 @@ static int moon_rules(struct rules *r, const char *text, size_t len, const char 
 		ret = error("%s:%d: moon config: tasks is not a mapping", path, yline(tasks));
 	if (!ret && !project)
 		ret = moon_tasks_file_rule(&m, r, root, tasks);
-	for (yaml_node_pair_t *p = tasks && !ret ? tasks->data.mapping.pairs.start : NULL;
-	     p && p < tasks->data.mapping.pairs.top && !ret; p++) {
+	/* Tasks merged in with `<<` are tasks too. */
+	nr = tasks && !ret ? ymap_pairs(&m.y, tasks, &pairs) : 0;
+	for (size_t i = 0; i < nr && !ret; i++) {
+		const yaml_node_pair_t *p = (const yaml_node_pair_t *)(const void *)pairs.buf + i;
 		yaml_node_t *key = ynode(&m.y, p->key);
 		char *name = key->type == YAML_SCALAR_NODE ? yscalar(key) : xstrdup("?");
 		char *what = xstrfmt("tasks.%s.inputs", name);
@@ -339,6 +343,7 @@ static int moon_rules(struct rules *r, const char *text, size_t len, const char 
 		ret = add_rule(r, project ? RULE_SELECT : RULE_RUN_ALL, ids.items[i],
 			       globs.items[i], wheres.items[i], &tests);
 out:
+	strbuf_release(&pairs);
 	free(source);
 	strlist_release(&globs);
 	strlist_release(&wheres);
@@ -398,6 +403,13 @@ static int moon_plan(struct adapter_edit *e, const char *path, const char *glob,
 		strlist_push_owned(&e->notes, xstrfmt("written as '%s': moon's inputs "
 						      "are relative to the project "
 						      "unless they start with '/'", g));
+	if (list && ynode_shared(&y, list)) {
+		ret = error("%s:%d: moon config: implicitInputs is a list shared "
+			    "through a YAML anchor or merge key (used in more than one "
+			    "place): a glob added to it would land in each; add '%s' by "
+			    "hand where it belongs", path, yline(list), g);
+		goto out;
+	}
 	if (list && list->type == YAML_SEQUENCE_NODE)
 		ret = yaml_insert(t, len, &y, list, g, &e->new_text);
 	else if (!list && (!root || root->type == YAML_SCALAR_NODE)) {
@@ -418,6 +430,7 @@ static int moon_plan(struct adapter_edit *e, const char *path, const char *glob,
 	} else {
 		e->writable = true;
 	}
+out:
 	ydoc_release(&y);
 	free(g);
 	return ret;

@@ -240,22 +240,60 @@ static int parse_as(const struct adapter_edit *e, struct rules *r, const char *t
 	return e->adapter->read_rules(r, text, len, path, e->variant);
 }
 
-/* The new text reads as the old rules plus one with the glob added. */
+/*
+ * The new text reads as the old rules plus one with the glob added. The
+ * readers' warnings were printed when the file was read for the plan:
+ * here they are kept, and shown only when the edit does not read back.
+ */
 static int read_back(const struct adapter_edit *e, const char *path, const char *glob)
 {
 	struct rules before = RULES_INIT, after = RULES_INIT;
+	struct strbuf said = STRBUF_INIT, *prev = error_capture(&said);
 	char *want = reads_as(e->adapter, glob);
+	bool same = (!e->exists ||
+		     parse_as(e, &before, e->old_text.buf, e->old_text.len, path) == 0) &&
+		    parse_as(e, &after, e->new_text.buf, e->new_text.len, path) == 0 &&
+		    after.nr == before.nr + 1 && has_rule(&after, e->adapter->adds, want);
 	int ret = 0;
 
-	if ((e->exists && parse_as(e, &before, e->old_text.buf, e->old_text.len, path) < 0) ||
-	    parse_as(e, &after, e->new_text.buf, e->new_text.len, path) < 0 ||
-	    after.nr != before.nr + 1 || !has_rule(&after, e->adapter->adds, want))
+	error_capture(prev);
+	if (!same)
 		ret = error("%s: the edit does not read back as one more rule '%s' "
-			    "(not written)", path, want);
+			    "(not written)%s%s", path, want, said.len ? ": " : "", said.buf);
+	strbuf_release(&said);
 	free(want);
 	rules_release(&before);
 	rules_release(&after);
 	return ret;
+}
+
+/* Does every line of the text end in CRLF (and one at least)? */
+static bool all_crlf(const char *t, size_t len)
+{
+	const char *nl = memchr(t, '\n', len);
+
+	if (!nl)
+		return false;
+	for (; nl; nl = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - t)))
+		if (nl == t || nl[-1] != '\r')
+			return false;
+	return true;
+}
+
+/* The lines an adapter inserted end as the file's others do: CRLF in a CRLF file. */
+static void keep_crlf(struct adapter_edit *e)
+{
+	struct strbuf crlf = STRBUF_INIT;
+
+	if (!e->writable || !all_crlf(e->old_text.buf, e->old_text.len))
+		return;
+	for (size_t i = 0; i < e->new_text.len; i++) {
+		if (e->new_text.buf[i] == '\n' && (!i || e->new_text.buf[i - 1] != '\r'))
+			strbuf_addch(&crlf, '\r');
+		strbuf_addch(&crlf, e->new_text.buf[i]);
+	}
+	strbuf_release(&e->new_text);
+	e->new_text = crlf;
 }
 
 int adapter_plan_add(const char *path, const char *glob, int64_t now,
@@ -291,6 +329,8 @@ int adapter_plan_add(const char *path, const char *glob, int64_t now,
 		return error("%s: tiadash does not write %s configurations", path,
 			     out->adapter->name);
 	ret = out->adapter->plan_add(out, path, glob, now);
+	if (!ret)
+		keep_crlf(out);
 	if (!ret && out->writable && read_back(out, path, glob) < 0) {
 		out->writable = false;
 		ret = -1;

@@ -28,8 +28,21 @@ static const char *const vitest_defaults[] = {
  * value), an unterminated literal or comment, or an escape it does not
  * know is an input error naming the line, never a partial read. It also
  * remembers where the list and the `test: {` block are, so an accepted
- * glob can be written in place.
+ * glob can be written in place. Only the `test` object of the exported
+ * config counts, read and written alike (what `export default` is, an
+ * argument of defineConfig, defineProject or mergeConfig, or what a
+ * function given to defineConfig returns): a `test: {` or a
+ * forceRerunTriggers in a plugin's options is not vitest's.
  */
+enum js_kind {
+	JS_OTHER,         /* a paren, bracket, block or object of no interest */
+	JS_CONFIG_CALL,   /* defineConfig( defineProject( mergeConfig( */
+	JS_CONFIG_PAREN,  /* `=> (` of a function defineConfig is given */
+	JS_CONFIG_BLOCK,  /* `=> {` of such a function: its `return {` */
+	JS_CONFIG,        /* the exported config object */
+	JS_TEST,          /* its `test` object */
+};
+
 struct js {
 	const char *s;
 	size_t len, i;
@@ -48,8 +61,17 @@ struct js {
 	size_t close_at;     /* its ']' */
 	size_t last_end;     /* just after its last element (0: empty list) */
 	size_t last_start;   /* the start of its last element */
-	size_t test_open;    /* the '{' of `test: {` (0: none) */
-	int tests_found;     /* `test: {` blocks seen */
+	size_t test_open;    /* the '{' of the config's `test: {` (0: none) */
+	int tests_found;     /* the exported config's `test: {` blocks seen */
+	int stray_test_line; /* the first `test: {` elsewhere (a plugin's options) */
+	/*
+	 * What each open bracket is (enum js_kind, one byte each), so that
+	 * only the exported config's `test` object counts: a `test: {` in a
+	 * plugin's options is not vitest's.
+	 */
+	struct strbuf stack;
+	size_t test_brace;   /* 1 + the '{' a config's `test:` opens next (0: none) */
+	bool arrow_config;   /* after `=>` of a function defineConfig is given */
 	/* setupFiles (every occurrence): the files, with their lines. */
 	struct strlist setup;
 	struct strbuf setup_lines;
@@ -433,27 +455,184 @@ static int js_setup_files(struct js *j)
 	}
 }
 
-/* After a `test` word: is it `test: {`? Remember the brace. */
+static unsigned char js_top(const struct js *j)
+{
+	return j->stack.len ? (unsigned char)j->stack.buf[j->stack.len - 1] : JS_OTHER;
+}
+
+static bool js_in(const struct js *j, enum js_kind k)
+{
+	return j->stack.len && memchr(j->stack.buf, k, j->stack.len);
+}
+
+/* Does the last token put the next one in a key's place in an object? */
+static bool js_key_place(const struct js *j)
+{
+	return j->prev == '{' || j->prev == ',';
+}
+
+/*
+ * After a `test` key (at a key's place): is it `test: {`? The exported
+ * config's is remembered, its brace to be pushed as JS_TEST; one
+ * elsewhere only for the message that says why nothing is written.
+ */
 static void js_note_test_block(struct js *j)
 {
 	size_t save = j->i;
 	int save_line = j->line;
+	bool config = js_top(j) == JS_CONFIG;
 
 	if (js_skip(j) == 0 && j->i < j->len && j->s[j->i] == ':') {
 		j->i++;
 		if (js_skip(j) == 0 && j->i < j->len && j->s[j->i] == '{') {
-			if (!j->tests_found++)
-				j->test_open = j->i;
+			if (config) {
+				if (!j->tests_found++)
+					j->test_open = j->i;
+				j->test_brace = j->i + 1;
+			} else if (!config && !j->stray_test_line) {
+				j->stray_test_line = j->line;
+			}
 		}
 	}
 	j->i = save;
 	j->line = save_line;
 }
 
+/*
+ * What a '{' opens: the config object is the one `export default` is,
+ * an argument of defineConfig, defineProject or mergeConfig, or what a
+ * function given to defineConfig returns (`=> ({`, `=> { return {`).
+ */
+static enum js_kind js_brace_kind(const struct js *j)
+{
+	unsigned char top = js_top(j);
+
+	if (j->test_brace == j->i + 1)
+		return JS_TEST;
+	if (j->arrow_config)
+		return JS_CONFIG_BLOCK;
+	if (j->prev == 'a' && !strcmp(j->prev_word, "default"))
+		return JS_CONFIG;
+	if (top == JS_CONFIG_CALL && (j->prev == '(' || j->prev == ','))
+		return JS_CONFIG;
+	if (top == JS_CONFIG_PAREN && j->prev == '(')
+		return JS_CONFIG;
+	if (top == JS_CONFIG_BLOCK && j->prev == 'a' && !strcmp(j->prev_word, "return"))
+		return JS_CONFIG;
+	return JS_OTHER;
+}
+
+static enum js_kind js_paren_kind(const struct js *j)
+{
+	static const char *const calls[] = { "defineConfig", "defineProject", "mergeConfig" };
+
+	if (j->arrow_config)
+		return JS_CONFIG_PAREN;
+	for (size_t k = 0; j->prev == 'a' && k < ARRAY_SIZE(calls); k++)
+		if (!strcmp(j->prev_word, calls[k]))
+			return JS_CONFIG_CALL;
+	return JS_OTHER;
+}
+
+/* Brackets: what each opens is pushed, and popped when it closes. */
+static void js_bracket(struct js *j, char c)
+{
+	if (c == '{')
+		strbuf_addch(&j->stack, js_brace_kind(j));
+	else if (c == '(')
+		strbuf_addch(&j->stack, js_paren_kind(j));
+	else if (c == '[')
+		strbuf_addch(&j->stack, JS_OTHER);
+	else if (j->stack.len)
+		strbuf_setlen(&j->stack, j->stack.len - 1);
+	/* `=>` of a function given to defineConfig: its body is next. */
+	j->arrow_config = false;
+}
+
+/*
+ * A forceRerunTriggers key (the name just read): vitest reads the one in
+ * the exported config's test options; anywhere else it is named and left
+ * out, since tiadash cannot tell what reads it.
+ */
+static int js_trigger_key(struct js *j)
+{
+	size_t save = j->i;
+	int save_line = j->line;
+
+	if (js_top(j) == JS_TEST)
+		return js_property(j);
+	if (js_skip(j) < 0)
+		return -1;
+	if (j->i < j->len && j->s[j->i] == ':')
+		warning("%s:%d: vitest config: a forceRerunTriggers outside the test "
+			"options of the exported config (export default defineConfig({ "
+			"test: {...} })) is not vitest's: left out of the rules",
+			j->path, save_line);
+	j->i = save;
+	j->line = save_line;
+	return 0;
+}
+
 static bool js_word_char(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	       (c >= '0' && c <= '9') || c == '_' || c == '$' || c >= 0x80;
+}
+
+/* A string literal in code: a quoted key may be one tiadash reads. */
+static int js_code_string(struct js *j, char c)
+{
+	struct strbuf val = STRBUF_INIT;
+	bool key = js_key_place(j) && c != '`';
+	int ret = 0;
+
+	if (js_string(j, &val, false) < 0) {
+		strbuf_release(&val);
+		return -1;
+	}
+	j->prev = '"';
+	j->prev_word[0] = '\0';
+	j->arrow_config = false;
+	if (key && !strcmp(val.buf, "setupFiles") && js_in(j, JS_TEST)) {
+		ret = js_setup_files(j);
+		j->prev = ']';
+	} else if (key && !strcmp(val.buf, "forceRerunTriggers")) {
+		ret = js_trigger_key(j);
+	} else if (key && !strcmp(val.buf, "test")) {
+		js_note_test_block(j);
+	}
+	strbuf_release(&val);
+	return ret;
+}
+
+/* A word in code; the names tiadash reads, at a key's place. */
+static int js_code_word(struct js *j)
+{
+	size_t start = j->i, n;
+	bool member = j->prev == '.', key = js_key_place(j);
+	const char *w = j->s + start;
+
+	while (j->i < j->len && js_word_char((unsigned char)j->s[j->i]))
+		j->i++;
+	n = j->i - start;
+	snprintf(j->prev_word, sizeof(j->prev_word), "%.*s", (int)n, w);
+	j->prev = 'a';
+	j->arrow_config = false;
+	if (n == 4 && !memcmp(w, "test", 4) && key)
+		js_note_test_block(j);
+	if (n == 10 && !memcmp(w, "setupFiles", 10) && key && js_in(j, JS_TEST)) {
+		if (js_setup_files(j) < 0)
+			return -1;
+		j->prev = ']';
+		j->prev_word[0] = '\0';
+	}
+	if (n == 18 && !memcmp(w, "forceRerunTriggers", 18)) {
+		if (member)
+			return js_error(j, "forceRerunTriggers is used as a value, not "
+					"written as a literal");
+		return js_trigger_key(j);
+	}
+	return 0;
 }
 
 /* Scan code to the end (or to the '}' closing a template's ${). */
@@ -471,41 +650,8 @@ static int js_code(struct js *j, bool until_brace)
 						      "template literal") : 0;
 		c = j->s[j->i];
 		if (c == '\'' || c == '"' || c == '`') {
-			struct strbuf val = STRBUF_INIT;
-			bool key;
-
-			if (js_string(j, &val, false) < 0) {
-				strbuf_release(&val);
+			if (js_code_string(j, c) < 0)
 				return -1;
-			}
-			key = c != '`' && !strcmp(val.buf, "forceRerunTriggers");
-			if (c != '`' && !strcmp(val.buf, "setupFiles")) {
-				strbuf_release(&val);
-				if (js_setup_files(j) < 0)
-					return -1;
-				j->prev = ']';
-				j->prev_word[0] = '\0';
-				continue;
-			}
-			strbuf_release(&val);
-			if (key) {
-				size_t save = j->i;
-				int save_line = j->line;
-
-				if (js_skip(j) < 0)
-					return -1;
-				if (j->i < j->len && j->s[j->i] == ':') {
-					j->i = save;
-					j->line = save_line;
-					if (js_property(j) < 0)
-						return -1;
-					continue;
-				}
-				j->i = save;
-				j->line = save_line;
-			}
-			j->prev = '"';
-			j->prev_word[0] = '\0';
 			continue;
 		}
 		if (c == '/') {
@@ -522,32 +668,8 @@ static int js_code(struct js *j, bool until_brace)
 			continue;
 		}
 		if (js_word_char((unsigned char)c)) {
-			size_t start = j->i;
-			bool member = j->prev == '.';
-
-			while (j->i < j->len && js_word_char((unsigned char)j->s[j->i]))
-				j->i++;
-			snprintf(j->prev_word, sizeof(j->prev_word), "%.*s",
-				 (int)(j->i - start), j->s + start);
-			if (j->i - start == 4 && !memcmp(j->s + start, "test", 4) && !member)
-				js_note_test_block(j);
-			if (j->i - start == 10 && !memcmp(j->s + start, "setupFiles", 10) &&
-			    !member) {
-				if (js_setup_files(j) < 0)
-					return -1;
-				j->prev = ']';
-				j->prev_word[0] = '\0';
-				continue;
-			}
-			if (j->i - start == 18 && !memcmp(j->s + start, "forceRerunTriggers", 18)) {
-				if (member)
-					return js_error(j, "forceRerunTriggers is used as a "
-							"value, not written as a literal");
-				if (js_property(j) < 0)
-					return -1;
-				continue;
-			}
-			j->prev = 'a';
+			if (js_code_word(j) < 0)
+				return -1;
 			continue;
 		}
 		if (until_brace && c == '{')
@@ -556,6 +678,12 @@ static int js_code(struct js *j, bool until_brace)
 			j->i++;
 			return 0;
 		}
+		if (strchr("([{}])", c))
+			js_bracket(j, c);
+		else if (c == '>' && j->prev == '=' && js_top(j) == JS_CONFIG_CALL)
+			j->arrow_config = true;
+		else
+			j->arrow_config = false;
 		j->prev = c;
 		j->prev_word[0] = '\0';
 		j->i++;
@@ -568,6 +696,7 @@ static void js_release(struct js *j)
 	strbuf_release(&j->lines);
 	strlist_release(&j->setup);
 	strbuf_release(&j->setup_lines);
+	strbuf_release(&j->stack);
 }
 
 static int js_scan(struct js *j, const char *text, size_t len, const char *path)
@@ -582,6 +711,7 @@ static int js_scan(struct js *j, const char *text, size_t len, const char *path)
 	j->lines = (struct strbuf)STRBUF_INIT;
 	j->setup = (struct strlist)STRLIST_INIT;
 	j->setup_lines = (struct strbuf)STRBUF_INIT;
+	j->stack = (struct strbuf)STRBUF_INIT;
 	return js_code(j, false);
 }
 
@@ -849,14 +979,34 @@ static void vitest_insert_list(const struct js *j, const char *t, size_t len,
 	strbuf_release(&list);
 }
 
+/* Why no one `test: {` of the exported config takes the list. Caller frees. */
+static char *vitest_no_place(const struct js *j)
+{
+	if (j->tests_found)
+		return xstrdup("more than one `test: {` block in the exported config");
+	if (j->stray_test_line)
+		return xstrfmt("its `test: {` on line %d is not the exported config's "
+			       "test options (a plugin's options?), and vitest reads "
+			       "only those of `export default defineConfig({ test: "
+			       "{...} })`", j->stray_test_line);
+	return xstrdup("no `test: {` block in the exported config");
+}
+
 static int vitest_plan(struct adapter_edit *e, const char *path, const char *glob,
 		       int64_t now)
 {
 	struct js j;
-	struct strbuf lit = STRBUF_INIT;
+	struct strbuf lit = STRBUF_INIT, said = STRBUF_INIT, *prev;
 	char *g;
-	int ret = js_scan(&j, e->old_text.buf, e->old_text.len, path);
+	int ret;
 
+	/* Read as rules a moment ago: its warnings are said already. */
+	prev = error_capture(&said);
+	ret = js_scan(&j, e->old_text.buf, e->old_text.len, path);
+	error_capture(prev);
+	if (ret < 0)
+		error("%s", said.buf);
+	strbuf_release(&said);
 	(void)now;
 	if (ret < 0) {
 		js_release(&j);
@@ -882,12 +1032,13 @@ static int vitest_plan(struct adapter_edit *e, const char *path, const char *glo
 			     "replaces them");
 		e->writable = true;
 	} else {
+		char *why = vitest_no_place(&j);
+
 		ret = error("%s: vitest config: %s: tiadash cannot tell where "
 			    "forceRerunTriggers goes; add to the test options: "
-			    "forceRerunTriggers: ['%s', '%s', %s]", path,
-			    j.tests_found ? "more than one `test: {` block"
-					  : "no `test: {` block",
+			    "forceRerunTriggers: ['%s', '%s', %s]", path, why,
 			    vitest_defaults[0], vitest_defaults[1], lit.buf);
+		free(why);
 	}
 	strbuf_release(&lit);
 	free(g);

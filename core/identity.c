@@ -875,3 +875,8 @@ size_t identity_moon_projects(struct identity *id)
 {
 	return id->tree ? tree_index_moon_projects(id->tree) : 0;
 }
+
+size_t identity_turbo_packages(struct identity *id)
+{
+	return id->tree ? tree_index_turbo_packages(id->tree) : 0;
+}

@@ -156,5 +156,7 @@ void identity_resolve_list(struct identity *id, struct strlist *l, unsigned flag
 
 /* How many moon projects the run's tree has (0: none, or no tree). */
 size_t identity_moon_projects(struct identity *id);
+/* How many workspace packages (turbo's) the run's tree has (0: none, or no tree). */
+size_t identity_turbo_packages(struct identity *id);
 
 #endif

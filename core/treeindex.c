@@ -33,6 +33,7 @@ struct tree_index {
 	struct strmap names;   /* package name / project id -> index into name_dirs, -1: two */
 	struct strlist name_dirs;
 	struct strmap moon_dirs; /* the directories of moon projects */
+	struct strmap turbo_dirs; /* the directories of workspace packages */
 	const char **scratch;  /* tree_index_by_base's answer */
 	size_t scratch_alloc;
 };
@@ -73,6 +74,7 @@ void tree_index_free(struct tree_index *t)
 	strmap_clear(&t->names);
 	strlist_release(&t->name_dirs);
 	strmap_clear(&t->moon_dirs);
+	strmap_clear(&t->turbo_dirs);
 	free(t->scratch);
 	git_tree_free(t->tree);
 	free(t);
@@ -494,8 +496,10 @@ static void read_turbo_names(struct tree_index *t)
 			dir = xstrndup(p, (size_t)(base - p - 1));
 			if (workspace_has(&w, dir) && (pkg = read_json(t, p))) {
 				name = cJSON_GetObjectItemCaseSensitive(pkg, "name");
-				if (cJSON_IsString(name) && *name->valuestring)
+				if (cJSON_IsString(name) && *name->valuestring) {
 					add_name(t, name->valuestring, dir);
+					strmap_intern(&t->turbo_dirs, dir, strlen(dir), 0, NULL);
+				}
 				cJSON_Delete(pkg);
 			}
 			free(dir);
@@ -606,4 +610,10 @@ size_t tree_index_moon_projects(struct tree_index *t)
 {
 	read_names(t);
 	return t->moon_dirs.nr;
+}
+
+size_t tree_index_turbo_packages(struct tree_index *t)
+{
+	read_names(t);
+	return t->turbo_dirs.nr;
 }

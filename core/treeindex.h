@@ -56,5 +56,7 @@ int tree_index_named_package(struct tree_index *t, const char *name, const char 
 
 /* How many moon projects (directories) the workspace has; 0 without one. */
 size_t tree_index_moon_projects(struct tree_index *t);
+/* How many named workspace packages (Turborepo's, directories) it has; 0 without any. */
+size_t tree_index_turbo_packages(struct tree_index *t);
 
 #endif

@@ -76,13 +76,15 @@ static void take_answer(struct replay_selector_job *job, struct adapter_answer *
 
 /*
  * The options an answer at job's head is read with: moon's project count
- * from the tree, as a CI's --total-packages would give it (an answer that
- * names every project runs all).
+ * or turbo's workspace package count from the tree, as a CI's
+ * --total-packages would give it (an answer that names every project or
+ * package runs all).
  */
 static void answer_opts_at(const struct adapter *ad, struct identity *id,
 			   struct adapter_opts *o)
 {
-	size_t projects = id && ad == &adapter_moon ? identity_moon_projects(id) : 0;
+	size_t projects = !id ? 0 : ad == &adapter_moon ? identity_moon_projects(id) :
+			  ad == &adapter_turbo ? identity_turbo_packages(id) : 0;
 
 	o->has_total_packages = projects > 0;
 	o->total_packages = (int64_t)projects;
@@ -290,8 +292,8 @@ static void job_key(const struct replay_selector_opts *o, struct replay_selector
 	char hex[GIT_OID_HEXSZ + 1];
 
 	digest_init(&d);
-	/* v2: entries resolved in the tree, moon's projects counted. */
-	digest_add(&d, "tiadash selector v2", 19);
+	/* v3: entries resolved in the tree, moon's projects and turbo's packages counted. */
+	digest_add(&d, "tiadash selector v3", 19);
 	digest_boundary(&d);
 	digest_add(&d, o->adapter->name, strlen(o->adapter->name));
 	digest_boundary(&d);

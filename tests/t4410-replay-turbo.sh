@@ -2,7 +2,9 @@
 # replay --selector turbo (real turbo 2.11, tests/npm/): at every commit of
 # a small npm-workspaces monorepo, the replayed selection is turbo's own
 # `turbo run test --affected --dry=json` (its test tasks' package
-# directories) in that commit's tree; the rules read from turbo.json run
+# directories) in that commit's tree, an answer naming every package of
+# the workspace run_all (turbo:all-packages-affected, the packages counted
+# in the tree as a CI's --total-packages); the rules read from turbo.json run
 # all exactly where turbo ran every package, a lockfile edit it cannot
 # attribute ("requires": false) among them; a glob accepted into
 # turbo.json is live in turbo.
@@ -14,6 +16,14 @@ TASKS='import json, sys
 d = json.load(sys.stdin)
 dirs = sorted({t["directory"] for t in d["tasks"] if t["task"] == "test"})
 print("selected" if dirs else "nothing", " ".join(dirs) or "-")'
+# turbo's answer as replay classes it: naming every package of the
+# workspace (in the clone, $root) is run_all.
+OWN='import glob, json, os, sys
+d = json.load(sys.stdin)
+dirs = sorted({t["directory"] for t in d["tasks"] if t["task"] == "test"})
+every = len(glob.glob(os.path.join(os.environ["root"], "packages/*/package.json")))
+if dirs and len(dirs) == every: print("run_all -")
+else: print("selected" if dirs else "nothing", " ".join(dirs) or "-")'
 
 test_expect_success 'setup: a turbo monorepo with its history' '
 	git init -q repo && cd repo &&
@@ -62,7 +72,7 @@ test_expect_success 'setup: a turbo monorepo with its history' '
 
 test_expect_success 'turbo answers in a clone at each commit' '
 	# turbo --affected needs a base commit: the root commit is left out.
-	SKIP_ROOT=1 own_answers "TURBO_SCM_BASE=\$BASE TURBO_SCM_HEAD=\$HEAD \"$TOOL_BIN/turbo\" run test --affected --dry=json" "$TASKS" &&
+	SKIP_ROOT=1 own_answers "TURBO_SCM_BASE=\$BASE TURBO_SCM_HEAD=\$HEAD \"$TOOL_BIN/turbo\" run test --affected --dry=json" "$OWN" &&
 	test "$(wc -l <own.txt)" = 7
 '
 
@@ -77,16 +87,19 @@ test_expect_success 'replay --selector turbo equals turbo at every commit' '
 	# (inputs narrow only with futureFlags.affectedUsingTaskInputs).
 	# The lockfile: "requires" flipped runs every package, the left-pad bump
 	# only its dependent.
+	# Naming every package is run_all (turbo:all-packages-affected).
 	cat >expect <<-\EOF &&
 	selected packages/money
-	selected packages/money packages/ui packages/web
+	run_all -
 	selected packages/ui
 	nothing -
-	selected packages/money packages/ui packages/web
+	run_all -
 	selected packages/ui packages/web
 	selected packages/money
 	EOF
 	test_cmp expect decisions &&
+	replayed_decisions replay.json | grep " run_all " | cut -d" " -f2- | uniq >reasons &&
+	echo "run_all turbo:all-packages-affected" >expect && test_cmp expect reasons &&
 	test "$(git -C repo worktree list | wc -l)" = 1
 '
 
@@ -126,7 +139,7 @@ test_expect_success 'the rules from turbo.json run all where turbo ran every pac
 		--format json >../rules.json 2>../err) &&
 	test_must_be_empty err &&
 	replayed_decisions rules.json >by-rules.txt &&
-	grep " packages/money packages/ui packages/web$" own.txt | cut -d" " -f1 >want &&
+	grep " run_all -$" own.txt | cut -d" " -f1 >want &&
 	grep " run_all " by-rules.txt | cut -d" " -f1 >got && test_cmp want got &&
 	cut -d" " -f2- by-rules.txt >actual &&
 	cat >expect <<-\EOF &&

@@ -542,15 +542,15 @@ static void vitest_config_refusals(void **state)
 		  "tiadash: error: vitest.config.ts:2: vitest config: forceRerunTriggers is "
 		  "not an array literal (tiadash reads only a literal "
 		  "`forceRerunTriggers: ['glob', ...]`)\n" },
-		{ "a = { forceRerunTriggers: [] }\nb = { forceRerunTriggers: [] }",
+		{ "export default { test: { forceRerunTriggers: [],\nforceRerunTriggers: [] } }",
 		  "tiadash: error: vitest.config.ts:2: vitest config: forceRerunTriggers is "
 		  "set twice (also on line 1) (tiadash reads only a literal "
 		  "`forceRerunTriggers: ['glob', ...]`)\n" },
-		{ "x = { forceRerunTriggers: [`**/${dir}/x`] }",
+		{ "export default { test: { forceRerunTriggers: [`**/${dir}/x`] } }",
 		  "tiadash: error: vitest.config.ts:1: vitest config: a template literal with "
 		  "${...} (tiadash reads only a literal `forceRerunTriggers: ['glob', "
 		  "...]`)\n" },
-		{ "x = { forceRerunTriggers: ['**/x\n'] }",
+		{ "export default { test: { forceRerunTriggers: ['**/x\n'] } }",
 		  "tiadash: error: vitest.config.ts:1: vitest config: unterminated string "
 		  "literal (tiadash reads only a literal `forceRerunTriggers: ['glob', "
 		  "...]`)\n" },
@@ -558,21 +558,21 @@ static void vitest_config_refusals(void **state)
 		  "tiadash: error: vitest.config.ts:1: vitest config: forceRerunTriggers is "
 		  "used as a value, not written as a literal (tiadash reads only a "
 		  "literal `forceRerunTriggers: ['glob', ...]`)\n" },
-		{ "x = { forceRerunTriggers }",
+		{ "export default { test: { forceRerunTriggers } }",
 		  "tiadash: error: vitest.config.ts:1: vitest config: forceRerunTriggers is not "
 		  "followed by ':' (tiadash reads only a literal `forceRerunTriggers: "
 		  "['glob', ...]`)\n" },
 		{ "/* unterminated\n forceRerunTriggers: []",
 		  "tiadash: error: vitest.config.ts:1: vitest config: unterminated comment "
 		  "(tiadash reads only a literal `forceRerunTriggers: ['glob', ...]`)\n" },
-		{ "x = { forceRerunTriggers: ['**/a\\nb'] }",
+		{ "export default { test: { forceRerunTriggers: ['**/a\\nb'] } }",
 		  "tiadash: error: vitest.config.ts:1: vitest config: escape sequence '\\n' in "
 		  "a glob (tiadash reads only a literal `forceRerunTriggers: ['glob', "
 		  "...]`)\n" },
-		{ "x = { forceRerunTriggers: ['!**/x'] }",
+		{ "export default { test: { forceRerunTriggers: ['!**/x'] } }",
 		  "tiadash: error: vitest.config.ts:1: vitest config: negated "
 		  "forceRerunTriggers glob '!**/x' is not supported\n" },
-		{ "x = { forceRerunTriggers: ['**/@(a|b).ts'] }",
+		{ "export default { test: { forceRerunTriggers: ['**/@(a|b).ts'] } }",
 		  "tiadash: error: vitest.config.ts:1: vitest config: extglob '**/@(a|b).ts' "
 		  "is not supported\n" },
 	};
@@ -586,6 +586,47 @@ static void vitest_config_refusals(void **state)
 
 		assert_ptr_equal(adapter_detect("v.config.ts", "", 0, &variant), &adapter_lists);
 	}
+}
+
+/*
+ * Only the exported config's test options are vitest's: a `test: {` or a
+ * forceRerunTriggers (or setupFiles) in a plugin's options is not read.
+ */
+static void vitest_config_scope(void **state)
+{
+	static const struct { const char *text, *want; } configs[] = {
+		{ "export default defineConfig({ test: { forceRerunTriggers: ['**/a'] } })\n", ":1" },
+		{ "export default defineConfig(() => ({ test: { forceRerunTriggers: ['**/a'] } }))\n",
+		  ":1" },
+		{ "export default defineConfig(async ({ mode }) => {\n  const o = { test: { x: 1 } }\n"
+		  "  return { test: { forceRerunTriggers: ['**/a'] } }\n})\n", ":3" },
+		{ "export default mergeConfig(base, defineConfig({ test: { forceRerunTriggers: "
+		  "['**/a'] } }))\n", ":1" },
+		{ "export default mergeConfig(base, { test: { 'forceRerunTriggers': ['**/a'] } })\n",
+		  ":1" },
+		{ "export default defineProject({ test: { forceRerunTriggers: ['**/a'] } })\n", ":1" },
+	};
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(configs); i++) {
+		char *want = xstrfmt("run_all **/a vitest:forceRerunTriggers vitest.config.ts%s\n",
+				     configs[i].want);
+
+		expect_rules("vitest.config.ts", configs[i].text, want, "");
+		free(want);
+	}
+	expect_rules("vitest.config.ts",
+		     "import { defineConfig } from 'vitest/config'\n"
+		     "import p from 'p'\n"
+		     "export default defineConfig({\n"
+		     "  plugins: [p({ test: { forceRerunTriggers: ['**/p'], setupFiles: ['./p.ts'] } })],\n"
+		     "  test: { forceRerunTriggers: ['**/a'], setupFiles: './s.ts' },\n"
+		     "})\n",
+		     "run_all **/a vitest:forceRerunTriggers vitest.config.ts:5\n"
+		     "run_all /s.ts vitest:setupFiles vitest.config.ts:5\n",
+		     "tiadash: warning: vitest.config.ts:4: vitest config: a forceRerunTriggers "
+		     "outside the test options of the exported config (export default "
+		     "defineConfig({ test: {...} })) is not vitest's: left out of the rules\n");
 }
 
 /* A setupFiles entry is a trigger too; packages and paths out of the tree are not. */
@@ -1064,8 +1105,25 @@ static void plan_in_place(void **state)
 		    "    environment: 'node',\n  },\n})\n", NULL, "");
 	expect_plan("vitest.config.ts", "export default {}\n", "*.sql", NULL, NULL,
 		    "tiadash: error: @/vitest.config.ts: vitest config: no `test: {` "
-		    "block: tiadash cannot tell where forceRerunTriggers goes; add to the "
+		    "block in the exported config: tiadash cannot tell where forceRerunTriggers goes; add to the "
 		    "test options: forceRerunTriggers: ['**/package.json/**', "
+		    "'**/{vitest,vite}.config.*/**', '**/*.sql']\n");
+	/* Never into a plugin's options: the config's own test object, or refused. */
+	expect_plan("vitest.config.ts",
+		    "export default defineConfig(() => ({\n  plugins: [p({ test: {} })],\n"
+		    "  test: { environment: 'node' },\n}))\n", "*.sql",
+		    "export default defineConfig(() => ({\n  plugins: [p({ test: {} })],\n"
+		    "  test: {\n    forceRerunTriggers: ['**/package.json/**', "
+		    "'**/{vitest,vite}.config.*/**', '**/*.sql'], environment: 'node' },\n}))\n",
+		    NULL, "");
+	expect_plan("vitest.config.ts",
+		    "export default defineConfig({\n  plugins: [p({\n    test: { include: [] },\n"
+		    "  })],\n})\n", "*.sql", NULL, NULL,
+		    "tiadash: error: @/vitest.config.ts: vitest config: its `test: {` on line 3 "
+		    "is not the exported config's test options (a plugin's options?), and "
+		    "vitest reads only those of `export default defineConfig({ test: {...} "
+		    "})`: tiadash cannot tell where forceRerunTriggers goes; add to the test "
+		    "options: forceRerunTriggers: ['**/package.json/**', "
 		    "'**/{vitest,vite}.config.*/**', '**/*.sql']\n");
 	/* moon: implicitInputs, added when absent; a project's moon.yml is refused. */
 	expect_plan(".moon/tasks/all.yml", "tasks:\n  test:\n    command: x\n", "*.sql",
@@ -1130,6 +1188,7 @@ int main(void)
 		cmocka_unit_test(detect),
 		cmocka_unit_test(vitest_config),
 		cmocka_unit_test(vitest_config_refusals),
+		cmocka_unit_test(vitest_config_scope),
 		cmocka_unit_test(vitest_setup_files),
 		cmocka_unit_test(turbo_lockfiles),
 		cmocka_unit_test(turbo_config),
