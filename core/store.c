@@ -377,7 +377,8 @@ static const char *const migrations[] = {
 	/*
 	 * 12 -> 13: a quarantine line's identity (core/identity.h): 1 when it
 	 * names a test file or suite of the tree at its run's head (or a
-	 * suite name), 0 when nothing ties it to one (NULL: ingested before).
+	 * suite name), 0 when nothing ties it to one (NULL: ingested before,
+	 * or without the tree to tell).
 	 */
 	"ALTER TABLE quarantine ADD COLUMN resolved INTEGER;",
 #undef STALE_RUN

@@ -825,7 +825,7 @@ static void quarantine_seen(const char *name, enum id_state state, void *data)
 	struct quarantine_seen *q = data;
 
 	tally(&q->d->quarantine_ids, name, state);
-	q->d->quarantine_joined[q->next++] = id_state_joined(state);
+	q->d->quarantine_joined[q->next++] = state == ID_NO_TREE ? -1 : id_state_joined(state);
 }
 
 /* The quarantine list, each line resolved like a failing test's id. */
@@ -837,7 +837,8 @@ static int parse_quarantine(struct run_source *rs, struct run_data *d)
 		return 0;
 	if (list_parse(&rs->quarantine, &d->quarantine) < 0)
 		return -1;
-	d->quarantine_joined = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1, sizeof(bool));
+	d->quarantine_joined = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
+				       sizeof(*d->quarantine_joined));
 	identity_resolve_list(d->ids, &d->quarantine, 0, quarantine_seen, &q);
 	return 0;
 }

@@ -68,7 +68,8 @@ struct run_data {
 	int64_t total_tests, selected_count, engine_tests;
 	struct strlist quarantine;
 	struct identity_tally quarantine_ids;
-	bool *quarantine_joined; /* per quarantine entry: does it name a test file or suite? */
+	/* Per quarantine entry: 1 names a test file or suite, 0 nothing, -1 no tree to tell. */
+	signed char *quarantine_joined;
 	/* Git and coverage of the changed lines. */
 	enum git_state git;
 	struct repo_diff diff;

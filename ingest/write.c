@@ -187,7 +187,7 @@ static int insert_run(struct store *s, const struct manifest *m, const struct ru
 	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot write a run");
 }
 
-/* The quarantine lines, each with whether it names a test file or suite. */
+/* The quarantine lines, each with whether it names a test file or suite (NULL: no tree to tell). */
 static int insert_quarantine(struct store *s, int64_t run_id, const struct run_data *d)
 {
 	static const char sql[] =
@@ -203,7 +203,7 @@ static int insert_quarantine(struct store *s, int64_t run_id, const struct run_d
 		st = store_stmt(s, sql);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_int64(st, 2, id);
-		sqlite3_bind_int(st, 3, d->quarantine_joined[i]);
+		store_bind_opt_int(st, 3, d->quarantine_joined[i] >= 0, d->quarantine_joined[i]);
 		if (store_exec_stmt(s, st, "cannot write a quarantine line") < 0)
 			return -1;
 	}

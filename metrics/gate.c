@@ -76,7 +76,7 @@ static void weakest(double *share, const char **label, int64_t n, int64_t bad,
 /*
  * An escape computed on an unresolved id is not evidence (SPEC 3.3), nor
  * is one a quarantine line that names nothing failed to excuse, nor a
- * selection whose entries select no test. The criterion is the lowest of
+ * selection whose entries select none of the tests their run ran. The criterion is the lowest of
  * the three shares, labelled with its kind; a window without any such
  * name has no join to doubt.
  */
@@ -86,8 +86,8 @@ static void add_identity(struct metrics_gate *out, const struct metrics *m,
 	const struct identity_figures *f = &m->identity;
 	const char *label = "failing tests resolved";
 	double share = m->identity_share;
-	int64_t entries_bad = f->has_unmatched && f->entries_unmatched > f->entries_unresolved ?
-			      f->entries_unmatched : f->entries_unresolved;
+	/* An entry that selects none of the tests its run ran is the join failing. */
+	int64_t entries_bad = f->has_unmatched ? f->entries_unmatched : 0;
 
 	weakest(&share, &label, f->quarantine_lines, f->quarantine_unresolved,
 		"quarantine lines resolved");

@@ -66,7 +66,7 @@ test_expect_success 'TIADASH_DB names the store' '
 test_expect_success 'status of an empty store' '
 	tiadash --db empty.db init >/dev/null &&
 	tiadash --db empty.db status --format json | json_norm >actual &&
-	echo "{\"failures\": 0, \"first\": null, \"identity\": {\"by_name\": 0, \"entries_matching_no_test\": null, \"entries_unresolved\": 0, \"failing_tests\": 0, \"resolved\": 0, \"selection_entries\": 0, \"unresolved\": []}, \"last\": null, \"pairs\": 0, \"runs\": {\"full\": 0, \"shadow\": 0}, \"sources\": 0, \"tests\": 0}" >expect &&
+	echo "{\"failures\": 0, \"first\": null, \"identity\": {\"by_name\": 0, \"entries_matching_no_test\": null, \"entries_unresolved\": 0, \"failing_tests\": 0, \"quarantine_lines\": 0, \"quarantine_unresolved\": 0, \"quarantine_unresolved_lines\": [], \"resolved\": 0, \"selection_entries\": 0, \"unresolved\": []}, \"last\": null, \"pairs\": 0, \"runs\": {\"full\": 0, \"shadow\": 0}, \"sources\": 0, \"tests\": 0}" >expect &&
 	test_cmp expect actual
 '
 

@@ -104,7 +104,7 @@ test_expect_success 'a window and its trend (the window before) are read from th
 
 test_expect_success 'a quarantine list written by hand makes its head'"'"'s facts go' '
 	sqlite3 s.db "INSERT OR IGNORE INTO name (text) VALUES ('"'"'tests/a.py::t1'"'"');
-		INSERT INTO quarantine SELECT r.id, n.id FROM run r, head h, name n
+		INSERT INTO quarantine (run_id, name_id) SELECT r.id, n.id FROM run r, head h, name n
 		WHERE h.id = r.head_id AND h.pr = 1 AND r.kind = '"'"'full'"'"'
 		AND n.text = '"'"'tests/a.py::t1'"'"'" &&
 	test "$(facts)" = 4 &&

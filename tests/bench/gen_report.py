@@ -178,7 +178,7 @@ def main():
             db.executemany("INSERT INTO test_group (id, repo, suite_id, digest, first_at, cases)"
                            " VALUES (?, ?, ?, ?, ?, ?)", groups)
             db.executemany("INSERT INTO run_tests VALUES (?, ?)", run_tests)
-        db.executemany("INSERT OR IGNORE INTO quarantine VALUES (?, ?)", quarantine)
+        db.executemany("INSERT OR IGNORE INTO quarantine (run_id, name_id) VALUES (?, ?)", quarantine)
         db.executemany("INSERT INTO note (head_id, kind, text, created_at)"
                        " VALUES (?, ?, ?, ?)", notes)
     db.execute("ANALYZE")
