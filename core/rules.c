@@ -3,10 +3,6 @@
 #include "core/rules.h"
 #include "core/repo.h"
 #include "core/glob.h"
-#include "adapters/adapter.h"
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 /*
  * tiadash's built-in force-full defaults: the triggers of seed 000 ("every
@@ -123,6 +119,7 @@ void rules_release(struct rules *r)
 		free(x->glob);
 		free(x->name);
 		free(x->origin);
+		free(x->source);
 		strlist_release(&x->tests);
 	}
 	free(r->items);
@@ -190,6 +187,36 @@ void rules_add_builtin(struct rules *r)
 		if (rules_add(r, RULE_RUN_ALL, rules_builtin[i].id,
 			      rules_builtin[i].glob, "built-in", NULL, NULL) < 0)
 			BUG("bad built-in glob '%s'", rules_builtin[i].glob);
+}
+
+bool rules_is_builtin(const struct rule *x)
+{
+	return !x->source && !strcmp(x->origin, "built-in");
+}
+
+void rules_set_source(struct rules *r, size_t from, const char *source)
+{
+	for (size_t i = from; i < r->nr; i++) {
+		free(r->items[i].source);
+		r->items[i].source = xstrdup(source);
+	}
+}
+
+void rules_label(const struct rule *x, struct strbuf *out)
+{
+	if (x->source)
+		strbuf_addf(out, "in effect: %s", x->source);
+	else if (rules_is_builtin(x))
+		strbuf_addstr(out, "suggested: built-in");
+	else
+		strbuf_addstr(out, x->origin);
+}
+
+void rules_describe(const struct rule *x, struct strbuf *out)
+{
+	strbuf_addf(out, "%s (", x->name);
+	rules_label(x, out);
+	strbuf_addch(out, ')');
 }
 
 /* ---- tiadash rule files ---- */
@@ -330,26 +357,6 @@ int rules_parse_tiadash(struct rules *r, const char *text, size_t len,
 	return 0;
 }
 
-int rules_load_file(struct rules *r, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
-	int ret;
-
-	/* A FIFO would block until a writer comes (/dev/null, empty rules, is fine). */
-	if (stat(path, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
-		return error("'%s' is %s, not a regular file: refused, as reading it "
-			     "could block or never end", path, file_type_name(st.st_mode));
-	if (read_file_limit(&sb, path, 16 << 20) < 0) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	/* Whose file it is decides how it reads (adapters/adapter.h). */
-	ret = adapter_read_rules(r, sb.buf, sb.len, path);
-	strbuf_release(&sb);
-	return ret;
-}
-
 int rules_compile(struct rules *r)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -391,40 +398,4 @@ bool rules_have_judge(const struct rules *r)
 		if (r->items[i].judge)
 			return true;
 	return false;
-}
-
-char *rules_default_file(const char *repo_path)
-{
-	char *root = repo_discover_root(repo_path);
-	char *path;
-
-	if (!root)
-		return NULL;
-	path = path_join(root, ".tiadash/rules");
-	free(root);
-	if (access(path, F_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
-int rules_load_set(struct rules *r, const struct strlist *files,
-		   const char *repo_path, bool builtin)
-{
-	int ret = 0;
-
-	if (files && files->nr) {
-		for (size_t i = 0; i < files->nr && !ret; i++)
-			ret = rules_load_file(r, files->items[i]);
-	} else {
-		char *def = rules_default_file(repo_path);
-
-		if (def)
-			ret = rules_load_file(r, def);
-		free(def);
-	}
-	if (!ret && builtin)
-		rules_add_builtin(r);
-	return ret;
 }

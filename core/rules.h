@@ -13,6 +13,9 @@
  *   - a selector's own configuration, read by its adapter
  *     (adapters/adapter.h: vitest, turbo, moon, harness, gstack, cbm);
  *   - tiadash's built-in force-full defaults (rules_add_builtin).
+ * The rules in effect are the first two, never the third: the built-ins
+ * are candidates (SPEC 6). adapters/ruleset.h finds and reads them for a
+ * repository; rules_label says where a rule comes from, in every view.
  *
  * Every rule holds exactly one glob (a rule-file line or one entry of a cbm
  * rule's "paths"); rules from one source line or one cbm rule share an id.
@@ -54,6 +57,8 @@ struct rule {
 	char *glob;   /* as written, braces and all */
 	char *name;   /* the reason it gives: "force-full:GLOB", "ignore:GLOB", "select:GLOB" */
 	char *origin; /* where it came from: "FILE:LINE", "built-in", ... */
+	char *source; /* the rule file or selector config it is in effect from, as
+		       * shown (adapters/ruleset.h sets it); NULL: not in effect */
 	struct strlist tests; /* select: test ids, suite keys or directories */
 	const struct rule_judge *judge; /* NULL: the glob alone decides */
 };
@@ -92,6 +97,20 @@ enum rule_action rules_judge(const struct rule *x, const char *before, size_t bl
 /* Append tiadash's built-in force-full defaults (ids "builtin:..."). */
 void rules_add_builtin(struct rules *r);
 
+/* Is x one of tiadash's built-in defaults (a candidate, never in effect)? */
+bool rules_is_builtin(const struct rule *x);
+/* Give rules [from, nr) their source (copied): the file they are in effect from. */
+void rules_set_source(struct rules *r, size_t from, const char *source);
+/*
+ * Where a rule comes from, the one way every view says it, appended to
+ * out: "in effect: SOURCE" (a rule file or selector config),
+ * "suggested: built-in" (a built-in candidate), else its origin
+ * ("--what-if"). Not escaped: the caller escapes for its format.
+ */
+void rules_label(const struct rule *x, struct strbuf *out);
+/* The rule's reason and its label: "force-full:GLOB (suggested: built-in)". */
+void rules_describe(const struct rule *x, struct strbuf *out);
+
 /*
  * Parse a tiadash rule file's text; `path` names it in errors
  * ("PATH:LINE: why"). Stops at the first error: -1 after error(), and the
@@ -99,28 +118,6 @@ void rules_add_builtin(struct rules *r);
  */
 int rules_parse_tiadash(struct rules *r, const char *text, size_t len,
 			const char *path);
-
-/*
- * Read a rule file: a selector's own configuration (vitest.config.*,
- * turbo.json, moon, harness YAML, .gstack/always-run.json,
- * .codebase-memory.json; adapters/adapter.h), else a tiadash rule file.
- */
-int rules_load_file(struct rules *r, const char *path);
-
-/*
- * The team's rule file: .tiadash/rules in the root of the repository around
- * repo_path (NULL: the current directory), when it exists; else NULL.
- * Caller frees.
- */
-char *rules_default_file(const char *repo_path);
-
-/*
- * The rules in effect: every file of `files` in order (none given: the
- * default file, when there is one), then the built-ins unless !builtin.
- * Not compiled. -1 after error().
- */
-int rules_load_set(struct rules *r, const struct strlist *files,
-		   const char *repo_path, bool builtin);
 
 /* Build the matcher; call after the last add. -1 after error(). */
 int rules_compile(struct rules *r);

@@ -128,14 +128,11 @@ static const char *evidence_state_name(enum evidence_state s)
 static void fmt_path_rule(struct strbuf *sb, const struct proposals_rules *r,
 			  const char *path, bool md)
 {
-	int rule = rules_match(&r->rules, path);
+	struct strbuf w = STRBUF_INIT;
 
-	if (rule == -1)
-		strbuf_addstr(sb, "no rule");
-	else if (rule < 0)
-		strbuf_addstr(sb, "rule matcher failed");
-	else
-		add_safe(sb, r->rules.items[rule].name, md);
+	ruleset_path_text(&r->set, path, &w);
+	add_safe(sb, w.buf, md);
+	strbuf_release(&w);
 }
 
 static void fmt_state(struct strbuf *sb, const struct proposals *p,
@@ -161,6 +158,11 @@ static void fmt_state(struct strbuf *sb, const struct proposals *p,
 	} else if (e->state == PROPOSAL_CLOSED_BY_RULES) {
 		strbuf_addstr(sb, " (");
 		add_safe(sb, e->why, md);
+		if (e->rule_source) {
+			strbuf_addstr(sb, " (");
+			add_safe(sb, e->rule_source, md);
+			strbuf_addch(sb, ')');
+		}
 		strbuf_addch(sb, ')');
 	} else {
 		strbuf_addstr(sb, ": ");
@@ -182,12 +184,12 @@ static void add_rules_path(struct strbuf *sb, const char *path, const char *root
 
 void propose_text_rules(struct strbuf *sb, const struct proposals_rules *r, const char *root)
 {
-	strbuf_addf(sb, "%zu in effect, ", r->rules.nr);
-	if (!r->files.nr)
+	strbuf_addf(sb, "%zu in effect, ", r->set.effect.nr);
+	if (!r->set.files.nr)
 		strbuf_addstr(sb, "no rule file or selector config");
-	for (size_t i = 0; i < r->files.nr; i++) {
+	for (size_t i = 0; i < r->set.files.nr; i++) {
 		strbuf_addstr(sb, i ? ", " : "from ");
-		add_rules_path(sb, r->files.items[i], root);
+		add_rules_path(sb, r->set.files.items[i], root);
 	}
 	if (r->builtin_candidates)
 		strbuf_addf(sb, "; %zu built-in defaults offered as candidates",
@@ -240,7 +242,7 @@ static void text_row(struct strbuf *sb, const struct proposals *p,
 	/* 80 columns: a long glob on a line of its own, the escapes under it. */
 	sanitize_text(&glob, it->glob, strlen(it->glob));
 	if (it->form == FORM_BUILTIN)
-		strbuf_addstr(&glob, " [builtin]");
+		strbuf_addstr(&glob, " (suggested: built-in)");
 	proposals_name_escapes(&esc, p, it->closes, it->nr_closes);
 	if (glob.len > TABLE_GLOB_ROOM)
 		strbuf_addf(sb, "  %s\n", glob.buf);
@@ -399,7 +401,7 @@ static void md_row(struct strbuf *sb, const struct proposals *p, const struct pr
 	strbuf_addstr(sb, "| ");
 	md_escape(sb, it->glob);
 	if (it->form == FORM_BUILTIN)
-		strbuf_addstr(sb, " (builtin)");
+		strbuf_addstr(sb, " (suggested: built-in)");
 	strbuf_addf(sb, " | %zu | ", it->nr_closes);
 	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
 	strbuf_addf(sb, " | %" PRId64 " | ", it->forced);
@@ -546,10 +548,8 @@ static cJSON *json_escape(const struct proposals_rules *r, const struct proposal
 	json_add_bool(o, "diff_known", e->diff_known);
 	for (size_t i = 0; i < e->paths.nr; i++) {
 		cJSON *c = cJSON_CreateObject();
-		int rule = rules_match(&r->rules, e->paths.items[i]);
-
 		json_add_string(c, "path", e->paths.items[i]);
-		json_add_string_or_null(c, "rule", rule >= 0 ? r->rules.items[rule].name : NULL);
+		ruleset_path_json(&r->set, e->paths.items[i], c);
 		cJSON_AddItemToArray(changed, c);
 	}
 	cJSON_AddItemToObject(o, "changed", changed);
@@ -625,6 +625,8 @@ static void print_json(const struct proposals *p, const struct proposals_rules *
 		json_add_opt_int(o, "pr", e->has_pr, e->pr);
 		json_add_string(o, "head", e->sha);
 		json_add_string(o, e->state == PROPOSAL_UNCLOSABLE ? "why" : "rule", e->why);
+		if (e->state == PROPOSAL_CLOSED_BY_RULES)
+			json_add_string_or_null(o, "source", e->rule_source);
 		cJSON_AddItemToArray(e->state == PROPOSAL_UNCLOSABLE ? unc : cbr, o);
 	}
 	cJSON_AddItemToObject(root, "unclosable", unc);

@@ -4,6 +4,7 @@
 #include "core/commands.h"
 #include "core/json.h"
 #include "core/sanitize.h"
+#include "adapters/ruleset.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
@@ -924,6 +925,54 @@ static const struct option report_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The rules in effect or built-ins the changed paths of one head meet, once each. */
+static char *head_rules(struct store *st, const struct ruleset *set, const char *sha)
+{
+	struct pair_info pair;
+	struct diff_info diff;
+	const struct run_info *r;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (query_pair_by_sha(st, sha, &pair) != 0)
+		return NULL;
+	r = pair_latest(&pair, RUN_SHADOW);
+	if (!r || !r->diff_id)
+		r = pair_latest(&pair, RUN_FULL);
+	if (r && r->diff_id && query_diff(st, r->diff_id, &diff) == 0) {
+		for (size_t i = 0; i < diff.nr; i++) {
+			struct strbuf rule = STRBUF_INIT;
+
+			/* Only the paths a rule speaks of: the page has two sheets. */
+			ruleset_path_text(set, diff.files[i].path, &rule);
+			if (strcmp(rule.buf, "no rule") && !strstr(sb.buf, rule.buf))
+				strbuf_addf(&sb, "%s%s", sb.len ? "; " : "", rule.buf);
+			strbuf_release(&rule);
+		}
+		diff_info_release(&diff);
+	}
+	pair_info_release(&pair);
+	return sb.len ? strbuf_detach(&sb, NULL) : (strbuf_release(&sb), NULL);
+}
+
+/*
+ * The page's escapes name each changed path's rule as every view does: the
+ * rules in effect found in the repository, the built-ins as suggestions.
+ */
+static int escape_rules(struct cmd_context *ctx, struct metrics *m)
+{
+	struct ruleset set = RULESET_INIT;
+
+	if (ruleset_resolve(&set, NULL, ctx->repo_path, RULESET_BUILTIN) < 0) {
+		ruleset_release(&set);
+		return -1;
+	}
+	for (size_t i = 0; i < m->nr_escape_list; i++)
+		m->escape_list[i].rules = head_rules(ctx->store, &set,
+						     m->rows[m->escape_list[i].row].sha);
+	ruleset_release(&set);
+	return 0;
+}
+
 static int run_report(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct metrics_args a;
@@ -968,7 +1017,13 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 	case FORMAT_JSON: print_json(&m); break;
 	case FORMAT_CSV: print_csv(&m); break;
 	case FORMAT_MD: print_md(&m); break;
-	case FORMAT_HTML: metrics_html_report(&m, ctx->now, stdout); break;
+	case FORMAT_HTML:
+		if (escape_rules(ctx, &m) < 0) {
+			metrics_release(&m);
+			return EXIT_INPUT_ERROR;
+		}
+		metrics_html_report(&m, ctx->now, stdout);
+		break;
 	default: text_fit_stdout(); print_text(&m); break;
 	}
 	metrics_release(&m);

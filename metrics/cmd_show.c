@@ -6,6 +6,7 @@
 #include "core/commands.h"
 #include "core/config.h"
 #include "core/rules.h"
+#include "adapters/ruleset.h"
 #include "core/json.h"
 #include "core/repo.h"
 #include "core/sanitize.h"
@@ -20,7 +21,7 @@
 struct show {
 	struct store *store;
 	bool color;         /* the class in colour (a terminal, core/output.h) */
-	struct rules rules; /* the rules in effect, for each changed path */
+	struct ruleset rules; /* the rules in effect and the built-ins, for each changed path */
 	struct pair_info pair;
 	struct pair_verdict v;
 	struct diff_info diff;
@@ -63,16 +64,6 @@ static cJSON *json_strings(const struct strlist *l)
 	return arr;
 }
 
-/* The name of the first rule matching path ("force-full:GLOB"), or NULL. */
-static const char *rule_for(const struct show *sh, const char *path)
-{
-	int i = rules_match(&sh->rules, path);
-
-	if (i == RULES_MATCH_ERROR)
-		return "(rule matcher failed: run_all)";
-	return i >= 0 ? sh->rules.items[i].name : NULL;
-}
-
 static cJSON *json_changed(const struct show *sh)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -84,7 +75,7 @@ static cJSON *json_changed(const struct show *sh)
 		json_add_string(o, "path", f->path);
 		json_add_string(o, "status", change_status_name(f->status));
 		json_add_string_or_null(o, "old_path", f->old_path);
-		json_add_string_or_null(o, "rule", rule_for(sh, f->path));
+		ruleset_path_json(&sh->rules, f->path, o);
 		cJSON_AddItemToArray(arr, o);
 	}
 	return arr;
@@ -376,6 +367,8 @@ static void text_coverage(const struct run_info *r)
 
 static void text_changed(const struct show *sh)
 {
+	struct strbuf rule = STRBUF_INIT;
+
 	put_label("changed");
 	if (!sh->has_diff) {
 		puts(sh->diff.unknown ? "unknown (the commits are not in the repository)"
@@ -395,13 +388,16 @@ static void text_changed(const struct show *sh)
 			fputs(" <- ", stdout);
 			put_safe(f->old_path);
 		}
-		if (rule_for(sh, f->path)) {
+		strbuf_reset(&rule);
+		ruleset_path_text(&sh->rules, f->path, &rule);
+		if (strcmp(rule.buf, "no rule")) {
 			fputs("  [", stdout);
-			put_safe(rule_for(sh, f->path));
+			put_safe(rule.buf);
 			putchar(']');
 		}
 		putchar('\n');
 	}
+	strbuf_release(&rule);
 }
 
 static int text_runs(struct show *sh)
@@ -564,7 +560,7 @@ static const struct option show_options[] = {
 static int run_show(int argc, char **argv, struct cmd_context *ctx)
 {
 	enum output_format format = FORMAT_TEXT;
-	struct show sh = { .store = ctx->store, .rules = RULES_INIT };
+	struct show sh = { .store = ctx->store, .rules = RULESET_INIT };
 	struct strlist rule_files = STRLIST_INIT;
 	enum color_when color = COLOR_AUTO;
 	bool builtin = true;
@@ -594,9 +590,8 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 		strlist_release(&rule_files);
 		return usage_error(&cmd_show, "give one PR number or commit");
 	}
-	ret = rules_load_set(&sh.rules, &rule_files, ctx->repo_path, builtin);
-	if (!ret)
-		ret = rules_compile(&sh.rules);
+	ret = ruleset_resolve(&sh.rules, &rule_files, ctx->repo_path,
+			      builtin ? RULESET_BUILTIN : 0);
 	if (!ret)
 		ret = load(&sh, ctx, argv[optind]);
 	sh.color = color_wanted(color);
@@ -614,7 +609,7 @@ static int run_show(int argc, char **argv, struct cmd_context *ctx)
 	verifier_release(&sh.verifier);
 	notes_release(sh.notes, sh.nr_notes);
 	diff_info_release(&sh.diff);
-	rules_release(&sh.rules);
+	ruleset_release(&sh.rules);
 	strlist_release(&rule_files);
 	return ret < 0 ? EXIT_INPUT_ERROR : EXIT_OKAY;
 }
@@ -627,12 +622,13 @@ const struct cmd cmd_show = {
 		 "[--no-builtin-rules] [--color[=WHEN]] PR|SHA",
 	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
 	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n"
-		"Each changed file is shown with the first rule it matches.\n\n"
+		"Each changed file is shown with the first rule in effect it matches, else\n"
+		"the built-in it would (suggested: built-in).\n\n"
 		"  --format F           text (default) or json\n"
 		"  -o FILE              write to FILE (atomically) instead of standard output\n"
-		"  --rules FILE         a rule file (repeatable; default .tiadash/rules in the\n"
-		"                       repository root, when present)\n"
-		"  --no-builtin-rules   leave the built-in force-full defaults out\n"
+		"  --rules FILE         a rule file or selector config in effect (repeatable;\n"
+		"                       default: those found at the repository root)\n"
+		"  --no-builtin-rules   suggest no built-in force-full default\n"
 		"  --color[=WHEN]       the class in colour: always, never, or auto (on a\n"
 		"                       terminal, unless NO_COLOR is set)\n",
 	.options = show_options,

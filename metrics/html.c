@@ -578,6 +578,11 @@ static void table_escapes(struct strbuf *sb, const struct metrics *m, const char
 		}
 		strbuf_addstr(sb, "</td><td>");
 		test_cell(sb, &e->missed, max_tests);
+		if (e->rules) {
+			strbuf_addstr(sb, "<br><span class=\"more\">");
+			html_escape(sb, e->rules);
+			strbuf_addstr(sb, "</span>");
+		}
 		strbuf_addstr(sb, "</td><td>");
 		test_cell(sb, &e->non_hermetic, max_tests);
 		strbuf_addstr(sb, "</td><td>");

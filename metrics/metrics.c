@@ -2089,6 +2089,7 @@ void metrics_release(struct metrics *m)
 		strlist_release(&m->escape_list[i].non_hermetic);
 		free(m->escape_list[i].missed_blind);
 		free(m->escape_list[i].note);
+		free(m->escape_list[i].rules);
 	}
 	for (size_t i = 0; i < m->nr_verifier; i++)
 		metrics_verifier_release(&m->verifier[i]);

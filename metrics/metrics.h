@@ -137,6 +137,8 @@ struct metrics_escape {
 	bool *missed_blind;          /* per missed test: a blind spot of the window */
 	bool explained;
 	char *note;                  /* the latest note's text, or NULL */
+	/* Each changed path with its rule (adapters/ruleset.h), one a line; NULL: not looked up. */
+	char *rules;
 };
 
 /* A pair main's record speaks of: its inherited failures, or its latent misses. */

@@ -469,7 +469,7 @@ static bool eligible(const struct proposals_rules *r, int rule)
 	if (rule < 0)
 		return false; /* the matcher failed: treated as run_all */
 	return (size_t)rule >= r->insert_at &&
-	       r->rules.items[rule].action != RULE_RUN_ALL;
+	       r->set.effect.items[rule].action != RULE_RUN_ALL;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -585,7 +585,7 @@ static int load_history(struct proposals_ctx *c, struct store *s, const struct w
 	c->sorted_paths = xmalloc((c->paths.nr + 1) * sizeof(*c->sorted_paths));
 	keys = xmalloc((c->paths.nr + 1) * sizeof(*keys));
 	for (size_t i = 0; i < c->paths.nr; i++) {
-		c->path_rule[i] = rules_match(&c->rules->rules, c->paths.items[i]);
+		c->path_rule[i] = rules_match(&c->rules->set.effect, c->paths.items[i]);
 		c->path_eligible[i] = eligible(c->rules, c->path_rule[i]);
 		keys[i].text = c->paths.items[i];
 		keys[i].idx = (uint32_t)i;
@@ -887,7 +887,7 @@ static void add_evidence(struct repo *repo, struct proposal_escape *e)
 /* Decide an escape's state from its changed paths and the rules. */
 static void settle_escape(struct proposals_ctx *c, struct proposal_escape *e)
 {
-	const struct rules *rules = &c->rules->rules;
+	const struct rules *rules = &c->rules->set.effect;
 	const char *shadowed = NULL;
 	bool any_eligible = false;
 
@@ -904,6 +904,13 @@ static void settle_escape(struct proposals_ctx *c, struct proposal_escape *e)
 			free(e->why);
 			e->why = xstrdup(rule >= 0 ? rules->items[rule].name
 					 : "force-full (the rule matcher failed)");
+			if (rule >= 0) {
+				struct strbuf label = STRBUF_INIT;
+
+				rules_label(&rules->items[rule], &label);
+				free(e->rule_source);
+				e->rule_source = strbuf_detach(&label, NULL);
+			}
 		} else if (eligible(c->rules, rule)) {
 			any_eligible = true;
 		} else if (!shadowed) {
@@ -977,6 +984,7 @@ static int load_escape(struct store *s, struct proposals_ctx *c,
 static void escape_release(struct proposal_escape *e)
 {
 	free(e->why);
+	free(e->rule_source);
 	strlist_release(&e->paths);
 	strlist_release(&e->unmatched);
 	strlist_release(&e->missed);

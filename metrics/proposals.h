@@ -111,33 +111,28 @@
 #include "core/query.h"
 #include "core/repo.h"
 #include "core/rules.h"
+#include "adapters/ruleset.h"
 #include "core/util.h"
 #include "metrics/classify.h"
 
 /* ---- the current rules ---- */
 
 struct proposals_rules {
-	struct rules rules;     /* compiled */
+	struct ruleset set;     /* set.effect: the rules in effect, compiled */
 	char *target;           /* the file an accepted glob goes to; NULL: none known */
-	size_t insert_at;       /* the index in rules.items an appended glob would take */
-	struct strlist files;   /* the files the rules came from */
+	size_t insert_at;       /* the index in set.effect.items an appended glob would take */
 	bool builtin_candidates;/* offer tiadash's built-in defaults as candidates */
 };
-#define PROPOSALS_RULES_INIT { RULES_INIT, NULL, 0, STRLIST_INIT, false }
+#define PROPOSALS_RULES_INIT { RULESET_INIT, NULL, 0, false }
 
 /*
- * Load the current rules: the rules in effect are the selector's, never
- * tiadash's built-in defaults. Every file in `files` in order; none given:
- * the selector configurations found at the root of the repository around
- * repo_path (NULL: the current directory's), each adapter's first that
- * exists (vitest.config.*, turbo.json, .moon/tasks/all.yml,
- * .gstack/always-run.json, .codebase-memory.json), then .tiadash/rules
- * when it exists. The target is the first file (none found: .tiadash/rules,
- * even when it does not exist yet; NULL without a repository). With
- * new_target, a first file that does not exist is fine (an accept will
- * create it); any other missing file is an error. `builtin`: the built-in
- * defaults that would close an escape are offered as candidates (marked
- * builtin). -1 after error().
+ * Load the current rules (adapters/ruleset.h: the rules in effect are the
+ * selector's, never tiadash's built-in defaults). The target is the first
+ * file (none found: .tiadash/rules, even when it does not exist yet; NULL
+ * without a repository). With new_target, a first file that does not
+ * exist is fine (an accept will create it); any other missing file is an
+ * error. `builtin`: the built-in defaults that would close an escape are
+ * offered as candidates (marked builtin). -1 after error().
  */
 int proposals_rules_load(struct proposals_rules *out, const struct strlist *files,
 			 const char *repo_path, bool builtin, bool new_target);
@@ -182,6 +177,7 @@ struct proposal_escape {
 	enum pair_class cls;     /* CLASS_ESCAPE or CLASS_NON_HERMETIC */
 	enum proposal_state state;
 	char *why;               /* not closable: the reason; closed-by-rules: the rule's name */
+	char *rule_source;       /* closed-by-rules: where the rule is in effect from (rules_label) */
 	bool diff_known;         /* changed paths recorded */
 	struct strlist paths;    /* changed paths (both sides of renames), sorted */
 	struct strlist unmatched;/* changed paths no current rule matches, sorted */

@@ -8,96 +8,48 @@
 #include <unistd.h>
 
 /*
- * Where a glob appended to the file whose rules start at `from` lands: at
- * the end, except in a .codebase-memory.json, where it goes last in
+ * Where a glob appended to the first file lands: after that file's rules,
+ * except in a .codebase-memory.json, where it goes last in
  * test_impact.rules (adapters/cbm.c), before codebase-memory-mcp's own
  * rules that rules_parse_cbm adds after the file's ("builtin:", "cbm:").
  */
-static size_t insert_point(const struct rules *r, size_t from)
+static size_t insert_point(const struct rules *r)
 {
-	for (size_t i = from; i < r->nr; i++) {
-		const char *origin = r->items[i].origin, *id = r->items[i].id;
+	size_t i;
 
-		if (origin && strcmp(origin, "built-in") && (starts_with(id, "builtin:") ||
-							    starts_with(id, "cbm:")))
-			return i;
+	for (i = 0; i < r->nr; i++) {
+		const char *id = r->items[i].id;
+
+		if (strcmp(r->items[i].source, r->items[0].source))
+			break; /* the second file's first rule */
+		if (starts_with(id, "builtin:") || starts_with(id, "cbm:"))
+			break;
 	}
-	return r->nr;
-}
-
-/* Load one file of the current rules; the first sets the target and where a glob lands. */
-static int load_one(struct proposals_rules *out, const char *path, bool first, bool skip)
-{
-	if (!skip && rules_load_file(&out->rules, path) < 0)
-		return -1;
-	if (first) {
-		out->insert_at = insert_point(&out->rules, 0);
-		out->target = xstrdup(path);
-	}
-	strlist_push(&out->files, path);
-	return 0;
-}
-
-/*
- * The files a repository's selectors read, found at its root: each
- * adapter's first configuration that exists (vitest.config.*, turbo.json,
- * .moon/tasks, ...), then .tiadash/rules.
- */
-static void find_configs(const char *root, struct strlist *out)
-{
-	for (size_t i = 0; i < adapters_nr; i++) {
-		const struct adapter *a = adapters[i];
-
-		for (size_t k = 0; a->config_files && a->config_files[k]; k++) {
-			char *path = path_join(root, a->config_files[k]);
-			bool there = access(path, F_OK) == 0;
-
-			if (there)
-				strlist_push(out, path);
-			free(path);
-			if (there)
-				break;
-		}
-	}
+	return i;
 }
 
 int proposals_rules_load(struct proposals_rules *out, const struct strlist *files,
 			 const char *repo_path, bool builtin, bool new_target)
 {
-	struct strlist found = STRLIST_INIT;
-	int ret = 0;
+	unsigned flags = (builtin ? RULESET_BUILTIN : 0) | (new_target ? RULESET_NEW_FIRST : 0);
 
 	memset(out, 0, sizeof(*out));
 	out->builtin_candidates = builtin;
-	if (files && files->nr) {
-		for (size_t i = 0; i < files->nr && !ret; i++)
-			ret = load_one(out, files->items[i], !i, !i && new_target &&
-				       access(files->items[0], F_OK) != 0);
-	} else {
-		char *root = repo_discover_root(repo_path);
-
-		if (root) {
-			find_configs(root, &found);
-			for (size_t i = 0; i < found.nr && !ret; i++)
-				ret = load_one(out, found.items[i], !i, false);
-			if (!found.nr) {
-				/* None yet: an accepted glob starts .tiadash/rules. */
-				out->target = path_join(root, ".tiadash/rules");
-				out->insert_at = out->rules.nr;
-			}
-			free(root);
-		}
-	}
-	strlist_release(&found);
-	if (ret < 0)
+	if (ruleset_resolve(&out->set, files, repo_path, flags) < 0)
 		return -1;
-	return rules_compile(&out->rules);
+	if (out->set.files.nr) {
+		out->target = xstrdup(out->set.files.items[0]);
+		out->insert_at = insert_point(&out->set.effect);
+	} else if (out->set.root) {
+		/* None yet: an accepted glob starts .tiadash/rules. */
+		out->target = path_join(out->set.root, ".tiadash/rules");
+	}
+	return 0;
 }
 
 void proposals_rules_release(struct proposals_rules *r)
 {
-	rules_release(&r->rules);
-	strlist_release(&r->files);
+	ruleset_release(&r->set);
 	free(r->target);
 	memset(r, 0, sizeof(*r));
 }

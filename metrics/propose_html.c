@@ -191,6 +191,8 @@ static void candidate_row(struct strbuf *sb, const struct proposals *p, size_t i
 	candidate_cell(sb, index, "p95_after", it->p95_after, &s);
 	strbuf_addf(sb, "<td>%s", it->recommended ? "\xe2\x98\x85 " : "");
 	html_code(sb, it->glob);
+	if (it->form == FORM_BUILTIN)
+		strbuf_addstr(sb, " (suggested: built-in)");
 	strbuf_addstr(sb, "</td><td>");
 	proposals_name_escapes(&s, p, it->closes, it->nr_closes);
 	html_escape(sb, s.buf);

@@ -1,6 +1,7 @@
 /* `tiadash replay`: merged history through the rules, the selector and the record. */
 #include "core/tiadash.h"
 #include "adapters/adapter.h"
+#include "adapters/ruleset.h"
 #include "core/textfit.h"
 #include "core/cli.h"
 #include "core/config.h"
@@ -152,38 +153,44 @@ static int parse_opts(int argc, char **argv, struct replay_opts *o)
 }
 
 /*
- * Baseline: the first --rules file (else .tiadash/rules when it exists),
- * then the built-ins. Proposal, when there are --what-if globs or more
- * --rules files: the what-if globs first (run_all), then the baseline's
- * file, the extra files in order, the built-ins.
+ * Baseline: the rules in effect (adapters/ruleset.h): the first --rules
+ * file, else the rule files and selector configs found at the root; the
+ * built-ins beside it as a what-if (unless --no-builtin-rules). Proposal,
+ * when there are --what-if globs or more --rules files: the what-if globs
+ * first (run_all), then the baseline's files, the extra files in order.
  */
 static int load_rules(struct replay_run *run, const struct replay_opts *o)
 {
-	char *def = o->rules.nr ? NULL : rules_default_file(o->repo_path);
-	const char *base_file = o->rules.nr ? o->rules.items[0] : def;
-	int ret = 0;
+	struct strlist first = STRLIST_INIT;
+	struct ruleset set = RULESET_INIT;
+	int ret;
 
-	if (base_file && rules_load_file(&run->baseline, base_file) < 0)
-		ret = -1;
-	if (!ret && o->builtin)
-		rules_add_builtin(&run->baseline);
+	if (o->rules.nr)
+		strlist_push(&first, o->rules.items[0]);
+	ret = ruleset_resolve(&set, &first, o->repo_path, o->builtin ? RULESET_BUILTIN : 0);
+	strlist_release(&first);
+	for (size_t i = 0; !ret && i < set.files.nr; i++) {
+		const char *f = set.files.items[i];
+		const char *below = set.root ? path_below(set.root, f) : NULL;
+
+		strlist_push(&run->rule_files, below ? below : f);
+	}
+	/* The set's rules, compiled, become the run's. */
+	run->baseline = set.effect;
+	run->builtin = set.builtin;
+	set.effect = (struct rules)RULES_INIT;
+	set.builtin = (struct rules)RULES_INIT;
 	run->has_proposal = o->what_if.nr || o->rules.nr > 1;
 	for (size_t i = 0; !ret && run->has_proposal && i < o->what_if.nr; i++)
 		ret = rules_add(&run->proposal, RULE_RUN_ALL, "what-if",
 				o->what_if.items[i], "--what-if", NULL, NULL);
-	if (!ret && run->has_proposal) {
-		if (base_file && rules_load_file(&run->proposal, base_file) < 0)
-			ret = -1;
-		for (size_t i = 1; !ret && i < o->rules.nr; i++)
-			ret = rules_load_file(&run->proposal, o->rules.items[i]);
-		if (!ret && o->builtin)
-			rules_add_builtin(&run->proposal);
-	}
-	if (!ret)
-		ret = rules_compile(&run->baseline);
+	for (size_t i = 0; !ret && run->has_proposal && i < set.files.nr; i++)
+		ret = ruleset_load_file(&run->proposal, set.files.items[i], set.root, false);
+	for (size_t i = 1; !ret && i < o->rules.nr; i++)
+		ret = ruleset_load_file(&run->proposal, o->rules.items[i], set.root, false);
 	if (!ret && run->has_proposal)
 		ret = rules_compile(&run->proposal);
-	free(def);
+	ruleset_release(&set);
 	return ret;
 }
 

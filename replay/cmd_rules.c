@@ -5,6 +5,7 @@
 #include "core/json.h"
 #include "core/rules.h"
 #include "adapters/adapter.h"
+#include "adapters/ruleset.h"
 #include "core/sanitize.h"
 #include "replay/replay.h"
 
@@ -15,6 +16,7 @@ enum rules_mode { MODE_NONE, MODE_BUILTIN, MODE_TEST, MODE_LIST, MODE_ADD };
 
 static cJSON *rule_json(const struct rule *x)
 {
+	struct strbuf label = STRBUF_INIT;
 	cJSON *o = cJSON_CreateObject();
 	cJSON *tests = cJSON_AddArrayToObject(o, "tests");
 
@@ -23,32 +25,51 @@ static cJSON *rule_json(const struct rule *x)
 	json_add_string(o, "glob", x->glob);
 	json_add_string(o, "name", x->name);
 	json_add_string(o, "origin", x->origin);
+	strbuf_reset(&label);
+	rules_label(x, &label);
+	json_add_string(o, "source", label.buf);
 	if (x->judge)
 		json_add_string(o, "judged", x->judge->when);
 	for (size_t i = 0; i < x->tests.nr; i++)
 		json_push_string(tests, x->tests.items[i]);
+	strbuf_release(&label);
 	return o;
 }
 
-/* One aligned line per rule: action, glob, id, origin, tests. */
-static void print_rules_text(const struct rules *r)
+static int glob_width(const struct rules *r, int w)
 {
-	int w = 4;
-
 	for (size_t i = 0; i < r->nr; i++) {
 		int n = (int)strlen(r->items[i].glob);
 
 		if (n > w)
 			w = n;
 	}
-	if (w > 36)
-		w = 36;
+	return w > 36 ? 36 : w;
+}
+
+/* ", (LABEL)" of a rule, escaped for the terminal. */
+static void print_label(const struct rule *x)
+{
+	struct strbuf label = STRBUF_INIT;
+	char *safe;
+
+	rules_label(x, &label);
+	safe = sanitized(label.buf);
+	printf("  (%s)", safe);
+	free(safe);
+	strbuf_release(&label);
+}
+
+/* One aligned line per rule: action, glob, id, origin, where it comes from, tests. */
+static void print_rules_text(const struct rules *r, int w)
+{
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct rule *x = &r->items[i];
 		char *glob = sanitized(x->glob), *id = sanitized(x->id);
 
 		printf("%-7s  %-*s  %s", rules_action_name(x->action), w, glob, id);
-		if (strcmp(x->id, x->origin)) {
+		print_label(x);
+		if (strcmp(x->id, x->origin) && !rules_is_builtin(x)) {
 			char *origin = sanitized(x->origin);
 
 			printf("  (%s)", origin);
@@ -68,17 +89,20 @@ static void print_rules_text(const struct rules *r)
 	}
 }
 
-static void print_rules_json(const struct rules *r)
+/* The rules in effect, then the built-in candidates. */
+static void print_rules_json(const struct ruleset *s)
 {
 	cJSON *root = cJSON_CreateObject();
 	cJSON *arr = cJSON_AddArrayToObject(root, "rules");
 
-	for (size_t i = 0; i < r->nr; i++)
-		cJSON_AddItemToArray(arr, rule_json(&r->items[i]));
+	for (size_t i = 0; i < s->effect.nr; i++)
+		cJSON_AddItemToArray(arr, rule_json(&s->effect.items[i]));
+	for (size_t i = 0; i < s->builtin.nr; i++)
+		cJSON_AddItemToArray(arr, rule_json(&s->builtin.items[i]));
 	json_print_free(root, stdout);
 }
 
-static int test_paths(const struct rules *r, const struct strlist *paths,
+static int test_paths(const struct ruleset *s, const struct strlist *paths,
 		      enum output_format format)
 {
 	cJSON *root = NULL, *arr = NULL;
@@ -98,16 +122,18 @@ static int test_paths(const struct rules *r, const struct strlist *paths,
 		w = 40;
 	for (size_t i = 0; i < paths->nr; i++) {
 		const char *path = paths->items[i];
-		int m = rules_match(r, path);
-		const struct rule *x = m >= 0 ? &r->items[m] : NULL;
+		bool suggested, failed;
+		const struct rule *x = ruleset_match(s, path, &suggested, &failed);
 
-		if (m == RULES_MATCH_ERROR)
+		if (failed)
 			return error("cannot match '%s' against the rules", path);
 		if (format == FORMAT_JSON) {
 			cJSON *o = cJSON_CreateObject();
 
 			json_add_string(o, "path", path);
-			cJSON_AddItemToObject(o, "rule", x ? rule_json(x)
+			cJSON_AddItemToObject(o, "rule", x && !suggested ? rule_json(x)
+							  : cJSON_CreateNull());
+			cJSON_AddItemToObject(o, "suggested", suggested ? rule_json(x)
 							  : cJSON_CreateNull());
 			cJSON_AddItemToArray(arr, o);
 		} else {
@@ -116,10 +142,11 @@ static int test_paths(const struct rules *r, const struct strlist *paths,
 			if (x) {
 				char *glob = sanitized(x->glob), *id = sanitized(x->id);
 
-				printf("%-*s  %-7s  %s  %s%s%s%s\n", w, p,
-				       rules_action_name(x->action), glob, id,
-				       x->judge ? "  [" : "", x->judge ? x->judge->when : "",
-				       x->judge ? "]" : "");
+				printf("%-*s  %-7s  %s  %s", w, p,
+				       rules_action_name(x->action), glob, id);
+				print_label(x);
+				printf("%s%s%s\n", x->judge ? "  [" : "",
+				       x->judge ? x->judge->when : "", x->judge ? "]" : "");
 				free(glob);
 				free(id);
 			} else {
@@ -177,7 +204,7 @@ static const struct option rules_options[] = {
 static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct strlist files = STRLIST_INIT, paths = STRLIST_INIT;
-	struct rules r = RULES_INIT;
+	struct ruleset r = RULESET_INIT;
 	enum output_format format = FORMAT_TEXT;
 	enum rules_mode mode = MODE_NONE;
 	const char *repo_path = ctx->repo_path;
@@ -270,8 +297,8 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 		strlist_push(&paths, argv[i]);
 
 	if (mode == MODE_BUILTIN) {
-		rules_add_builtin(&r);
-	} else if (rules_load_set(&r, &files, repo_path, builtin) < 0) {
+		rules_add_builtin(&r.builtin);
+	} else if (ruleset_resolve(&r, &files, repo_path, builtin ? RULESET_BUILTIN : 0) < 0) {
 		ret = EXIT_INPUT_ERROR;
 		goto out;
 	}
@@ -280,15 +307,18 @@ static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 			ret = EXIT_INPUT_ERROR;
 			goto out;
 		}
-		if (rules_compile(&r) < 0 || test_paths(&r, &paths, format) < 0)
+		if (test_paths(&r, &paths, format) < 0)
 			ret = EXIT_INPUT_ERROR;
 	} else if (format == FORMAT_JSON) {
 		print_rules_json(&r);
 	} else {
-		print_rules_text(&r);
+		int w = glob_width(&r.builtin, glob_width(&r.effect, 4));
+
+		print_rules_text(&r.effect, w);
+		print_rules_text(&r.builtin, w);
 	}
 out:
-	rules_release(&r);
+	ruleset_release(&r);
 	strlist_release(&files);
 	strlist_release(&paths);
 	return ret;

@@ -158,6 +158,31 @@ struct rules_share {
 	struct glob_scratch *scratch;
 };
 
+/* The built-in candidates for the paths no rule of the baseline matched. */
+static void suggest(const struct replay_run *run, struct glob_scratch *scratch,
+		    struct replay_change *ch)
+{
+	const struct replay_commit *c = ch->commit;
+
+	for (size_t i = 0; run->builtin.nr && c->fail == REPLAY_OK && i < c->paths.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		int m;
+
+		if (rules_match_in(&run->baseline, c->paths.items[i], scratch) != -1 ||
+		    (m = rules_match_in(&run->builtin, c->paths.items[i], scratch)) < 0)
+			continue;
+		rules_describe(&run->builtin.items[m], &sb);
+		push_unique(&ch->suggested, sb.buf);
+		strbuf_release(&sb);
+	}
+}
+
+/* Would the built-ins force this change (its baseline not run in full)? */
+bool replay_builtin_forces(const struct replay_change *ch)
+{
+	return ch->suggested.nr && ch->base.decision != REPLAY_RUN_ALL;
+}
+
 static void *apply_share(void *data)
 {
 	struct rules_share *sh = data;
@@ -168,6 +193,7 @@ static void *apply_share(void *data)
 
 		ch->commit = &run->history.commits[i];
 		rules_stage(&run->baseline, sh->repo, sh->scratch, ch->commit, &ch->base);
+		suggest(run, sh->scratch, ch);
 		if (run->has_proposal)
 			rules_stage(&run->proposal, sh->repo, sh->scratch, ch->commit,
 				    &ch->prop);
@@ -614,6 +640,11 @@ int replay_finish(struct replay_run *run)
 		if (ret < 0)
 			return -1;
 		add_to_totals(&run->tb, &ch->base);
+		if (replay_builtin_forces(ch)) {
+			run->builtin_forced++;
+			run->builtin_misses_closed += ch->base.missed.nr;
+			run->builtin_changes_closed += ch->base.missed.nr > 0;
+		}
 		if (run->has_proposal) {
 			add_to_totals(&run->tp, &ch->prop);
 			if (ch->base.missed.nr && !ch->prop.missed.nr)
@@ -643,6 +674,7 @@ void replay_run_release(struct replay_run *run)
 	for (size_t i = 0; i < run->nr; i++) {
 		outcome_release(&run->changes[i].base);
 		outcome_release(&run->changes[i].prop);
+		strlist_release(&run->changes[i].suggested);
 	}
 	free(run->changes);
 	for (size_t i = 0; i < run->nr_jobs; i++)
@@ -652,6 +684,8 @@ void replay_run_release(struct replay_run *run)
 	totals_release(&run->tp);
 	rules_release(&run->baseline);
 	rules_release(&run->proposal);
+	rules_release(&run->builtin);
+	strlist_release(&run->rule_files);
 	replay_record_release(&run->record);
 	replay_history_release(&run->history);
 	run->changes = NULL;

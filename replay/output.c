@@ -120,12 +120,15 @@ static void print_header(const struct replay_run *run, FILE *f)
 	else
 		time_format(&line, run->until);
 	print_line(f, &line);
-	strbuf_addstr(&line, "rules: ");
+	strbuf_addf(&line, "rules: %zu in effect", run->baseline.nr);
+	for (size_t i = 0; i < run->rule_files.nr; i++) {
+		strbuf_addstr(&line, i ? ", " : " from ");
+		add_cell(&line, run->rule_files.items[i], 40);
+	}
 	if (run->has_proposal)
-		strbuf_addf(&line, "baseline %zu, proposal %zu", run->baseline.nr,
-			    run->proposal.nr);
-	else
-		strbuf_addf(&line, "%zu", run->baseline.nr);
+		strbuf_addf(&line, ", proposal %zu", run->proposal.nr);
+	if (run->builtin.nr)
+		strbuf_addf(&line, ", %zu built-in what-if", run->builtin.nr);
 	strbuf_addf(&line, "; selector: %s; store: %s",
 		    run->selector.cmd ? "yes" : "none", run->has_store ? "yes" : "none");
 	print_line(f, &line);
@@ -171,6 +174,12 @@ static void print_row(const struct replay_run *run, const struct replay_change *
 			   ch->base.missed.items[i]);
 	for (size_t i = 0; run->has_proposal && i < ch->prop.missed.nr; i++)
 		print_note(f, "missed (proposal)", ch->prop.missed.items[i]);
+	if (replay_builtin_forces(ch)) {
+		strbuf_reset(&reasons);
+		strbuf_addstr(&reasons, "run_all, ");
+		join(&reasons, &ch->suggested, ", ");
+		print_note(f, "built-in", reasons.buf);
+	}
 	if (ch->base.disagrees)
 		print_note(f, "disagrees", ch->base.disagreement);
 	free(pr);
@@ -450,6 +459,14 @@ static void print_rows(const struct replay_run *run, FILE *f, row_fn *row)
 	free(sh.buf);
 }
 
+/* The built-ins' what-if beside the baseline, one line under the totals. */
+static void builtin_line(const struct replay_run *run, struct strbuf *sb)
+{
+	strbuf_addf(sb, "built-in what-if (suggested: built-in): +%zu force-full, "
+		    "closes %zu missed tests in %zu changes", run->builtin_forced,
+		    run->builtin_misses_closed, run->builtin_changes_closed);
+}
+
 void replay_print_text(const struct replay_run *run, FILE *f)
 {
 	print_header(run, f);
@@ -465,6 +482,14 @@ void replay_print_text(const struct replay_run *run, FILE *f)
 		print_totals_pair(run, f);
 	else
 		print_totals_single(run, f);
+	if (run->builtin.nr) {
+		struct strbuf line = STRBUF_INIT;
+
+		builtin_line(run, &line);
+		fputc('\n', f);
+		print_line(f, &line);
+		strbuf_release(&line);
+	}
 }
 
 /* ---- markdown ---- */
@@ -549,6 +574,15 @@ void replay_print_md(const struct replay_run *run, FILE *f)
 		fprintf(f, "| escapes opened | | %zu |\n", run->escapes_opened);
 	}
 #undef MD_ROW
+	if (run->builtin.nr) {
+		struct strbuf line = STRBUF_INIT;
+
+		strbuf_reset(&sb);
+		builtin_line(run, &line);
+		md_escape(&sb, line.buf);
+		fprintf(f, "\n%s\n", sb.buf);
+		strbuf_release(&line);
+	}
 	if (t->reason_names.nr) {
 		size_t *order = reason_order(t);
 
@@ -675,9 +709,30 @@ void replay_print_json(const struct replay_run *run, FILE *f)
 		}
 		if (run->has_proposal)
 			json_outcome(cJSON_AddObjectToObject(o, "proposal"), &ch->prop);
+		if (replay_builtin_forces(ch)) {
+			cJSON *b = cJSON_AddObjectToObject(o, "builtin");
+
+			json_add_string(b, "decision", "run_all");
+			json_list(b, "reasons", &ch->suggested);
+		} else {
+			cJSON_AddNullToObject(o, "builtin");
+		}
 		cJSON_AddItemToArray(changes, o);
 	}
 	cJSON_AddItemToObject(root, "totals", json_totals(run, &run->tb));
+	json_list(root, "rules_in_effect", &run->rule_files);
+	if (run->builtin.nr) {
+		cJSON *b = cJSON_AddObjectToObject(root, "builtin");
+
+		json_add_int(b, "candidates", (int64_t)run->builtin.nr);
+		json_add_int(b, "extra_force_full", (int64_t)run->builtin_forced);
+		json_add_number(b, "force_full_rate_after",
+				rate(run->tb.force_full + run->builtin_forced, run->tb.changes));
+		json_add_int(b, "misses_closed", (int64_t)run->builtin_misses_closed);
+		json_add_int(b, "missed_changes_closed", (int64_t)run->builtin_changes_closed);
+	} else {
+		cJSON_AddNullToObject(root, "builtin");
+	}
 	if (run->has_proposal) {
 		cJSON *cmp;
 

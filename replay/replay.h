@@ -265,6 +265,12 @@ struct replay_change {
 	const struct replay_head *head;       /* borrowed from the record; NULL */
 	struct replay_selector_job *job;      /* borrowed; NULL without a selector */
 	struct replay_outcome base, prop;
+	/*
+	 * The built-ins' what-if: the candidates matching paths no rule in
+	 * effect matched, each "force-full:GLOB (suggested: built-in)"; they
+	 * would force a change the baseline did not run in full.
+	 */
+	struct strlist suggested;
 };
 
 struct replay_totals {
@@ -282,6 +288,10 @@ struct replay_run {
 	struct replay_record record;
 	struct rules baseline, proposal;
 	bool has_proposal;
+	struct rules builtin;     /* compiled: the built-in candidates (adapters/ruleset.h); nr 0: none */
+	struct strlist rule_files;/* the files the baseline is in effect from, as shown */
+	/* The built-ins' what-if beside the baseline: changes it forces, misses it closes. */
+	size_t builtin_forced, builtin_misses_closed, builtin_changes_closed;
 	struct replay_change *changes;
 	size_t nr;
 	struct replay_selector_job *jobs;
@@ -322,6 +332,8 @@ struct replay_run {
  * a judged rule reads the change's bytes from repo (NULL: its own action).
  */
 void replay_apply_rules(struct replay_run *run, struct repo *repo);
+/* Would the built-ins force this change (suggested set, its baseline not run in full)? */
+bool replay_builtin_forces(const struct replay_change *ch);
 /* Selector answers, records and misses, then the totals. -1 after error(). */
 int replay_finish(struct replay_run *run);
 /*

@@ -1,6 +1,7 @@
 /* `tiadash seed`: defect seeding around sampled changes' impact sets, stored, and its table printed. */
 #include "core/tiadash.h"
 #include "adapters/adapter.h"
+#include "adapters/ruleset.h"
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/config.h"

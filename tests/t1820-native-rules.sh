@@ -9,12 +9,13 @@ N=$TOP/tests/data/native
 
 test_expect_success 'vitest.config.ts: only **-led triggers fire (vitest matches absolute paths)' '
 	printf "package-lock.json\nweb/pnpm-lock.yaml\nsrc/test-utils/render.ts\n.env.local\nsrc/a.ts\n" |
-	tiadash rules --test --no-builtin-rules --rules "$N/vitest/vitest.config.ts" >actual 2>err &&
+	tiadash rules --test --no-builtin-rules --rules "$N/vitest/vitest.config.ts" >raw 2>err &&
+	sed "s|$N/||g" raw >actual &&
 	cat >expect <<-\EOF &&
-	package-lock.json         run_all  **/package-lock.json  vitest:forceRerunTriggers
-	web/pnpm-lock.yaml        run_all  **/pnpm-lock.yaml  vitest:forceRerunTriggers
+	package-lock.json         run_all  **/package-lock.json  vitest:forceRerunTriggers  (in effect: vitest/vitest.config.ts)
+	web/pnpm-lock.yaml        run_all  **/pnpm-lock.yaml  vitest:forceRerunTriggers  (in effect: vitest/vitest.config.ts)
 	src/test-utils/render.ts  -        (no rule)
-	.env.local                run_all  **/.env*  vitest:forceRerunTriggers
+	.env.local                run_all  **/.env*  vitest:forceRerunTriggers  (in effect: vitest/vitest.config.ts)
 	src/a.ts                  -        (no rule)
 	EOF
 	test_cmp expect actual &&
@@ -28,13 +29,14 @@ test_expect_success 'vitest.config.ts: only **-led triggers fire (vitest matches
 
 test_expect_success 'turbo.json: root-relative globalDependencies, $TURBO_ROOT$ task inputs' '
 	printf ".env\npackages/x/.env\ntsconfig.base.json\nvitest.shared.ts\nturbo.json\nplaywright.config.ts\n" |
-	tiadash rules --test --no-builtin-rules --rules "$N/turbo/turbo.json" >actual &&
+	tiadash rules --test --no-builtin-rules --rules "$N/turbo/turbo.json" >raw &&
+	sed "s|$N/||g" raw >actual &&
 	cat >expect <<-\EOF &&
-	.env                  run_all  /.env  turbo:globalDependencies
+	.env                  run_all  /.env  turbo:globalDependencies  (in effect: turbo/turbo.json)
 	packages/x/.env       -        (no rule)
-	tsconfig.base.json    run_all  /tsconfig.base.json  turbo:globalDependencies
-	vitest.shared.ts      run_all  /vitest.shared.ts  turbo:tasks.test.inputs
-	turbo.json            run_all  /turbo.json  turbo:turbo.json
+	tsconfig.base.json    run_all  /tsconfig.base.json  turbo:globalDependencies  (in effect: turbo/turbo.json)
+	vitest.shared.ts      run_all  /vitest.shared.ts  turbo:tasks.test.inputs  (in effect: turbo/turbo.json)
+	turbo.json            run_all  /turbo.json  turbo:turbo.json  (in effect: turbo/turbo.json)
 	playwright.config.ts  -        (no rule)
 	EOF
 	test_cmp expect actual
@@ -43,14 +45,15 @@ test_expect_success 'turbo.json: root-relative globalDependencies, $TURBO_ROOT$ 
 test_expect_success 'moon: a project task selects its project; inherited tasks run all' '
 	printf "playwright.config.ts\nfixtures/seed.sql\npnpm-lock.yaml\napps/web/e2e/a.ts\n.moon/workspace.yml\n.moon/tasks/all.yml\n" |
 	tiadash rules --test --no-builtin-rules --rules "$N/moon/apps/web/moon.yml" \
-		--rules "$N/moon/.moon/tasks/all.yml" >actual 2>err &&
+		--rules "$N/moon/.moon/tasks/all.yml" >raw 2>err &&
+	sed "s|$N/||g" raw >actual &&
 	cat >expect <<-\EOF &&
-	playwright.config.ts  select   /playwright.config.ts  moon:tasks.e2e.inputs
-	fixtures/seed.sql     select   /fixtures/seed.sql  moon:tasks.e2e.inputs
-	pnpm-lock.yaml        run_all  /pnpm-lock.yaml  moon:implicitInputs
+	playwright.config.ts  select   /playwright.config.ts  moon:tasks.e2e.inputs  (in effect: moon/apps/web/moon.yml)
+	fixtures/seed.sql     select   /fixtures/seed.sql  moon:tasks.e2e.inputs  (in effect: moon/apps/web/moon.yml)
+	pnpm-lock.yaml        run_all  /pnpm-lock.yaml  moon:implicitInputs  (in effect: moon/.moon/tasks/all.yml)
 	apps/web/e2e/a.ts     -        (no rule)
-	.moon/workspace.yml   run_all  /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}  moon:implicit-inputs
-	.moon/tasks/all.yml   run_all  /.moon/tasks/all.yml  moon:tasks-file
+	.moon/workspace.yml   run_all  /.moon/*.{yml,yaml,jsonc,json,pkl,hcl,toml}  moon:implicit-inputs  (in effect: moon/apps/web/moon.yml)
+	.moon/tasks/all.yml   run_all  /.moon/tasks/all.yml  moon:tasks-file  (in effect: moon/.moon/tasks/all.yml)
 	EOF
 	test_cmp expect actual &&
 	test_must_be_empty err &&
@@ -62,11 +65,12 @@ test_expect_success 'moon: a project task selects its project; inherited tasks r
 
 test_expect_success 'a harness config: selection.no_subset_paths' '
 	printf "ledger/settings/base.py\nsub/pyproject.toml\nconftest.py\nledger/money.py\n" |
-	tiadash rules --test --no-builtin-rules --rules "$N/harness/harness.yml" >actual &&
+	tiadash rules --test --no-builtin-rules --rules "$N/harness/harness.yml" >raw &&
+	sed "s|$N/||g" raw >actual &&
 	cat >expect <<-\EOF &&
-	ledger/settings/base.py  run_all  ledger/settings/**  harness:no_subset_paths
-	sub/pyproject.toml       run_all  pyproject.toml  harness:no_subset_paths
-	conftest.py              run_all  **/conftest.py  harness:no_subset_paths
+	ledger/settings/base.py  run_all  ledger/settings/**  harness:no_subset_paths  (in effect: harness/harness.yml)
+	sub/pyproject.toml       run_all  pyproject.toml  harness:no_subset_paths  (in effect: harness/harness.yml)
+	conftest.py              run_all  **/conftest.py  harness:no_subset_paths  (in effect: harness/harness.yml)
 	ledger/money.py          -        (no rule)
 	EOF
 	test_cmp expect actual
@@ -74,10 +78,11 @@ test_expect_success 'a harness config: selection.no_subset_paths' '
 
 test_expect_success 'gstack: its key code runs everything; always-run files select themselves' '
 	printf "lib/test-impact/key.ts\ntest/skill-e2e-plan.test.ts\nbrowse/src/a.ts\n" |
-	tiadash rules --test --no-builtin-rules --rules "$N/gstack/.gstack/always-run.json" >actual &&
+	tiadash rules --test --no-builtin-rules --rules "$N/gstack/.gstack/always-run.json" >raw &&
+	sed "s|$N/||g" raw >actual &&
 	cat >expect <<-\EOF &&
-	lib/test-impact/key.ts       run_all  /lib/test-impact/**  gstack:key-code
-	test/skill-e2e-plan.test.ts  select   test/skill-e2e-*.test.ts  gstack:always-run
+	lib/test-impact/key.ts       run_all  /lib/test-impact/**  gstack:key-code  (in effect: gstack/.gstack/always-run.json)
+	test/skill-e2e-plan.test.ts  select   test/skill-e2e-*.test.ts  gstack:always-run  (in effect: gstack/.gstack/always-run.json)
 	browse/src/a.ts              -        (no rule)
 	EOF
 	test_cmp expect actual
@@ -85,10 +90,11 @@ test_expect_success 'gstack: its key code runs everything; always-run files sele
 
 test_expect_success 'the pytest-testmon wrapper list is a plain glob file' '
 	printf "db/x.sql\npyproject.toml\nledger/a.py\n" |
-	tiadash rules --test --no-builtin-rules --rules "$N/testmon/force-full.txt" >actual &&
+	tiadash rules --test --no-builtin-rules --rules "$N/testmon/force-full.txt" >raw &&
+	sed "s|$N/||g" raw >actual &&
 	cat >expect <<-\EOF &&
-	db/x.sql        run_all  **/*.sql  '"$N"'/testmon/force-full.txt:9
-	pyproject.toml  run_all  pyproject.toml  '"$N"'/testmon/force-full.txt:4
+	db/x.sql        run_all  **/*.sql  testmon/force-full.txt:9  (in effect: testmon/force-full.txt)
+	pyproject.toml  run_all  pyproject.toml  testmon/force-full.txt:4  (in effect: testmon/force-full.txt)
 	ledger/a.py     -        (no rule)
 	EOF
 	test_cmp expect actual

@@ -133,7 +133,7 @@ test_expect_success '.gstack/always-run.json: the entry, read back as an always-
 	test_cmp expect diff &&
 	test_grep "names test files that it never reuses" err &&
 	tiadash rules --test --no-builtin-rules --rules .gstack/always-run.json tests/test_app.py >actual &&
-	echo "tests/test_app.py  select   tests/test_app.py  gstack:always-run" >expect &&
+	echo "tests/test_app.py  select   tests/test_app.py  gstack:always-run  (in effect: .gstack/always-run.json)" >expect &&
 	test_cmp expect actual
 '
 
@@ -205,13 +205,21 @@ test_expect_success 'refused: a config that does not parse, a missing file, a ba
 	test_cmp expect err
 '
 
+# Not given --rules, replay reads every selector config found at the root
+# beside .tiadash/rules (the rules in effect, SPEC 6): vitest's and cbm's here.
 test_expect_success 'a missing tiadash rule file is created' '
 	tiadash rules --add src/helpers.py --into .tiadash/rules >diff 2>err &&
 	printf -- "--- /dev/null\n+++ .tiadash/rules\n@@ -0,0 +1,2 @@\n+# added by tiadash rules --add, 2026-11-08\n+src/helpers.py\n" >expect &&
 	test_cmp expect diff &&
 	echo "tiadash: created .tiadash/rules" >expect && test_cmp expect err &&
 	tiadash replay --since 2026-11-01 --format json >r.json 2>/dev/null &&
-	replay_rows r.json | grep "^11 " >actual && echo "$CLOSED" >expect && test_cmp expect actual
+	replay_rows r.json | grep "^11 " >actual &&
+	echo "11 run_all 2 None [force-full:**/src/helpers.py UNMAPPED_FILE] []" >expect &&
+	test_cmp expect actual &&
+	json_get r.json "d[\"rules_in_effect\"]" >actual &&
+	echo "[\"vitest.config.ts\", \"turbo.json\", \".moon/tasks/all.yml\", \".gstack/always-run.json\", \".codebase-memory.json\", \".tiadash/rules\"]" |
+		tr "\"" "'"'"'" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'usage: --add needs --into; --into and --dry-run need --add' '

@@ -20,7 +20,8 @@ test_expect_success "detail of an escape at 80x24" '
 	main        read against main'"'"'s run at 3895c06a2d09: red there on 0 of its fail~
 	selection   nothing (affected 0.000)
 	diff cov    n/a
-	changed     M tests/fixtures/fx_rates.json                   (no rule)       n/a
+	changed     M tests/fixtures/fx_rates.json                                   n/a
+	              no rule; force-full:**/fixtures/** (suggested: built-in)
 	runs        shadow #1 pass  11-02 07:48   104 s 0 tests, 0 failed, 0 skipped
 	            full #1   fail  11-02 07:49  1278 s 150 tests, 1 failed, 2 skipped
 	              failed tests/test_fx.py::test_rates_from_fixture
@@ -33,8 +34,7 @@ test_expect_success "detail of an escape at 80x24" '
 	
 	
 	
-	
-	escape; > scrolls right                                                1/11   0%
+	escape                                                                 1/12   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -91,7 +91,7 @@ test_expect_success "a force-full change shows its reasons" '
 	tui --since 2026-11-01 --rules rules &&
 	assert_screen detail.view <<-\EOF
 	view detail
-	lines 9
+	lines 10
 	cursor 0
 	offset 0
 	PR #417  acme/ledger  head 42689df390ff  base 7c5339b90589  2026-11-01 14:08
@@ -99,8 +99,9 @@ test_expect_success "a force-full change shows its reasons" '
 	selection run_all, 150 of 150 tests (affected 1.000)
 	reasons force-full:migrations/**
 	diff cov 1.00 (5 of 5 changed executable lines run)
-	changed M ledger/db/models.py (no rule) 5/5 100%
-	A migrations/0013_alter_column.sql (no rule) n/a
+	changed M ledger/db/models.py 5/5 100%
+	A migrations/0013_alter_column.sql n/a
+	  no rule; force-full:**/migrations/** (suggested: built-in)
 	runs shadow #1 pass 11-01 14:08 1600 s 150 tests, 0 failed, 4 skipped
 	full #1 pass 11-01 14:09 1447 s 150 tests, 0 failed, 2 skipped
 	EOF
@@ -138,7 +139,8 @@ test_expect_success "without --rules, the rules of the repository name a file's 
 	printf "tests/fixtures/**\n" >own/.tiadash/rules &&
 	steps "3" "<Enter>" ":save-view detail.view" &&
 	TUI_REPO=own tui --since 2026-11-01 &&
-	grep "^changed M tests/fixtures/fx_rates.json force-full:tests/fixtures/\*\* n/a$" detail.view
+	grep -A1 "^changed M tests/fixtures/fx_rates.json n/a$" detail.view >rule &&
+	grep "^  force-full:tests/fixtures/\*\* (in effect: .tiadash/rules)$" rule
 '
 
 test_expect_success "a bad rules file of the repository is said once they are needed" '

@@ -11,9 +11,9 @@ test_expect_success '--builtin lists the built-in force-full rules' '
 	tiadash rules --builtin >out &&
 	head -n 3 out >actual &&
 	cat >expect <<-\EOF &&
-	run_all  **/package.json            builtin:manifest  (built-in)
-	run_all  **/pnpm-workspace.yaml     builtin:manifest  (built-in)
-	run_all  **/pyproject.toml          builtin:manifest  (built-in)
+	run_all  **/package.json            builtin:manifest  (suggested: built-in)
+	run_all  **/pnpm-workspace.yaml     builtin:manifest  (suggested: built-in)
+	run_all  **/pyproject.toml          builtin:manifest  (suggested: built-in)
 	EOF
 	test_cmp expect actual &&
 	tiadash rules --builtin --format json >b.json &&
@@ -35,10 +35,10 @@ test_expect_success '--list: .tiadash/rules first, then the built-ins' '
 	tiadash rules --list >out &&
 	head -n 4 out >actual &&
 	cat >expect <<-\EOF &&
-	ignore   docs/**                    .tiadash/rules:2
-	select   src/billing/**             .tiadash/rules:3  -> tests/billing/ tests/test_money.py::test_round
-	run_all  vendor/                    .tiadash/rules:4
-	run_all  **/package.json            builtin:manifest  (built-in)
+	ignore   docs/**                    .tiadash/rules:2  (in effect: .tiadash/rules)
+	select   src/billing/**             .tiadash/rules:3  (in effect: .tiadash/rules)  -> tests/billing/ tests/test_money.py::test_round
+	run_all  vendor/                    .tiadash/rules:4  (in effect: .tiadash/rules)
+	run_all  **/package.json            builtin:manifest  (suggested: built-in)
 	EOF
 	sed "s|$(pwd)/||" actual >actual.rel &&
 	test_cmp expect actual.rel &&
@@ -53,18 +53,18 @@ test_expect_success '--test: the first rule each path matches' '
 		vendor package-lock.json src/app.py >out &&
 	sed "s|$(pwd)/||" out >actual &&
 	cat >expect <<-\EOF &&
-	docs/a/package.json  ignore   docs/**  .tiadash/rules:2
-	src/billing/x.py     select   src/billing/**  .tiadash/rules:3
-	x/vendor/y.c         run_all  vendor/  .tiadash/rules:4
+	docs/a/package.json  ignore   docs/**  .tiadash/rules:2  (in effect: .tiadash/rules)
+	src/billing/x.py     select   src/billing/**  .tiadash/rules:3  (in effect: .tiadash/rules)
+	x/vendor/y.c         run_all  vendor/  .tiadash/rules:4  (in effect: .tiadash/rules)
 	vendor               -        (no rule)
-	package-lock.json    run_all  **/package-lock.json  builtin:lockfile
+	package-lock.json    run_all  **/package-lock.json  builtin:lockfile  (suggested: built-in)
 	src/app.py           -        (no rule)
 	EOF
 	test_cmp expect actual &&
 	printf "src/app.py\nmigrations/001.sql\n" |
 		tiadash rules --test --format json >t.json &&
-	json_get t.json "[(p[\"path\"], p[\"rule\"] and p[\"rule\"][\"name\"]) for p in d[\"paths\"]]" >actual &&
-	echo "[('"'"'src/app.py'"'"', None), ('"'"'migrations/001.sql'"'"', '"'"'force-full:**/migrations/**'"'"')]" >expect &&
+	json_get t.json "[(p[\"path\"], p[\"rule\"], p[\"suggested\"] and (p[\"suggested\"][\"name\"], p[\"suggested\"][\"source\"])) for p in d[\"paths\"]]" >actual &&
+	echo "[('"'"'src/app.py'"'"', None, None), ('"'"'migrations/001.sql'"'"', None, ('"'"'force-full:**/migrations/**'"'"', '"'"'suggested: built-in'"'"'))]" >expect &&
 	test_cmp expect actual
 '
 
@@ -74,8 +74,8 @@ test_expect_success '--rules replaces the default file; files are read in order'
 	tiadash rules --rules first.rules --rules second.rules --no-builtin-rules \
 		--test docs/x src/y >actual &&
 	cat >expect <<-\EOF &&
-	docs/x  run_all  docs/**  first.rules:1
-	src/y   ignore   src/**  second.rules:2
+	docs/x  run_all  docs/**  first.rules:1  (in effect: first.rules)
+	src/y   ignore   src/**  second.rules:2  (in effect: second.rules)
 	EOF
 	test_cmp expect actual
 '
@@ -140,11 +140,11 @@ test_expect_success 'globs that only look like another format still read as rule
 	printf "[ab]*.txt\n/*.md\nselect src/** tests/a.py::test_x\ndocs:x\n**/a: b\n" >odd.rules &&
 	tiadash rules --no-builtin-rules --rules odd.rules --list >actual &&
 	cat >expect <<-\EOF &&
-	run_all  [ab]*.txt  odd.rules:1
-	run_all  /*.md      odd.rules:2
-	select   src/**     odd.rules:3  -> tests/a.py::test_x
-	run_all  docs:x     odd.rules:4
-	run_all  **/a: b    odd.rules:5
+	run_all  [ab]*.txt  odd.rules:1  (in effect: odd.rules)
+	run_all  /*.md      odd.rules:2  (in effect: odd.rules)
+	select   src/**     odd.rules:3  (in effect: odd.rules)  -> tests/a.py::test_x
+	run_all  docs:x     odd.rules:4  (in effect: odd.rules)
+	run_all  **/a: b    odd.rules:5  (in effect: odd.rules)
 	EOF
 	test_cmp expect actual
 '

@@ -15,12 +15,15 @@ test_expect_success 'every first-parent change, newest first, with the rules dec
 	cat >expect <<-\EOF &&
 	None rules-only 1 None [] []
 	15 nothing 0 0 [no-changes] []
-	14 run_all 2 None [force-full:**/package-lock.json] []
+	14 rules-only 2 None [] []
 	13 rules-only 1 None [] []
 	12 rules-only 3 None [] []
 	11 rules-only 2 None [] []
 	None rules-only 5 None [] []
 	EOF
+	test_cmp expect actual &&
+	json_get out.json "[(c[\"pr\"], c[\"builtin\"]) for c in d[\"changes\"] if c[\"builtin\"]]" >actual &&
+	echo "[(14, {'"'"'decision'"'"': '"'"'run_all'"'"', '"'"'reasons'"'"': ['"'"'force-full:**/package-lock.json (suggested: built-in)'"'"']})]" >expect &&
 	test_cmp expect actual
 '
 
@@ -50,11 +53,14 @@ for c in json.load(open(\"out.json\"))[\"changes\"]:
 test_expect_success 'json totals' '
 	json_get out.json "d[\"totals\"]" >actual &&
 	cat >expect <<-\EOF &&
-	{'"'"'changes'"'"': 7, '"'"'force_full'"'"': 1, '"'"'force_full_rate'"'"': 0.14285714285714285, '"'"'by_reason'"'"': {'"'"'force-full:**/package-lock.json'"'"': 1}, '"'"'misses'"'"': 0, '"'"'missed_changes'"'"': 0, '"'"'decisions'"'"': {'"'"'run_all'"'"': 1, '"'"'selected'"'"': 0, '"'"'nothing'"'"': 1, '"'"'rules-only'"'"': 5}, '"'"'recorded'"'"': 0, '"'"'disagreements'"'"': 0, '"'"'gate_minutes'"'"': None, '"'"'estimate'"'"': {'"'"'full_runs'"'"': 1, '"'"'narrowed_runs'"'"': 5, '"'"'full_run_s'"'"': None, '"'"'narrowed_run_s'"'"': None}}
+	{'"'"'changes'"'"': 7, '"'"'force_full'"'"': 0, '"'"'force_full_rate'"'"': 0, '"'"'by_reason'"'"': {}, '"'"'misses'"'"': 0, '"'"'missed_changes'"'"': 0, '"'"'decisions'"'"': {'"'"'run_all'"'"': 0, '"'"'selected'"'"': 0, '"'"'nothing'"'"': 1, '"'"'rules-only'"'"': 6}, '"'"'recorded'"'"': 0, '"'"'disagreements'"'"': 0, '"'"'gate_minutes'"'"': None, '"'"'estimate'"'"': {'"'"'full_runs'"'"': 0, '"'"'narrowed_runs'"'"': 6, '"'"'full_run_s'"'"': None, '"'"'narrowed_run_s'"'"': None}}
 	EOF
 	test_cmp expect actual &&
 	json_get out.json "(d[\"window\"], d[\"branch\"], d[\"store\"], d[\"selector\"], \"baseline\" in d)" >actual &&
 	echo "({'"'"'since'"'"': '"'"'2026-11-01T00:00:00Z'"'"', '"'"'until'"'"': None}, '"'"'HEAD'"'"', False, None, False)" >expect &&
+	test_cmp expect actual &&
+	json_get out.json "(d[\"rules_in_effect\"], d[\"builtin\"])" >actual &&
+	echo "([], {'"'"'candidates'"'"': 79, '"'"'extra_force_full'"'"': 1, '"'"'force_full_rate_after'"'"': 0.14285714285714285, '"'"'misses_closed'"'"': 0, '"'"'missed_changes_closed'"'"': 0})" >expect &&
 	test_cmp expect actual
 '
 
@@ -63,28 +69,30 @@ test_expect_success 'text output: aligned rows and totals' '
 	cat >expect <<-EOF &&
 	replay of HEAD at $(git rev-parse --short=12 HEAD)
 	window: 2026-11-01T00:00:00Z to now
-	rules: 79; selector: none; store: none
+	rules: 0 in effect, 79 built-in what-if; selector: none; store: none
 
 	COMMIT     PR     DATE        CHG DECISION     SEL MISS  REASONS
 	$(sha HEAD) -      2026-11-01    1 rules-only     -    0
 	$(sha HEAD~1) #15    2026-11-01    0 nothing        0    0  no-changes
-	$(sha HEAD~2) #14    2026-11-01    2 run_all        -    0
-	    reasons: force-full:**/package-lock.json
+	$(sha HEAD~2) #14    2026-11-01    2 rules-only     -    0
+	    built-in: run_all, force-full:**/package-lock.json (suggested: built-in)
 	$(sha HEAD~3) #13    2026-11-01    1 rules-only     -    0
 	$(sha HEAD~4) #12    2026-11-01    3 rules-only     -    0
 	$(sha HEAD~5) #11    2026-11-01    2 rules-only     -    0
 	$(sha HEAD~6) -      2026-11-01    5 rules-only     -    0
 
-	changes                                  7
-	force-full                               1 (14.3%)
-	  force-full:**/package-lock.json        1
-	selected                                 0
-	rules-only                               5
-	nothing                                  1
-	misses                                   0 tests in 0 changes
-	disagreements                            0 of 0 recorded
-	gate minutes                           n/a
+	changes                 7
+	force-full              0 (0.0%)
+	selected                0
+	rules-only              6
+	nothing                 1
+	misses                  0 tests in 0 changes
+	disagreements           0 of 0 recorded
+	gate minutes          n/a
 	  (no store: no measured wall-clock)
+
+	built-in what-if (suggested: built-in): +1 force-full, closes 0 missed tests in
+	  0 changes
 	EOF
 	test_cmp expect actual
 '
@@ -139,7 +147,7 @@ test_expect_success 'the default rules file is .tiadash/rules; rules go first' '
 	cat >expect <<-\EOF &&
 	None nothing 1 0 [ignore:*.md] []
 	15 nothing 0 0 [no-changes] []
-	14 run_all 2 None [force-full:**/package-lock.json] []
+	14 rules-only 2 None [select:src/util.py] []
 	13 nothing 1 0 [ignore:docs/**] []
 	12 rules-only 3 None [] []
 	11 rules-only 2 None [select:src/util.py] []
@@ -181,8 +189,9 @@ test_expect_success 'csv rows' '
 '
 
 test_expect_success 'markdown escapes what markdown would read' '
+	echo "**/package-lock.json" >lock.rules &&
 	tiadash replay --since 2026-11-01T06:00:00Z --until 2026-11-01T07:00:00Z \
-		--format md >actual &&
+		--rules lock.rules --format md >actual &&
 	cat >expect <<-EOF &&
 	## Replay of HEAD at \`$(git rev-parse --short=12 HEAD)\`
 
@@ -199,6 +208,8 @@ test_expect_success 'markdown escapes what markdown would read' '
 	| disagreements | 0 |
 	| gate minutes | n/a |
 
+	built-in what-if \(suggested: built-in\): +0 force-full, closes 0 missed tests in 0 changes
+
 	| force-full reason | changes |
 	|---|---:|
 	| force-full:\*\*/package-lock.json | 1 |
@@ -214,7 +225,7 @@ test_expect_success 'control characters in rules and paths never reach the termi
 	) &&
 	printf "run_all src/\033*\n" >esc.rules &&
 	tiadash replay --repo esc --since 2026-11-01 --rules esc.rules >actual &&
-	sed -n 6p actual | cut -c 12- >rows &&
+	grep "#21 " actual | cut -c 12- >rows &&
 	cat >expect <<-\EOF &&
 	#21    2026-11-01    1 run_all        -    0  force-full:src/\x1b*
 	EOF
@@ -223,7 +234,7 @@ test_expect_success 'control characters in rules and paths never reach the termi
 	printf "%s\n" "src/$(printf "\033")red.py" >paths &&
 	tiadash rules --rules esc.rules --no-builtin-rules --test <paths >actual &&
 	cat >expect <<-\EOF &&
-	src/\x1bred.py  run_all  src/\x1b*  esc.rules:1
+	src/\x1bred.py  run_all  src/\x1b*  esc.rules:1  (in effect: esc.rules)
 	EOF
 	test_cmp expect actual
 '

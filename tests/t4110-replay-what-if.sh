@@ -15,7 +15,7 @@ test_expect_success 'a what-if glob closes the escape of #11' '
 	cat >expect <<-\EOF &&
 	None nothing 1 0 [] [tests/test_readme.py::test_title]
 	15 nothing 0 0 [no-changes] []
-	14 run_all 2 None [force-full:**/package-lock.json] []
+	14 selected 2 3 [] [tests/test_lock.py::test_lock]
 	13 run_all 1 None [force-full:docs/**] []
 	12 selected 3 2 [] []
 	11 run_all 2 None [force-full:src/helpers.py] []
@@ -26,7 +26,7 @@ test_expect_success 'a what-if glob closes the escape of #11' '
 	cat >expect <<-\EOF &&
 	None nothing 1 0 [] [tests/test_readme.py::test_title]
 	15 nothing 0 0 [no-changes] []
-	14 run_all 2 None [force-full:**/package-lock.json] []
+	14 selected 2 3 [] [tests/test_lock.py::test_lock]
 	13 run_all 1 None [force-full:docs/**] []
 	12 selected 3 2 [] []
 	11 selected 2 1 [] [tests/test_app.py::test_run]
@@ -37,10 +37,10 @@ test_expect_success 'a what-if glob closes the escape of #11' '
 
 test_expect_success 'baseline and proposal totals, and the comparison' '
 	json_get out.json "(d[\"baseline\"] == d[\"totals\"], d[\"baseline\"][\"force_full\"], d[\"proposal\"][\"force_full\"], d[\"proposal\"][\"misses\"], d[\"proposal\"][\"missed_changes\"], d[\"proposal\"][\"by_reason\"], d[\"proposal\"][\"gate_minutes\"])" >actual &&
-	echo "(True, 2, 3, 1, 1, {'"'"'force-full:**/package-lock.json'"'"': 1, '"'"'force-full:docs/**'"'"': 1, '"'"'force-full:src/helpers.py'"'"': 1}, 38)" >expect &&
+	echo "(True, 1, 2, 2, 2, {'"'"'force-full:docs/**'"'"': 1, '"'"'force-full:src/helpers.py'"'"': 1}, 29.5)" >expect &&
 	test_cmp expect actual &&
 	json_get out.json "d[\"comparison\"]" >actual &&
-	echo "{'"'"'escapes_closed'"'"': 1, '"'"'escapes_opened'"'"': 0, '"'"'extra_force_full'"'"': 1, '"'"'force_full_rate_before'"'"': 0.2857142857142857, '"'"'force_full_rate_after'"'"': 0.42857142857142855, '"'"'gate_minutes_before'"'"': 29.5, '"'"'gate_minutes_after'"'"': 38}" >expect &&
+	echo "{'"'"'escapes_closed'"'"': 1, '"'"'escapes_opened'"'"': 0, '"'"'extra_force_full'"'"': 1, '"'"'force_full_rate_before'"'"': 0.14285714285714285, '"'"'force_full_rate_after'"'"': 0.2857142857142857, '"'"'gate_minutes_before'"'"': 21, '"'"'gate_minutes_after'"'"': 29.5}" >expect &&
 	test_cmp expect actual
 '
 
@@ -49,15 +49,17 @@ test_expect_success 'text: side by side' '
 	cat >expect <<-EOF &&
 	replay of HEAD at $(git rev-parse --short=12 HEAD)
 	window: 2026-11-01T00:00:00Z to now
-	rules: baseline 79, proposal 80; selector: none; store: yes
+	rules: 0 in effect, proposal 1, 79 built-in what-if; selector: none; store: yes
 
 	COMMIT     PR     DATE        CHG BASELINE   MISS  PROPOSAL   MISS
 	$(sha HEAD) -      2026-11-01    1 nothing       1  nothing       1
 	    missed (baseline): tests/test_readme.py::test_title
 	    missed (proposal): tests/test_readme.py::test_title
 	$(sha HEAD~1) #15    2026-11-01    0 nothing       0  nothing       0
-	$(sha HEAD~2) #14    2026-11-01    2 run_all       0  run_all       0
-	    disagrees: replayed run_all, recorded selected
+	$(sha HEAD~2) #14    2026-11-01    2 selected      1  selected      1
+	    missed (baseline): tests/test_lock.py::test_lock
+	    missed (proposal): tests/test_lock.py::test_lock
+	    built-in: run_all, force-full:**/package-lock.json (suggested: built-in)
 	$(sha HEAD~3) #13    2026-11-01    1 run_all       0  run_all       0
 	$(sha HEAD~4) #12    2026-11-01    3 selected      0  selected      0
 	$(sha HEAD~5) #11    2026-11-01    2 selected      1  run_all       0  *
@@ -65,22 +67,24 @@ test_expect_success 'text: side by side' '
 	    missed (baseline): tests/test_app.py::test_run
 	$(sha HEAD~6) -      2026-11-01    5 rules-only    0  rules-only    0
 
-	                                      baseline     proposal
-	changes                                      7            7
-	force-full                           2 (28.6%)    3 (42.9%)
-	  force-full:**/package-lock.json            1            1
-	  force-full:docs/**                         1            1
-	  force-full:src/helpers.py                  0            1
-	misses                                       2            1
-	missed changes                               2            1
-	disagreements                                1            2
-	gate minutes                              29.5         38.0
-	escapes closed                                            1
-	escapes opened                                            0
-	extra force-full                                          1
-	  baseline: 2 run_all x 11.0 min + 3 narrowed x 2.5 min
-	  proposal: 3 run_all x 11.0 min + 2 narrowed x 2.5 min
+	                                baseline     proposal
+	changes                                7            7
+	force-full                     1 (14.3%)    2 (28.6%)
+	  force-full:docs/**                   1            1
+	  force-full:src/helpers.py            0            1
+	misses                                 3            2
+	missed changes                         3            2
+	disagreements                          0            1
+	gate minutes                        21.0         29.5
+	escapes closed                                      1
+	escapes opened                                      0
+	extra force-full                                    1
+	  baseline: 1 run_all x 11.0 min + 4 narrowed x 2.5 min
+	  proposal: 2 run_all x 11.0 min + 3 narrowed x 2.5 min
 	  (store medians: 3 full runs, 3 narrowed shadow runs; nothing: 0)
+
+	built-in what-if (suggested: built-in): +1 force-full, closes 1 missed tests in
+	  1 changes
 	EOF
 	test_cmp expect actual
 '
@@ -105,7 +109,7 @@ test_expect_success 'extra --rules files are the proposal, after the first' '
 	cat >expect <<-\EOF &&
 	None run_all 1 None [force-full:README.md] []
 	15 nothing 0 0 [no-changes] []
-	14 run_all 2 None [force-full:**/package-lock.json] []
+	14 selected 2 3 [] [tests/test_lock.py::test_lock]
 	13 nothing 1 0 [ignore:docs/**] [tests/test_docs.py::test_links]
 	12 selected 3 2 [] []
 	11 selected 2 1 [] [tests/test_app.py::test_run]
@@ -113,7 +117,7 @@ test_expect_success 'extra --rules files are the proposal, after the first' '
 	EOF
 	test_cmp expect actual &&
 	json_get x.json "(d[\"baseline\"][\"misses\"], d[\"proposal\"][\"misses\"], d[\"comparison\"][\"escapes_closed\"], d[\"comparison\"][\"escapes_opened\"], [c[\"decision\"] for c in d[\"changes\"]][3])" >actual &&
-	echo "(3, 2, 1, 0, '"'"'nothing'"'"')" >expect &&
+	echo "(4, 3, 1, 0, '"'"'nothing'"'"')" >expect &&
 	test_cmp expect actual
 '
 

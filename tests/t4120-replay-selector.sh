@@ -8,7 +8,9 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/data/rules/replay-lib.sh"
 
-make_history repo && cd repo && make_store "$TRASH/store.db" || exit 2
+# The lock file forces a full run by the team's rule (built-ins are only suggestions).
+make_history repo && cd repo && make_store "$TRASH/store.db" &&
+	mkdir -p .tiadash && echo "**/package-lock.json" >.tiadash/rules || exit 2
 SEL="sh $TEST_SRC/data/rules/selector.sh"
 export TIADASH_DB="$TRASH/store.db"
 

@@ -31,7 +31,7 @@ test_expect_success 'a shallow merge: both of its parents are cut off' '
 	cat >expect <<-\EOF &&
 	None rules-only 1 None [] []
 	15 nothing 0 0 [no-changes] []
-	14 run_all 2 None [force-full:**/package-lock.json] []
+	14 rules-only 2 None [] []
 	13 rules-only 1 None [] []
 	12 run_all None None [shallow-history] []
 	EOF
@@ -66,7 +66,7 @@ test_expect_success 'an unreadable tree fails the commits that need it' '
 	cat >expect <<-\EOF &&
 	None rules-only 1 None [] []
 	15 nothing 0 0 [no-changes] []
-	14 run_all 2 None [force-full:**/package-lock.json] []
+	14 rules-only 2 None [] []
 	13 rules-only 1 None [] []
 	12 run_all None None [unreadable-tree] []
 	11 run_all None None [unreadable-tree] []

@@ -180,15 +180,15 @@ static void coverage_line(struct detail *d, const struct run_info *r)
 			dc, r->cov_hit, r->cov_lines);
 }
 
-/* The rule a path matched first, for people. */
-static const char *rule_of(struct tui *t, const char *path)
+/* The rule a path meets, with where it comes from (adapters/ruleset.h); "(no rule)" for none. */
+static void rule_of(struct tui *t, const char *path, struct strbuf *out)
 {
-	const struct rules *rules = &tui_rules(t)->rules;
-	int k = rules_match(rules, path);
-
-	if (k == RULES_MATCH_ERROR)
-		return "(matcher error)";
-	return k < 0 ? "(no rule)" : rules->items[k].name;
+	strbuf_reset(out);
+	ruleset_path_text(&tui_rules(t)->set, path, out);
+	if (!strcmp(out->buf, "no rule")) {
+		strbuf_reset(out);
+		strbuf_addstr(out, "(no rule)");
+	}
 }
 
 static const struct coverage_info *cov_of(const struct run_coverage *c, const char *path)
@@ -204,6 +204,9 @@ static int changed(struct tui *t, struct detail *d, const struct run_info *dr,
 {
 	struct diff_info diff;
 	struct run_coverage cov = { 0 };
+	struct strbuf rule = STRBUF_INIT;
+	enum tui_role role;
+	bool under;
 	int rc, rule_width = 9; /* "(no rule)" */
 
 	if (!dr || !dr->diff_id) {
@@ -227,33 +230,42 @@ static int changed(struct tui *t, struct detail *d, const struct run_info *dr,
 		row_add_str(line(d, "changed"), 0, ROLE_DIM, "(nothing)");
 	/* The rule column is as wide as its longest rule name. */
 	for (size_t i = 0; i < diff.nr; i++) {
-		int w = tui_text_width(rule_of(t, diff.files[i].path));
+		int w;
 
+		rule_of(t, diff.files[i].path, &rule);
+		w = tui_text_width(rule.buf);
 		if (w > rule_width)
 			rule_width = w;
 	}
+	/* A rule too wide to leave a path room beside it goes on a line under it. */
+	under = rule_width > t->cols - 55;
 	for (size_t i = 0; i < diff.nr; i++) {
 		const struct diff_file_info *f = &diff.files[i];
 		const struct coverage_info *c = cov_of(&cov, f->path);
 		struct row_data *row = line(d, i ? "" : "changed");
-		const char *rule = rule_of(t, f->path);
-
+		rule_of(t, f->path, &rule);
 		points_to(d, POINT_PATH, f->path);
 		row_add(row, 1, ROLE_DEFAULT, "%c", f->status);
 		if (f->old_path)
 			row_add(row, 0, ROLE_DEFAULT, "%s <- %s", f->path, f->old_path);
 		else
 			row_add_str(row, 0, ROLE_DEFAULT, f->path);
-		row_add_str(row, rule_width, *rule == '(' ? ROLE_DIM : ROLE_WARN, rule);
+		role = starts_with(rule.buf, "(no rule") || starts_with(rule.buf, "no rule") ?
+		       ROLE_DIM : ROLE_WARN;
+		if (!under)
+			row_add_str(row, rule_width, role, rule.buf);
 		if (c && c->executable.nr)
 			row_add(row, -9, ROLE_DEFAULT, "%zu/%zu %.0f%%", c->executed.nr,
 				c->executable.nr,
 				100.0 * (double)c->executed.nr / (double)c->executable.nr);
 		else
 			row_add_str(row, -9, ROLE_DIM, "n/a");
+		if (under && strcmp(rule.buf, "(no rule)"))
+			row_add(line(d, ""), 0, role, "  %s", rule.buf);
 	}
 	run_coverage_release(&cov);
 	diff_info_release(&diff);
+	strbuf_release(&rule);
 	return 0;
 }
 

@@ -321,7 +321,8 @@ const struct proposals_rules *tui_rules(struct tui *t)
 		/* None then, said once (not at every frame). */
 		t->rules_loaded = true;
 		proposals_rules_release(&t->rules);
-		if (rules_compile(&t->rules.rules) < 0)
+		if (rules_compile(&t->rules.set.effect) < 0 ||
+		    rules_compile(&t->rules.set.builtin) < 0)
 			BUG("an empty rule set does not compile");
 		tui_message(t, true, "cannot read the rules (see the messages after quitting)");
 	}

@@ -2,6 +2,7 @@
  * matched; the first byte picks the file name that decides the format. */
 #include "core/tiadash.h"
 #include "adapters/adapter.h"
+#include "adapters/ruleset.h"
 #include "tests/fuzz/fuzz.h"
 
 FUZZ_QUIET_STDERR()

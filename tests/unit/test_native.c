@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/idmatch.h"
 #include "adapters/adapter.h"
+#include "adapters/ruleset.h"
 #include "core/sanitize.h"
 #include "core/rules.h"
 #include "tests/unit/capture.h"

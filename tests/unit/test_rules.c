@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/rules.h"
 #include "adapters/adapter.h"
+#include "adapters/ruleset.h"
 #include "tests/unit/capture.h"
 
 #include <setjmp.h>
