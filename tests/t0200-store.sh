@@ -6,7 +6,7 @@
 test_expect_success 'init creates the store with the current schema' '
 	tiadash --db new/dir/s.db init >out &&
 	test_grep "^store new/dir/s.db ready (schema 13)$" out &&
-	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 12 &&
+	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 13 &&
 	test "$(sqlite3 new/dir/s.db "pragma journal_mode")" = wal &&
 	test "$(sqlite3 new/dir/s.db "pragma application_id")" = 1414086980
 '
@@ -32,7 +32,7 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 		pragma user_version = 1" &&
 	tiadash --db old.db status --format json >st.json &&
 	test "$(json_get st.json "d[\"sources\"]")" = 1 &&
-	test "$(sqlite3 old.db "pragma user_version")" = 12 &&
+	test "$(sqlite3 old.db "pragma user_version")" = 13 &&
 	sqlite3 old.db "select count(*) from note; select count(*) from http_cache;
 		select count(*) from ci_seen; select count(*) from seed_experiment;
 		select count(*) from blind_day; select count(*) from pair_fact;

@@ -34,7 +34,7 @@ test_expect_success "detail of an escape at 80x24" '
 	
 	
 	
-	escape                                                                 1/12   0%
+	escape; > scrolls right                                                1/12   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

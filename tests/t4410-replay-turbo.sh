@@ -153,7 +153,7 @@ test_expect_success 'the rules from turbo.json run all where turbo ran every pac
 	EOF
 	test_cmp expect actual &&
 	(cd repo && tiadash rules --no-builtin-rules --rules turbo.json --test package-lock.json) >actual &&
-	echo "package-lock.json  select   /package-lock.json  turbo:lockfile  [run_all when turbo cannot attribute the edit (lockfileVersion or \"requires\" changed, or a side absent or unreadable)]" >expect &&
+	echo "package-lock.json  select   /package-lock.json  turbo:lockfile  (in effect: turbo.json)  [run_all when turbo cannot attribute the edit (lockfileVersion or \"requires\" changed, or a side absent or unreadable)]" >expect &&
 	test_cmp expect actual
 '
 
