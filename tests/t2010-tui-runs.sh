@@ -432,7 +432,8 @@ test_expect_success "Enter opens the detail of the selected pair, q comes back t
 	main        read against main'"'"'s run at 3895c06a2d09: red there on 0 of its fail~
 	selection   nothing (affected 0.000)
 	diff cov    n/a
-	changed     M tests/fixtures/fx_rates.json                   (no rule)       n/a
+	changed     M tests/fixtures/fx_rates.json                                   n/a
+	              no rule; force-full:**/fixtures/** (suggested: built-in)
 	runs        shadow #1 pass  11-02 07:48   104 s 0 tests, 0 failed, 0 skipped
 	            full #1   fail  11-02 07:49  1278 s 150 tests, 1 failed, 2 skipped
 	              failed tests/test_fx.py::test_rates_from_fixture
@@ -445,8 +446,7 @@ test_expect_success "Enter opens the detail of the selected pair, q comes back t
 	
 	
 	
-	
-	escape; > scrolls right                                                1/11   0%
+	escape; > scrolls right                                                1/12   0%
 	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 	assert_screen back.screen <<-\EOF

@@ -18,15 +18,19 @@ test_expect_success "an empty store: what to run, no figure glued to its label" 
 	! grep -q "[0-9a]n/a\|n/an/a" empty.screen
 '
 
-test_expect_success "the detail's rule column is as wide as its longest rule, at 80 and at 200" '
+test_expect_success "the detail names the rule in effect with its source under the path, at 80 and at 200" '
 	printf "tests/fixtures/**\n" >fx.rules &&
 	steps ":434" ":save-display narrow.screen" ":resize 200x50" ":save-display wide.screen" &&
 	tui --since 2026-11-01 --rules fx.rules &&
-	grep "^changed" narrow.screen >actual &&
-	echo "changed     M tests/fixtures/fx_rates.js~ force-full:tests/fixtures/**       n/a" >expect &&
+	grep -A1 "^changed" narrow.screen >actual &&
+	cat >expect <<-\EOF &&
+	changed     M tests/fixtures/fx_rates.json                                   n/a
+	              force-full:tests/fixtures/** (in effect: fx.rules)
+	EOF
 	test_cmp expect actual &&
-	grep "^changed" wide.screen | sed "s/  */ /g" >actual &&
-	echo "changed M tests/fixtures/fx_rates.json force-full:tests/fixtures/** n/a" >expect &&
+	grep -A1 "^changed" wide.screen | sed "s/  */ /g" >actual &&
+	printf "%s\n" "changed M tests/fixtures/fx_rates.json n/a" \
+		" force-full:tests/fixtures/** (in effect: fx.rules)" >expect &&
 	test_cmp expect actual &&
 	test_grep "^state       closed-by-rules (force-full:tests/fixtures/\*\*)$" narrow.screen
 '

@@ -151,8 +151,8 @@ test_expect_success 'the table has both matches and non-matches for most pattern
 	printf "%s\n" "**/foo" >rules &&
 	tiadash rules --no-builtin-rules --rules rules --test foo x/foo/y bar >out &&
 	cat >expect <<-\EOF &&
-	foo      run_all  **/foo  rules:1
-	x/foo/y  run_all  **/foo  rules:1
+	foo      run_all  **/foo  rules:1  (in effect: rules)
+	x/foo/y  run_all  **/foo  rules:1  (in effect: rules)
 	bar      -        (no rule)
 	EOF
 	test_cmp expect out

@@ -255,7 +255,7 @@ test_expect_success 'rules --test and --list: hostile paths and globs escaped' '
 		tiadash --repo repo rules --rules hostile.rules --test --format json >rules.json &&
 	tiadash --repo repo rules --rules hostile.rules --list >list.txt &&
 	clean rules.txt list.txt && json_utf8 rules.json &&
-	has_line rules.txt "src/$H_SHOWN\\xff|*_\`x\`<b>.py  run_all  src/e\\x1b\\[31m*  hostile.rules:1" &&
+	has_line rules.txt "src/$H_SHOWN\\xff|*_\`x\`<b>.py  run_all  src/e\\x1b\\[31m*  hostile.rules:1  (in effect: hostile.rules)" &&
 	test_grep "^run_all  src/e\\\\x1b\\\\\[31m\* " list.txt
 '
 
