@@ -120,7 +120,8 @@ $(SAMPLE)/.built: sampledata/make-week.py
 	@touch $@
 sampledata: $(SAMPLE)/.built
 
-# The real selectors the tests replay through (vitest, turbo, moon), pinned
+# The real tools the tests run: the selectors they replay through (vitest,
+# turbo, moon) and a JUnit producer (jest with jest-junit), pinned
 # in tests/npm/package-lock.json and installed by npm ci into build/; without
 # npm (or the registry) their tests say so and skip. .ci/run requires them.
 TOOLS = build/test-tools

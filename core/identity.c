@@ -766,8 +766,10 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 
 /*
  * Where a test id splits into suite and case: at "::" (SUITE::CASE), at
- * '#' (Surefire's -Dtest=Class#method, written back as "::"), else at the
- * last ':' (cbm's suite:case, kept). NULL: the id is a suite.
+ * the first " > " (vitest's and jest's `path > describe > title`, written
+ * back as "::", the titles kept: core/idmatch.h joins them), at '#'
+ * (Surefire's -Dtest=Class#method, written back as "::"), else at the last
+ * ':' (cbm's suite:case, kept). NULL: the id is a suite.
  */
 static const char *id_split(const char *text, const char **rest, const char **mark)
 {
@@ -777,6 +779,11 @@ static const char *id_split(const char *text, const char **rest, const char **ma
 	*mark = "::";
 	if (sep) {
 		*rest = sep + 2;
+		return sep;
+	}
+	sep = strstr(text, " > ");
+	if (sep && sep != text && sep[3]) {
+		*rest = sep + 3;
 		return sep;
 	}
 	sep = strchr(text, '#');

@@ -54,10 +54,33 @@ void idmap_free(struct idmap *map)
 	free(map);
 }
 
+/*
+ * A replacement's syntax ($1, \L...\E, \U) is read only at a match: try it
+ * once on an empty match, so a mistake is the config's error, not an entry
+ * left silently as it was. 0, or a PCRE2 error code.
+ */
+static int check_replacement(const char *replacement)
+{
+	PCRE2_UCHAR out[1];
+	PCRE2_SIZE outlen = sizeof(out) / sizeof(out[0]), erroff;
+	int errcode, rc;
+	pcre2_code *empty = pcre2_compile((PCRE2_SPTR)"", 0, 0, &errcode, &erroff, NULL);
+
+	if (!empty)
+		return errcode;
+	rc = pcre2_substitute(empty, (PCRE2_SPTR)"", 0, 0,
+			      PCRE2_SUBSTITUTE_OVERFLOW_LENGTH | PCRE2_SUBSTITUTE_EXTENDED |
+			      PCRE2_SUBSTITUTE_UNKNOWN_UNSET | PCRE2_SUBSTITUTE_UNSET_EMPTY,
+			      NULL, NULL, (PCRE2_SPTR)replacement, PCRE2_ZERO_TERMINATED,
+			      out, &outlen);
+	pcre2_code_free(empty);
+	return rc == PCRE2_ERROR_NOMEMORY || rc >= 0 ? 0 : rc;
+}
+
 int idmap_add_rule(struct idmap *map, const char *rule, const char *origin)
 {
 	const char *arrow = strstr(rule, "=>");
-	char *pattern;
+	char *pattern, *replacement;
 	pcre2_code *re;
 	int errcode;
 	PCRE2_SIZE erroff;
@@ -76,9 +99,21 @@ int idmap_add_rule(struct idmap *map, const char *rule, const char *origin)
 		free(pattern);
 		return -1;
 	}
+	replacement = xstrdup_trimmed(arrow + 2, strlen(arrow + 2));
+	errcode = check_replacement(replacement);
+	if (errcode) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(errcode, msg, sizeof(msg));
+		error("%s: id-map replacement '%s': %s", origin, replacement, (char *)msg);
+		pcre2_code_free(re);
+		free(replacement);
+		free(pattern);
+		return -1;
+	}
 	ALLOC_GROW(map->rules, map->nr + 1, map->alloc);
 	map->rules[map->nr].re = re;
-	map->rules[map->nr].replacement = xstrdup_trimmed(arrow + 2, strlen(arrow + 2));
+	map->rules[map->nr].replacement = replacement;
 	digest_rule(&map->rules_digest, pattern, map->rules[map->nr].replacement);
 	free(pattern);
 	map->nr++;
@@ -97,7 +132,8 @@ static char *substitute(const struct idmap_rule *r, const char *in)
 
 		rc = pcre2_substitute(r->re, (PCRE2_SPTR)in, inlen, 0,
 				      PCRE2_SUBSTITUTE_OVERFLOW_LENGTH |
-				      PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_UNSET_EMPTY,
+				      PCRE2_SUBSTITUTE_GLOBAL | PCRE2_SUBSTITUTE_UNSET_EMPTY |
+				      PCRE2_SUBSTITUTE_EXTENDED,
 				      NULL, NULL,
 				      (PCRE2_SPTR)r->replacement,
 				      PCRE2_ZERO_TERMINATED, (PCRE2_UCHAR *)out, &cap);
@@ -144,19 +180,52 @@ static size_t entry_form(const char *e, unsigned *form)
 	return n;
 }
 
+/*
+ * A case written as a title path, vitest's "Toolbar > renders", as jest
+ * writes the same test, "Toolbar renders" (its JUnit name, its -t), into
+ * out; false when the case has no " > ".
+ */
+static bool spaced_titles(const char *id, size_t n, struct strbuf *out)
+{
+	const char *sep = memmem(id, n, "::", 2), *end = id + n, *p;
+
+	if (!sep || !memmem(sep + 2, (size_t)(end - sep - 2), " > ", 3))
+		return false;
+	strbuf_reset(out);
+	strbuf_add(out, id, (size_t)(sep + 2 - id));
+	for (p = sep + 2; p < end; p++) {
+		if (end - p >= 3 && !memcmp(p, " > ", 3)) {
+			strbuf_addch(out, ' ');
+			p += 2;
+		} else {
+			strbuf_addch(out, *p);
+		}
+	}
+	return true;
+}
+
+static void add_entry(struct idset *set, const char *e, size_t n, unsigned form)
+{
+	bool added;
+
+	strmap_intern(&set->entries, e, n, (int64_t)set->entries.nr, &added);
+	if (added)
+		set->forms |= form;
+}
+
 void idset_add(struct idset *set, const struct idmap *map, const char *entry)
 {
 	char *mapped = map ? idmap_apply(map, entry) : NULL;
 	const char *e = mapped ? mapped : entry;
+	struct strbuf jest = STRBUF_INIT;
 	unsigned form;
 	size_t n = entry_form(e, &form);
-	bool added;
 
-	if (n) {
-		strmap_intern(&set->entries, e, n, (int64_t)set->entries.nr, &added);
-		if (added)
-			set->forms |= form;
-	}
+	if (n)
+		add_entry(set, e, n, form);
+	if (n && form == IDSET_CASE_IDS && spaced_titles(e, n, &jest))
+		add_entry(set, jest.buf, jest.len, form);
+	strbuf_release(&jest);
 	free(mapped);
 }
 
@@ -198,14 +267,11 @@ static void grow_hashed(struct idset *set, size_t cap)
 	free(old_index);
 }
 
-void idset_add_hashed(struct idset *set, const char *entry)
+static void add_hashed(struct idset *set, const char *entry, size_t n, unsigned form)
 {
-	unsigned form;
-	size_t n = entry_form(entry, &form), at;
+	size_t at;
 	uint64_t h;
 
-	if (!n)
-		return;
 	if (2 * (set->nr_hashed + 1) > set->cap_hashed)
 		grow_hashed(set, set->cap_hashed ? set->cap_hashed * 2 : 64);
 	h = entry_hash(entry, n);
@@ -215,6 +281,19 @@ void idset_add_hashed(struct idset *set, const char *entry)
 	set->hashes[at] = h;
 	set->indexes[at] = (int64_t)set->nr_hashed++;
 	set->forms |= form;
+}
+
+void idset_add_hashed(struct idset *set, const char *entry)
+{
+	struct strbuf jest = STRBUF_INIT;
+	unsigned form;
+	size_t n = entry_form(entry, &form);
+
+	if (n)
+		add_hashed(set, entry, n, form);
+	if (n && form == IDSET_CASE_IDS && spaced_titles(entry, n, &jest))
+		add_hashed(set, jest.buf, jest.len, form);
+	strbuf_release(&jest);
 }
 
 void idset_reserve_hashed(struct idset *set, size_t n)
@@ -271,6 +350,19 @@ bool idset_suite_matches(const struct idset *set, const char *suite,
 	return false;
 }
 
+/* A vitest case ("Toolbar > renders") is the entry jest's form names too ("Toolbar renders"). */
+static bool visit_spaced(const struct idset *set, const char *id, size_t len,
+			 idset_match_fn fn, void *data)
+{
+	struct strbuf spaced = STRBUF_INIT;
+	bool stop = false;
+
+	if (memmem(id, len, " > ", 3) && spaced_titles(id, len, &spaced))
+		stop = visit(set, spaced.buf, spaced.len, fn, data);
+	strbuf_release(&spaced);
+	return stop;
+}
+
 bool idset_case_matches(const struct idset *set, const char *suite, const char *name,
 			idset_match_fn fn, void *data)
 {
@@ -287,6 +379,8 @@ bool idset_case_matches(const struct idset *set, const char *suite, const char *
 	memcpy(id + slen + 2, name, nlen + 1);
 	if (set->forms & IDSET_CASE_IDS) {
 		stop = visit(set, id, len, fn, data);
+		if (!stop)
+			stop = visit_spaced(set, id, len, fn, data);
 		/* A class of the case ("file.py::TestA" selects "file.py::TestA::test_x"). */
 		for (size_t i = slen + 2; !stop && i + 1 < len; i++)
 			if (id[i] == ':' && id[i + 1] == ':')

@@ -172,16 +172,26 @@ int query_quarantine_identity(struct store *s, const struct window *w,
 	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot list quarantine lines");
 }
 
+/*
+ * A result's resolution as it stands now (enum resolved): a suite name
+ * counts as one only while some selection has declared it (schema 14), so
+ * a selection ingested later settles the reports ingested before it.
+ */
+#define RESOLVED_NOW(r)                                                              \
+	"CASE WHEN " r "resolved = 2 AND NOT EXISTS (SELECT 1 FROM declared_name"      \
+	" WHERE name_id = " r "suite_id) THEN 3 ELSE coalesce(" r "resolved, -1) END"
+
 /* Every stored run's identity figures (status). */
 static int status_identity(struct store *s, struct identity_figures *f)
 {
 	static const char counts_sql[] =
-		"SELECT count(*), coalesce(sum(resolved IN (1, 2)), 0),"
-		" coalesce(sum(resolved = 2), 0) FROM result WHERE outcome IN ('failed', 'error')";
+		"SELECT count(*), coalesce(sum(j IN (1, 2)), 0), coalesce(sum(j = 2), 0)"
+		" FROM (SELECT " RESOLVED_NOW("") " AS j FROM result"
+		" WHERE outcome IN ('failed', 'error'))";
 	static const char ids_sql[] =
 		"SELECT DISTINCT su.text, ca.text FROM result r"
 		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
-		" WHERE r.outcome IN ('failed', 'error') AND coalesce(r.resolved, 0) NOT IN (1, 2)"
+		" WHERE r.outcome IN ('failed', 'error') AND " RESOLVED_NOW("r.") " NOT IN (1, 2)"
 		" ORDER BY su.text, ca.text LIMIT 100";
 	static const char entries_sql[] =
 		"SELECT coalesce(sum(entries_total), 0), coalesce(sum(entries_unresolved), 0),"
@@ -728,7 +738,7 @@ int query_run_results(struct store *s, int64_t run_id, result_fn fn, void *data)
 {
 	static const char sql[] =
 		"SELECT su.text, ca.text, r.outcome, r.digest, r.excerpt, r.count,"
-		" coalesce(r.resolved, -1) FROM result r"
+		" " RESOLVED_NOW("r.") " FROM result r"
 		" JOIN name su ON su.id = r.suite_id JOIN name ca ON ca.id = r.case_id"
 		" WHERE r.run_id = ?1 ORDER BY su.text, ca.text";
 
@@ -740,7 +750,7 @@ int query_run_results_unordered(struct store *s, int64_t run_id, result_fn fn, v
 {
 	static const char sql[] =
 		"SELECT suite_id, case_id, outcome, digest, excerpt, count,"
-		" coalesce(resolved, -1) FROM result WHERE run_id = ?1";
+		" " RESOLVED_NOW("") " FROM result WHERE run_id = ?1";
 
 	return run_results(s, sql, true, run_id, fn, data);
 }

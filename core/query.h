@@ -175,11 +175,17 @@ int query_pair_lookup(struct store *s, const char *what, struct pair_info *out);
 int query_pair_by_sha(struct store *s, const char *sha, struct pair_info *out);
 
 /*
- * How a stored result's suite key resolved (core/identity.h): to a path of
- * the tree at the head, as a suite name that claims none, or neither;
- * unknown for results stored before tiadash resolved keys.
+ * How a stored result's suite key resolved (core/identity.h), as the
+ * query layer reads it: a suite name counts only while a selection
+ * declares it.
  */
-enum resolved { RESOLVED_UNKNOWN = -1, RESOLVED_NOT = 0, RESOLVED_PATH = 1, RESOLVED_NAME = 2 };
+enum resolved {
+	RESOLVED_UNKNOWN = -1, /* stored before tiadash resolved suite keys */
+	RESOLVED_NOT = 0,      /* nothing in the tree (or no tree) ties it to a test file */
+	RESOLVED_PATH = 1,     /* a path of the tree at the run's head */
+	RESOLVED_NAME = 2,     /* a suite name some selection entry uses (declared) */
+	RESOLVED_UNDECLARED = 3, /* a bare word no selection uses: nothing ties it */
+};
 
 /* A failing (or flaky) test of a run. */
 struct test_result {
@@ -227,10 +233,11 @@ int query_main_cover(struct store *s, const char *repo, int64_t diff_id, int64_t
 		     struct main_cover *out);
 
 /*
- * What every pair's class depends on in main's record, as text into out:
- * it changes whenever a run of main or the line itself does.
+ * What every pair's class depends on beyond its own runs, as text into
+ * out: main's record (it changes whenever a run of main or the line itself
+ * does) and the declared suite names.
  */
-int query_main_stamp(struct store *s, struct strbuf *out);
+int query_class_stamp(struct store *s, struct strbuf *out);
 
 struct main_run {
 	int64_t head_id, run_id, seq, started_at;

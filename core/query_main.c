@@ -80,7 +80,7 @@ int query_main_cover(struct store *s, const char *repo, int64_t diff_id, int64_t
 	return 0;
 }
 
-int query_main_stamp(struct store *s, struct strbuf *out)
+int query_class_stamp(struct store *s, struct strbuf *out)
 {
 	static const char sql[] =
 		"SELECT (SELECT count(*) || ':' || coalesce(min(seq), '') || ':' ||"
@@ -89,12 +89,14 @@ int query_main_stamp(struct store *s, struct strbuf *out)
 		"       (SELECT count(*) || ':' || coalesce(max(r.id), '') FROM mainline m"
 		"        JOIN head h ON h.repo = m.repo AND h.sha = m.sha"
 		"        JOIN run r ON r.head_id = h.id"
-		"        WHERE r.kind = 'full' AND r.pr IS NULL)";
+		"        WHERE r.kind = 'full' AND r.pr IS NULL),"
+		"       (SELECT count(*) FROM declared_name)";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc = sqlite3_step(st);
 
 	if (rc == SQLITE_ROW)
-		strbuf_addf(out, "line %s runs %s", store_col_text(st, 0), store_col_text(st, 1));
+		strbuf_addf(out, "line %s runs %s declared %s", store_col_text(st, 0),
+			    store_col_text(st, 1), store_col_text(st, 2));
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW)
 		return store_error(s, "cannot read main's record");

@@ -326,6 +326,7 @@ void run_data_release(struct run_data *d)
 	strbuf_release(&d->entries_blob);
 	strlist_release(&d->reasons);
 	strlist_release(&d->quarantine);
+	strlist_release(&d->declared);
 	for (size_t i = 0; i < d->diff.nr && d->executable; i++) {
 		lineset_release(&d->executable[i]);
 		lineset_release(&d->executed[i]);
@@ -809,9 +810,18 @@ static int read_diff(struct ingest_env *env, struct run_source *rs, struct run_d
 }
 
 /* A selection entry's state, counted (identity_resolve_list's seen). */
-static void tally_seen(const char *name, enum id_state state, void *data)
+/*
+ * A selection entry's state: counted; and when it is a suite name (a bare
+ * word, `money` or `money:adds`), that name is a declared suite, one the
+ * selector uses, so a report's suite of that name joins it (SPEC 4).
+ */
+static void entry_seen(const char *name, enum id_state state, void *data)
 {
-	tally(data, name, state);
+	struct run_data *d = data;
+
+	tally(&d->entry_ids, name, state);
+	if (state == ID_NAME)
+		strlist_push_owned(&d->declared, xstrndup(name, strcspn(name, ":")));
 }
 
 struct quarantine_seen {
@@ -855,7 +865,7 @@ static int parse_inputs(struct ingest_env *env, struct run_source *rs, struct ru
 	d->ids = identity_for_run(env->ids, env->repo, rs->m.head, rs->m.base,
 				  rs->m.workdir, &d->diff, env->ing->idmap);
 	/* Selection entries and quarantined ids as repository paths. */
-	identity_resolve_list(d->ids, &d->entries, ID_ENTRY, tally_seen, &d->entry_ids);
+	identity_resolve_list(d->ids, &d->entries, ID_ENTRY, entry_seen, d);
 	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0)
 		return -1;
 	if (parse_quarantine(rs, d) < 0)

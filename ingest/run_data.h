@@ -58,6 +58,8 @@ struct run_data {
 	/* Test identity: the run's resolver, and what resolved. */
 	struct identity *ids;          /* borrowed from the env's cache */
 	struct identity_tally failing_ids, entry_ids;
+	/* The suite names (ID_NAME) the selection's entries use: declared suites. */
+	struct strlist declared;
 	bool has_unmatched;            /* the run has results to match entries with */
 	int64_t entries_unmatched;     /* entries that select none of them */
 	/* Selection (shadow). */

@@ -210,6 +210,26 @@ static int insert_quarantine(struct store *s, int64_t run_id, const struct run_d
 	return 0;
 }
 
+/* The suite names the selection declares (ingest/run_data.h), once each in the store. */
+static int insert_declared(struct store *s, const struct run_data *d)
+{
+	static const char sql[] = "INSERT OR IGNORE INTO declared_name (name_id) VALUES (?1)";
+
+	for (size_t i = 0; i < d->declared.nr; i++) {
+		const char *name = d->declared.items[i];
+		sqlite3_stmt *st;
+		int64_t id;
+
+		if (store_name_id(s, name, strlen(name), &id) < 0)
+			return -1;
+		st = store_stmt(s, sql);
+		sqlite3_bind_int64(st, 1, id);
+		if (store_exec_stmt(s, st, "cannot write a declared suite") < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int insert_selection(struct store *s, const struct manifest *m,
 			    const struct run_data *d, int64_t run_id)
 {
@@ -378,7 +398,7 @@ int write_run(struct ingest *ing, struct run_source *rs, struct run_data *d)
 	    insert_run(s, &rs->m, d, source_id, head_id, diff_id, &run_id) < 0 ||
 	    insert_selection(s, &rs->m, d, run_id) < 0 ||
 	    insert_results(s, d, run_id) < 0 ||
-	    insert_quarantine(s, run_id, d) < 0 ||
+	    insert_quarantine(s, run_id, d) < 0 || insert_declared(s, d) < 0 ||
 	    insert_coverage(s, d, run_id) < 0 ||
 	    (d->keep_tests &&
 	     testset_write(s, rs->m.repo, rs->m.started_at, run_id, &d->tests) < 0) ||

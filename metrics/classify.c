@@ -1,11 +1,11 @@
-/* Pair classification: agree, escape, non-hermetic, flaky, over-strict, incomplete, inherited; and runs of main. */
+/* Pair classification: agree, escape, non-hermetic, flaky, over-strict, incomplete, inherited, unresolved; and runs of main. */
 #include "core/tiadash.h"
 #include "core/answer.h"
 #include "metrics/classify.h"
 
 static const char *const class_names[NR_CLASSES] = {
 	"agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete", "inherited",
-	"main",
+	"unresolved", "main",
 };
 
 const char *pair_class_name(enum pair_class c)
@@ -87,7 +87,7 @@ struct full_scan {
 	struct idset *selected;
 	const struct idset *quarantine;
 	const struct strlist *red_on_main; /* sorted */
-	bool any_real, selection_read;
+	bool any_real, any_unjoined, selection_read;
 };
 
 /* Whether the shadow run's selection names r; read at the first question. */
@@ -103,6 +103,18 @@ static int selects(struct full_scan *fs, const struct test_result *r, bool *out)
 }
 
 /*
+ * A failing test whose name the tree at the run's head (one the repository
+ * has) does not tie to a test file, and that is no declared suite name:
+ * whether a selection named it cannot be told. Without a repository names
+ * compare as written (the identity figure says they are unresolved).
+ */
+static bool unjoined(const struct run_info *full, const struct test_result *r)
+{
+	return full->git == RUN_GIT_OK &&
+	       (r->resolved == RESOLVED_NOT || r->resolved == RESOLVED_UNDECLARED);
+}
+
+/*
  * A real failure main did not have. Shadow passed: missed, or selected
  * (non-hermetic): the escape's lists. Shadow failed: when not selected, a
  * latent miss. Most pairs with a failing full run have none of these, so
@@ -115,6 +127,11 @@ static int add_real(struct full_scan *fs, const struct test_result *r, const cha
 	fs->any_real = true;
 	if (selects(fs, r, &selected) < 0)
 		return -1;
+	if (!selected && unjoined(fs->v->full, r)) {
+		/* Not named as written, and nothing else ties it to a test. */
+		fs->any_unjoined = true;
+		return 0;
+	}
 	if (fs->v->shadow->verdict == VERDICT_PASS)
 		strlist_push(selected ? &fs->v->non_hermetic : &fs->v->missed, id);
 	else if (!selected)
@@ -239,14 +256,15 @@ static int decide_shadow_failure(struct store *s, const struct pair_info *p,
  * are counted as flaky tests all the same).
  */
 static int decide(struct store *s, const struct pair_info *p, struct pair_verdict *v,
-		  bool any_real)
+		  bool any_real, bool any_unjoined)
 {
 	bool rerun = earlier_full_failed(p, v->full), flake = rerun || v->flaky.nr;
 
 	if (!any_real && v->inherited.nr)
 		v->cls = CLASS_INHERITED;
 	else if (v->shadow->verdict == VERDICT_PASS && any_real)
-		v->cls = v->missed.nr ? CLASS_ESCAPE : CLASS_NON_HERMETIC;
+		v->cls = v->missed.nr ? CLASS_ESCAPE :
+			 any_unjoined ? CLASS_UNRESOLVED : CLASS_NON_HERMETIC;
 	else if (v->shadow->verdict == VERDICT_PASS)
 		v->cls = rerun ? CLASS_FLAKY : CLASS_AGREE;
 	else if (v->full->verdict == VERDICT_PASS && flake)
@@ -290,7 +308,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 {
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
 	struct strlist red = STRLIST_INIT;
-	struct full_scan fs = { s, map, out, &selected, &quarantine, &red, false, false };
+	struct full_scan fs = { s, map, out, &selected, &quarantine, &red, false, false, false };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -310,14 +328,14 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 		return -1;
 	/* Most pairs have a clean full run: no need to read any list. */
 	if (out->full->failures == 0 && out->full->flaky == 0)
-		return decide(s, p, out, false);
+		return decide(s, p, out, false, false);
 	ret = quarantine_idset(s, map, q, out, &quarantine);
 	if (!ret && out->full->failures)
 		ret = read_main_cover(s, p, out, &red);
 	if (!ret)
 		ret = query_run_results_unordered(s, out->full->id, scan_result, &fs);
 	if (!ret)
-		ret = decide(s, p, out, fs.any_real);
+		ret = decide(s, p, out, fs.any_real, fs.any_unjoined);
 	if (!pair_class_is_escape(out->cls)) {
 		/* Missed tests are an escape's (SPEC 4): when both runs failed
 		 * the shadow gate caught the change, whatever it left out. */
@@ -381,6 +399,9 @@ static void why_one(struct strbuf *sb, const struct strlist *entries, const char
 	} else if (resolved == RESOLVED_NOT) {
 		strbuf_addf(sb, "its suite key names no path of the tree at the head "
 			    "(identity in tiadash report)");
+	} else if (resolved == RESOLVED_UNDECLARED) {
+		strbuf_addf(sb, "its suite key is a word no selection uses and no test file "
+			    "is named by (identity in tiadash report)");
 	} else if (!entries->nr) {
 		strbuf_addstr(sb, "the selection names no tests");
 	} else {

@@ -22,6 +22,11 @@
  *                 main that covers the pair too (the run on its fork
  *                 point, or on the nearest first-parent ancestor of it that
  *                 main ran): main was red before the change
+ *   unresolved    shadow passed, no real failure is a missed test, and
+ *                 one of them names nothing the tree (at a head the
+ *                 repository has), a declared suite or the selection ties
+ *                 to a test: whether the selector missed it cannot be
+ *                 told. Not an escape; counted beside them, with the names
  *   escape        ...
  *   over-strict   shadow failed, the full run passed
  *   agree         everything else (both pass, both fail, or the full run
@@ -53,9 +58,10 @@ enum pair_class {
 	CLASS_OVER_STRICT,
 	CLASS_INCOMPLETE,
 	CLASS_INHERITED,
+	CLASS_UNRESOLVED,
 	CLASS_MAIN, /* not a pair: a run of main */
 };
-#define NR_CLASSES 8
+#define NR_CLASSES 9
 /* The classes of pairs (every class but main), for counts and tables. */
 #define NR_PAIR_CLASSES CLASS_MAIN
 

@@ -158,6 +158,7 @@ static void print_json(const struct metrics *m, const struct metrics_gate *g)
 	cJSON_AddItemToObject(root, "criteria", list);
 	json_add_opt_int(root, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
 	json_add_int(root, "inherited", m->class_counts[CLASS_INHERITED]);
+	json_add_int(root, "unresolved", m->class_counts[CLASS_UNRESOLVED]);
 	json_add_int(root, "escapes_base_unrun", m->escapes_base_unrun);
 	{
 		cJSON *t = cJSON_AddObjectToObject(root, "trade");

@@ -624,6 +624,13 @@ static void text_queue(struct metrics_out *o, const struct metrics *m)
 static void text_rest(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
+	int64_t unresolved = m->class_counts[CLASS_UNRESOLVED];
+
+	if (unresolved) {
+		text_label(o, "Unresolved");
+		strbuf_addf(sb, "%" PRId64 " %s: a failing test names no test file, not escapes"
+			    " (Identity)\n", unresolved, plural(unresolved, "pair", "pairs"));
+	}
 
 	text_label(o, "Over-strict");
 	strbuf_addf(sb, "%" PRId64 " %s (shadow failed, full passed)\n",
@@ -777,6 +784,12 @@ static void md_overview(struct metrics_out *o, const struct metrics *m)
 	strbuf_addf(&v, "), %" PRId64 " explained, %" PRId64 " non-hermetic",
 		    m->escapes_explained, m->non_hermetic);
 	md_row(o, "escapes", v.buf);
+	if (m->class_counts[CLASS_UNRESOLVED]) {
+		strbuf_reset(&v);
+		strbuf_addf(&v, "%" PRId64 " (not escapes: a failing test names no test file)",
+			    m->class_counts[CLASS_UNRESOLVED]);
+		md_row(o, "unresolved pairs", v.buf);
+	}
 	strbuf_reset(&v);
 	strbuf_addf(&v, "%" PRId64, m->class_counts[CLASS_OVER_STRICT]);
 	md_row(o, "over-strict pairs", v.buf);

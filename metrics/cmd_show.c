@@ -200,6 +200,7 @@ static int print_json(struct show *sh)
 	cJSON_AddItemToObject(root, "quarantined", json_strings(&sh->v.quarantined));
 	cJSON_AddItemToObject(root, "inherited", json_strings(&sh->v.inherited));
 	cJSON_AddItemToObject(root, "latent_missed", json_strings(&sh->v.latent));
+	cJSON_AddItemToObject(root, "unresolved", json_strings(&sh->v.unresolved));
 	json_add_string_or_null(root, "main_run", sh->v.cover.run_id ? sh->v.cover.sha : NULL);
 	json_add_number(root, "diff_coverage", run_diff_coverage(sh->sel_run));
 	json_add_bool(root, "explained", sh->nr_notes > 0);
@@ -240,7 +241,8 @@ static const char *class_color(enum pair_class c)
 	case CLASS_NON_HERMETIC:
 	case CLASS_FLAKY:
 	case CLASS_OVER_STRICT:
-	case CLASS_INHERITED: return COLOR_YELLOW;
+	case CLASS_INHERITED:
+	case CLASS_UNRESOLVED: return COLOR_YELLOW;
 	case CLASS_INCOMPLETE:
 	case CLASS_MAIN: break;
 	}
@@ -456,6 +458,7 @@ static int print_text(struct show *sh)
 	put_list("quarantined", &sh->v.quarantined);
 	put_list("inherited", &sh->v.inherited);
 	put_list("latent miss", &sh->v.latent);
+	put_list("unresolved", &sh->v.unresolved);
 	text_main(sh);
 	text_selection(sh->sel_run);
 	text_coverage(sh->sel_run);

@@ -5,9 +5,9 @@
 #include "metrics/facts.h"
 
 /* Change it with the blob's layout or with what a class means: facts of another are made again. */
-#define FACTS_FORMAT "tiadash pair facts 4"
+#define FACTS_FORMAT "tiadash pair facts 5"
 
-int64_t pair_facts_key(const struct idmap *map, const char *main_stamp)
+int64_t pair_facts_key(const struct idmap *map, const char *class_stamp)
 {
 	struct digest d;
 	char hex[33];
@@ -18,7 +18,7 @@ int64_t pair_facts_key(const struct idmap *map, const char *main_stamp)
 	idmap_fingerprint(map, hex);
 	digest_add(&d, hex, strlen(hex));
 	digest_boundary(&d);
-	digest_add(&d, main_stamp, strlen(main_stamp));
+	digest_add(&d, class_stamp, strlen(class_stamp));
 	digest_hex(&d, hex);
 	hex[16] = '\0';
 	return (int64_t)strtoull(hex, NULL, 16);

@@ -42,10 +42,10 @@ struct pair_facts {
 
 /*
  * The key the facts are kept under: this format's version, the id-map
- * (NULL: none) and main's record (query_main_stamp), the inputs of a
+ * (NULL: none) and the class stamp (query_class_stamp), the inputs of a
  * class that are not in the head's own rows.
  */
-int64_t pair_facts_key(const struct idmap *map, const char *main_stamp);
+int64_t pair_facts_key(const struct idmap *map, const char *class_stamp);
 
 /* p's facts from its verdict v, whose lists move into out (v keeps the rest). */
 void pair_facts_of(const struct pair_info *p, struct pair_verdict *v, struct pair_facts *out);

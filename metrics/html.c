@@ -70,6 +70,7 @@ static const struct figure report_figures[] = {
 	FIG_D("escapes.rate", "escape rate", FIG_PCT2, escape_rate),
 	FIG_I("escapes.explained", "explained escapes", escapes_explained),
 	FIG_I("non_hermetic.count", "non-hermetic escapes", non_hermetic),
+	FIG_I("classes.unresolved", "unresolved pairs (not escapes)", class_counts[CLASS_UNRESOLVED]),
 	FIG_I("over_strict.count", "over-strict pairs", class_counts[CLASS_OVER_STRICT]),
 	FIG_I("flaky.count", "flaky pairs", class_counts[CLASS_FLAKY]),
 	FIG_I("flaky.tests", "tests passed on a rerun", flaky_tests),

@@ -2022,7 +2022,7 @@ int metrics_compute(struct store *s, const struct window *w,
 
 	memset(out, 0, sizeof(*out));
 	a.opts = opts ? opts : &default_opts;
-	if (query_main_stamp(s, &stamp) < 0)
+	if (query_class_stamp(s, &stamp) < 0)
 		return -1;
 	a.facts_key = pair_facts_key(a.opts->idmap, stamp.buf);
 	strbuf_release(&stamp);

@@ -1,5 +1,6 @@
 /* The bounds, trend, blind spots and verifier check as JSON, text and markdown. */
 #include "core/tiadash.h"
+#include <ctype.h>
 #include "core/timeutil.h"
 #include "metrics/trust.h"
 
@@ -415,6 +416,68 @@ static void push_note(struct strlist *out, struct strbuf *sb)
 	strbuf_reset(sb);
 }
 
+/* jest-junit's default: a classname of describe titles, "Toolbar" or "Toolbar renders". */
+static bool jest_titles(const char *suite, const char *name)
+{
+	size_t n = strlen(suite);
+
+	return strchr(suite, ' ') || (!strncmp(name, suite, n) && name[n] == ' ');
+}
+
+/* A word with no path or package in it, `webhooks` or `TaxTest`. */
+static bool bare_word(const char *s)
+{
+	return *s && !strpbrk(s, "/.\\ ");
+}
+
+/*
+ * What fixes the failing tests' names, read from their shape: the setting
+ * of the producer that wrote them (man tiadash, TEST IDENTITY).
+ */
+static const char *failing_tests_fix(const struct strlist *ids)
+{
+	const char *fix = NULL;
+
+	for (size_t i = 0; i < ids->nr && !fix; i++) {
+		char *suite, *name;
+
+		test_id_split(ids->items[i], &suite, &name);
+		if (jest_titles(suite, name))
+			fix = "jest-junit: set addFileAttribute: \"true\" or classNameTemplate:"
+			      " \"{filepath}\" in its options";
+		else if (bare_word(suite) && !strncmp(name, "Test", 4))
+			fix = "gotestsum: keep --junitfile-testcase-classname at its default"
+			      " (full, the import path); short names no package";
+		else if (bare_word(suite) && isupper((unsigned char)*suite))
+			fix = "the classname has no package (Surefire writes it with one):"
+			      " report the full class name, or add an id-map rule";
+		free(suite);
+		free(name);
+	}
+	return fix ? fix : "give the manifest's \"workdir\" or an id-map rule";
+}
+
+/* The identity criterion failed: which kind of name, and what fixes it. */
+static void identity_note(struct strlist *out, const struct metrics *m,
+			  const struct metrics_criterion *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "identity: %s below %.2f; ", c->label, c->threshold);
+	if (!strcmp(c->label, "quarantine lines resolved"))
+		strbuf_addstr(&sb, "write quarantine lines as the reports name tests (a path,"
+			      " SUITE::CASE, Class#method with its package, path > describe >"
+			      " title)");
+	else if (!strcmp(c->label, "selection entries joined"))
+		strbuf_addstr(&sb, "the selector names tests as no report does: write entries"
+			      " as paths, SUITE::CASE or Class#method with its package");
+	else
+		strbuf_addstr(&sb, failing_tests_fix(&m->identity.unresolved));
+	strbuf_addstr(&sb, " (man tiadash, TEST IDENTITY)");
+	push_note(out, &sb);
+	strbuf_release(&sb);
+}
+
 void trust_gate_notes(struct strlist *out, const struct metrics *m, const struct metrics_gate *g)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -429,6 +492,15 @@ void trust_gate_notes(struct strlist *out, const struct metrics *m, const struct
 		strbuf_addstr(&sb, " upper bound to ");
 		metrics_fmt_pct(&sb, m->escape_target, 2);
 		strbuf_addstr(&sb, " (with no escape among them)");
+		push_note(out, &sb);
+	}
+	for (size_t i = 0; i < g->nr; i++)
+		if (!strcmp(g->criteria[i].name, "identity_resolved") && !g->criteria[i].pass)
+			identity_note(out, m, &g->criteria[i]);
+	if (m->class_counts[CLASS_UNRESOLVED]) {
+		strbuf_addf(&sb, "%" PRId64 " %s failed on tests whose names join no test file:"
+			    " unresolved, not escapes", m->class_counts[CLASS_UNRESOLVED],
+			    m->class_counts[CLASS_UNRESOLVED] == 1 ? "pair" : "pairs");
 		push_note(out, &sb);
 	}
 	if (inherited) {

@@ -51,10 +51,11 @@ test_expect_success 'status counts runs, pairs, tests and failures; tests/u.py i
 	test_cmp expect actual
 '
 
-test_expect_success 'show: an escape with its missed test' '
+test_expect_success 'show: a failure whose file the tree lacks is unresolved, not missed' '
 	tiadash --db s.db show 41 --format json >show.json &&
-	test "$(json_get show.json "d[\"class\"]")" = escape &&
-	test "$(json_get show.json "json.dumps(d[\"missed\"])")" = "[\"tests/u.py::test_x\"]" &&
+	test "$(json_get show.json "d[\"class\"]")" = unresolved &&
+	test "$(json_get show.json "json.dumps(d[\"missed\"])")" = "[]" &&
+	test "$(json_get show.json "json.dumps(d[\"unresolved\"])")" = "[\"tests/u.py::test_x\"]" &&
 	test "$(json_get show.json "d[\"base\"]")" = "$base" &&
 	test "$(json_get show.json "d[\"head\"]")" = "$head" &&
 	test "$(json_get show.json "d[\"pr\"]")" = 41
@@ -100,8 +101,8 @@ test_expect_success 'show by commit prefix and by #PR' '
 
 test_expect_success 'show text names the class and the missed test' '
 	tiadash --db s.db show 41 >out &&
-	test_grep "^class       escape$" out &&
-	test_grep "^missed      tests/u.py::test_x  (blind spot: no narrowed selection names it)$" out &&
+	test_grep "^class       unresolved$" out &&
+	test_grep "^unresolved  tests/u.py::test_x$" out &&
 	test_grep "^diff cov    0.50 (1 of 2 changed executable lines run)$" out
 '
 

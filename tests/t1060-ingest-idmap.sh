@@ -18,9 +18,10 @@ test_expect_success 'setup: a selection by path, reports by class' '
 	mkdir st && tiadash --db st/s.db --repo repo ingest s f >/dev/null
 '
 
-test_expect_success 'without an id-map the failure looks missed' '
+test_expect_success 'without an id-map nothing ties the failure to a file: unresolved' '
 	tiadash --db st/s.db show 3 --format json >a.json &&
-	test "$(json_get a.json "d[\"class\"]")" = escape
+	test "$(json_get a.json "d[\"class\"]")" = unresolved &&
+	test "$(json_get a.json "json.dumps(d[\"unresolved\"])")" = "[\"com.acme.FooTest::testBar\"]"
 '
 
 test_expect_success 'with the id-map beside the store it was selected (non-hermetic)' '
@@ -37,7 +38,7 @@ test_expect_success 'with the id-map beside the store it was selected (non-herme
 test_expect_success 'TIADASH_CONFIG names another config' '
 	printf "id-map = ^nothing$ => x\n" >other.conf &&
 	TIADASH_CONFIG=other.conf tiadash --db st/s.db show 3 --format json >c.json &&
-	test "$(json_get c.json "d[\"class\"]")" = escape
+	test "$(json_get c.json "d[\"class\"]")" = unresolved
 '
 
 test_expect_success 'a bad config line is an error with file:line' '
@@ -47,6 +48,19 @@ test_expect_success 'a bad config line is an error with file:line' '
 	printf "colour = red\n" >bad2.conf &&
 	TIADASH_CONFIG=bad2.conf test_expect_code 2 tiadash --db st/s.db show 3 2>err &&
 	test_grep "bad2.conf:1: unknown setting .colour." err
+'
+
+test_expect_success 'a replacement can change case; a bad one is an error with file:line' '
+	cat >case.conf <<-\EOF &&
+	id-map = ^src/test/java/(.*)\.java$ => \U$1\E
+	id-map = / => .
+	id-map = ^COM\.ACME\.FOOTEST$ => com.acme.FooTest
+	EOF
+	TIADASH_CONFIG=case.conf tiadash --db st/s.db show 3 --format json >d.json &&
+	test "$(json_get d.json "d[\"class\"]")" = non-hermetic &&
+	printf "# ok\nid-map = (a) => \\\\k<nope>\n" >bad3.conf &&
+	TIADASH_CONFIG=bad3.conf test_expect_code 2 tiadash --db st/s.db show 3 2>err &&
+	test_grep "bad3.conf:2: id-map replacement .\\\\k<nope>.: " err
 '
 
 test_done

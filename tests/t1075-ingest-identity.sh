@@ -174,12 +174,16 @@ test_expect_success 'absolute paths and .. are never guessed: stored as written,
 	test_grep "^/home/matteo/" first
 '
 
-test_expect_success 'no repository: names stay as written; suite names are still joined' '
+test_expect_success 'no repository: names stay as written; a suite name joins once a selection uses it' '
 	tiadash --db norepo.db ingest --kind full --pr 1 --head 1111111111111111111111111111111111111111 \
 		"$CORPUS/pytest_xunit.xml" >/dev/null 2>&1 &&
 	test "$(identity norepo)" = "0/2 0" &&
 	tiadash --db ctest.db ingest --kind full --pr 1 --head 1111111111111111111111111111111111111111 \
 		"$CORPUS/catch2_report.xml" >/dev/null 2>&1 &&
+	test "$(identity ctest)" = "0/1 0" &&
+	echo ut_detail_utility_is_constant_evaluated >sel.txt &&
+	tiadash --db ctest.db ingest --kind shadow --pr 2 --verdict pass \
+		--head 2222222222222222222222222222222222222222 --selection sel.txt >/dev/null 2>&1 &&
 	test "$(identity ctest)" = "1/1 1"
 '
 

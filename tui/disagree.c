@@ -48,7 +48,7 @@ struct disagree {
 };
 
 static const enum pair_class order[] = {
-	CLASS_ESCAPE, CLASS_NON_HERMETIC, CLASS_OVER_STRICT, CLASS_FLAKY,
+	CLASS_ESCAPE, CLASS_NON_HERMETIC, CLASS_UNRESOLVED, CLASS_OVER_STRICT, CLASS_FLAKY,
 };
 
 /* Date and head give way first when the evidence needs the room (both are in the detail). */
@@ -124,6 +124,8 @@ static void cells(struct tui *t, struct disagree *d, const struct item *it,
 			strbuf_addf(&sb, " (+%zu)", l->nr - 1);
 	} else if (r->cls == CLASS_OVER_STRICT) {
 		strbuf_addstr(&sb, "shadow failed, full passed");
+	} else if (r->cls == CLASS_UNRESOLVED) {
+		strbuf_addstr(&sb, "a failing test names no test file");
 	} else {
 		strbuf_addstr(&sb, "passed on a rerun");
 	}
@@ -347,6 +349,8 @@ static void disagree_status(struct tui *t, struct view *v, struct strbuf *sb)
 		    " over-strict, %" PRId64 " flaky", m->class_counts[CLASS_ESCAPE],
 		    m->class_counts[CLASS_NON_HERMETIC], m->class_counts[CLASS_OVER_STRICT],
 		    m->class_counts[CLASS_FLAKY]);
+	if (m->class_counts[CLASS_UNRESOLVED])
+		strbuf_addf(sb, ", %" PRId64 " unresolved", m->class_counts[CLASS_UNRESOLVED]);
 	if (m->verifier_heads)
 		strbuf_addf(sb, ", %" PRId64 " verifier-changed", m->verifier_heads);
 	if (!t->fig.props_ready)

@@ -713,6 +713,7 @@ enum tui_role tui_class_role(enum pair_class c)
 	case CLASS_FLAKY:
 	case CLASS_OVER_STRICT:
 	case CLASS_INHERITED:
+	case CLASS_UNRESOLVED:
 		return ROLE_WARN;
 	case CLASS_INCOMPLETE:
 	case CLASS_MAIN:

@@ -340,7 +340,7 @@ static double class_rank(enum pair_class c)
 	static const double rank[NR_CLASSES] = {
 		[CLASS_ESCAPE] = 0, [CLASS_NON_HERMETIC] = 1, [CLASS_OVER_STRICT] = 2,
 		[CLASS_FLAKY] = 3, [CLASS_INCOMPLETE] = 4, [CLASS_AGREE] = 5,
-		[CLASS_INHERITED] = 3.5, [CLASS_MAIN] = 6,
+		[CLASS_INHERITED] = 3.5, [CLASS_UNRESOLVED] = 1.5, [CLASS_MAIN] = 6,
 	};
 
 	return rank[c];
