@@ -204,13 +204,20 @@ static bool spaced_titles(const char *id, size_t n, struct strbuf *out)
 	return true;
 }
 
-static void add_entry(struct idset *set, const char *e, size_t n, unsigned form)
+/* Add e[0..n) under index (-1: the next one); the index it has. */
+static int64_t add_entry(struct idset *set, const char *e, size_t n, unsigned form,
+			 int64_t index)
 {
+	int64_t next = (int64_t)(set->entries.nr - set->nr_variants);
 	bool added;
+	struct strmap_entry *at = strmap_intern(&set->entries, e, n, index < 0 ? next : index,
+						&added);
 
-	strmap_intern(&set->entries, e, n, (int64_t)set->entries.nr, &added);
-	if (added)
+	if (added) {
 		set->forms |= form;
+		set->nr_variants += index >= 0;
+	}
+	return at->value;
 }
 
 void idset_add(struct idset *set, const struct idmap *map, const char *entry)
@@ -221,10 +228,11 @@ void idset_add(struct idset *set, const struct idmap *map, const char *entry)
 	unsigned form;
 	size_t n = entry_form(e, &form);
 
-	if (n)
-		add_entry(set, e, n, form);
+	/* The same test in jest's form: another key, the entry's own index. */
 	if (n && form == IDSET_CASE_IDS && spaced_titles(e, n, &jest))
-		add_entry(set, jest.buf, jest.len, form);
+		add_entry(set, jest.buf, jest.len, form, add_entry(set, e, n, form, -1));
+	else if (n)
+		add_entry(set, e, n, form, -1);
 	strbuf_release(&jest);
 	free(mapped);
 }
@@ -267,7 +275,9 @@ static void grow_hashed(struct idset *set, size_t cap)
 	free(old_index);
 }
 
-static void add_hashed(struct idset *set, const char *entry, size_t n, unsigned form)
+/* Add entry[0..n) under index (-1: the next one); the index it has. */
+static int64_t add_hashed(struct idset *set, const char *entry, size_t n, unsigned form,
+			  int64_t index)
 {
 	size_t at;
 	uint64_t h;
@@ -277,23 +287,24 @@ static void add_hashed(struct idset *set, const char *entry, size_t n, unsigned 
 	h = entry_hash(entry, n);
 	at = hashed_slot(set, h);
 	if (set->hashes[at])
-		return;
+		return set->indexes[at];
 	set->hashes[at] = h;
-	set->indexes[at] = (int64_t)set->nr_hashed++;
+	set->indexes[at] = index < 0 ? (int64_t)set->nr_hashed++ : index;
 	set->forms |= form;
+	return set->indexes[at];
 }
 
-void idset_add_hashed(struct idset *set, const char *entry)
+int64_t idset_add_hashed(struct idset *set, const char *entry)
 {
 	struct strbuf jest = STRBUF_INIT;
 	unsigned form;
 	size_t n = entry_form(entry, &form);
+	int64_t index = n ? add_hashed(set, entry, n, form, -1) : -1;
 
-	if (n)
-		add_hashed(set, entry, n, form);
 	if (n && form == IDSET_CASE_IDS && spaced_titles(entry, n, &jest))
-		add_hashed(set, jest.buf, jest.len, form);
+		add_hashed(set, jest.buf, jest.len, form, index);
 	strbuf_release(&jest);
+	return index;
 }
 
 void idset_reserve_hashed(struct idset *set, size_t n)
@@ -308,7 +319,7 @@ void idset_reserve_hashed(struct idset *set, size_t n)
 
 size_t idset_size(const struct idset *set)
 {
-	return set->hashes ? set->nr_hashed : set->entries.nr;
+	return set->hashes ? set->nr_hashed : set->entries.nr - set->nr_variants;
 }
 
 void idset_release(struct idset *set)

@@ -40,16 +40,22 @@ struct idset {
 	uint64_t *hashes;
 	int64_t *indexes;
 	size_t nr_hashed, cap_hashed;
+	/* Keys that are another entry's test in another form (jest's titles), under its index. */
+	size_t nr_variants;
 };
-#define IDSET_INIT { STRMAP_INIT, false, 0, NULL, NULL, 0, 0 }
+#define IDSET_INIT { STRMAP_INIT, false, 0, NULL, NULL, 0, 0, 0 }
 
 /*
  * Add an entry (a test id, suite key or directory) after the id-map (map may
  * be NULL). Trailing slashes are dropped so `dir/` and `dir` are one entry.
  */
 void idset_add(struct idset *set, const struct idmap *map, const char *entry);
-/* The same, kept as a hash (see above); a set is filled one way or the other. */
-void idset_add_hashed(struct idset *set, const char *entry);
+/*
+ * The same, kept as a hash (see above); a set is filled one way or the
+ * other. The entry's index (of an equal entry added before, too), or -1
+ * for an empty one.
+ */
+int64_t idset_add_hashed(struct idset *set, const char *entry);
 /* Room for n hashed entries without growing. */
 void idset_reserve_hashed(struct idset *set, size_t n);
 /* How many distinct entries set holds. */

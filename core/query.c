@@ -1152,6 +1152,29 @@ int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out
 	return query_selection_each(s, run_id, push_entry, out);
 }
 
+int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *out,
+			      bool *known)
+{
+	static const char sql[] = "SELECT unmatched FROM selection WHERE run_id = ?1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc, ret = 0;
+
+	*known = false;
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*known = true;
+		if (store_strings_decode(sqlite3_column_blob(st, 0),
+					 (size_t)sqlite3_column_bytes(st, 0), out) < 0)
+			ret = error("store '%s': the selection of run %" PRId64 " is corrupt",
+				    s->path, run_id);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read a selection");
+	return ret;
+}
+
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)
 {
 	static const char sql[] =

@@ -362,6 +362,13 @@ void quarantine_index_release(struct quarantine_index *q);
  * borrowed; none when it has none. Stops at fn's non-zero, returned.
  */
 int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *data);
+/*
+ * The entries of a run's selection that select none of the tests its own
+ * results reported, appended to out (sorted); *known is false when the run
+ * reported none, or was stored before tiadash kept them.
+ */
+int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *out,
+			      bool *known);
 
 struct diff_file_info {
 	char *path, *old_path; /* old_path NULL unless renamed */

@@ -390,7 +390,13 @@ static const char *const migrations[] = {
 	 * and counts as unresolved. Selections stored before are not read
 	 * again: ingest their runs again (--replace) to declare their names.
 	 */
-	"CREATE TABLE declared_name (name_id INTEGER PRIMARY KEY);",
+	"CREATE TABLE declared_name (name_id INTEGER PRIMARY KEY);"
+	/*
+	 * And a selection's entries that select none of the tests its own run
+	 * reported (store_strings_encode; NULL: the run reported none): a
+	 * failing test only they select was selected, not run.
+	 */
+	"ALTER TABLE selection ADD COLUMN unmatched BLOB;",
 #undef STALE_RUN
 #undef STALE
 };

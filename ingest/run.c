@@ -301,6 +301,7 @@ void run_data_init(struct run_data *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->entries_blob = (struct strbuf)STRBUF_INIT;
+	d->unmatched_blob = (struct strbuf)STRBUF_INIT;
 	testset_init(&d->tests);
 }
 
@@ -324,6 +325,7 @@ void run_data_release(struct run_data *d)
 	free(d->quarantine_joined);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
+	strbuf_release(&d->unmatched_blob);
 	strlist_release(&d->reasons);
 	strlist_release(&d->quarantine);
 	strlist_release(&d->declared);
@@ -410,6 +412,7 @@ struct case_names {
 	bool valid;
 	/* Entry matching (run_data.has_unmatched): the entries, and which select a test. */
 	struct idset entries;
+	const char **entry_at; /* index -> the entry (borrowed from run_data.entries) */
 	bool *hit;
 };
 
@@ -544,14 +547,34 @@ static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
 	cc->d = d;
 	cc->names = (struct case_names){ STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
 					 STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, NULL,
-					 ID_NOT_FOUND, false, false, IDSET_INIT, NULL };
+					 ID_NOT_FOUND, false, false, IDSET_INIT, NULL, NULL };
 	cc->names.rewrites = identity_rewrites(d->ids, ID_MAP);
 	if (!d->has_unmatched)
 		return;
 	idset_reserve_hashed(&cc->names.entries, d->entries.nr);
-	for (size_t i = 0; i < d->entries.nr; i++)
-		idset_add_hashed(&cc->names.entries, d->entries.items[i]);
+	cc->names.entry_at = xcalloc(d->entries.nr + 1, sizeof(*cc->names.entry_at));
+	for (size_t i = 0; i < d->entries.nr; i++) {
+		int64_t at = idset_add_hashed(&cc->names.entries, d->entries.items[i]);
+
+		if (at >= 0 && !cc->names.entry_at[at])
+			cc->names.entry_at[at] = d->entries.items[i];
+	}
 	cc->names.hit = xcalloc(idset_size(&cc->names.entries) + 1, sizeof(bool));
+}
+
+/* The entries no case of the run matched: counted, and kept for the store. */
+static void settle_unmatched(struct case_names *cn, struct run_data *d)
+{
+	struct strlist unmatched = STRLIST_INIT;
+
+	for (size_t i = 0; i < idset_size(&cn->entries); i++) {
+		if (cn->hit[i])
+			continue;
+		d->entries_unmatched++;
+		strlist_push(&unmatched, cn->entry_at[i]);
+	}
+	store_strings_encode(&unmatched, &d->unmatched_blob);
+	strlist_release(&unmatched);
 }
 
 static void case_ctx_release(struct case_ctx *cc)
@@ -559,8 +582,7 @@ static void case_ctx_release(struct case_ctx *cc)
 	struct case_names *cn = &cc->names;
 
 	if (cc->d->has_unmatched)
-		for (size_t i = 0; i < idset_size(&cn->entries); i++)
-			cc->d->entries_unmatched += !cn->hit[i];
+		settle_unmatched(cn, cc->d);
 	strbuf_release(&cn->file);
 	strbuf_release(&cn->classname);
 	strbuf_release(&cn->suite_key);
@@ -569,6 +591,7 @@ static void case_ctx_release(struct case_ctx *cc)
 	strbuf_release(&cn->name);
 	strbuf_release(&cn->key);
 	idset_release(&cn->entries);
+	free(cn->entry_at);
 	free(cn->hit);
 }
 

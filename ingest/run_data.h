@@ -62,6 +62,7 @@ struct run_data {
 	struct strlist declared;
 	bool has_unmatched;            /* the run has results to match entries with */
 	int64_t entries_unmatched;     /* entries that select none of them */
+	struct strbuf unmatched_blob;  /* those entries, encoded for the store */
 	/* Selection (shadow). */
 	enum decision decision;
 	struct strlist reasons, entries;

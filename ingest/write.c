@@ -235,8 +235,8 @@ static int insert_selection(struct store *s, const struct manifest *m,
 {
 	static const char sel_sql[] =
 		"INSERT INTO selection (run_id, decision, total_tests, selected_count,"
-		" format, entries, entries_total, entries_unresolved, entries_unmatched)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+		" format, entries, entries_total, entries_unresolved, entries_unmatched, unmatched)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
 	static const char reason_sql[] =
 		"INSERT INTO selection_reason (run_id, pos, reason) VALUES (?1, ?2, ?3)";
 	sqlite3_stmt *st;
@@ -256,6 +256,9 @@ static int insert_selection(struct store *s, const struct manifest *m,
 	sqlite3_bind_int64(st, 7, d->entry_ids.total);
 	sqlite3_bind_int64(st, 8, d->entry_ids.unresolved);
 	store_bind_opt_int(st, 9, d->has_unmatched, d->entries_unmatched);
+	if (d->has_unmatched)
+		sqlite3_bind_blob(st, 10, d->unmatched_blob.buf, (int)d->unmatched_blob.len,
+				  SQLITE_STATIC);
 	ret = store_exec_stmt(s, st, "cannot write a selection");
 	for (size_t i = 0; i < d->reasons.nr && !ret; i++) {
 		st = store_stmt(s, reason_sql);

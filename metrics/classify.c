@@ -22,6 +22,7 @@ void pair_verdict_release(struct pair_verdict *v)
 {
 	strlist_release(&v->missed);
 	strlist_release(&v->non_hermetic);
+	strlist_release(&v->not_run);
 	strlist_release(&v->flaky);
 	strlist_release(&v->quarantined);
 	strlist_release(&v->inherited);
@@ -88,6 +89,13 @@ struct full_scan {
 	const struct idset *quarantine;
 	const struct strlist *red_on_main; /* sorted */
 	bool any_real, any_unjoined, selection_read;
+	/*
+	 * The selection split by whether an entry named a test the shadow run
+	 * reported (ran) or none (idle; only where its results told), read at
+	 * the first selected failure of a passing shadow run.
+	 */
+	struct idset ran, idle;
+	bool split_read, split_known;
 };
 
 /* Whether the shadow run's selection names r; read at the first question. */
@@ -99,6 +107,41 @@ static int selects(struct full_scan *fs, const struct test_result *r, bool *out)
 			return -1;
 	}
 	*out = idset_selects(fs->selected, r->suite, r->name);
+	return 0;
+}
+
+/* Split the selection's entries by the stored unmatched ones (above). */
+static int read_split(struct full_scan *fs)
+{
+	struct strlist entries = STRLIST_INIT, unmatched = STRLIST_INIT;
+	int64_t id = fs->v->shadow->id;
+	int ret;
+
+	fs->split_read = true;
+	ret = query_selection_unmatched(fs->s, id, &unmatched, &fs->split_known);
+	if (!ret && fs->split_known && unmatched.nr)
+		ret = query_selection_entries(fs->s, id, &entries);
+	for (size_t i = 0; !ret && i < entries.nr; i++)
+		idset_add(strlist_sorted_has(&unmatched, entries.items[i]) ? &fs->idle : &fs->ran,
+			  fs->map, entries.items[i]);
+	strlist_release(&entries);
+	strlist_release(&unmatched);
+	return ret;
+}
+
+/*
+ * A selected test the shadow run did not run: only entries that named
+ * none of its reported tests select it. Without its results (or with
+ * every entry matched), it ran as far as anything tells.
+ */
+static int not_run(struct full_scan *fs, const struct test_result *r, bool *out)
+{
+	*out = false;
+	if (!fs->split_read && read_split(fs) < 0)
+		return -1;
+	if (fs->split_known && idset_size(&fs->idle))
+		*out = idset_selects(&fs->idle, r->suite, r->name) &&
+		       !idset_selects(&fs->ran, r->suite, r->name);
 	return 0;
 }
 
@@ -132,9 +175,15 @@ static int add_real(struct full_scan *fs, const struct test_result *r, const cha
 		fs->any_unjoined = true;
 		return 0;
 	}
-	if (fs->v->shadow->verdict == VERDICT_PASS)
-		strlist_push(selected ? &fs->v->non_hermetic : &fs->v->missed, id);
-	else if (!selected)
+	if (fs->v->shadow->verdict == VERDICT_PASS && selected) {
+		bool idle;
+
+		if (not_run(fs, r, &idle) < 0)
+			return -1;
+		strlist_push(idle ? &fs->v->not_run : &fs->v->non_hermetic, id);
+	} else if (fs->v->shadow->verdict == VERDICT_PASS) {
+		strlist_push(&fs->v->missed, id);
+	} else if (!selected)
 		strlist_push(&fs->v->latent, id);
 	return 0;
 }
@@ -263,7 +312,7 @@ static int decide(struct store *s, const struct pair_info *p, struct pair_verdic
 	if (!any_real && v->inherited.nr)
 		v->cls = CLASS_INHERITED;
 	else if (v->shadow->verdict == VERDICT_PASS && any_real)
-		v->cls = v->missed.nr ? CLASS_ESCAPE :
+		v->cls = v->missed.nr || v->not_run.nr ? CLASS_ESCAPE :
 			 any_unjoined ? CLASS_UNRESOLVED : CLASS_NON_HERMETIC;
 	else if (v->shadow->verdict == VERDICT_PASS)
 		v->cls = rerun ? CLASS_FLAKY : CLASS_AGREE;
@@ -308,7 +357,8 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 {
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
 	struct strlist red = STRLIST_INIT;
-	struct full_scan fs = { s, map, out, &selected, &quarantine, &red, false, false, false };
+	struct full_scan fs = { s, map, out, &selected, &quarantine, &red, false, false, false,
+				IDSET_INIT, IDSET_INIT, false, false };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -341,17 +391,21 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 		 * the shadow gate caught the change, whatever it left out. */
 		strlist_release(&out->missed);
 		strlist_release(&out->non_hermetic);
+		strlist_release(&out->not_run);
 	}
 	if (out->cls != CLASS_AGREE)
 		strlist_release(&out->latent);
 	strlist_sort(&out->missed);
 	strlist_sort(&out->non_hermetic);
+	strlist_sort(&out->not_run);
 	strlist_sort(&out->flaky);
 	strlist_sort(&out->quarantined);
 	strlist_sort(&out->inherited);
 	strlist_sort(&out->latent);
 	idset_release(&selected);
 	idset_release(&quarantine);
+	idset_release(&fs.ran);
+	idset_release(&fs.idle);
 	strlist_release(&red);
 	return ret;
 }

@@ -6,9 +6,12 @@
  *                 (`error` verdict); a commit unknown to the repository
  *   escape        shadow passed, the full run has real failing tests
  *                 (failed or errored, not flaky, not quarantined) and at
- *                 least one of them was not selected: the missed tests
+ *                 least one of them was not selected (the missed tests),
+ *                 or was selected but not run: only entries that named no
+ *                 test the shadow run reported select it (not_run)
  *   non-hermetic  shadow passed, the full run has real failing tests and
- *                 every one of them was selected (and passed in shadow)
+ *                 every one of them was selected (and, as far as the
+ *                 shadow run's results tell, ran and passed there)
  *   flaky         no real failure, and a flake decided the verdicts: a
  *                 full attempt failed and a rerun of the same head passed,
  *                 or the shadow run failed only on tests the full run
@@ -85,7 +88,8 @@ struct pair_verdict {
 	struct run_info *answer;
 	const char *why;                      /* incomplete: the reason */
 	struct strlist missed;       /* real failing tests not selected */
-	struct strlist non_hermetic; /* real failing tests that were selected */
+	struct strlist non_hermetic; /* real failing tests that were selected (and ran) */
+	struct strlist not_run;      /* selected, but not in the shadow run's results */
 	struct strlist flaky;        /* tests that passed on a rerun */
 	struct strlist quarantined;  /* failing tests on the quarantine list */
 	struct strlist inherited;    /* real failing tests main was red on too */

@@ -158,6 +158,7 @@ static cJSON *json_escape(const struct metrics *m, const struct metrics_escape *
 		if (x->missed_blind[j])
 			json_push_string(blind, x->missed.items[j]);
 	cJSON_AddItemToObject(o, "non_hermetic", json_strlist(&x->non_hermetic));
+	cJSON_AddItemToObject(o, "not_run", json_strlist(&x->not_run));
 	json_add_bool(o, "explained", x->explained);
 	json_add_string_or_null(o, "note", x->note);
 	return o;
@@ -518,11 +519,16 @@ static void text_escapes(struct metrics_out *o, const struct metrics *m)
 			strbuf_addf(sb, ", %zu missed", e->missed.nr);
 		if (e->non_hermetic.nr)
 			strbuf_addf(sb, ", %zu selected and failed", e->non_hermetic.nr);
+		if (e->not_run.nr)
+			strbuf_addf(sb, ", %zu selected, not run", e->not_run.nr);
 		strbuf_addch(sb, '\n');
 		text_test_list(o, &e->missed);
 		if (e->missed.nr && e->non_hermetic.nr)
 			strbuf_addstr(sb, "   selected and failed:\n");
 		text_test_list(o, &e->non_hermetic);
+		if (e->not_run.nr && (e->missed.nr || e->non_hermetic.nr))
+			strbuf_addstr(sb, "   selected, not run:\n");
+		text_test_list(o, &e->not_run);
 		if (e->explained) {
 			strbuf_addstr(sb, "    explained: ");
 			metrics_put_text(o, e->note);
@@ -886,6 +892,10 @@ static void md_escapes(struct metrics_out *o, const struct metrics *m)
 		md_list(o, &e->missed);
 		strbuf_addstr(&o->sb, " | ");
 		md_list(o, &e->non_hermetic);
+		if (e->not_run.nr) {
+			strbuf_addstr(&o->sb, e->non_hermetic.nr ? "<br>not run: " : "not run: ");
+			md_list(o, &e->not_run);
+		}
 		strbuf_addstr(&o->sb, " | ");
 		if (e->explained)
 			metrics_put_text(o, e->note);

@@ -196,6 +196,7 @@ static int print_json(struct show *sh)
 	}
 	cJSON_AddItemToObject(root, "why_missed", json_strings(&sh->why_missed));
 	cJSON_AddItemToObject(root, "non_hermetic", json_strings(&sh->v.non_hermetic));
+	cJSON_AddItemToObject(root, "not_run", json_strings(&sh->v.not_run));
 	cJSON_AddItemToObject(root, "flaky", json_strings(&sh->v.flaky));
 	cJSON_AddItemToObject(root, "quarantined", json_strings(&sh->v.quarantined));
 	cJSON_AddItemToObject(root, "inherited", json_strings(&sh->v.inherited));
@@ -454,6 +455,7 @@ static int print_text(struct show *sh)
 	text_verifier(sh);
 	text_missed(sh);
 	put_list("selected", &sh->v.non_hermetic);
+	put_list("not run", &sh->v.not_run);
 	put_list("flaky", &sh->v.flaky);
 	put_list("quarantined", &sh->v.quarantined);
 	put_list("inherited", &sh->v.inherited);

@@ -67,6 +67,7 @@ void pair_facts_of(const struct pair_info *p, struct pair_verdict *v, struct pai
 	move_list(&out->unresolved, &v->unresolved);
 	move_list(&out->missed, &v->missed);
 	move_list(&out->non_hermetic, &v->non_hermetic);
+	move_list(&out->not_run, &v->not_run);
 	move_list(&out->inherited, &v->inherited);
 	move_list(&out->latent, &v->latent);
 	memcpy(out->main_sha, v->cover.sha, sizeof(out->main_sha));
@@ -114,6 +115,7 @@ void pair_facts_encode(const struct pair_facts *f, struct strbuf *out)
 	put_list(out, &f->unresolved);
 	put_list(out, &f->missed);
 	put_list(out, &f->non_hermetic);
+	put_list(out, &f->not_run);
 	put_list(out, &f->inherited);
 	put_list(out, &f->latent);
 	if (f->inherited.nr)
@@ -177,6 +179,7 @@ int pair_facts_decode(const struct pair_fact_row *row, struct pair_facts *out)
 	get_list(&rd, &out->unresolved);
 	get_list(&rd, &out->missed);
 	get_list(&rd, &out->non_hermetic);
+	get_list(&rd, &out->not_run);
 	get_list(&rd, &out->inherited);
 	get_list(&rd, &out->latent);
 	out->main_sha[0] = '\0';
@@ -192,6 +195,7 @@ void pair_facts_release(struct pair_facts *f)
 	strlist_release(&f->unresolved);
 	strlist_release(&f->missed);
 	strlist_release(&f->non_hermetic);
+	strlist_release(&f->not_run);
 	strlist_release(&f->inherited);
 	strlist_release(&f->latent);
 	memset(f, 0, sizeof(*f));

@@ -31,14 +31,14 @@ struct pair_facts {
 	int64_t entries_total, entries_unresolved, entries_unmatched;
 	struct strlist reasons;    /* a force-full shadow attempt's reasons */
 	struct strlist unresolved; /* failing tests whose suite key resolved to nothing */
-	struct strlist missed, non_hermetic; /* an escape's (pair_verdict) */
+	struct strlist missed, non_hermetic, not_run; /* an escape's (pair_verdict) */
 	struct strlist inherited, latent;    /* pair_verdict's */
 	char main_sha[41];  /* the run of main that covers it, when inherited is not empty */
 	bool base_unrun;    /* an escape that no run of main covers */
 };
 #define PAIR_FACTS_INIT { .reasons = STRLIST_INIT, .unresolved = STRLIST_INIT, \
-	.missed = STRLIST_INIT, .non_hermetic = STRLIST_INIT, .inherited = STRLIST_INIT, \
-	.latent = STRLIST_INIT }
+	.missed = STRLIST_INIT, .non_hermetic = STRLIST_INIT, .not_run = STRLIST_INIT, \
+	.inherited = STRLIST_INIT, .latent = STRLIST_INIT }
 
 /*
  * The key the facts are kept under: this format's version, the id-map

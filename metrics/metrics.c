@@ -445,6 +445,7 @@ static void add_escape(struct acc *a, struct pair_facts *f, struct metrics_row *
 	e->row = m->nr_rows - 1;
 	move_list(&e->missed, &f->missed);
 	move_list(&e->non_hermetic, &f->non_hermetic);
+	move_list(&e->not_run, &f->not_run);
 	e->explained = note != NULL;
 	e->note = note ? xstrdup(note) : NULL;
 	r->explained = e->explained;
@@ -2087,6 +2088,7 @@ void metrics_release(struct metrics *m)
 	for (size_t i = 0; i < m->nr_escape_list; i++) {
 		strlist_release(&m->escape_list[i].missed);
 		strlist_release(&m->escape_list[i].non_hermetic);
+		strlist_release(&m->escape_list[i].not_run);
 		free(m->escape_list[i].missed_blind);
 		free(m->escape_list[i].note);
 		free(m->escape_list[i].rules);

@@ -134,6 +134,7 @@ struct metrics_escape {
 	size_t row;                  /* index into metrics.rows */
 	struct strlist missed;       /* failing tests the selection did not name */
 	struct strlist non_hermetic; /* failing tests that were selected */
+	struct strlist not_run;      /* selected, not in the shadow run's results */
 	bool *missed_blind;          /* per missed test: a blind spot of the window */
 	bool explained;
 	char *note;                  /* the latest note's text, or NULL */

@@ -350,6 +350,7 @@ static int build(struct tui *t, struct detail *d)
 	ret = notes(t, d, p.head_id);
 	list(d, "missed", &v.missed, ROLE_BAD, POINT_TEST);
 	list(d, "sel+failed", &v.non_hermetic, ROLE_BAD, POINT_TEST);
+	list(d, "not run", &v.not_run, ROLE_BAD, POINT_TEST);
 	list(d, "flaky", &v.flaky, ROLE_WARN, POINT_TEST);
 	list(d, "quarantined", &v.quarantined, ROLE_DIM, POINT_TEST);
 	list(d, "inherited", &v.inherited, ROLE_WARN, POINT_TEST);

@@ -342,6 +342,28 @@ static void class_entries_select(void **state)
 	idset_release(&set);
 }
 
+/* vitest's "A > b" and jest's "A b" name one test; an entry keeps one index. */
+static void title_paths(void **state)
+{
+	struct idset set = IDSET_INIT, hashed = IDSET_INIT;
+
+	UNUSED(state);
+	idset_add(&set, NULL, "src/t.test.js::Toolbar > renders");
+	idset_add(&set, NULL, "src/u.test.js::Menu opens");
+	assert_int_equal(idset_size(&set), 2);
+	assert_true(idset_selects(&set, "src/t.test.js", "Toolbar > renders"));
+	assert_true(idset_selects(&set, "src/t.test.js", "Toolbar renders"));
+	assert_true(idset_selects(&set, "src/u.test.js", "Menu > opens"));
+	assert_false(idset_selects(&set, "src/t.test.js", "Toolbar > renders twice"));
+	assert_false(idset_selects(&set, "src/t.test.js", "Toolbar>renders"));
+	idset_add_hashed(&hashed, "src/t.test.js::Toolbar > renders");
+	idset_add_hashed(&hashed, "src/u.test.js");
+	assert_int_equal(idset_size(&hashed), 2);
+	assert_true(idset_selects(&hashed, "src/t.test.js", "Toolbar renders"));
+	idset_release(&set);
+	idset_release(&hashed);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +378,7 @@ int main(void)
 		cmocka_unit_test(no_tree),
 		cmocka_unit_test(class_entries_select),
 		cmocka_unit_test(junit_cases_across_growth),
+		cmocka_unit_test(title_paths),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
