@@ -15,7 +15,7 @@
 
 #include "core/tiadash.h"
 #include "ingest/ingest.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 /* Limits of every transfer. Times are seconds. */
 struct http_options {

@@ -13,7 +13,7 @@
 #include "core/query.h"
 #include "core/repo.h"
 #include "core/store.h"
-#include "ingest/input.h"
+#include "core/input.h"
 #include "ingest/manifest.h"
 
 #include <pthread.h>
