@@ -193,6 +193,15 @@ bool ynode_shared(struct ydoc *y, yaml_node_t *target)
 	return ways > 1;
 }
 
+int yaml_shared_list_error(const char *path, int line, const char *what,
+			   const char *key, const char *glob)
+{
+	return error("%s:%d: %s: %s is a list shared through a YAML anchor or "
+		     "merge key (used in more than one place): a glob added to it "
+		     "would land in each; add '%s' by hand where it belongs",
+		     path, line, what, key, glob);
+}
+
 /* ---- writing: inserting JSON text, checked with cJSON ---- */
 
 static bool json_equals(const char *text, size_t len, const cJSON *want, bool jsonc)

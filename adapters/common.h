@@ -91,6 +91,13 @@ int conf_json_insert_member(const char *t, size_t len, const char *key,
  * land in each.
  */
 bool ynode_shared(struct ydoc *y, yaml_node_t *target);
+/*
+ * Refuse to write glob into the shared list key (of a WHAT, "moon config")
+ * at path:line: "...: KEY is a list shared through a YAML anchor or merge
+ * key ...". Returns -1.
+ */
+int yaml_shared_list_error(const char *path, int line, const char *what,
+			   const char *key, const char *glob);
 /* Is b's tree a's, with one more scalar `extra` last in b's node `target`? */
 bool ytree_equal(struct ydoc *a, yaml_node_t *na, struct ydoc *b, yaml_node_t *nb,
 		 yaml_node_t *target, const char *extra);
