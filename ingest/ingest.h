@@ -69,7 +69,7 @@ int ingest_path(struct ingest *ing, const char *path);
 int ingest_flush(struct ingest *ing);
 
 /*
- * Ingest a manifest or an index by HTTP(S) URL (ingest/http.c).
+ * Ingest a manifest or an index by HTTP(S) URL (ingest/url.c).
  * TIADASH_TOKEN goes to the URL's own origin (scheme, host, port) and to no
  * other, also for what an index there lists. ingest_url_untrusted is for
  * URLs that an index file lists: a file names no trusted origin, so the
