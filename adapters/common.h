@@ -9,6 +9,7 @@
 
 #include "core/tiadash.h"
 #include "core/strmap.h"
+#include "core/ydoc.h"
 #include "adapters/adapter.h"
 
 #include <cJSON.h>
@@ -82,39 +83,21 @@ int conf_json_insert_member(const char *t, size_t len, const char *key,
 			    const char *member, const cJSON *want, bool jsonc,
 			    struct strbuf *out);
 
-/* ---- YAML (libyaml's document API: nodes with their marks) ---- */
+/* ---- YAML (core/ydoc.h reads the documents) ---- */
 
-struct ydoc {
-	yaml_parser_t parser;
-	yaml_document_t doc;
-	bool loaded;
-};
-
-int ydoc_load(struct ydoc *y, const char *text, size_t len, const char *path,
-	      const char *what);
-void ydoc_release(struct ydoc *y);
-yaml_node_t *ynode(struct ydoc *y, int id);
-yaml_node_t *yroot(struct ydoc *y);
-bool yscalar_is(const yaml_node_t *n, const char *s);
-/*
- * The value of key in a mapping node, or NULL. YAML's merge key applies:
- * a key the mapping lacks is looked up in what its `<<` merges.
- */
-yaml_node_t *ymap_get(struct ydoc *y, yaml_node_t *map, const char *key);
-/*
- * The mapping's pairs as YAML's merge key makes them (its own but `<<`,
- * then the merged keys it lacks) into out, as yaml_node_pair_t; how many.
- */
-size_t ymap_pairs(struct ydoc *y, yaml_node_t *map, struct strbuf *out);
 /*
  * Is the node reached from the root in more than one way (an alias of
  * its anchor, or a merge key, uses it elsewhere)? Text added to it would
  * land in each.
  */
 bool ynode_shared(struct ydoc *y, yaml_node_t *target);
-/* A scalar's text (caller frees), its first line. */
-char *yscalar(const yaml_node_t *n);
-int yline(const yaml_node_t *n);
+/*
+ * Refuse to write glob into the shared list key (of a WHAT, "moon config")
+ * at path:line: "...: KEY is a list shared through a YAML anchor or merge
+ * key ...". Returns -1.
+ */
+int yaml_shared_list_error(const char *path, int line, const char *what,
+			   const char *key, const char *glob);
 /* Is b's tree a's, with one more scalar `extra` last in b's node `target`? */
 bool ytree_equal(struct ydoc *a, yaml_node_t *na, struct ydoc *b, yaml_node_t *nb,
 		 yaml_node_t *target, const char *extra);

@@ -82,10 +82,8 @@ static int harness_plan(struct adapter_edit *e, const char *path, const char *gl
 	list = harness_list(&a);
 	sel = ymap_get(&a, yroot(&a), "selection");
 	if (list && ynode_shared(&a, list)) {
-		ret = error("%s:%d: harness config: selection.no_subset_paths is a list "
-			    "shared through a YAML anchor or merge key (used in more "
-			    "than one place): a glob added to it would land in each; "
-			    "add '%s' by hand where it belongs", path, yline(list), glob);
+		ret = yaml_shared_list_error(path, yline(list), "harness config",
+					     "selection.no_subset_paths", glob);
 		goto out;
 	}
 	if (list && list->type == YAML_SEQUENCE_NODE)

@@ -404,10 +404,8 @@ static int moon_plan(struct adapter_edit *e, const char *path, const char *glob,
 						      "are relative to the project "
 						      "unless they start with '/'", g));
 	if (list && ynode_shared(&y, list)) {
-		ret = error("%s:%d: moon config: implicitInputs is a list shared "
-			    "through a YAML anchor or merge key (used in more than one "
-			    "place): a glob added to it would land in each; add '%s' by "
-			    "hand where it belongs", path, yline(list), g);
+		ret = yaml_shared_list_error(path, yline(list), "moon config",
+					     "implicitInputs", g);
 		goto out;
 	}
 	if (list && list->type == YAML_SEQUENCE_NODE)

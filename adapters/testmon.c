@@ -1,7 +1,7 @@
 /* The pytest-testmon adapter: `pytest --testmon --collect-only -q` answers (its force-full list is a plain glob list: the lists adapter's). */
 #include "core/tiadash.h"
 #include "adapters/common.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

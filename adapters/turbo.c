@@ -158,11 +158,7 @@ static bool pnpm_lock_load(struct ydoc *y, const char *text, size_t len)
 	yaml_node_t *root;
 
 	memset(y, 0, sizeof(*y));
-	if (!text || !yaml_parser_initialize(&y->parser))
-		return false;
-	yaml_parser_set_input_string(&y->parser, (const unsigned char *)text, len);
-	y->loaded = yaml_parser_load(&y->parser, &y->doc) != 0;
-	root = y->loaded ? yroot(y) : NULL;
+	root = text && ydoc_load_quiet(y, text, len) ? yroot(y) : NULL;
 	return root && root->type == YAML_MAPPING_NODE &&
 	       ymap_get(y, root, "lockfileVersion") &&
 	       ymap_get(y, root, "lockfileVersion")->type == YAML_SCALAR_NODE &&

@@ -121,7 +121,7 @@ static const char *const migrations[] = {
 	/*
 	 * 2 -> 3: a 304 is answered from the cached body of an index or a
 	 * manifest, and a manifest's files are revalidated against the
-	 * validators they had when its run was stored (ingest/http.c).
+	 * validators they had when its run was stored (ingest/url.c).
 	 */
 	"ALTER TABLE http_cache ADD COLUMN body BLOB;"
 	"CREATE TABLE http_part ("

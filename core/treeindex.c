@@ -3,9 +3,9 @@
 #include "core/treeindex.h"
 #include "core/glob.h"
 #include "core/strmap.h"
+#include "core/ydoc.h"
 
 #include <cJSON.h>
-#include <yaml.h>
 
 struct tpath {
 	char *path;
@@ -314,60 +314,27 @@ static cJSON *read_json(struct tree_index *t, const char *path)
 	return j;
 }
 
-struct ydoc {
-	yaml_document_t doc;
-	bool loaded;
-};
-
 static bool read_yaml(struct tree_index *t, const char *path, struct ydoc *y)
 {
 	struct strbuf sb = STRBUF_INIT;
-	yaml_parser_t p;
 
 	y->loaded = false;
-	if (repo_tree_read_file(t->r, t->tree, path, &sb) == 0 && yaml_parser_initialize(&p)) {
-		yaml_parser_set_input_string(&p, (const unsigned char *)sb.buf, sb.len);
-		y->loaded = yaml_parser_load(&p, &y->doc) && yaml_document_get_root_node(&y->doc);
-		if (!y->loaded)
-			yaml_document_delete(&y->doc);
-		yaml_parser_delete(&p);
-	}
+	if (repo_tree_read_file(t->r, t->tree, path, &sb) == 0 &&
+	    ydoc_load_quiet(y, sb.buf, sb.len) && !yroot(y))
+		ydoc_release(y);
 	strbuf_release(&sb);
 	return y->loaded;
 }
 
-static void ydoc_release(struct ydoc *y)
-{
-	if (y->loaded)
-		yaml_document_delete(&y->doc);
-	y->loaded = false;
-}
-
-static yaml_node_t *ynode(struct ydoc *y, int id)
-{
-	return yaml_document_get_node(&y->doc, id);
-}
-
-static char *yscalar(const yaml_node_t *n)
-{
-	if (!n || n->type != YAML_SCALAR_NODE)
-		return NULL;
-	return xstrndup((const char *)n->data.scalar.value, n->data.scalar.length);
-}
-
-/* The value of key in mapping node map, or NULL. */
+/* The value of key in mapping node map, or NULL (its own keys only: no merge key). */
 static yaml_node_t *yget(struct ydoc *y, yaml_node_t *map, const char *key)
 {
 	if (!map || map->type != YAML_MAPPING_NODE)
 		return NULL;
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = ynode(y, p->key);
-
-		if (k && k->type == YAML_SCALAR_NODE && k->data.scalar.length == strlen(key) &&
-		    !memcmp(k->data.scalar.value, key, k->data.scalar.length))
+	     p < map->data.mapping.pairs.top; p++)
+		if (yscalar_is(ynode(y, p->key), key))
 			return ynode(y, p->value);
-	}
 	return NULL;
 }
 
@@ -481,7 +448,7 @@ static void read_turbo_names(struct tree_index *t)
 	json_globs(&w, cJSON_IsObject(ws) ? cJSON_GetObjectItemCaseSensitive(ws, "packages") : ws);
 	cJSON_Delete(root);
 	if (read_yaml(t, "pnpm-workspace.yaml", &y)) {
-		yaml_globs(&w, &y, yget(&y, yaml_document_get_root_node(&y.doc), "packages"));
+		yaml_globs(&w, &y, yget(&y, yroot(&y), "packages"));
 		ydoc_release(&y);
 	}
 	if (workspace_compile(&w)) {
@@ -518,7 +485,7 @@ static void add_moon_project(struct tree_index *t, const char *dir, const char *
 
 	strmap_intern(&t->moon_dirs, dir, strlen(dir), 0, &added);
 	if (read_yaml(t, moon, &y)) {
-		id = yscalar(yget(&y, yaml_document_get_root_node(&y.doc), "id"));
+		id = yscalar(yget(&y, yroot(&y), "id"));
 		ydoc_release(&y);
 	}
 	if (given)
@@ -559,7 +526,7 @@ static void read_moon_projects(struct tree_index *t)
 	if (!read_yaml(t, ".moon/workspace.yml", &y) && !read_yaml(t, ".moon/workspace.yaml", &y))
 		return;
 	workspace_init(&w);
-	projects = yget(&y, yaml_document_get_root_node(&y.doc), "projects");
+	projects = yget(&y, yroot(&y), "projects");
 	if (projects && projects->type == YAML_SEQUENCE_NODE) {
 		yaml_globs(&w, &y, projects);
 	} else if (projects && projects->type == YAML_MAPPING_NODE) {

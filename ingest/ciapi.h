@@ -6,12 +6,12 @@
  * record` writes them: `tiadash-run.json` or `*.tiadash.json`, with the
  * files it names relative to it in the same archive) ingested as a run.
  *
- * Requests go through ingest/http.c (TLS always verified, retries, size
- * cap, redirects followed by hand, transfers in parallel), with the token
- * and the API's headers sent to the API's origin only: an artifact that
- * redirects to a storage host is downloaded without them. Rate limits are
- * waited out up to TIADASH_HTTP_MAX_WAIT, else the pull stops naming when
- * the limit resets.
+ * Requests go through the fetcher of ingest/fetch.c (TLS always verified,
+ * retries, size cap, redirects followed by hand, transfers in parallel),
+ * with the token and the API's headers sent to the API's origin only: an
+ * artifact that redirects to a storage host is downloaded without them.
+ * Rate limits are waited out up to TIADASH_HTTP_MAX_WAIT, else the pull
+ * stops naming when the limit resets.
  *
  * Incremental: the store remembers (ci_cursor, ci_seen) the runs that
  * landed, with their updated_at; a later pull downloads only runs that are

@@ -9,7 +9,7 @@
 #define TIADASH_INGEST_COVERAGE_H
 
 #include "core/tiadash.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 /*
  * A measured line. `paths` are the report's candidate paths for the file,

@@ -4,7 +4,9 @@
  * 5xx and 429, a size cap enforced while downloading, redirects followed by
  * hand (so TIADASH_TOKEN only ever reaches the trusted origin), and
  * conditional requests whose validators the store remembers (http_cache,
- * http_part), so a cron re-ingest downloads only what changed.
+ * http_part), so a cron re-ingest downloads only what changed. The fetcher
+ * is ingest/fetch.c, ingest by URL ingest/url.c (ingest/fetch.h is what
+ * crosses between them).
  *
  * TLS certificates and host names are always verified; there is no option
  * to turn that off. Proxies come from the environment, as curl reads them
@@ -15,7 +17,7 @@
 
 #include "core/tiadash.h"
 #include "ingest/ingest.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 /* Limits of every transfer. Times are seconds. */
 struct http_options {

@@ -13,7 +13,7 @@
 #include "core/query.h"
 #include "core/repo.h"
 #include "core/store.h"
-#include "ingest/input.h"
+#include "core/input.h"
 #include "ingest/manifest.h"
 
 #include <pthread.h>
@@ -69,7 +69,7 @@ int ingest_path(struct ingest *ing, const char *path);
 int ingest_flush(struct ingest *ing);
 
 /*
- * Ingest a manifest or an index by HTTP(S) URL (ingest/http.c).
+ * Ingest a manifest or an index by HTTP(S) URL (ingest/url.c).
  * TIADASH_TOKEN goes to the URL's own origin (scheme, host, port) and to no
  * other, also for what an index there lists. ingest_url_untrusted is for
  * URLs that an index file lists: a file names no trusted origin, so the

@@ -14,7 +14,7 @@
 #define TIADASH_INGEST_JUNIT_H
 
 #include "core/tiadash.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 enum junit_outcome {
 	JUNIT_PASSED,

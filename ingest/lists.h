@@ -7,7 +7,7 @@
 #define TIADASH_INGEST_LISTS_H
 
 #include "core/tiadash.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 /*
  * Append every entry to out; -1 after error() naming `input:line`. A JSON

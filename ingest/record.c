@@ -10,7 +10,7 @@
 #include "core/timeutil.h"
 #include "core/treeindex.h"
 #include "adapters/adapter.h"
-#include "ingest/input.h"
+#include "core/input.h"
 #include "ingest/lists.h"
 #include "ingest/manifest.h"
 #include "ingest/record.h"

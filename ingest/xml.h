@@ -7,7 +7,7 @@
 #define TIADASH_INGEST_XML_H
 
 #include "core/tiadash.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 #include <expat.h>
 

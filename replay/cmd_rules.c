@@ -201,126 +201,139 @@ static const struct option rules_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int run_rules(int argc, char **argv, struct cmd_context *ctx)
+/* What `tiadash rules` was asked: one mode, the rule files and paths it names. */
+struct rules_args {
+	struct strlist files, paths;
+	enum output_format format;
+	enum rules_mode mode;
+	const char *repo_path;
+	const char *add_glob, *into; /* --add: adapters/adapter.h */
+	bool builtin, dry_run;
+};
+
+/* The mode an option asks for (MODE_NONE: it asks for none), or a usage error. */
+static int rules_option(struct rules_args *a, int c, char **argv, enum rules_mode *m)
 {
-	struct strlist files = STRLIST_INIT, paths = STRLIST_INIT;
-	struct ruleset r = RULESET_INIT;
-	enum output_format format = FORMAT_TEXT;
-	enum rules_mode mode = MODE_NONE;
-	const char *repo_path = ctx->repo_path;
-	const char *add_glob = NULL, *into = NULL; /* --add: adapters/adapter.h */
-	bool builtin = true, dry_run = false;
-	int c, ret = EXIT_OKAY;
+	switch (c) {
+	case 'r':
+		strlist_push(&a->files, optarg);
+		break;
+	case 'B':
+		a->builtin = false;
+		break;
+	case 'b':
+		*m = MODE_BUILTIN;
+		break;
+	case 't':
+		*m = MODE_TEST;
+		break;
+	case 'l':
+		*m = MODE_LIST;
+		break;
+	case 'f':
+		if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &a->format))
+			return usage_error(&cmd_rules, "unknown format '%s'", optarg);
+		break;
+	case 'R':
+		a->repo_path = optarg;
+		break;
+	case 'a':
+		*m = MODE_ADD;
+		a->add_glob = optarg;
+		break;
+	case 'i':
+		a->into = optarg;
+		break;
+	case 'n':
+		a->dry_run = true;
+		break;
+	case 'o': /* core/dispatch.c writes the output to the file */
+		break;
+	case ':':
+		return usage_error(&cmd_rules, "missing value for option '%s'",
+				   argv[optind - 1]);
+	default:
+		return usage_error(&cmd_rules, "unknown option '%s'", argv[optind - 1]);
+	}
+	return EXIT_OKAY;
+}
+
+/* The options and arguments into a; EXIT_OKAY, or the usage error's status. */
+static int parse_rules_args(int argc, char **argv, struct rules_args *a)
+{
+	int c, ret;
 
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:o:", rules_options, NULL)) != -1) {
 		enum rules_mode m = MODE_NONE;
 
-		switch (c) {
-		case 'r':
-			strlist_push(&files, optarg);
-			break;
-		case 'B':
-			builtin = false;
-			break;
-		case 'b':
-			m = MODE_BUILTIN;
-			break;
-		case 't':
-			m = MODE_TEST;
-			break;
-		case 'l':
-			m = MODE_LIST;
-			break;
-		case 'f':
-			if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format)) {
-				ret = usage_error(&cmd_rules, "unknown format '%s'", optarg);
-				goto out;
-			}
-			break;
-		case 'R':
-			repo_path = optarg;
-			break;
-		case 'a':
-			m = MODE_ADD;
-			add_glob = optarg;
-			break;
-		case 'i':
-			into = optarg;
-			break;
-		case 'n':
-			dry_run = true;
-			break;
-		case 'o': /* core/dispatch.c writes the output to the file */
-			break;
-		case ':':
-			ret = usage_error(&cmd_rules, "missing value for option '%s'",
-					  argv[optind - 1]);
-			goto out;
-		default:
-			ret = usage_error(&cmd_rules, "unknown option '%s'",
-					  argv[optind - 1]);
-			goto out;
-		}
-		if (m != MODE_NONE && mode != MODE_NONE && m != mode) {
-			ret = m == MODE_ADD || mode == MODE_ADD ?
-			      usage_error(&cmd_rules, "--add goes alone (not with "
-					  "--builtin, --test or --list)") :
-			      usage_error(&cmd_rules, "give one of --builtin, "
-					  "--test and --list");
-			goto out;
-		}
+		if ((ret = rules_option(a, c, argv, &m)) != EXIT_OKAY)
+			return ret;
+		if (m != MODE_NONE && a->mode != MODE_NONE && m != a->mode)
+			return m == MODE_ADD || a->mode == MODE_ADD ?
+			       usage_error(&cmd_rules, "--add goes alone (not with "
+					   "--builtin, --test or --list)") :
+			       usage_error(&cmd_rules, "give one of --builtin, "
+					   "--test and --list");
 		if (m != MODE_NONE)
-			mode = m;
+			a->mode = m;
 	}
-	if (mode == MODE_NONE) {
-		ret = usage_error(&cmd_rules, "give one of --builtin, --test "
-				  "and --list");
-		goto out;
-	}
-	if ((mode == MODE_ADD) != (into != NULL) || (dry_run && mode != MODE_ADD)) {
-		ret = usage_error(&cmd_rules, mode == MODE_ADD ? "--add needs --into FILE"
-				  : "--into and --dry-run go with --add");
-		goto out;
-	}
-	if (mode == MODE_ADD && optind == argc) {
-		ret = adapter_add(into, add_glob, dry_run, ctx->now) < 0 ?
-		      EXIT_INPUT_ERROR : EXIT_OKAY;
-		goto out;
-	}
-	if (mode != MODE_TEST && optind < argc) {
-		ret = usage_error(&cmd_rules, "unexpected argument '%s'", argv[optind]);
-		goto out;
-	}
+	if (a->mode == MODE_NONE)
+		return usage_error(&cmd_rules, "give one of --builtin, --test "
+				   "and --list");
+	if ((a->mode == MODE_ADD) != (a->into != NULL) ||
+	    (a->dry_run && a->mode != MODE_ADD))
+		return usage_error(&cmd_rules, a->mode == MODE_ADD ? "--add needs --into FILE"
+				   : "--into and --dry-run go with --add");
+	if (a->mode != MODE_TEST && optind < argc)
+		return usage_error(&cmd_rules, "unexpected argument '%s'", argv[optind]);
 	for (int i = optind; i < argc; i++)
-		strlist_push(&paths, argv[i]);
+		strlist_push(&a->paths, argv[i]);
+	return EXIT_OKAY;
+}
 
-	if (mode == MODE_BUILTIN) {
-		rules_add_builtin(&r.builtin);
-	} else if (ruleset_resolve(&r, &files, repo_path, builtin ? RULESET_BUILTIN : 0) < 0) {
-		ret = EXIT_INPUT_ERROR;
-		goto out;
-	}
-	if (mode == MODE_TEST) {
-		if (!paths.nr && read_paths(stdin, &paths) < 0) {
-			ret = EXIT_INPUT_ERROR;
-			goto out;
-		}
-		if (test_paths(&r, &paths, format) < 0)
-			ret = EXIT_INPUT_ERROR;
-	} else if (format == FORMAT_JSON) {
-		print_rules_json(&r);
+/* --builtin, --test and --list over the rules in effect (or the built-ins). */
+static int show_rules(struct rules_args *a, struct ruleset *r)
+{
+	if (a->mode == MODE_BUILTIN)
+		rules_add_builtin(&r->builtin);
+	else if (ruleset_resolve(r, &a->files, a->repo_path,
+				 a->builtin ? RULESET_BUILTIN : 0) < 0)
+		return EXIT_INPUT_ERROR;
+	if (a->mode == MODE_TEST) {
+		if (!a->paths.nr && read_paths(stdin, &a->paths) < 0)
+			return EXIT_INPUT_ERROR;
+		if (test_paths(r, &a->paths, a->format) < 0)
+			return EXIT_INPUT_ERROR;
+	} else if (a->format == FORMAT_JSON) {
+		print_rules_json(r);
 	} else {
-		int w = glob_width(&r.builtin, glob_width(&r.effect, 4));
+		int w = glob_width(&r->builtin, glob_width(&r->effect, 4));
 
-		print_rules_text(&r.effect, w);
-		print_rules_text(&r.builtin, w);
+		print_rules_text(&r->effect, w);
+		print_rules_text(&r->builtin, w);
 	}
-out:
+	return EXIT_OKAY;
+}
+
+static int run_rules(int argc, char **argv, struct cmd_context *ctx)
+{
+	struct rules_args a = {
+		STRLIST_INIT, STRLIST_INIT, FORMAT_TEXT, MODE_NONE, ctx->repo_path,
+		NULL, NULL, true, false,
+	};
+	struct ruleset r = RULESET_INIT;
+	int ret = parse_rules_args(argc, argv, &a);
+
+	if (ret == EXIT_OKAY && a.mode == MODE_ADD)
+		ret = adapter_add(a.into, a.add_glob, a.dry_run, ctx->now) < 0 ?
+		      EXIT_INPUT_ERROR : EXIT_OKAY;
+	else if (ret == EXIT_OKAY)
+		ret = show_rules(&a, &r);
 	ruleset_release(&r);
-	strlist_release(&files);
-	strlist_release(&paths);
+	strlist_release(&a.files);
+	strlist_release(&a.paths);
 	return ret;
 }
 

@@ -425,195 +425,292 @@ static void check_reproducible(struct replay_selector_job *jobs, size_t nr)
 	strbuf_release(&b);
 }
 
-int replay_selector_run(const struct replay_selector_opts *o,
-			struct replay_selector_job *jobs, size_t nr)
-{
-	int width = o->jobs > 0 ? o->jobs : 1;
-	struct slot *slots = xcalloc((size_t)width, sizeof(*slots));
-	struct pollfd *fds = xcalloc((size_t)width * 4, sizeof(*fds));
-	struct worktree_pool *pool = NULL;
-	struct worktree_opts wo = { o->setup, o->scrub };
-	struct replay_selector_job *cached = xcalloc(nr + 1, sizeof(*cached));
-	struct identity_cache *ids = identity_cache_new();
-	size_t next = 0, done = 0;
-	int ret = 0;
+/* One replay_selector_run: its jobs, the slots running them, the worktrees. */
+struct selector_run {
+	const struct replay_selector_opts *o;
+	struct replay_selector_job *jobs;
+	size_t nr, next, done;
+	int width;
+	struct slot *slots;
+	struct pollfd *fds; /* what the next poll waits on */
+	nfds_t nfds;
+	struct worktree_pool *pool;
+	struct replay_selector_job *cached; /* with recheck: the cache's answers */
+	struct identity_cache *ids;
+	int ret;
+};
 
-	for (size_t i = 0; i < nr; i++) {
-		jobs[i].answer = ANSWER_ERROR;
-		jobs[i].lines = (struct strlist)STRLIST_INIT;
-		jobs[i].why = NULL;
-		job_key(o, &jobs[i]);
-		if (!o->cache || cache_read(o, &jobs[i]) != 0)
+/*
+ * Key every job and answer it from the cache where the cache has it; with
+ * recheck, the cache's answer is kept aside and the selector called again.
+ */
+static void answer_from_cache(struct selector_run *r)
+{
+	const struct replay_selector_opts *o = r->o;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		struct replay_selector_job *job = &r->jobs[i];
+
+		job->answer = ANSWER_ERROR;
+		job->lines = (struct strlist)STRLIST_INIT;
+		job->why = NULL;
+		job_key(o, job);
+		if (!o->cache || cache_read(o, job) != 0)
 			continue;
 		if (o->recheck) {
 			/* Keep what the cache says, and call again. */
-			cached[i] = jobs[i];
-			jobs[i].lines = (struct strlist)STRLIST_INIT;
-			jobs[i].cached = false;
+			r->cached[i] = *job;
+			job->lines = (struct strlist)STRLIST_INIT;
+			job->cached = false;
 		}
 	}
-	/* A stop signal removes the pool first; it is raised again at the end. */
-	spawn_watch(true);
-	if (worktree_pool_open(&pool, o->repo, (size_t)width, &wo) < 0) {
-		spawn_watch(false);
-		free(slots);
-		free(fds);
-		free(cached);
-		identity_cache_free(ids);
-		return -1;
-	}
-	while (done < nr) {
-		nfds_t nfds = 0;
-		double now = time_monotonic_s(), wait_s = 3600;
-		bool lingering = false;
+}
 
-		for (int k = 0; k < width && next < nr && !ret; k++) {
-			const char *tree;
+static void count_done(struct selector_run *r)
+{
+	r->done++;
+	if (r->o->progress)
+		r->o->progress(r->done, r->nr, r->o->data);
+}
 
-			if (slots[k].pid)
-				continue;
-			while (next < nr && jobs[next].cached) {
-				/* Answered already: no call. */
-				next++;
-				done++;
-				if (o->progress)
-					o->progress(done, nr, o->data);
-			}
-			if (next >= nr)
-				break;
-			if (worktree_pool_checkout(pool, (size_t)k, jobs[next].head, &tree) < 0 ||
-			    start(o, jobs, next, &slots[k], tree,
-				  worktree_pool_env(pool)) < 0)
-				ret = -1;
-			else
-				next++;
+/* Start the next jobs in the free slots; those answered already need no call. */
+static void start_jobs(struct selector_run *r)
+{
+	for (int k = 0; k < r->width && r->next < r->nr && !r->ret; k++) {
+		const char *tree;
+
+		if (r->slots[k].pid)
+			continue;
+		while (r->next < r->nr && r->jobs[r->next].cached) {
+			r->next++;
+			count_done(r);
 		}
-		if (done >= nr)
+		if (r->next >= r->nr)
 			break;
-		for (int k = 0; k < width; k++) {
-			struct slot *s = &slots[k];
+		if (worktree_pool_checkout(r->pool, (size_t)k, r->jobs[r->next].head, &tree) < 0 ||
+		    start(r->o, r->jobs, r->next, &r->slots[k], tree,
+			  worktree_pool_env(r->pool)) < 0)
+			r->ret = -1;
+		else
+			r->next++;
+	}
+}
+
+/*
+ * The descriptors to wait on (r->fds) and for how long: till the first
+ * deadline, or a moment when a selector has closed its pipes but not yet
+ * exited. False when, after an error, nothing is left to wait for.
+ */
+static bool wait_set(struct selector_run *r, double now, double *wait_s)
+{
+	bool lingering = false;
+
+	r->nfds = 0;
+	*wait_s = 3600;
+	for (int k = 0; k < r->width; k++) {
+		struct slot *s = &r->slots[k];
+
+		if (!s->pid)
+			continue;
+		if (s->in >= 0)
+			r->fds[r->nfds++] = (struct pollfd){ s->in, POLLOUT, 0 };
+		if (s->out >= 0)
+			r->fds[r->nfds++] = (struct pollfd){ s->out, POLLIN, 0 };
+		if (s->err >= 0)
+			r->fds[r->nfds++] = (struct pollfd){ s->err, POLLIN, 0 };
+		if (s->in < 0 && s->out < 0 && s->err < 0)
+			lingering = true;
+		if (s->deadline - now < *wait_s)
+			*wait_s = s->deadline - now;
+	}
+	if (r->ret && !r->nfds && !lingering)
+		return false;
+	if (spawn_watch_fd() >= 0)
+		r->fds[r->nfds++] = (struct pollfd){ spawn_watch_fd(), POLLIN, 0 };
+	else if (lingering && *wait_s > 0.005)
+		*wait_s = 0.005;
+	if (*wait_s < 0)
+		*wait_s = 0;
+	return true;
+}
+
+/* Poll r->fds; -1 after error() when poll fails or a stop signal came. */
+static int wait_ready(struct selector_run *r, double wait_s)
+{
+	if (poll(r->fds, r->nfds, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR)
+		return r->ret = error("cannot wait for the selector: %s", strerror(errno));
+	if (spawn_watch_signal())
+		return r->ret = error("interrupted (signal %d): the worktrees are removed",
+				      spawn_watch_signal());
+	return 0;
+}
+
+/* Feed the selectors' input and drain their output where poll found them ready. */
+static void serve_ready(struct selector_run *r)
+{
+	for (nfds_t f = 0; f < r->nfds; f++) {
+		if (!r->fds[f].revents)
+			continue;
+		if (r->fds[f].fd == spawn_watch_fd()) {
+			spawn_watch_drain();
+			continue;
+		}
+		for (int k = 0; k < r->width; k++) {
+			struct slot *s = &r->slots[k];
 
 			if (!s->pid)
 				continue;
-			if (s->in >= 0)
-				fds[nfds++] = (struct pollfd){ s->in, POLLOUT, 0 };
-			if (s->out >= 0)
-				fds[nfds++] = (struct pollfd){ s->out, POLLIN, 0 };
-			if (s->err >= 0)
-				fds[nfds++] = (struct pollfd){ s->err, POLLIN, 0 };
-			if (s->in < 0 && s->out < 0 && s->err < 0)
-				lingering = true;
-			if (s->deadline - now < wait_s)
-				wait_s = s->deadline - now;
-		}
-		if (ret && !nfds && !lingering)
-			break;
-		if (spawn_watch_fd() >= 0)
-			fds[nfds++] = (struct pollfd){ spawn_watch_fd(), POLLIN, 0 };
-		else if (lingering && wait_s > 0.005)
-			wait_s = 0.005;
-		if (wait_s < 0)
-			wait_s = 0;
-		if (poll(fds, nfds, (int)(wait_s * 1000) + 1) < 0 && errno != EINTR) {
-			ret = error("cannot wait for the selector: %s", strerror(errno));
-			break;
-		}
-		if (spawn_watch_signal()) {
-			ret = error("interrupted (signal %d): the worktrees are removed",
-				    spawn_watch_signal());
-			break;
-		}
-		for (nfds_t f = 0; f < nfds; f++) {
-			if (!fds[f].revents)
-				continue;
-			if (fds[f].fd == spawn_watch_fd()) {
-				spawn_watch_drain();
-				continue;
-			}
-			for (int k = 0; k < width; k++) {
-				struct slot *s = &slots[k];
-
-				if (!s->pid)
-					continue;
-				if (fds[f].fd == s->in)
-					feed(s);
-				else if (fds[f].fd == s->out)
-					drain(&s->out, &s->output, MAX_OUTPUT, &s->overflow);
-				else if (fds[f].fd == s->err)
-					drain(&s->err, &s->errors, MAX_STDERR, NULL);
-			}
-		}
-		now = time_monotonic_s();
-		for (int k = 0; k < width; k++) {
-			struct slot *s = &slots[k];
-			int status = 0;
-			pid_t w;
-
-			if (!s->pid)
-				continue;
-			if (now >= s->deadline) {
-				kill(-s->pid, SIGKILL);
-				kill(s->pid, SIGKILL);
-				while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
-					;
-				finish(o, &jobs[s->job], s, status, true, ids);
-			} else if (s->out < 0 && s->err < 0) {
-				siginfo_t info = { 0 };
-
-				/* Exited? Look without reaping: the group id stays ours. */
-				if (waitid(P_PID, (id_t)s->pid, &info,
-					   WEXITED | WNOHANG | WNOWAIT) == 0 &&
-				    info.si_pid == 0)
-					continue;
-				/* Grandchildren it left behind go with it. */
-				kill(-s->pid, SIGKILL);
-				while ((w = waitpid(s->pid, &status, 0)) < 0 && errno == EINTR)
-					;
-				if (w < 0)
-					status = 255 << 8;
-				finish(o, &jobs[s->job], s, status, false, ids);
-			} else {
-				continue;
-			}
-			done++;
-			if (o->progress)
-				o->progress(done, nr, o->data);
+			if (r->fds[f].fd == s->in)
+				feed(s);
+			else if (r->fds[f].fd == s->out)
+				drain(&s->out, &s->output, MAX_OUTPUT, &s->overflow);
+			else if (r->fds[f].fd == s->err)
+				drain(&s->err, &s->errors, MAX_STDERR, NULL);
 		}
 	}
-	/* Only after an error: stop what still runs. */
-	for (int k = 0; k < width; k++) {
-		if (slots[k].pid) {
+}
+
+/* A selector past its deadline: killed with what it started, its job timed out. */
+static void finish_late(struct selector_run *r, struct slot *s)
+{
+	int status = 0;
+
+	kill(-s->pid, SIGKILL);
+	kill(s->pid, SIGKILL);
+	while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	finish(r->o, &r->jobs[s->job], s, status, true, r->ids);
+}
+
+/* A selector whose pipes are closed: its answer once it has exited (true). */
+static bool finish_exited(struct selector_run *r, struct slot *s)
+{
+	siginfo_t info = { 0 };
+	int status = 0;
+	pid_t w;
+
+	/* Exited? Look without reaping: the group id stays ours. */
+	if (waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    info.si_pid == 0)
+		return false;
+	/* Grandchildren it left behind go with it. */
+	kill(-s->pid, SIGKILL);
+	while ((w = waitpid(s->pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	if (w < 0)
+		status = 255 << 8;
+	finish(r->o, &r->jobs[s->job], s, status, false, r->ids);
+	return true;
+}
+
+/* Settle the slots whose selector exited or ran out of time. */
+static void reap_slots(struct selector_run *r)
+{
+	double now = time_monotonic_s();
+
+	for (int k = 0; k < r->width; k++) {
+		struct slot *s = &r->slots[k];
+
+		if (!s->pid)
+			continue;
+		if (now >= s->deadline)
+			finish_late(r, s);
+		else if (s->out >= 0 || s->err >= 0 || !finish_exited(r, s))
+			continue;
+		count_done(r);
+	}
+}
+
+/* Only after an error: stop what still runs, its job "not run". */
+static void stop_slots(struct selector_run *r)
+{
+	for (int k = 0; k < r->width; k++) {
+		struct slot *s = &r->slots[k];
+
+		if (s->pid) {
 			int status;
 
-			kill(-slots[k].pid, SIGKILL);
-			waitpid(slots[k].pid, &status, 0);
-			set_error(&jobs[slots[k].job], "not run");
-			finish(o, &jobs[slots[k].job], &slots[k], status, false, ids);
+			kill(-s->pid, SIGKILL);
+			waitpid(s->pid, &status, 0);
+			set_error(&r->jobs[s->job], "not run");
+			finish(r->o, &r->jobs[s->job], s, status, false, r->ids);
 		}
 	}
-	worktree_pool_close(pool);
+}
+
+/*
+ * Mark the answers that are not reproducible (two of one key, or with
+ * recheck, the cache's and the call's, differ) and keep the others.
+ */
+static void settle_answers(struct selector_run *r)
+{
+	const struct replay_selector_opts *o = r->o;
+
+	check_reproducible(r->jobs, r->nr);
+	for (size_t i = 0; i < r->nr; i++) {
+		struct replay_selector_job *job = &r->jobs[i];
+
+		if (o->recheck && r->cached[i].cached) {
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+			answer_text(job, &a);
+			answer_text(&r->cached[i], &b);
+			if (job->answer != ANSWER_ERROR && strcmp(a.buf, b.buf))
+				job->not_reproducible = true;
+			strbuf_release(&a);
+			strbuf_release(&b);
+			replay_selector_job_release(&r->cached[i]);
+		}
+		if (!r->ret && o->cache && !job->cached && !job->not_reproducible)
+			cache_write(o, job);
+	}
+}
+
+static void selector_run_release(struct selector_run *r)
+{
+	free(r->slots);
+	free(r->fds);
+	identity_cache_free(r->ids);
+}
+
+int replay_selector_run(const struct replay_selector_opts *o,
+			struct replay_selector_job *jobs, size_t nr)
+{
+	struct worktree_opts wo = { o->setup, o->scrub };
+	struct selector_run r = { .o = o, .jobs = jobs, .nr = nr };
+
+	r.width = o->jobs > 0 ? o->jobs : 1;
+	r.slots = xcalloc((size_t)r.width, sizeof(*r.slots));
+	r.fds = xcalloc((size_t)r.width * 4, sizeof(*r.fds));
+	r.cached = xcalloc(nr + 1, sizeof(*r.cached));
+	r.ids = identity_cache_new();
+	answer_from_cache(&r);
+	/* A stop signal removes the pool first; it is raised again at the end. */
+	spawn_watch(true);
+	if (worktree_pool_open(&r.pool, o->repo, (size_t)r.width, &wo) < 0) {
+		spawn_watch(false);
+		selector_run_release(&r);
+		free(r.cached);
+		return -1;
+	}
+	while (r.done < nr) {
+		double now = time_monotonic_s(), wait_s;
+
+		start_jobs(&r);
+		if (r.done >= nr)
+			break;
+		if (!wait_set(&r, now, &wait_s) || wait_ready(&r, wait_s) < 0)
+			break;
+		serve_ready(&r);
+		reap_slots(&r);
+	}
+	stop_slots(&r);
+	worktree_pool_close(r.pool);
 	spawn_watch(false);
 	if (spawn_watch_signal())
 		raise(spawn_watch_signal());
-	free(slots);
-	free(fds);
-	identity_cache_free(ids);
-	check_reproducible(jobs, nr);
-	for (size_t i = 0; i < nr; i++) {
-		if (o->recheck && cached[i].cached) {
-			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-
-			answer_text(&jobs[i], &a);
-			answer_text(&cached[i], &b);
-			if (jobs[i].answer != ANSWER_ERROR && strcmp(a.buf, b.buf))
-				jobs[i].not_reproducible = true;
-			strbuf_release(&a);
-			strbuf_release(&b);
-			replay_selector_job_release(&cached[i]);
-		}
-		if (!ret && o->cache && !jobs[i].cached && !jobs[i].not_reproducible)
-			cache_write(o, &jobs[i]);
-	}
-	free(cached);
-	return ret;
+	selector_run_release(&r);
+	settle_answers(&r);
+	free(r.cached);
+	return r.ret;
 }

@@ -1,6 +1,6 @@
-/* Reading ingest inputs (files, bodies in memory or spilled to disk, streams). */
+/* Reading inputs (files, bodies in memory or spilled to disk, streams) for ingest and the adapters. */
 #include "core/tiadash.h"
-#include "ingest/input.h"
+#include "core/input.h"
 
 #include <fcntl.h>
 #include <unistd.h>

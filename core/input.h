@@ -1,14 +1,14 @@
 /*
- * An input of an ingest: a file on disk, a body in memory, a download
- * spilled to a temporary file, or any other stream (an archive entry),
- * named for messages by its path or URL. Parsers read inputs as a stream
- * (input_open/input_read, or in chunks or lines), so a report of any size
- * goes through in bounded memory; an input can be read again from the
- * start, and every read also computes the input's digest (for idempotent
- * re-ingest).
+ * An input of an ingest or an adapter's answer: a file on disk, a body in
+ * memory, a download spilled to a temporary file, or any other stream (an
+ * archive entry), named for messages by its path or URL. Parsers read
+ * inputs as a stream (input_open/input_read, or in chunks or lines), so a
+ * report of any size goes through in bounded memory; an input can be read
+ * again from the start, and every read also computes the input's digest
+ * (for idempotent re-ingest).
  */
-#ifndef TIADASH_INGEST_INPUT_H
-#define TIADASH_INGEST_INPUT_H
+#ifndef TIADASH_CORE_INPUT_H
+#define TIADASH_CORE_INPUT_H
 
 #include "core/tiadash.h"
 #include "core/digest.h"
