@@ -213,6 +213,17 @@ test_expect_success 'a hostile rules file name reaches the terminal sanitized' '
 	test_grep "^ *$TRASH/r\\\\x1b\[31mx)$" out
 '
 
+test_expect_success 'a selector that fails every call: exit 2, nothing printed' '
+	test_expect_code 2 tiadash propose --demote --selector "exit 3" >out 2>err &&
+	test_must_be_empty out &&
+	test_grep "^tiadash: error: the selector failed on every call (2): exited with status 3$" err
+'
+
+test_expect_success 'outside a repository: said so, exit 2' '
+	(cd "$TRASH" && test_expect_code 2 tiadash propose --demote 2>err) &&
+	test_grep "replays the repository" "$TRASH/err"
+'
+
 test_expect_success 'usage: --demote alone, its selector options with it' '
 	test_expect_code 2 tiadash propose --demote --accept "a/**" 2>err &&
 	test_grep "separate runs" err &&
