@@ -275,3 +275,12 @@ void json_add_identity(cJSON *obj, const char *key, const struct identity_figure
 		json_push_string(ids, f->quarantine_names.items[i]);
 	cJSON_AddItemToObject(o, "quarantine_unresolved_lines", ids);
 }
+
+cJSON *json_strlist(const struct strlist *l)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; i < l->nr; i++)
+		json_push_string(arr, l->items[i]);
+	return arr;
+}

@@ -6,6 +6,7 @@
 #define TIADASH_CORE_JSON_H
 
 #include "core/tiadash.h"
+#include "core/util.h"
 
 #include <cJSON.h>
 
@@ -32,6 +33,9 @@ struct identity_figures;
  * (null when no run could tell), and by_name, entries_unresolved.
  */
 void json_add_identity(cJSON *obj, const char *key, const struct identity_figures *f);
+
+/* A new array of l's strings, in order. */
+cJSON *json_strlist(const struct strlist *l);
 
 /* Print obj (indented) and a newline to f, then free it. */
 void json_print_free(cJSON *obj, FILE *f);

@@ -10,6 +10,7 @@
 #include "core/timeutil.h"
 #include "metrics/blind.h"
 #include "metrics/common.h"
+#include "metrics/demote.h"
 #include "metrics/html.h"
 #include "metrics/proposals.h"
 
@@ -21,6 +22,10 @@ enum {
 	OPT_NOTE,
 	OPT_LIMIT,
 	OPT_PREVIEW,
+	OPT_DEMOTE,
+	OPT_SELECTOR,
+	OPT_SELECTOR_FORMAT,
+	OPT_SETUP,
 };
 
 static const struct option propose_options[] = {
@@ -32,6 +37,10 @@ static const struct option propose_options[] = {
 	{ "note", required_argument, NULL, OPT_NOTE },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "preview", required_argument, NULL, OPT_PREVIEW },
+	{ "demote", no_argument, NULL, OPT_DEMOTE },
+	{ "selector", required_argument, NULL, OPT_SELECTOR },
+	{ "selector-format", required_argument, NULL, OPT_SELECTOR_FORMAT },
+	{ "setup", required_argument, NULL, OPT_SETUP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -42,6 +51,8 @@ struct propose_args {
 	struct strlist rules, previews;
 	bool builtin;
 	const char *accept, *explain, *note;
+	bool demote;
+	const char *selector, *selector_format, *setup; /* --demote's selector */
 	int64_t limit; /* candidates shown in text and md; -1: all */
 };
 
@@ -488,15 +499,6 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 
 /* ---- JSON ---- */
 
-static cJSON *json_strlist(const struct strlist *l)
-{
-	cJSON *arr = cJSON_CreateArray();
-
-	for (size_t i = 0; i < l->nr; i++)
-		json_push_string(arr, l->items[i]);
-	return arr;
-}
-
 static void json_closes(cJSON *o, const struct proposals *p, const size_t *closes,
 			size_t nr)
 {
@@ -877,6 +879,43 @@ static int preview_globs(struct propose_args *a, struct proposals *p)
 	return ret;
 }
 
+/* ---- --demote ---- */
+
+/* The force-full rules in effect ranked by what they cost and catch (metrics/demote.h). */
+static int demote(struct propose_args *a, struct cmd_context *ctx, struct repo *repo,
+		  const struct config *cfg)
+{
+	struct ruleset set = RULESET_INIT;
+	struct replay_selector_opts sel;
+	struct demote_opts o = { a->m.window.since, a->m.window.until,
+				 a->m.confidence, cfg->idmap, NULL };
+	struct demote d = DEMOTE_INIT;
+	int ret = -1;
+
+	if (!repo)
+		return error("--demote replays the repository's history: run it "
+			     "inside the repository, or give the global --repo PATH");
+	if (ruleset_resolve(&set, &a->rules, repo->root, 0) < 0)
+		goto out;
+	if (a->selector) {
+		if (replay_selector_config(&sel, a->selector, a->selector_format, false,
+					   false, repo, cfg) < 0)
+			goto out;
+		sel.setup = a->setup;
+		sel.timeout_s = 60;
+		sel.jobs = 1;
+		o.selector = &sel;
+	}
+	if (demote_compute(repo, ctx->store, &set.effect, &o, &d) < 0)
+		goto out;
+	demote_print(&d, a->m.format, a->limit, ctx->now, stdout);
+	ret = 0;
+out:
+	demote_release(&d);
+	ruleset_release(&set);
+	return ret;
+}
+
 /* ---- the command ---- */
 
 static int parse_args(struct propose_args *a, int argc, char **argv, int64_t now)
@@ -909,6 +948,22 @@ static int parse_args(struct propose_args *a, int argc, char **argv, int64_t now
 		case OPT_PREVIEW:
 			strlist_push(&a->previews, optarg);
 			break;
+		case OPT_DEMOTE:
+			a->demote = true;
+			break;
+		case OPT_SELECTOR:
+			a->selector = optarg;
+			break;
+		case OPT_SELECTOR_FORMAT:
+			if (!adapter_find_answer(optarg) && strcmp(optarg, "lists"))
+				return usage_error(&cmd_propose, "--selector-format '%s': "
+						   "expected lists or one of %s", optarg,
+						   adapter_answer_names);
+			a->selector_format = optarg;
+			break;
+		case OPT_SETUP:
+			a->setup = optarg;
+			break;
 		case OPT_LIMIT:
 			if (!strcmp(optarg, "all"))
 				a->limit = -1;
@@ -924,9 +979,15 @@ static int parse_args(struct propose_args *a, int argc, char **argv, int64_t now
 		return usage_error(&cmd_propose, "unexpected argument '%s'", argv[optind]);
 	if (!a->explain != !a->note)
 		return usage_error(&cmd_propose, "--explain PR and --note TEXT go together");
-	if (!!a->explain + !!a->accept + !!a->previews.nr > 1)
-		return usage_error(&cmd_propose, "--accept, --explain and --preview "
-				   "are separate runs");
+	if (!!a->explain + !!a->accept + !!a->previews.nr + a->demote > 1)
+		return usage_error(&cmd_propose, "--accept, --explain, --preview and "
+				   "--demote are separate runs");
+	if (!a->demote && (a->selector || a->selector_format || a->setup))
+		return usage_error(&cmd_propose, "--selector, --selector-format and "
+				   "--setup go with --demote");
+	if (!a->selector && (a->selector_format || a->setup))
+		return usage_error(&cmd_propose, "--selector-format and --setup need "
+				   "--selector");
 	return metrics_args_check(&a->m);
 }
 
@@ -965,6 +1026,11 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 		goto out;
 	}
 	repo = cmd_repo(ctx);
+	if (a.demote) {
+		if (demote(&a, ctx, repo, &cfg) == 0)
+			ret = EXIT_OKAY;
+		goto out;
+	}
 	if (proposals_rules_load(&rules, &a.rules, repo ? repo->root : ctx->repo_path,
 				 a.builtin, a.accept != NULL) < 0)
 		goto out;
@@ -1017,7 +1083,8 @@ const struct cmd cmd_propose = {
 	.usage = "tiadash propose [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--rules FILE]... [--no-builtin-rules] [--format text|md|json|html] [-o FILE] "
 		 "[--limit N|all] [--preview GLOB]... [--accept GLOB] "
-		 "[--explain PR --note TEXT]",
+		 "[--explain PR --note TEXT] "
+		 "[--demote [--selector NAME|CMD [--selector-format F] [--setup CMD]]]",
 	.summary = "Propose force-full globs that close the window's escapes, scored on history.",
 	.help =
 	"  --since WHEN          window start (1y, 7d, 24h, 90m, 2026-11-01, RFC 3339)\n"
@@ -1036,12 +1103,27 @@ const struct cmd cmd_propose = {
 	"                        naming the escapes it closes and the date\n"
 	"  --explain PR          mark the escape of PR (or a commit) explained...\n"
 	"  --note TEXT           ...with this note (kept in the store)\n"
+	"  --demote              rank the force-full rules in effect by the gate\n"
+	"                        minutes they cost on HEAD's first-parent history\n"
+	"                        in the window, and what dropping each would have\n"
+	"                        missed against its forced changes' full runs\n"
+	"  --selector NAME|CMD   --demote: replay this selector at the changes a\n"
+	"                        rule forced (as replay --selector); without it\n"
+	"                        only a full run that passed counts (nothing\n"
+	"                        missed), one that failed is unknown\n"
+	"  --selector-format F   read CMD's answer as adapter F's\n"
+	"  --setup CMD           run once in each selector worktree\n"
 	"\n"
 	"Candidates come from the changed paths of the window's unexplained\n"
 	"escapes; each is scored on every stored change: the escapes it closes,\n"
 	"the extra force-full runs and gate minutes it costs, and the force-full\n"
 	"rate and shadow p95 wall-clock after. The evidence of each escape reads\n"
-	"the missed tests' sources at the head commit (global --repo PATH).\n",
+	"the missed tests' sources at the head commit (global --repo PATH).\n"
+	"\n"
+	"--demote: a rule saves, per change dropping it narrows, the gate time its\n"
+	"head spent (shadow wall-clock, else full) minus the median narrowed\n"
+	"shadow run (0 when nothing is selected); the miss rate's exact upper\n"
+	"bound (95%) is over the evaluated changes. See tiadash(1).\n",
 	.options = propose_options,
 	.shortopts = METRICS_SHORTOPTS,
 };

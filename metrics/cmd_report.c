@@ -38,15 +38,6 @@ static cJSON *json_number(double v)
 	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
-static cJSON *json_strlist(const struct strlist *l)
-{
-	cJSON *arr = cJSON_CreateArray();
-
-	for (size_t i = 0; i < l->nr; i++)
-		json_push_string(arr, l->items[i]);
-	return arr;
-}
-
 static void json_affected(cJSON *root, const struct metrics *m)
 {
 	cJSON *a = json_obj(root, "affected_fraction");

@@ -76,6 +76,8 @@ static int load_head(const struct pair_info *p, void *data)
 	h->has_pr = p->has_pr;
 	h->pr = p->pr;
 	h->at = p->at;
+	h->shadow_wall_s = shadow ? shadow->wall_clock_s : NAN;
+	h->full_wall_s = full ? full->wall_clock_s : NAN;
 	if (shadow) {
 		h->shadow_run = shadow->id;
 		h->shadow_verdict = shadow->verdict != VERDICT_ERROR;

@@ -169,6 +169,7 @@ struct replay_head {
 	int64_t pr;
 	int64_t at;
 	int64_t shadow_run, full_run; /* run ids; 0: none */
+	double shadow_wall_s, full_wall_s; /* those runs' wall-clock; NAN: not measured */
 	bool shadow_verdict;          /* the shadow run reached a verdict (not error) */
 	const char *shadow_decision;  /* "selected", "run_all", "nothing"; NULL: none */
 	struct strlist shadow_reasons;

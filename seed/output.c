@@ -371,15 +371,6 @@ void seed_print_md(const struct seed_report *r, FILE *f)
 
 /* ---- json ---- */
 
-static cJSON *json_strlist(const struct strlist *l)
-{
-	cJSON *a = cJSON_CreateArray();
-
-	for (size_t i = 0; i < l->nr; i++)
-		json_push_string(a, l->items[i]);
-	return a;
-}
-
 static cJSON *json_mutant(const struct seed_info *i, const struct seed_mutant_info *m)
 {
 	cJSON *o = cJSON_CreateObject();

@@ -34,7 +34,7 @@ test_expect_success "proposals at 80x24" '
 	  **/*.py                                       6    +98  +1970.3  62.4%  1517 s
 	  ledger/plugins/**                             4    +12   +236.6  33.6%  1474 s
 	  ledger/plugins/**/*.py                        4    +12   +236.6  33.6%  1474 s
-	62 candidates, 6 recommended                                          1/106   0%
+	62 candidates, 6 recommended                                          1/109   0%
 	e edit  a accept  x explain  <Enter> open  q back  <Tab> views  ? help  / filter
 	EOF
 '
@@ -128,6 +128,46 @@ test_expect_success "accept creates a rules file that does not exist yet; undo r
 	grep "^mode list" accepted.view
 '
 
+# The rules in effect ranked by the minutes they cost (propose --demote on
+# the record only: the dashboard runs no selector): both rules forced
+# changes whose full runs passed (the figures are propose --demote's).
+test_expect_success "the rules to demote, last in the list" '
+	printf "migrations/**\npoetry.lock\n" >demote.rules &&
+	steps "4" "G" ":save-display demote.screen" &&
+	tui --since 2026-11-01 --rules demote.rules &&
+	assert_screen demote.screen <<-\EOF &&
+	 1 overview   2 runs   3 disagreements  [4 proposals]
+	  #630 e66ed4b5 new             no rule: ledger/plugins/vat_eu.py ...
+	                 tests/registry/test_plugins.py::test_vat_eu_registered: tests/~
+	  #619 671ce02c new             no rule: web/src/api/client.js ...
+	                 web/src/ui/__tests__/toolbar.test.js::Toolbar hides flagged ac~
+	  #674 148f67aa new             no rule: ledger/plugins/vat_eu.py ...
+	                 tests/registry/test_plugins.py::test_rounding_plugin_loaded: t~
+	  #688 81ace36a new             no rule: ledger/imports/bank.py ...
+	                 tests/test_fx.py::test_rates_from_fixture: tests/test_fx.py me~
+	  #702 0876fb1b unclosable      non-hermetic: the failing test was selected and~
+	                 web/src/ui/__tests__/form.test.js::Form submits entry: web/src~
+	  #711 dc509028 unclosable      non-hermetic: the failing test was selected and~
+	                 web/src/format/__tests__/money.test.js::formatMoney negative a~
+	  #762 2da16339 new             no rule: web/src/config/theme.json
+	                 web/src/ui/__tests__/chart.test.js::Chart uses theme palette: ~
+	
+	Rules to demote (2)                        FORCED NARROW    SAVED MISSED   BOUND
+	no selector: a passed full run missed nothing, a failed one is unknown
+	force-full:migrations/**                       16     16    321.8   0/16   17.1%
+	   candidate: narrow or drop (in effect: demote.rules)
+	force-full:poetry.lock                         11     11    222.2   0/11   23.8%
+	   candidate: narrow or drop (in effect: demote.rules)
+	62 candidates, 6 recommended; > scrolls right                       113/113 100%
+	e edit  a accept  x explain  <Enter> open  q back  <Tab> views  ? help  / filter
+	EOF
+	tiadash --db week.db --repo "$SAMPLE/repo" propose --demote --rules demote.rules \
+		--since 2026-11-01 --format json >demote.json &&
+	json_get demote.json "[(r[\"rule\"], r[\"forced\"], r[\"narrowed\"], round(r[\"saved_minutes\"], 1), r[\"missed_changes\"], r[\"evaluated\"], round(r[\"miss_rate_upper\"], 3)) for r in d[\"rules\"]]" >actual &&
+	echo "[('"'"'force-full:migrations/**'"'"', 16, 16, 321.8, 0, 16, 0.171), ('"'"'force-full:poetry.lock'"'"', 11, 11, 222.2, 0, 11, 0.238)]" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success "Enter on a candidate previews it; q goes back to the list" '
 	steps "4" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Down>" "<Enter>" ":save-view preview.view" "q" ":save-view list.view" &&
 	tui --since 2026-11-01 --rules rules &&
@@ -148,7 +188,7 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	#688 closes the escape of 81ace36a
 	EOF
 	sed -n 1,5p list.view >actual &&
-	printf "view proposals\nlines 106\ncursor 7\noffset 0\nmode list\n" >expect &&
+	printf "view proposals\nlines 109\ncursor 7\noffset 0\nmode list\n" >expect &&
 	test_cmp expect actual
 '
 
@@ -158,7 +198,7 @@ test_expect_success "Esc leaves a preview for the list, as q does" '
 	tui --since 2026-11-01 --rules rules &&
 	sed -n 5p preview.view >actual && echo "mode preview" >expect && test_cmp expect actual &&
 	sed -n 1,5p list.view >actual &&
-	printf "view proposals\nlines 106\ncursor 7\noffset 0\nmode list\n" >expect &&
+	printf "view proposals\nlines 109\ncursor 7\noffset 0\nmode list\n" >expect &&
 	test_cmp expect actual
 '
 

@@ -4,6 +4,7 @@
 #include "core/notes.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
+#include "metrics/demote.h"
 #include "tui/tui.h"
 
 enum line_kind { LINE_TEXT, LINE_PROPOSAL, LINE_ESCAPE, LINE_CHANGE };
@@ -337,6 +338,49 @@ static void escape_rows(struct propose *pr, const struct proposals *ps, size_t i
 	strbuf_release(&sb);
 }
 
+/* The rules in effect ranked by the minutes they cost (metrics/demote.h, the record only). */
+static void demote_rows(struct propose *pr, const struct demote *d)
+{
+	struct row_data *r;
+	struct strbuf sb = STRBUF_INIT;
+
+	add(pr, LINE_TEXT, 0);
+	r = add(pr, LINE_TEXT, 0);
+	r->role = ROLE_HEADER;
+	row_add(r, 0, ROLE_DEFAULT, "Rules to demote (%zu)", d->nr);
+	row_add_str(r, -6, ROLE_DEFAULT, "FORCED");
+	row_add_str(r, -6, ROLE_DEFAULT, "NARROW");
+	row_add_str(r, -8, ROLE_DEFAULT, "SAVED");
+	row_add_str(r, -6, ROLE_DEFAULT, "MISSED");
+	row_add_str(r, -7, ROLE_DEFAULT, "BOUND");
+	r = add(pr, LINE_TEXT, 0);
+	row_add_str(r, 0, ROLE_DIM, "no selector: a passed full run missed nothing, "
+		    "a failed one is unknown");
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct demote_rule *x = &d->items[i];
+
+		r = add(pr, LINE_TEXT, 0);
+		row_add_str(r, 0, ROLE_DEFAULT, x->rule);
+		row_add(r, -6, ROLE_DEFAULT, "%" PRId64, x->forced);
+		row_add(r, -6, ROLE_DEFAULT, "%" PRId64, x->narrowed);
+		strbuf_reset(&sb);
+		metrics_fmt(&sb, "%.1f", x->saved_minutes);
+		row_add_str(r, -8, ROLE_DEFAULT, sb.buf);
+		row_add(r, -6, ROLE_DEFAULT, "%" PRId64 "/%" PRId64, x->missed_changes,
+			x->evaluated);
+		strbuf_reset(&sb);
+		metrics_fmt_pct(&sb, x->miss_upper, 1);
+		row_add_str(r, -7, ROLE_DEFAULT, sb.buf);
+		r = add(pr, LINE_TEXT, 0);
+		row_add_str(r, 2, ROLE_DEFAULT, "");
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s (%s)", demote_verdict(x, false), x->source);
+		row_add_str(r, 0, x->candidate ? ROLE_GOOD : x->missed_changes ? ROLE_BAD :
+			    ROLE_DIM, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
 static void build_list(struct tui *t, struct propose *pr)
 {
 	const struct proposals *ps = &t->fig.props;
@@ -390,6 +434,7 @@ static void build_list(struct tui *t, struct propose *pr)
 	row_add(r, 0, ROLE_DEFAULT, "Escapes (%zu)", ps->nr_escapes);
 	for (size_t i = 0; i < ps->nr_escapes; i++)
 		escape_rows(pr, ps, i);
+	demote_rows(pr, &t->fig.demote);
 	strbuf_release(&sb);
 }
 

@@ -124,6 +124,7 @@ struct tui_job {
 	struct metrics m;
 	struct proposals props;
 	struct proposals_rules props_rules;
+	struct demote demote;
 };
 
 static int job_props(struct tui_job *j, struct cmd_context *wctx)
@@ -143,6 +144,12 @@ static int job_props(struct tui_job *j, struct cmd_context *wctx)
 	opts.evidence = repo != NULL;
 	ret = proposals_compute(wctx->store, repo, &j->props_rules, &j->w, &opts,
 				&j->props);
+	if (!ret && repo) {
+		struct demote_opts d = { j->w.since, j->w.until, 0.95, cfg.idmap, NULL };
+
+		ret = demote_compute(repo, wctx->store, &j->props_rules.set.effect, &d,
+				     &j->demote);
+	}
 	config_release(&cfg);
 	return ret;
 }
@@ -173,6 +180,7 @@ static void job_free(struct tui_job *j)
 	metrics_release(&j->m);
 	proposals_release(&j->props);
 	proposals_rules_release(&j->props_rules);
+	demote_release(&j->demote);
 	free(j);
 }
 
@@ -288,6 +296,9 @@ bool tui_figures_poll(struct tui *t, bool wait)
 			proposals_rules_release(&f->props_rules);
 			f->props = j->props;
 			f->props_rules = j->props_rules;
+			demote_release(&f->demote);
+			f->demote = j->demote;
+			memset(&j->demote, 0, sizeof(j->demote));
 			memset(&j->props, 0, sizeof(j->props));
 			memset(&j->props_rules, 0, sizeof(j->props_rules));
 			f->props_ready = true;
@@ -1077,6 +1088,7 @@ static void tui_release(struct tui *t)
 	metrics_release(&t->fig.m);
 	proposals_release(&t->fig.props);
 	proposals_rules_release(&t->fig.props_rules);
+	demote_release(&t->fig.demote);
 	proposals_rules_release(&t->rules);
 	tui_undo_release();
 	config_release(&t->cfg);

@@ -21,6 +21,7 @@
 #include "core/util.h"
 #include "metrics/metrics.h"
 #include "metrics/proposals.h"
+#include "metrics/demote.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -348,6 +349,7 @@ struct tui_figures {
 	int64_t props_generation;
 	struct proposals props;  /* borrows props_rules (previews) */
 	struct proposals_rules props_rules;
+	struct demote demote;    /* the rules in effect ranked, on the record only */
 	struct tui_job *job;     /* the running worker's job */
 };
 
