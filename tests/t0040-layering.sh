@@ -74,16 +74,16 @@ test_expect_success 'an include up, sideways or out of the table is named with i
 	printf "#include \"core/util.h\"\n#include \"adapters/adapter.h\"\n" >bad/core/rules.c &&
 	printf "#include \"core/input.h\"\n#  include \"ingest/input.h\"\n" >bad/adapters/testmon.c &&
 	printf "#include \"adapters/adapter.h\"\n#include \"core/input.h\"\n" >bad/ingest/run.c &&
-	printf "#include \"metrics/common.h\"\n#include \"replay/replay.h\"\n" >bad/metrics/x.h &&
+	printf "#include \"replay/replay.h\"\n#include \"metrics/common.h\"\n" >bad/replay/x.h &&
 	printf "#include \"metrics/common.h\"\n#include \"ingest/junit.h\"\n" >bad/seed/run.c &&
 	printf "#include <yaml.h>\n#include \"gen/manpage.h\"\n#include \"seed/seed.h\"\n" >bad/tui/tui.c &&
 	check_includes bad >actual &&
 	cat >expect <<-\EOF_ &&
 	adapters/testmon.c:2: includes "ingest/input.h" from layer 2 above adapters (layer 1)
 	core/rules.c:2: includes "adapters/adapter.h" from layer 1 above core (layer 0)
-	metrics/x.h:2: includes "replay/replay.h" from replay, a module of its own layer 3
+	replay/x.h:2: includes "metrics/common.h" from layer 4 above replay (layer 3)
 	tui/tui.c:2: includes "gen/manpage.h", of no layer
-	tui/tui.c:3: includes "seed/seed.h" from seed, a module of its own layer 4
+	tui/tui.c:3: includes "seed/seed.h" from seed, a module of its own layer 5
 	EOF_
 	test_cmp expect actual
 '
