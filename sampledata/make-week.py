@@ -1594,7 +1594,8 @@ def identity(full_runs, shadow_runs, runs):
             "quarantine_unresolved_lines": []}
 
 
-CLASSES = ("agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete", "inherited")
+CLASSES = ("agree", "escape", "non-hermetic", "flaky", "over-strict", "incomplete", "inherited",
+           "unresolved")
 
 
 def row_at(pr):

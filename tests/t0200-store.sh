@@ -29,6 +29,7 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 		drop table seed_change; drop table seed_experiment; drop index run_kind;
 		drop table mainline; drop table mainline_state; drop index run_main;
 		alter table quarantine drop column resolved; drop table declared_name;
+		alter table selection drop column unmatched;
 		pragma user_version = 1" &&
 	tiadash --db old.db status --format json >st.json &&
 	test "$(json_get st.json "d[\"sources\"]")" = 1 &&
