@@ -381,6 +381,14 @@ static const char *const migrations[] = {
 	 * or without the tree to tell).
 	 */
 	"ALTER TABLE quarantine ADD COLUMN resolved INTEGER;",
+
+	/*
+	 * 13 -> 14: whether the full suite executed a seeded mutant's line,
+	 * from the coverage its change's clean full run wrote ('yes', 'no',
+	 * 'no-file', 'no-line'; NULL: it wrote none).
+	 */
+	"ALTER TABLE seed_mutant ADD COLUMN executed TEXT"
+	" CHECK (executed IN ('yes', 'no', 'no-file', 'no-line'));",
 #undef STALE_RUN
 #undef STALE
 };
