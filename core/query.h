@@ -457,6 +457,27 @@ struct seed_change_info {
 	char *skipped;            /* why it has no mutants, or NULL */
 };
 
+/*
+ * Whether the full suite executed a mutant's line, from the coverage report
+ * the clean full run of its change wrote to $TIADASH_COVERAGE (seed/run.c):
+ * the store keeps ingested runs' coverage of the changed files only, and a
+ * mutant is never in a changed file.
+ */
+enum seed_executed {
+	SEED_EXEC_NO_COVERAGE, /* the clean full run wrote no coverage */
+	SEED_EXEC_YES,
+	SEED_EXEC_NO,
+	SEED_EXEC_NO_FILE,     /* its coverage does not list the file */
+	SEED_EXEC_NO_LINE,     /* it lists the file, not this line as executable */
+};
+/* "yes", "no", "unknown (no coverage)", "unknown (file not in the coverage)", ... */
+const char *seed_executed_name(enum seed_executed e);
+/* Why it is unknown ("no coverage", ...); NULL for yes and no. */
+const char *seed_executed_unknown(enum seed_executed e);
+/* The store's word for it: "yes", "no", "no-file", "no-line"; NULL for no coverage. */
+const char *seed_executed_key(enum seed_executed e);
+bool seed_executed_parse(const char *key, enum seed_executed *out);
+
 struct seed_mutant_info {
 	int64_t pos, change;      /* change: the seed_change_info pos */
 	char *path;
@@ -467,6 +488,7 @@ struct seed_mutant_info {
 	char *why;                /* invalid: what failed, else NULL */
 	double subset_s, full_s;  /* NAN when not run */
 	struct strlist caught_by; /* failing tests of the catching run, sorted */
+	enum seed_executed executed;
 };
 
 /* One stored experiment (`tiadash seed`). */
@@ -493,5 +515,6 @@ void seed_info_release(struct seed_info *i);
 int query_seed_latest(struct store *s, const struct window *w, struct seed_info *out);
 /* The experiment with this id; as query_seed_latest. */
 int query_seed_by_id(struct store *s, int64_t id, struct seed_info *out);
+
 
 #endif

@@ -86,6 +86,11 @@ static int read_changes(struct store *s, struct seed_info *out)
 	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read the seeded changes");
 }
 
+static const char *col_opt_text_borrowed(sqlite3_stmt *st, int col)
+{
+	return store_col_is_null(st, col) ? NULL : store_col_text(st, col);
+}
+
 static int read_mutant(sqlite3_stmt *st, struct seed_mutant_info *m, struct store *s)
 {
 	memset(m, 0, sizeof(*m));
@@ -108,6 +113,9 @@ static int read_mutant(sqlite3_stmt *st, struct seed_mutant_info *m, struct stor
 				 (size_t)sqlite3_column_bytes(st, 13), &m->caught_by) < 0)
 		return error("store '%s': seeded mutant %" PRId64 ": a corrupt test list",
 			     s->path, m->pos);
+	if (!seed_executed_parse(col_opt_text_borrowed(st, 14), &m->executed))
+		return error("store '%s': seeded mutant %" PRId64 " has executed '%s'",
+			     s->path, m->pos, store_col_text(st, 14));
 	return 0;
 }
 
@@ -115,7 +123,7 @@ static int read_mutants(struct store *s, struct seed_info *out)
 {
 	static const char sql[] =
 		"SELECT pos, change_pos, path, line, col, operator, before, after, verdict, "
-		"timed_out, why, subset_s, full_s, caught_by "
+		"timed_out, why, subset_s, full_s, caught_by, executed "
 		"FROM seed_mutant WHERE experiment_id = ?1 ORDER BY pos";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	size_t alloc = 0;
@@ -189,4 +197,48 @@ int query_seed_by_id(struct store *s, int64_t id, struct seed_info *out)
 	memset(out, 0, sizeof(*out));
 	sqlite3_bind_int64(st, 1, id);
 	return step_experiment(s, st, out);
+}
+
+static const char *const executed_unknown[] = {
+	[SEED_EXEC_NO_COVERAGE] = "no coverage",
+	[SEED_EXEC_NO_FILE] = "file not in the coverage",
+	[SEED_EXEC_NO_LINE] = "line not in the coverage",
+};
+static const char *const executed_keys[] = {
+	[SEED_EXEC_YES] = "yes", [SEED_EXEC_NO] = "no",
+	[SEED_EXEC_NO_FILE] = "no-file", [SEED_EXEC_NO_LINE] = "no-line",
+};
+
+const char *seed_executed_name(enum seed_executed e)
+{
+	switch (e) {
+	case SEED_EXEC_YES: return "yes";
+	case SEED_EXEC_NO: return "no";
+	case SEED_EXEC_NO_COVERAGE: return "unknown (no coverage)";
+	case SEED_EXEC_NO_FILE: return "unknown (file not in the coverage)";
+	case SEED_EXEC_NO_LINE: return "unknown (line not in the coverage)";
+	}
+	return "unknown";
+}
+
+const char *seed_executed_unknown(enum seed_executed e)
+{
+	return e == SEED_EXEC_YES || e == SEED_EXEC_NO ? NULL : executed_unknown[e];
+}
+
+const char *seed_executed_key(enum seed_executed e)
+{
+	return executed_keys[e];
+}
+
+bool seed_executed_parse(const char *key, enum seed_executed *out)
+{
+	*out = SEED_EXEC_NO_COVERAGE;
+	for (size_t i = 0; key && i < ARRAY_SIZE(executed_keys); i++) {
+		if (executed_keys[i] && !strcmp(key, executed_keys[i])) {
+			*out = (enum seed_executed)i;
+			return true;
+		}
+	}
+	return !key;
 }

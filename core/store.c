@@ -396,7 +396,14 @@ static const char *const migrations[] = {
 	 * reported (store_strings_encode; NULL: the run reported none): a
 	 * failing test only they select was selected, not run.
 	 */
-	"ALTER TABLE selection ADD COLUMN unmatched BLOB;",
+	"ALTER TABLE selection ADD COLUMN unmatched BLOB;"
+	/*
+	 * And whether the full suite executed a seeded mutant's line, from the
+	 * coverage its change's clean full run wrote ('yes', 'no', 'no-file',
+	 * 'no-line'; NULL: it wrote none).
+	 */
+	"ALTER TABLE seed_mutant ADD COLUMN executed TEXT"
+	" CHECK (executed IN ('yes', 'no', 'no-file', 'no-line'));",
 #undef STALE_RUN
 #undef STALE
 };

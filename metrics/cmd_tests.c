@@ -11,9 +11,6 @@
 
 enum { OPT_ID = MOPT_FIRST_PRIVATE, OPT_GREEN };
 
-#define DEFAULT_GREEN_DAYS 14
-#define MAX_GREEN_DAYS 3650
-
 static void fmt_date(struct strbuf *sb, int64_t ms)
 {
 	if (ms == INT64_MAX || ms == INT64_MIN)
@@ -242,9 +239,9 @@ static int parse_tests_args(int argc, char **argv, struct cmd_context *ctx,
 			continue;
 		}
 		if (c == OPT_GREEN) {
-			if (!parse_int64(optarg, &v) || v < 1 || v > MAX_GREEN_DAYS)
+			if (!parse_int64(optarg, &v) || v < 1 || v > TEST_RECORDS_MAX_GREEN_DAYS)
 				return usage_error(&cmd_tests, "bad value '%s' for --green "
-						   "(days, 1 to %d)", optarg, MAX_GREEN_DAYS);
+						   "(days, 1 to %d)", optarg, TEST_RECORDS_MAX_GREEN_DAYS);
 			*green = (int)v;
 			continue;
 		}
@@ -267,7 +264,7 @@ static int run_tests(int argc, char **argv, struct cmd_context *ctx)
 	struct test_records r = { 0 };
 	struct config cfg = CONFIG_INIT;
 	const char *id = NULL;
-	int green = DEFAULT_GREEN_DAYS;
+	int green = TEST_RECORDS_GREEN_DAYS;
 	int rc = parse_tests_args(argc, argv, ctx, &a, &id, &green);
 
 	if (rc)

@@ -12,6 +12,10 @@
 #include "core/idmatch.h"
 #include "core/query.h"
 
+/* The unquarantine candidates' green window when none is asked for (days). */
+#define TEST_RECORDS_GREEN_DAYS 14
+#define TEST_RECORDS_MAX_GREEN_DAYS 3650
+
 struct test_record {
 	char *id; /* SUITE::CASE */
 	int64_t ran, selected, failed, escaped, inherited, flaky, quarantined;

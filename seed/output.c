@@ -246,7 +246,8 @@ static void text_uncaught(struct metrics_out *o, const struct seed_info *i)
 		put(o, m->before);
 		strbuf_addstr(sb, "\n      + ");
 		put(o, m->after);
-		strbuf_addch(sb, '\n');
+		strbuf_addf(sb, "\n      executed by the full suite: %s\n",
+			    seed_executed_name(m->executed));
 	}
 	free(v);
 }
@@ -351,8 +352,8 @@ void seed_print_md(const struct seed_report *r, FILE *f)
 	v = uncaught_by_file(i, &nr);
 	if (nr)
 		strbuf_addstr(sb, "\n## Caught by no test\n\nEquivalent mutants, which no test can "
-			      "catch, are among them.\n\n| file | line | operator | before | after |\n"
-			      "|---|---:|---|---|---|\n");
+			      "catch, are among them.\n\n| file | line | operator | before | after "
+			      "| executed by the full suite |\n|---|---:|---|---|---|---|\n");
 	for (size_t k = 0; k < nr; k++) {
 		const struct seed_mutant_info *m = &i->mutants[v[k]];
 
@@ -362,6 +363,7 @@ void seed_print_md(const struct seed_report *r, FILE *f)
 		md_cell(&o, m->op);
 		md_cell(&o, m->before);
 		md_cell(&o, m->after);
+		md_cell(&o, seed_executed_name(m->executed));
 		strbuf_addch(sb, '\n');
 	}
 	free(v);
@@ -390,6 +392,11 @@ static cJSON *json_mutant(const struct seed_info *i, const struct seed_mutant_in
 	json_add_string_or_null(o, "invalid", m->why);
 	json_add_number(o, "subset_s", m->subset_s);
 	json_add_number(o, "full_s", m->full_s);
+	if (seed_executed_unknown(m->executed))
+		cJSON_AddNullToObject(o, "executed");
+	else
+		json_add_bool(o, "executed", m->executed == SEED_EXEC_YES);
+	json_add_string_or_null(o, "executed_unknown", seed_executed_unknown(m->executed));
 	return o;
 }
 
@@ -506,7 +513,7 @@ void seed_print_csv(const struct seed_report *r, FILE *f)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addstr(&sb, "commit,pr,path,line,column,operator,before,after,verdict,timed_out,"
-		      "caught_by,invalid,subset_s,full_s\n");
+		      "caught_by,invalid,subset_s,full_s,executed\n");
 	for (size_t k = 0; k < i->nr_mutants; k++) {
 		const struct seed_mutant_info *m = &i->mutants[k];
 		const struct seed_change_info *c = change_of(i, m->change);
@@ -530,7 +537,7 @@ void seed_print_csv(const struct seed_report *r, FILE *f)
 		csv_field(&sb, m->why ? m->why : "");
 		csv_num(&sb, m->subset_s);
 		csv_num(&sb, m->full_s);
-		strbuf_addch(&sb, '\n');
+		strbuf_addf(&sb, ",%s\n", seed_executed_name(m->executed));
 		strbuf_release(&tests);
 	}
 	fwrite(sb.buf, 1, sb.len, f);
@@ -570,6 +577,39 @@ static void html_escapes(struct strbuf *sb, const struct seed_info *i)
 	strbuf_addstr(sb, "</table>\n");
 }
 
+/* Before and after, and whether the full suite ran the line: is it a gap or an equivalent? */
+static void html_uncaught(struct strbuf *sb, const struct seed_info *i)
+{
+	size_t nr, *v = uncaught_by_file(i, &nr);
+
+	if (nr)
+		strbuf_addstr(sb, "<h2>Caught by no test</h2>\n<p>Equivalent mutants, which no "
+			      "test can catch, are among them.</p>\n<table class=\"uncaught\">\n"
+			      "<tr><th>mutant</th><th>operator</th><th>before / after</th>"
+			      "<th>executed by the full suite</th></tr>\n");
+	for (size_t k = 0; k < nr; k++) {
+		const struct seed_mutant_info *m = &i->mutants[v[k]];
+		struct strbuf where = STRBUF_INIT;
+
+		strbuf_addf(&where, "%s:%" PRId64, m->path, m->line);
+		strbuf_addstr(sb, "<tr><td>");
+		html_code(sb, where.buf);
+		strbuf_addstr(sb, "</td><td>");
+		html_escape(sb, m->op);
+		strbuf_addstr(sb, "</td><td>");
+		html_code(sb, m->before);
+		strbuf_addstr(sb, "<br>");
+		html_code(sb, m->after);
+		strbuf_addstr(sb, "</td><td>");
+		html_escape(sb, seed_executed_name(m->executed));
+		strbuf_addstr(sb, "</td></tr>\n");
+		strbuf_release(&where);
+	}
+	if (nr)
+		strbuf_addstr(sb, "</table>\n");
+	free(v);
+}
+
 void seed_print_html(const struct seed_report *r, int64_t now, FILE *f)
 {
 	const struct metrics_seeded *fig = r->fig;
@@ -603,6 +643,7 @@ void seed_print_html(const struct seed_report *r, int64_t now, FILE *f)
 		strbuf_addstr(&sb, "<h2>Escapes (caught only by the full suite)</h2>\n");
 		html_escapes(&sb, &fig->info);
 	}
+	html_uncaught(&sb, &fig->info);
 	strbuf_addstr(&sb, "</section>\n");
 	html_end(&sb);
 	html_write(&sb, f);

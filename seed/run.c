@@ -45,7 +45,7 @@ struct slot {
 	double started, deadline;
 	double build_s;          /* the clean build's wall-clock */
 	/* Its files in the runner's directory. */
-	char *ids, *paths, *out, *log, *junit;
+	char *ids, *paths, *out, *log, *junit, *cov;
 	/* The mutant in flight (path NULL: none). */
 	char *path, *abs;
 	size_t file;             /* path's index in the change's files */
@@ -148,6 +148,7 @@ static void slot_files(struct runner *r, struct slot *sl)
 	sl->out = xstrfmt("%s/%zu.out", r->dir, sl->k);
 	sl->log = xstrfmt("%s/%zu.log", r->dir, sl->k);
 	sl->junit = xstrfmt("%s/%zu.junit.xml", r->dir, sl->k);
+	sl->cov = xstrfmt("%s/%zu.coverage", r->dir, sl->k);
 }
 
 /* ---- running one step ---- */
@@ -243,6 +244,9 @@ static void start_step(struct runner *r, struct slot *sl, enum step st)
 	case ST_FULL:
 		strbuf_addstr(&cmd, o->full_cmd ? o->full_cmd : o->test_cmd);
 		spawn_env_set(&env, "TIADASH_JUNIT", sl->junit);
+		/* The clean tree's coverage: the mutants' lines are its lines. */
+		if (st == ST_BASE_FULL)
+			spawn_env_set(&env, "TIADASH_COVERAGE", sl->cov);
 		break;
 	case ST_REACH:
 		strbuf_addstr(&cmd, o->selector->cmd);
@@ -252,6 +256,7 @@ static void start_step(struct runner *r, struct slot *sl, enum step st)
 		break;
 	}
 	unlink(sl->junit);
+	unlink(sl->cov);
 	err = open(sl->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	out = st == ST_REACH ? open(sl->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
 			     : (err >= 0 ? dup(err) : -1);
@@ -477,6 +482,7 @@ static void finish_mutant(struct runner *r, struct slot *sl, enum seed_verdict v
 		.col = sl->site.col, .op = sl->site.op, .before = sl->before,
 		.after = sl->after, .verdict = v, .timed_out = timed_out, .why = why,
 		.subset_s = sl->subset_s, .full_s = sl->full_s, .caught_by = &caught,
+		.executed = seed_coverage_executed(&sl->c->cov, sl->path, sl->site.line),
 	};
 
 	if (v == SEED_SUBSET || v == SEED_FULL)
@@ -787,6 +793,8 @@ static void base_done(struct runner *r, struct slot *sl, bool passed, int status
 		c->subset_s = secs;
 	else
 		c->full_s = secs;
+	if (passed && sl->step == ST_BASE_FULL)
+		seed_coverage_read(sl->cov, sl->tree, &c->cov);
 	if (!passed)
 		skip_change(r, sl, status, timed_out);
 	else if (sl->step == ST_BASE_BUILD)
@@ -993,6 +1001,7 @@ int seed_run(const struct seed_run_opts *o, struct seed_sample *s, enum seed_sto
 		free(sl->out);
 		free(sl->log);
 		free(sl->junit);
+		free(sl->cov);
 		drop_mutant(sl);
 	}
 	seed_ops_free(r.ops);

@@ -66,6 +66,7 @@ static void change_release(struct seed_change *c)
 	strlist_release(&c->no_site);
 	free(c->done);
 	free(c->skipped);
+	run_coverage_release(&c->cov);
 }
 
 void seed_sample_release(struct seed_sample *s)

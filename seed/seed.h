@@ -22,6 +22,8 @@
  *   run.c         the experiment: each change's clean runs, then its
  *                 mutants, -j worktrees at a time, one event loop
  *   store.c       the experiment written to the store as it goes
+ *   coverage.c    the clean full run's coverage ($TIADASH_COVERAGE): did
+ *                 the full suite execute a mutant's line
  *   candidates.c  what would have caught the escapes: select entries and
  *                 force-full globs, measured on the window's history
  *   output.c      text, md, json, csv and html
@@ -182,6 +184,8 @@ struct seed_change {
 	int64_t passed[SEED_NR_PASS]; /* files by why they gave no mutant */
 	struct strlist no_site;    /* the first files no operator matched */
 	double subset_s, full_s;   /* the clean runs' wall-clock */
+	/* What the clean full run wrote to $TIADASH_COVERAGE (nr 0: nothing), paths as reported. */
+	struct run_coverage cov;
 	bool finished;
 };
 
@@ -311,10 +315,24 @@ struct seed_mutant {
 	const char *why;           /* invalid: what failed */
 	double subset_s, full_s;   /* NAN: not run */
 	struct strlist *caught_by; /* failing tests of the catching run (sorted in place) */
+	enum seed_executed executed; /* by the change's clean full run (its coverage) */
 };
 int seed_store_mutant(struct store *st, int64_t id, size_t pos, const struct seed_mutant *m);
 /* The end: state and time. */
 int seed_store_end(struct store *st, int64_t id, enum seed_stop stop, int64_t at);
+
+/* ---- coverage.c ---- */
+
+/*
+ * Read the lcov tracefile or Cobertura report at file (what the clean full
+ * run wrote to $TIADASH_COVERAGE) into out, paths under tree made relative
+ * to it. No file: out stays empty; one that cannot be read is warned about
+ * and read as none.
+ */
+void seed_coverage_read(const char *file, const char *tree, struct run_coverage *out);
+/* Whether that coverage executed line of path (a repository path). */
+enum seed_executed seed_coverage_executed(const struct run_coverage *c, const char *path,
+					  int line);
 
 /* ---- candidates.c ---- */
 

@@ -93,8 +93,9 @@ int seed_store_mutant(struct store *st, int64_t id, size_t pos, const struct see
 {
 	static const char sql[] =
 		"INSERT INTO seed_mutant (experiment_id, pos, change_pos, path, line, col, "
-		"operator, before, after, verdict, timed_out, why, subset_s, full_s, caught_by) "
-		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
+		"operator, before, after, verdict, timed_out, why, subset_s, full_s, caught_by, "
+		"executed) "
+		"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)";
 	sqlite3_stmt *q = store_stmt(st, sql);
 	struct strbuf blob = STRBUF_INIT;
 	int ret;
@@ -115,6 +116,7 @@ int seed_store_mutant(struct store *st, int64_t id, size_t pos, const struct see
 	store_bind_opt_double(q, 13, m->subset_s);
 	store_bind_opt_double(q, 14, m->full_s);
 	sqlite3_bind_blob(q, 15, blob.buf, (int)blob.len, SQLITE_TRANSIENT);
+	store_bind_text(q, 16, seed_executed_key(m->executed));
 	ret = exec_one(st, q, "cannot store a seeded mutant");
 	strbuf_release(&blob);
 	return ret;

@@ -34,7 +34,7 @@ test_expect_success "? shows the keys at 80x24" '
 	                       expression; the matches are highlighted
 	n                      Go to the next line that matches the filter or search
 	N                      Go to the previous line that matches
-	Enter runs the selected key in the overview view                       1/67   0%
+	Enter runs the selected key in the overview view                       1/68   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

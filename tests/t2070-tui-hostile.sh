@@ -93,6 +93,39 @@ test_expect_success 'the detail view escapes changed paths and failing tests' '
 	EOF
 '
 
+test_expect_success 'the tests view and a test'"'"'s history escape the test ids' '
+	steps "t" ":resize 100x10" ":save-display tests.screen" ":save-view tests.view" \
+		"<Enter>" ":save-display test.screen" ":save-view test.view" &&
+	TUI_DB=s.db TUI_REPO=repo tui --rules rules &&
+	for f in tests.screen tests.view test.screen test.view; do
+		no_control $f || return 1
+	done &&
+	assert_screen tests.screen <<-\EOF &&
+	[1 overview]  2 runs   3 disagreements   4 proposals  > tests
+	MISSED FAILED INHER FLAKY QUAR SELECT RAN * FIRST SEEN LAST SEEN  TEST
+	     1      1     0     0    0      0   1   2026-11-05 2026-11-05 tests/c1.py::x\xc2\x9b31mred\xc2\~
+	     1      1     0     0    0      0   0   2026-11-04 2026-11-04 tests/e.py::x\x1b[31mred\x07bell
+	     0      0     0     0    0      1   1   2026-11-03 2026-11-03 tests/a.py::t
+	
+	
+	
+	3 tests over 3 pairs; 0 to unquarantine (*); > scrolls right                                1/3   0%
+	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
+	EOF
+	assert_screen test.screen <<-\EOF
+	[1 overview]  2 runs   3 disagreements   4 proposals  > test
+	tests/c1.py::x\xc2\x9b31mred\xc2\x85\xe2\x80\xae
+	ran 1, selected 0, failed 1, missed 1, inherited 0, flaky 0, quarantined 0
+	
+	WHEN                 PR HEAD    CLASS        OUTCOME     SELECTED
+	2026-11-05 10:00     #3 074aa22 escape       missed      no
+	
+	
+	1 run in its history; Enter on one opens its change                                         1/5   0%
+	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
+	EOF
+'
+
 test_expect_success 'the overview escapes force-full reasons; every dump is clean' '
 	steps ":save-display overview.screen" ":save-attrs overview.attrs" ":save-view overview.view" \
 		"4" ":save-display proposals.screen" ":save-view proposals.view" &&

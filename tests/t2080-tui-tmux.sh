@@ -154,6 +154,25 @@ test_expect_success 'Esc closes the help and leaves a detail (as tig and lazygit
 	! grep -q "> detail" pane
 '
 
+test_expect_success 't opens the tests view; y copies a test id, Enter its history, Esc goes back' '
+	tmx send-keys -t t t &&
+	wait_for "> tests$" pane &&
+	sed -n 3p pane >row &&
+	echo "     3      3     0     0    0     92 296   2026-11-07 tests/registry/test_plug~" >expect &&
+	test_cmp expect row &&
+	tmx send-keys -t t y &&
+	wait_for "^copied tests/registry" pane &&
+	tmx show-buffer >buffer &&
+	test "$(cat buffer)" = "tests/registry/test_plugins.py::test_rounding_plugin_loaded" &&
+	tmx send-keys -t t Enter &&
+	wait_for "> test$" pane &&
+	test_grep "^ran 296, selected 92, failed 3, missed 3, inherited 0, flaky 0, quarantined 0$" pane &&
+	tmx send-keys -t t Escape &&
+	wait_for "> tests$" pane &&
+	tmx send-keys -t t Escape &&
+	wait_for "^NO-GO  *1/32   0%$" pane
+'
+
 test_expect_success 'q quits cleanly: the pane shows the shell again' '
 	tmx send-keys -t t q &&
 	wait_for "^exit=0$" pane &&

@@ -77,9 +77,11 @@ test_expect_success 'the text and markdown say the uncaught include equivalent m
 	    :2  cmp-flip  SHA (#1)
 	      - if x < lo:
 	      + if x <= lo:
+	      executed by the full suite: unknown (no coverage)
 	    :4  cmp-flip  SHA (#1)
 	      - if x > hi:
 	      + if x >= hi:
+	      executed by the full suite: unknown (no coverage)
 	EOF
 	test_cmp expect actual &&
 	tiadash --repo repo seed --show --format md >seed.md &&
@@ -89,10 +91,10 @@ test_expect_success 'the text and markdown say the uncaught include equivalent m
 
 	Equivalent mutants, which no test can catch, are among them.
 
-	| file | line | operator | before | after |
-	|---|---:|---|---|---|
-	| clamp.py | 2 | cmp-flip | if x &lt; lo: | if x &lt;= lo: |
-	| clamp.py | 4 | cmp-flip | if x &gt; hi: | if x &gt;= hi: |
+	| file | line | operator | before | after | executed by the full suite |
+	|---|---:|---|---|---|---|
+	| clamp.py | 2 | cmp-flip | if x &lt; lo: | if x &lt;= lo: | unknown \(no coverage\) |
+	| clamp.py | 4 | cmp-flip | if x &gt; hi: | if x &gt;= hi: | unknown \(no coverage\) |
 	EOF
 	test_cmp expect actual
 '

@@ -446,7 +446,7 @@ static int save_view(struct tui *t, const char *path)
 static enum reaction command_view(struct tui *t, const char *name)
 {
 	for (int i = 0; i < NR_VIEWS; i++) {
-		if (i != VIEW_DETAIL && !strcmp(name, t->views[i].ops->name))
+		if (i != VIEW_DETAIL && i != VIEW_TEST && !strcmp(name, t->views[i].ops->name))
 			return tui_push(t, (enum view_id)i);
 	}
 	tui_message(t, true, "no view '%s'", name);

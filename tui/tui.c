@@ -4,6 +4,7 @@
 #include "core/commands.h"
 #include "core/store.h"
 #include "metrics/common.h"
+#include "metrics/testrec.h"
 #include "tui/tui.h"
 
 #include <getopt.h>
@@ -18,6 +19,8 @@ static const struct view_ops *const view_table[NR_VIEWS] = {
 	[VIEW_PROPOSALS] = &proposals_view_ops,
 	[VIEW_DETAIL] = &detail_view_ops,
 	[VIEW_HELP] = &help_view_ops,
+	[VIEW_TESTS] = &tests_view_ops,
+	[VIEW_TEST] = &test_view_ops,
 };
 
 struct view *tui_current(struct tui *t)
@@ -790,6 +793,8 @@ static enum reaction generic_request(struct tui *t, struct view *v, enum request
 		return tui_push(t, VIEW_DISAGREE);
 	case REQ_VIEW_PROPOSALS:
 		return tui_push(t, VIEW_PROPOSALS);
+	case REQ_VIEW_TESTS:
+		return tui_push(t, VIEW_TESTS);
 	case REQ_HELP: {
 		struct view *h = &t->views[VIEW_HELP];
 
@@ -1009,6 +1014,7 @@ enum {
 	OPT_MAX_FRAMES,
 	OPT_PRINT_KEYS,
 	OPT_COLOR,
+	OPT_GREEN,
 };
 
 /* The window options of report (no --format: the dashboard is the format). */
@@ -1021,6 +1027,7 @@ static const struct option tui_options[] = {
 	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
 	{ "print-keys", optional_argument, NULL, OPT_PRINT_KEYS },
 	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "green", required_argument, NULL, OPT_GREEN },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1050,6 +1057,12 @@ static int parse_options(int argc, char **argv, struct cmd_context *ctx,
 				return usage_error(&cmd_tui, "--max-frames '%s': expected "
 						   "a positive number", optarg);
 			o->max_frames = (long)n;
+			break;
+		case OPT_GREEN:
+			if (!parse_int64(optarg, &n) || n < 1 || n > TEST_RECORDS_MAX_GREEN_DAYS)
+				return usage_error(&cmd_tui, "bad value '%s' for --green (days, "
+						   "1 to %d)", optarg, TEST_RECORDS_MAX_GREEN_DAYS);
+			o->green_days = (int)n;
 			break;
 		case OPT_COLOR:
 			if (!color_parse(optarg, &o->color))
@@ -1160,7 +1173,7 @@ const struct cmd cmd_tui = {
 	.fn = run_tui,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--project NAME] "
-		 "[--rules FILE]... [--color[=WHEN]]",
+		 "[--rules FILE]... [--green N] [--color[=WHEN]]",
 	.summary = "Open the dashboard: overview, runs, disagreements, detail, proposals.",
 	.help = "  --since WHEN   window start, inclusive (1y, 7d, 24h, 90m, 2026-11-01,\n"
 		"                 RFC 3339)\n"
@@ -1168,6 +1181,9 @@ const struct cmd cmd_tui = {
 		"  --project NAME only heads of this repository name\n"
 		"  --rules FILE   force-full rules (repeatable); accepting a proposal\n"
 		"                 appends to the first one\n"
+		"  --green N      the tests view's unquarantine candidates: quarantined\n"
+		"                 tests green in every full run of the last N days\n"
+		"                 (default 14, as tiadash tests)\n"
 		"  --max-frames N quit after drawing N frames (smoke tests)\n"
 		"  --print-keys[=text|roff]\n"
 		"                 print the key table and exit\n"

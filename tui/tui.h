@@ -55,6 +55,8 @@
 	_(VIEW_RUNS, NULL, "Show the runs")                                    \
 	_(VIEW_DISAGREE, NULL, "Show the disagreements")                       \
 	_(VIEW_PROPOSALS, NULL, "Show the proposals")                          \
+	_(VIEW_TESTS, NULL, "Show the tests' records; Enter opens a test's "  \
+		      "history")                                               \
 	_(HELP, "help", "Show the keys, the current view's first")             \
 	_(FILTER, "filter", "Filter the list (runs, disagreements) or search " \
 		  "the lines (other views) as you type, with a PCRE2 regular " \
@@ -111,6 +113,7 @@ const char *tui_request_help(enum request r);
 	_(DISAGREE, "disagreements")                                           \
 	_(DETAIL, "detail")                                                    \
 	_(PROPOSALS, "proposals")                                              \
+	_(TESTS, "tests")                                                      \
 	_(HELP, "help")
 
 enum keymap {
@@ -325,11 +328,14 @@ enum view_id {
 	NR_MAIN_VIEWS,
 	VIEW_DETAIL = NR_MAIN_VIEWS,
 	VIEW_HELP,
+	VIEW_TESTS,
+	VIEW_TEST,
 	NR_VIEWS
 };
 
 extern const struct view_ops overview_view_ops, runs_view_ops,
-	disagree_view_ops, proposals_view_ops, detail_view_ops, help_view_ops;
+	disagree_view_ops, proposals_view_ops, detail_view_ops, help_view_ops,
+	tests_view_ops, test_view_ops;
 
 /*
  * The figures and the proposals, computed on a worker thread with its own
@@ -358,6 +364,7 @@ struct tui_opts {
 	struct strlist rules_files; /* --rules, in order */
 	long max_frames;            /* --max-frames N: quit after N frames (0: no limit) */
 	enum color_when color;      /* --color[=WHEN]: never is monochrome (bold, reverse) */
+	int green_days;             /* --green N: the tests view's green window (0: default) */
 };
 
 /* A one-line text prompt on the last line (filter, note, glob, command). */
@@ -495,6 +502,9 @@ int tui_load_pair(struct tui *t, int64_t head_id, struct pair_info *out);
 
 /* The proposals view's preview of glob (an Enter on a changed path). */
 enum reaction tui_proposals_preview(struct tui *t, const char *glob);
+
+/* The history of test id (the tests view's Enter). */
+enum reaction tui_open_test(struct tui *t, const char *id);
 
 /* Detail view: the row the runs and disagreement views open. */
 int tui_detail_set(struct tui *t, int64_t head_id);
