@@ -153,6 +153,8 @@ test_expect_success 'propose: the page counts the rules in effect and the built-
 test_expect_success 'replay: baseline against the what-if, and the changes, as json has them' '
 	html_figures replay.dom replay.json --require totals.changes comparison.force_full_rate_before \
 		comparison.force_full_rate_after baseline.misses proposal.misses comparison.escapes_closed \
+		builtin.extra_force_full builtin.force_full_rate_after builtin.misses_closed \
+		$(keys replay.json "[\"changes.%d.builtin.decision\" % i for i, c in enumerate(d[\"changes\"][:300]) if c[\"builtin\"]]") \
 		$(keys replay.json "[\"changes.%d.pr\" % i for i, c in enumerate(d[\"changes\"][:300]) if c[\"pr\"] is not None]")
 '
 
