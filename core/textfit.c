@@ -53,6 +53,32 @@ static size_t bytes_for(const char *s, size_t n, int w)
 	return i;
 }
 
+/*
+ * Skip the rest of a cut word, [p, end) up to a space; a colour it
+ * switches (its last SGR sequence) is still switched, so the reset of a
+ * word cut in colour is not cut with it.
+ */
+static const char *skip_word(struct strbuf *out, const char *p, const char *end)
+{
+	const char *sgr = NULL;
+	size_t sgr_n = 0;
+
+	while (p < end && *p != ' ') {
+		size_t k = sgr_len(p, (size_t)(end - p));
+
+		if (k) {
+			sgr = p;
+			sgr_n = k;
+			p += k;
+		} else {
+			p++;
+		}
+	}
+	if (sgr)
+		strbuf_add(out, sgr, sgr_n);
+	return p;
+}
+
 static size_t indent_of(const char *s, size_t n)
 {
 	size_t i = 0;
@@ -147,8 +173,7 @@ static void fit_line(struct strbuf *out, const char *line, size_t n, int width)
 			strbuf_add(out, p, keep);
 			strbuf_addch(out, '~');
 			p += keep;
-			while (p < end && *p != ' ')
-				p++;
+			p = skip_word(out, p, end);
 		} else {
 			strbuf_add(out, p, keep);
 			p += keep;

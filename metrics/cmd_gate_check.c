@@ -20,7 +20,6 @@ enum {
 	OPT_STRICT,
 	OPT_MIN_IDENTITY,
 	OPT_MAX_SEEDED,
-	OPT_COLOR,
 };
 
 
@@ -219,7 +218,7 @@ static const struct option gate_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "min-identity", required_argument, NULL, OPT_MIN_IDENTITY },
 	{ "max-seeded-escape-rate", required_argument, NULL, OPT_MAX_SEEDED },
-	{ "color", optional_argument, NULL, OPT_COLOR },
+	METRICS_COLOR_OPTION,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -229,19 +228,12 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics_args a;
 	struct metrics_gate g;
 	struct metrics m;
-	enum color_when color = COLOR_AUTO;
 	int c, rc;
 
 	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
 			  FORMAT_CSV | FORMAT_HTML);
 	optind = 0;
 	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, gate_options, NULL)) != -1) {
-		if (c == OPT_COLOR) {
-			if (!color_parse(optarg, &color))
-				return usage_error(&cmd_gate_check, "--color is always, "
-						   "auto or never, not '%s'", optarg);
-			continue;
-		}
 		rc = metrics_args_option(&a, c, optarg, ctx->now);
 		if (rc == 1)
 			rc = criterion_option(&cr, c, optarg);
@@ -269,7 +261,7 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 		metrics_html_gate(&m, &g, ctx->now, stdout);
 	else {
 		text_fit_stdout();
-		print_text(&m, &g, color_wanted(color));
+		print_text(&m, &g, color_wanted(a.color));
 	}
 	metrics_release(&m);
 	return g.go ? EXIT_OKAY : EXIT_CHECK_FAILED;

@@ -486,7 +486,8 @@ static void text_test_list(struct metrics_out *o, const struct strlist *l)
 	}
 }
 
-static void text_escapes(struct metrics_out *o, const struct metrics *m)
+/* The escapes, their classes in colour when color (a terminal's). */
+static void text_escapes(struct metrics_out *o, const struct metrics *m, bool color)
 {
 	struct strbuf *sb = &o->sb;
 
@@ -501,7 +502,8 @@ static void text_escapes(struct metrics_out *o, const struct metrics *m)
 
 		strbuf_addstr(sb, "  ");
 		metrics_fmt_change(sb, r);
-		strbuf_addf(sb, " %s", pair_class_name(r->cls));
+		strbuf_addch(sb, ' ');
+		metrics_put_class(o, r->cls, color);
 		if (*r->repo && !*m->repo) {
 			strbuf_addch(sb, ' ');
 			metrics_put_text(o, r->repo);
@@ -690,7 +692,7 @@ static void text_days(struct metrics_out *o, const struct metrics *m)
 	}
 }
 
-static void print_text(const struct metrics *m)
+static void print_text(const struct metrics *m, bool color)
 {
 	struct metrics_out o = { STRBUF_INIT, false };
 
@@ -698,7 +700,7 @@ static void print_text(const struct metrics *m)
 	text_wall(&o, m);
 	text_savings(&o, m);
 	text_force_full(&o, m);
-	text_escapes(&o, m);
+	text_escapes(&o, m, color);
 	mainrec_text(&o, m);
 	text_rest(&o, m);
 	trust_text(&o, m);
@@ -935,6 +937,7 @@ static const struct option report_options[] = {
 	METRICS_WINDOW_OPTIONS,
 	METRICS_THRESHOLD_OPTION,
 	METRICS_CONFIDENCE_OPTIONS,
+	METRICS_COLOR_OPTION,
 	{ "by", required_argument, NULL, OPT_BY },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1038,7 +1041,7 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 		}
 		metrics_html_report(&m, ctx->now, stdout);
 		break;
-	default: text_fit_stdout(); print_text(&m); break;
+	default: text_fit_stdout(); print_text(&m, color_wanted(a.color)); break;
 	}
 	metrics_release(&m);
 	return EXIT_OKAY;
@@ -1050,7 +1053,7 @@ const struct cmd cmd_report = {
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash report [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--threshold X] [--confidence C] [--escape-target X] [--by day|week|month] "
-		 "[--format text|md|json|csv|html] [-o FILE]",
+		 "[--format text|md|json|csv|html] [-o FILE] [--color[=WHEN]]",
 	.summary = "The calibration figures of a window (text, md, json, csv).",
 	.help = "  --since WHEN     window start, inclusive: 1y, 7d, 24h, 90m (before now),\n"
 		"                   a date (00:00 UTC) or an RFC 3339 time (default:\n"
@@ -1065,7 +1068,9 @@ const struct cmd cmd_report = {
 		"  --format F       text (default), md, json, csv (one row per head, or\n"
 		"                   per period), or html (one self-contained page with\n"
 		"                   charts)\n"
-		"  -o FILE          write to FILE (atomically) instead of standard output\n",
+		"  -o FILE          write to FILE (atomically) instead of standard output\n"
+		"  --color[=WHEN]   the escapes' classes in colour: always, never, or\n"
+		"                   auto (default: on a terminal, unless NO_COLOR is set)\n",
 	.options = report_options,
 	.shortopts = METRICS_SHORTOPTS,
 };

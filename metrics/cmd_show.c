@@ -233,26 +233,9 @@ static void put_list(const char *label, const struct strlist *l)
 	}
 }
 
-/* An escape red, a disagreement that is not the selector's yellow, agree green. */
-static const char *class_color(enum pair_class c)
-{
-	switch (c) {
-	case CLASS_AGREE: return COLOR_GREEN;
-	case CLASS_ESCAPE: return COLOR_BOLD_RED;
-	case CLASS_NON_HERMETIC:
-	case CLASS_FLAKY:
-	case CLASS_OVER_STRICT:
-	case CLASS_INHERITED:
-	case CLASS_UNRESOLVED: return COLOR_YELLOW;
-	case CLASS_INCOMPLETE:
-	case CLASS_MAIN: break;
-	}
-	return NULL;
-}
-
 static void put_class(const struct show *sh)
 {
-	const char *sgr = sh->color ? class_color(sh->v.cls) : NULL;
+	const char *sgr = sh->color ? metrics_class_color(sh->v.cls) : NULL;
 
 	printf("%s%s%s", sgr ? sgr : "", pair_class_name(sh->v.cls), sgr ? COLOR_RESET : "");
 }

@@ -128,7 +128,8 @@ static void test_list(struct metrics_out *o, const char *what, const struct strl
 		strbuf_addf(&o->sb, " (+%zu more)", l->nr - n);
 }
 
-static void escapes(struct metrics_out *o, const struct metrics *m)
+/* The escapes, their classes in colour when color (a terminal's text). */
+static void escapes(struct metrics_out *o, const struct metrics *m, bool color)
 {
 	size_t n = m->nr_escape_list < SUMMARY_ESCAPES ? m->nr_escape_list : SUMMARY_ESCAPES;
 
@@ -151,7 +152,8 @@ static void escapes(struct metrics_out *o, const struct metrics *m)
 			strbuf_addch(&o->sb, ' ');
 			metrics_put_text(o, r->repo);
 		}
-		strbuf_addf(&o->sb, " (%s", pair_class_name(r->cls));
+		strbuf_addstr(&o->sb, " (");
+		metrics_put_class(o, r->cls, color);
 		if (e->explained) {
 			strbuf_addstr(&o->sb, ", explained: ");
 			metrics_put_text(o, e->note);
@@ -205,11 +207,11 @@ static void trade_line(struct metrics_out *o, const struct metrics *m)
 	strbuf_addstr(&o->sb, ".\n");
 }
 
-static void render(struct metrics_out *o, const struct metrics *cur)
+static void render(struct metrics_out *o, const struct metrics *cur, bool color)
 {
 	head_line(o, cur);
 	trade_line(o, cur);
-	escapes(o, cur);
+	escapes(o, cur, color);
 	reasons(o, cur);
 }
 
@@ -312,7 +314,7 @@ static int post(const char *url, const struct metrics *cur)
 	char *body;
 	int ret;
 
-	render(&md, cur);
+	render(&md, cur, false);
 	json_add_string(root, "text", md.sb.buf);
 	body = cJSON_PrintUnformatted(root);
 	if (!body)
@@ -327,6 +329,7 @@ static int post(const char *url, const struct metrics *cur)
 static const struct option summary_options[] = {
 	METRICS_WINDOW_OPTIONS,
 	METRICS_CONFIDENCE_OPTIONS,
+	METRICS_COLOR_OPTION,
 	{ "max-escape-rate", required_argument, NULL, OPT_MAX_RATE },
 	{ "post", required_argument, NULL, OPT_POST },
 	{ NULL, 0, NULL, 0 },
@@ -380,7 +383,7 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 		o.md = a.format == FORMAT_MD;
 		if (!o.md)
 			text_fit_stdout();
-		render(&o, &cur);
+		render(&o, &cur, !o.md && color_wanted(a.color));
 		metrics_flush(&o.sb);
 	}
 	if (!isnan(max_rate) && !isnan(cur.escape_rate) && cur.escape_rate > max_rate)
@@ -400,7 +403,7 @@ const struct cmd cmd_summary = {
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash summary [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[--confidence C] [--escape-target X] [--format text|md|json|csv|html] "
-		 "[-o FILE] [--max-escape-rate X] [--post URL]",
+		 "[-o FILE] [--max-escape-rate X] [--post URL] [--color[=WHEN]]",
 	.summary = "Escape rate and its trend, escapes, costliest force-full reasons.",
 	.help = "  --since WHEN          window start, inclusive: 1y, 7d, 24h, 90m, a date\n"
 		"                        (00:00 UTC) or an RFC 3339 time (default: 7 days\n"
@@ -418,6 +421,9 @@ const struct cmd cmd_summary = {
 		"  --post URL            also POST {\"text\": <the markdown summary>} to a\n"
 		"                        webhook (HTTP(S), TLS verified); a failed post\n"
 		"                        exits 2\n"
+		"  --color[=WHEN]        the escapes' classes in colour: always, never,\n"
+		"                        or auto (default: on a terminal, unless NO_COLOR\n"
+		"                        is set)\n"
 		"\nThe trend compares with the window of the same length just before,\n"
 		"by an exact test: rising or falling only at p < 0.05.\n",
 	.options = summary_options,

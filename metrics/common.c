@@ -64,6 +64,11 @@ int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_
 		return 0;
 	case 'o': /* core/dispatch.c writes the output to the file */
 		return 0;
+	case MOPT_COLOR:
+		if (!color_parse(arg, &a->color))
+			return usage_error(a->cmd, "--color is always, auto or never, not '%s'",
+					   arg);
+		return 0;
 	case MOPT_FORMAT:
 		if (!parse_format(arg, a->formats, &a->format))
 			return usage_error(a->cmd, "unknown format '%s'", arg);
@@ -286,4 +291,27 @@ void metrics_json_window(cJSON *root, const struct metrics *m)
 	json_add_time(w, "since", m->since);
 	json_add_time(w, "until", m->until);
 	json_add_string_or_null(w, "repo", *m->repo ? m->repo : NULL);
+}
+
+const char *metrics_class_color(enum pair_class c)
+{
+	switch (c) {
+	case CLASS_AGREE: return COLOR_GREEN;
+	case CLASS_ESCAPE: return COLOR_BOLD_RED;
+	case CLASS_NON_HERMETIC:
+	case CLASS_FLAKY:
+	case CLASS_OVER_STRICT:
+	case CLASS_INHERITED:
+	case CLASS_UNRESOLVED: return COLOR_YELLOW;
+	case CLASS_INCOMPLETE:
+	case CLASS_MAIN: break;
+	}
+	return NULL;
+}
+
+void metrics_put_class(struct metrics_out *o, enum pair_class c, bool color)
+{
+	const char *sgr = color ? metrics_class_color(c) : NULL;
+
+	strbuf_addf(&o->sb, "%s%s%s", sgr ? sgr : "", pair_class_name(c), sgr ? COLOR_RESET : "");
 }

@@ -10,6 +10,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/json.h"
+#include "core/output.h"
 #include "metrics/metrics.h"
 
 #include <getopt.h>
@@ -23,6 +24,7 @@ enum {
 	MOPT_CONFIDENCE,
 	MOPT_ESCAPE_TARGET,
 	MOPT_PROJECT,
+	MOPT_COLOR,
 	MOPT_FIRST_PRIVATE, /* commands number their own options from here */
 };
 
@@ -46,6 +48,9 @@ enum {
 #define METRICS_CONFIDENCE_OPTIONS                                   \
 	{ "confidence", required_argument, NULL, MOPT_CONFIDENCE },  \
 	{ "escape-target", required_argument, NULL, MOPT_ESCAPE_TARGET }
+/* --color[=WHEN] of the text format, as git's and the dashboard's (core/output.h). */
+#define METRICS_COLOR_OPTION                                         \
+	{ "color", optional_argument, NULL, MOPT_COLOR }
 /* --confidence C: one of 0.90, 0.95, 0.99 (what the man page lists). */
 bool metrics_parse_confidence(const char *s, double *out);
 
@@ -62,6 +67,7 @@ struct metrics_args {
 	enum output_format format;
 	double threshold;
 	double confidence, escape_target;
+	enum color_when color;  /* --color (METRICS_COLOR_OPTION); default auto */
 };
 /* Defaults: unbounded window, every repo, text, threshold 0.7, 95%, target 0.05. */
 void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned formats);
@@ -137,5 +143,13 @@ struct metrics_out {
 };
 /* Append s: markdown-escaped (md) or sanitized (text). */
 void metrics_put_text(struct metrics_out *o, const char *s);
+
+/*
+ * A pair class's colour on a terminal: an escape bold red, a disagreement
+ * that is not the selector's yellow, agree green; NULL: none.
+ */
+const char *metrics_class_color(enum pair_class c);
+/* Append a pair class's name, in its colour when color (a terminal's text). */
+void metrics_put_class(struct metrics_out *o, enum pair_class c, bool color);
 
 #endif

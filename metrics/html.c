@@ -15,8 +15,15 @@
 #define PAGE_REASONS 30
 #define PAGE_DAYS 62
 #define CHART_REASONS 12
-#define GATE_ESCAPES 12
 #define GATE_TESTS 2
+/*
+ * Printed lines gate-check's sheet has for its unexplained escapes: under
+ * Chromium's A4 print, 16 lines of rows fit (the sample week's 13 rows are
+ * 15 lines), one is kept spare; and the characters of an id one such line
+ * holds in the tests' column.
+ */
+#define GATE_ESCAPE_LINES 15
+#define GATE_ID_COLS 90
 
 /* ---- figures: one line each, in the text output's order ---- */
 
@@ -656,18 +663,46 @@ static void table_red_spans(struct strbuf *sb, const struct metrics *m, size_t m
 	html_more(sb, n, m->nr_red_spans, "red spans", "tiadash report lists them all");
 }
 
-/* gate-check's: the unexplained escapes, one line each, the first failing tests. */
+/* The printed lines an unexplained escape's row takes (gate_escapes). */
+static size_t escape_lines(const struct metrics_escape *e)
+{
+	const struct strlist *l = e->missed.nr ? &e->missed : &e->non_hermetic;
+	size_t n = l->nr < GATE_TESTS ? l->nr : GATE_TESTS, lines = 0;
+
+	for (size_t i = 0; i < n; i++)
+		lines += 1 + strlen(l->items[i]) / GATE_ID_COLS;
+	lines += l->nr > n;                         /* "+N more" */
+	lines += e->missed.nr && e->non_hermetic.nr; /* "and N selected and failed" */
+	return lines ? lines : 1;
+}
+
+/*
+ * gate-check's: the unexplained escapes, a row each with its first failing
+ * tests, as many as the sheet holds (GATE_ESCAPE_LINES): all of them when
+ * they fit, else those that fit beside the "and N more" line.
+ */
 static void gate_escapes(struct strbuf *sb, const struct metrics *m)
 {
-	size_t shown = 0, total = 0;
+	size_t shown = 0, total = 0, all = 0, used = 0, room;
 
+	for (size_t i = 0; i < m->nr_escape_list; i++) {
+		if (m->escape_list[i].explained)
+			continue;
+		total++;
+		all += escape_lines(&m->escape_list[i]);
+	}
+	room = all <= GATE_ESCAPE_LINES ? all : GATE_ESCAPE_LINES - 1;
 	strbuf_addstr(sb, "<table class=\"escapes compact\">\n<tr><th>change</th><th>class</th>"
 		      "<th>missed tests (non-hermetic: selected and failed)</th></tr>\n");
 	for (size_t i = 0; i < m->nr_escape_list; i++) {
 		const struct metrics_escape *e = &m->escape_list[i];
 
-		if (e->explained || total++ >= GATE_ESCAPES)
+		if (e->explained)
 			continue;
+		/* The first row always: "and N more" alone would show none. */
+		if (shown && used + escape_lines(e) > room)
+			break;
+		used += escape_lines(e);
 		shown++;
 		strbuf_addstr(sb, "<tr>");
 		change_cell(sb, "report:", i, &m->rows[e->row]);

@@ -47,16 +47,39 @@ static int glob_width(const struct rules *r, int w)
 	return w > 36 ? 36 : w;
 }
 
-/* ", (LABEL)" of a rule, escaped for the terminal. */
+/* "  (LABEL)", escaped for the terminal. */
+static void print_label_text(const char *label)
+{
+	char *safe = sanitized(label);
+
+	printf("  (%s)", safe);
+	free(safe);
+}
+
+/* "  (LABEL)" of a rule (rules_label). */
 static void print_label(const struct rule *x)
 {
 	struct strbuf label = STRBUF_INIT;
-	char *safe;
 
 	rules_label(x, &label);
-	safe = sanitized(label.buf);
-	printf("  (%s)", safe);
-	free(safe);
+	print_label_text(label.buf);
+	strbuf_release(&label);
+}
+
+/*
+ * --list's one label: a rule whose id does not say where it is written
+ * (vitest:forceRerunTriggers) names the place ("in effect:
+ * vitest.config.js:9") instead of the file alone.
+ */
+static void print_list_label(const struct rule *x)
+{
+	struct strbuf label = STRBUF_INIT;
+
+	if (x->source && strcmp(x->id, x->origin))
+		strbuf_addf(&label, "in effect: %s", x->origin);
+	else
+		rules_label(x, &label);
+	print_label_text(label.buf);
 	strbuf_release(&label);
 }
 
@@ -68,13 +91,7 @@ static void print_rules_text(const struct rules *r, int w)
 		char *glob = sanitized(x->glob), *id = sanitized(x->id);
 
 		printf("%-7s  %-*s  %s", rules_action_name(x->action), w, glob, id);
-		print_label(x);
-		if (strcmp(x->id, x->origin) && !rules_is_builtin(x)) {
-			char *origin = sanitized(x->origin);
-
-			printf("  (%s)", origin);
-			free(origin);
-		}
+		print_list_label(x);
 		for (size_t t = 0; t < x->tests.nr; t++) {
 			char *test = sanitized(x->tests.items[t]);
 

@@ -794,6 +794,13 @@ static void csv_row(const struct replay_run *run, const struct replay_change *ch
 		csv_outcome(&sb, &ch->prop);
 	strbuf_addf(&sb, ",%s", ch->head && ch->head->shadow_decision ?
 		    ch->head->shadow_decision : "");
+	/* The built-ins' what-if, as JSON's "builtin" (empty: they force nothing). */
+	if (replay_builtin_forces(ch)) {
+		strbuf_addstr(&sb, ",run_all,");
+		csv_list(&sb, &ch->suggested);
+	} else {
+		strbuf_addstr(&sb, ",,");
+	}
 	fprintf(f, "%s\n", sb.buf);
 	strbuf_release(&sb);
 }
@@ -804,7 +811,7 @@ void replay_print_csv(const struct replay_run *run, FILE *f)
 	if (run->has_proposal)
 		fputs(",proposal_decision,proposal_reasons,proposal_selected,"
 		      "proposal_missed,proposal_disagrees", f);
-	fputs(",recorded_decision\n", f);
+	fputs(",recorded_decision,builtin_decision,builtin_reasons\n", f);
 	print_rows(run, f, csv_row);
 }
 

@@ -40,7 +40,13 @@ static void header(struct strbuf *sb, const struct replay_run *run, int64_t now)
 	if (run->has_proposal)
 		strbuf_addf(sb, "baseline %zu, proposal %zu", run->baseline.nr, run->proposal.nr);
 	else
-		strbuf_addf(sb, "%zu", run->baseline.nr);
+		strbuf_addf(sb, "%zu in effect", run->baseline.nr);
+	for (size_t i = 0; i < run->rule_files.nr; i++) {
+		strbuf_addstr(sb, i ? ", " : " from ");
+		html_code(sb, run->rule_files.items[i]);
+	}
+	if (run->builtin.nr)
+		strbuf_addf(sb, ", %zu built-in what-if", run->builtin.nr);
 	strbuf_addstr(sb, "; selector: ");
 	if (run->selector.cmd)
 		html_code(sb, run->selector.cmd);
@@ -300,6 +306,38 @@ static void totals(struct strbuf *sb, const struct replay_run *run)
 	free(ma), free(mb), free(sa), free(sbs);
 }
 
+/* The built-ins' what-if beside the baseline, as JSON's "builtin" has it. */
+static void builtin_totals(struct strbuf *sb, const struct replay_run *run)
+{
+	double after = replay_rate(run->tb.force_full + run->builtin_forced, run->tb.changes);
+	char *rate = isnan(after) ? xstrdup("n/a") : xstrfmt("%.1f%%", 100.0 * after);
+	char *n[4] = {
+		xstrfmt("%zu", run->builtin.nr), xstrfmt("+%zu", run->builtin_forced),
+		xstrfmt("%zu", run->builtin_misses_closed),
+		xstrfmt("%zu", run->builtin_changes_closed),
+	};
+
+	strbuf_addstr(sb, "<h2>Built-in what-if (suggested: built-in)</h2>\n"
+		      "<table class=\"totals\">\n<tr><th>the built-ins beside the baseline</th>"
+		      "<th class=\"num\">what-if</th></tr>\n");
+	total_row(sb, "candidates", "builtin.candidates", (double)run->builtin.nr, n[0],
+		  NULL, 0, NULL, false);
+	total_row(sb, "extra force-full", "builtin.extra_force_full",
+		  (double)run->builtin_forced, n[1], NULL, 0, NULL, false);
+	total_row(sb, "force-full rate after", "builtin.force_full_rate_after", after, rate,
+		  NULL, 0, NULL, false);
+	total_row(sb, "missed tests closed", "builtin.misses_closed",
+		  (double)run->builtin_misses_closed, n[2], NULL, 0, NULL, false);
+	total_row(sb, "missed changes closed", "builtin.missed_changes_closed",
+		  (double)run->builtin_changes_closed, n[3], NULL, 0, NULL, false);
+	strbuf_addstr(sb, "</table>\n<p class=\"note\">The built-in rules are suggestions, "
+		      "not in effect: each change's built-in column says which would force a "
+		      "full run where the rules in effect do not.</p>\n");
+	free(rate);
+	for (size_t i = 0; i < 4; i++)
+		free(n[i]);
+}
+
 /* ---- the changes ---- */
 
 static void test_list(struct strbuf *sb, const struct strlist *l)
@@ -343,6 +381,46 @@ static void outcome_cells(struct strbuf *sb, size_t i, const char *which,
 	strbuf_addstr(sb, "</td>");
 }
 
+/*
+ * "force-full:GLOB (suggested: built-in)": the rule as code, its source
+ * whole on one line (never "built-" / "in").
+ */
+static void rule_with_source(struct strbuf *sb, const char *reason)
+{
+	const char *src = NULL;
+	struct strbuf rule = STRBUF_INIT;
+
+	/* The last " (": a glob may hold one of its own. */
+	for (const char *p = strstr(reason, " ("); p; p = strstr(p + 1, " ("))
+		src = p;
+	if (!src || reason[strlen(reason) - 1] != ')') {
+		html_code(sb, reason);
+		return;
+	}
+	strbuf_add(&rule, reason, (size_t)(src - reason));
+	html_code(sb, rule.buf);
+	strbuf_addch(sb, ' ');
+	html_nowrap(sb, src + 1);
+	strbuf_release(&rule);
+}
+
+/* What the built-ins would decide where they force more than the rules in effect. */
+static void builtin_cell(struct strbuf *sb, size_t i, const struct replay_change *ch)
+{
+	if (!replay_builtin_forces(ch)) {
+		strbuf_addstr(sb, "<td></td>");
+		return;
+	}
+	strbuf_addf(sb, "<td data-key=\"changes.%zu.builtin.decision\" data-value=\"run_all\">",
+		    i);
+	html_nowrap(sb, "run_all");
+	for (size_t k = 0; k < ch->suggested.nr; k++) {
+		strbuf_addstr(sb, k ? ", " : "<br>");
+		rule_with_source(sb, ch->suggested.items[k]);
+	}
+	strbuf_addstr(sb, "</td>");
+}
+
 static void changes(struct strbuf *sb, const struct replay_run *run)
 {
 	size_t n = run->nr < PAGE_CHANGES ? run->nr : PAGE_CHANGES;
@@ -351,10 +429,11 @@ static void changes(struct strbuf *sb, const struct replay_run *run)
 		      "<th class=\"num\">changed</th>");
 	if (run->has_proposal)
 		strbuf_addstr(sb, "<th>baseline</th><th>missed</th><th>what-if</th>"
-			      "<th>missed</th></tr>\n");
+			      "<th>missed</th>");
 	else
 		strbuf_addstr(sb, "<th>decision</th><th class=\"num\">selected</th><th>reasons</th>"
-			      "<th>missed</th></tr>\n");
+			      "<th>missed</th>");
+	strbuf_addstr(sb, run->builtin.nr ? "<th>built-in</th></tr>\n" : "</tr>\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct replay_change *ch = &run->changes[i];
 		const struct replay_commit *c = ch->commit;
@@ -373,6 +452,8 @@ static void changes(struct strbuf *sb, const struct replay_run *run)
 		outcome_cells(sb, i, "", &ch->base, !run->has_proposal);
 		if (run->has_proposal)
 			outcome_cells(sb, i, "proposal.", &ch->prop, false);
+		if (run->builtin.nr)
+			builtin_cell(sb, i, ch);
 		strbuf_addstr(sb, "</tr>\n");
 		free(pr), free(date), free(chg);
 	}
@@ -395,6 +476,8 @@ void replay_print_html(const struct replay_run *run, int64_t now, FILE *f)
 	changes(&sb, run);
 	strbuf_addstr(&sb, "<h2>Totals</h2>\n");
 	totals(&sb, run);
+	if (run->builtin.nr)
+		builtin_totals(&sb, run);
 	strbuf_addstr(&sb, "</section>\n");
 	html_end(&sb);
 	html_write(&sb, f);

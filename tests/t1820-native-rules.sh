@@ -27,6 +27,18 @@ test_expect_success 'vitest.config.ts: only **-led triggers fire (vitest matches
 	test_cmp expect actual
 '
 
+test_expect_success 'rules --list: a config'"'"'s rule labelled once, with the line it is written on' '
+	tiadash rules --list --no-builtin-rules --rules "$N/vitest/vitest.config.ts" \
+		--rules "$N/harness/harness.yml" --rules "$N/turbo/turbo.json" >raw 2>/dev/null &&
+	sed "s|$N/||g" raw | grep -E "^run_all .*(package-lock|ledger/settings|/\.env )" >actual &&
+	cat >expect <<-\EOF &&
+	run_all  **/package-lock.json     vitest:forceRerunTriggers  (in effect: vitest/vitest.config.ts:12)
+	run_all  ledger/settings/**       harness:no_subset_paths  (in effect: harness/harness.yml:5)
+	run_all  /.env                    turbo:globalDependencies  (in effect: turbo/turbo.json:4)
+	EOF
+	test_cmp expect actual
+'
+
 test_expect_success 'turbo.json: root-relative globalDependencies, $TURBO_ROOT$ task inputs' '
 	printf ".env\npackages/x/.env\ntsconfig.base.json\nvitest.shared.ts\nturbo.json\nplaywright.config.ts\n" |
 	tiadash rules --test --no-builtin-rules --rules "$N/turbo/turbo.json" >raw &&

@@ -120,6 +120,45 @@ test_expect_success 'gate-check: the verdict and every criterion as --format jso
 	test_grep "NO-GO" gate.txt && test_grep "unexplained escapes is 13, needs <= 0" gate.txt
 '
 
+# verdict_lines TEXT: the lines under gate-check's verdict, a note's
+# continuation lines joined to it (the page flows them as one).
+verdict_lines() {
+	sed -n "/^NO-GO$/,\$p" "$1" | sed "1d" |
+		awk "/^  /{sub(/^ +/, \"\"); last = last \" \" \$0; next} {if (NR > 1) print last; last = \$0} END {print last}"
+}
+
+test_expect_success 'gate-check: every line of the text verdict, and every unexplained escape' '
+	{ tiadash --db week.db gate-check --since 2026-11-01 --until 2026-11-08 >gate.text
+	  test $? = 1; } &&
+	verdict_lines gate.text >lines &&
+	test "$(wc -l <lines)" = 4 &&
+	test_grep "^escape rate: 115 more clean pairs (about 3 days at this window.s rate)$" lines &&
+	html_text gate.dom | tr -s " \n" "  " >gate.flat &&
+	while read -r line; do
+		grep -qF -- "$line" gate.flat || { echo "not on the page: $line"; return 1; }
+	done <lines &&
+	json_get report.json "\" \".join(str(e[\"pr\"]) for e in d[\"escapes\"][\"list\"] if not e[\"explained\"])" >expect &&
+	grep -o "data-key=\"report:escapes\.list\.[0-9]*\.pr\" data-value=\"[0-9]*\"" gate.html |
+		sed "s/.*value=\"//; s/\"//" | tr "\n" " " | sed "s/ $//" >actual &&
+	echo >>actual &&
+	test_cmp expect actual &&
+	test "$(wc -w <actual)" = 13 &&
+	! grep "more unexplained escapes" gate.html
+'
+
+test_expect_success 'gate-check with more unexplained escapes than its sheet holds: those that fit and "and N more", on one A4 sheet' '
+	gen_pairs many 1 60 40 2026-11-01 7 &&
+	tiadash --db many.db ingest many >/dev/null &&
+	{ tiadash --db many.db gate-check --since 2026-11-01 --until 2026-11-08 --format html \
+		-o many.html; test $? = 1; } &&
+	grep -c "data-key=\"report:escapes\.list\.[0-9]*\.pr\"" many.html >actual &&
+	echo 14 >expect &&
+	test_cmp expect actual &&
+	grep -o "and 26 more unexplained escapes (tiadash report lists them all)" many.html &&
+	html_pdf many.html many.pdf &&
+	test "$(pdf_pages many.pdf)" = 1
+'
+
 test_expect_success 'summary: this window and the one before, as report has them' '
 	html_figures summary.dom report.json report=report.json previous=previous.json \
 		--require report:escapes.rate report:escapes.count report:pairs previous:escapes.rate \
@@ -153,6 +192,8 @@ test_expect_success 'propose: the page counts the rules in effect and the built-
 test_expect_success 'replay: baseline against the what-if, and the changes, as json has them' '
 	html_figures replay.dom replay.json --require totals.changes comparison.force_full_rate_before \
 		comparison.force_full_rate_after baseline.misses proposal.misses comparison.escapes_closed \
+		builtin.extra_force_full builtin.force_full_rate_after builtin.misses_closed \
+		$(keys replay.json "[\"changes.%d.builtin.decision\" % i for i, c in enumerate(d[\"changes\"][:300]) if c[\"builtin\"]]") \
 		$(keys replay.json "[\"changes.%d.pr\" % i for i, c in enumerate(d[\"changes\"][:300]) if c[\"pr\"] is not None]")
 '
 

@@ -6,6 +6,7 @@
 # in effect, and .tiadash/rules's rule once the repository has one.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/tui/lib.sh"
+. "$TEST_SRC/lib-html.sh"
 
 if ! test -f "$SAMPLE/expected.json"; then
 	echo "ok 1 # skip the sample week is not built (make sampledata)"
@@ -57,6 +58,47 @@ test_expect_success 'no rule file: all six suggest the built-in' '
 	EOF
 	test_cmp expect actual &&
 	grep "^escapes      13 unexplained: 10 new, 0 closed-by-rules" propose.out
+'
+
+# The built-in what-if in each of replay's formats: csv's builtin_decision
+# and builtin_reasons and the page's built-in column and table hold what
+# json's "builtin" holds, change by change and in total.
+test_expect_success 'no rule file: replay csv and html carry the built-in what-if json has' '
+	w="--since 2026-11-02 --until 2026-11-03" &&
+	tiadash --db week.db --repo "$SAMPLE/repo" replay $w --format json >replay.json &&
+	tiadash --db week.db --repo "$SAMPLE/repo" replay $w --format csv >replay.csv &&
+	tiadash --db week.db --repo "$SAMPLE/repo" replay $w --format html -o replay.html &&
+	head -1 replay.csv >actual &&
+	grep "^[0-9a-f]*,434," replay.csv | cut -d, -f2,5,10- >>actual &&
+	cat >expect <<-\EOF &&
+	commit,pr,date,changed,decision,reasons,selected,missed,disagrees,recorded_decision,builtin_decision,builtin_reasons
+	434,nothing,nothing,run_all,force-full:**/fixtures/** (suggested: built-in)
+	EOF
+	test_cmp expect actual &&
+	python3 - replay.csv replay.json <<-\PY &&
+	import csv, json, sys
+	rows = list(csv.DictReader(open(sys.argv[1])))
+	d = json.load(open(sys.argv[2]))
+	assert len(rows) == len(d["changes"]), (len(rows), len(d["changes"]))
+	for r, c in zip(rows, d["changes"]):
+	    b = c["builtin"] or {"decision": "", "reasons": []}
+	    got = (r["commit"], r["builtin_decision"], r["builtin_reasons"])
+	    want = (c["commit"], b["decision"], ";".join(b["reasons"]))
+	    assert got == want, (got, want)
+	PY
+	json_get replay.json "\" \".join(\"changes.%d.builtin.decision\" % i for i, c in enumerate(d[\"changes\"]) if c[\"builtin\"])" >keys &&
+	html_figures replay.html replay.json --require builtin.candidates \
+		builtin.extra_force_full builtin.force_full_rate_after builtin.misses_closed \
+		builtin.missed_changes_closed $(cat keys) &&
+	json_get replay.json "\" \".join(str(x) for x in list(d[\"builtin\"].values()) + [c[\"pr\"] for c in d[\"changes\"] if c[\"builtin\"]])" >actual &&
+	echo "79 3 0.4576271186440678 3 2 498 432 434" >expect &&
+	test_cmp expect actual &&
+	grep -c "data-key=\"changes\.[0-9]*\.builtin\.decision\"" replay.html >actual &&
+	echo 3 >expect &&
+	test_cmp expect actual &&
+	grep -o "<p class=\"note\">rules: [^<]*" replay.html >actual &&
+	echo "<p class=\"note\">rules: 0 in effect, 79 built-in what-if; selector: none; store: yes" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success '.tiadash/rules in effect: all six name it' '

@@ -180,10 +180,10 @@ test_expect_success 'csv rows' '
 	tiadash replay --since 2026-11-01T04:00:00Z --until 2026-11-01T07:00:00Z \
 		--no-builtin-rules --rules /dev/null --format csv >actual &&
 	cat >expect <<-EOF &&
-	commit,pr,date,changed,decision,reasons,selected,missed,disagrees,recorded_decision
-	$(git rev-parse HEAD~2),14,2026-11-01T06:00:00Z,2,rules-only,,,,,
-	$(git rev-parse HEAD~3),13,2026-11-01T05:00:00Z,1,rules-only,,,,,
-	$(git rev-parse HEAD~4),12,2026-11-01T04:00:00Z,3,rules-only,,,,,
+	commit,pr,date,changed,decision,reasons,selected,missed,disagrees,recorded_decision,builtin_decision,builtin_reasons
+	$(git rev-parse HEAD~2),14,2026-11-01T06:00:00Z,2,rules-only,,,,,,,
+	$(git rev-parse HEAD~3),13,2026-11-01T05:00:00Z,1,rules-only,,,,,,,
+	$(git rev-parse HEAD~4),12,2026-11-01T04:00:00Z,3,rules-only,,,,,,,
 	EOF
 	test_cmp expect actual
 '

@@ -134,8 +134,8 @@ test_expect_success 'csv and md carry both columns' '
 	tiadash replay --since 2026-11-01T02:00:00Z --until 2026-11-01T03:00:00Z \
 		--what-if src/helpers.py --format csv >actual &&
 	cat >expect <<-EOF &&
-	commit,pr,date,changed,decision,reasons,selected,missed,disagrees,proposal_decision,proposal_reasons,proposal_selected,proposal_missed,proposal_disagrees,recorded_decision
-	$(git rev-parse HEAD~5),11,2026-11-01T02:00:00Z,2,selected,,1,tests/test_app.py::test_run,no,run_all,force-full:src/helpers.py,,,yes,selected
+	commit,pr,date,changed,decision,reasons,selected,missed,disagrees,proposal_decision,proposal_reasons,proposal_selected,proposal_missed,proposal_disagrees,recorded_decision,builtin_decision,builtin_reasons
+	$(git rev-parse HEAD~5),11,2026-11-01T02:00:00Z,2,selected,,1,tests/test_app.py::test_run,no,run_all,force-full:src/helpers.py,,,yes,selected,,
 	EOF
 	test_cmp expect actual &&
 	tiadash replay --since 2026-11-01T02:00:00Z --until 2026-11-01T03:00:00Z \
