@@ -2,7 +2,7 @@
  * whether it executed a mutant's line: evidence for telling a verifier gap from an equivalent. */
 #include "core/tiadash.h"
 #include "ingest/coverage.h"
-#include "ingest/input.h"
+#include "core/input.h"
 #include "seed/seed.h"
 
 #include <unistd.h>

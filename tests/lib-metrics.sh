@@ -4,14 +4,16 @@
 
 # mrepo N: a git repository repo/ with a base commit on main and one branch
 # commit per PR 1..N (adding src/pN.py); heads.base and heads.N hold the shas.
-# MREPO_TESTS="tests/a.py ..." adds those test files to the base commit, so
-# the reports' suite keys name files of the tree (core/identity.h).
-# Ingest with `tiadash --repo repo ingest ...`.
+# The base commit has the test files the reports name (core/identity.h: a
+# name the tree lacks ties to nothing, and its pair is unresolved):
+# MREPO_TESTS="tests/a.py ..." names them, by default the ones these tests
+# use. Ingest with `tiadash --repo repo ingest ...`.
+MREPO_DEFAULT_TESTS="tests/a.py tests/b.py tests/c.py tests/x.py tests/z.py tests/exports/test_csv.py"
 mrepo() {
 	local i t
 	git init -q repo &&
 	mkdir -p repo/src && echo base >repo/src/base.py &&
-	for t in ${MREPO_TESTS:-}; do
+	for t in ${MREPO_TESTS-$MREPO_DEFAULT_TESTS}; do
 		mkdir -p "repo/$(dirname "$t")" && echo "def test(): pass" >"repo/$t" || return 1
 	done &&
 	(cd repo && commit_at 2026-10-30T00:00:00Z base) &&

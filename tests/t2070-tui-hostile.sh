@@ -8,7 +8,7 @@
 . "$TEST_SRC/tui/lib.sh"
 
 test_expect_success 'setup: hostile names in a store' '
-	mrepo 3 &&
+	MREPO_TESTS="$MREPO_DEFAULT_TESTS tests/c1.py tests/e.py tests/p.py" mrepo 3 &&
 	git -C repo checkout -q pr2 &&
 	printf "x = 1\n" >"repo/src/e$(printf "\033")[31mvil$(printf "\007").py" &&
 	(cd repo && commit_at 2026-10-31T01:00:00Z "$(printf "subject \033[31m red \007 bell")") &&
@@ -40,9 +40,9 @@ test_expect_success 'the runs view escapes the repo name' '
 	assert_screen runs.screen <<-\EOF
 	 1 overview  [2 runs]  3 disagreements   4 proposals
 	DATE↑           PR HEAD    CLASS        DECISION   AFF SHADOW   FULL  DCOV VERDICTS    REPO                  REASONS
-	11-03 10:00     #1 1ee701b agree        run_all  1.000  600 s  600 s   n/a pass/pass   acme/\x1b[31mevil\x07 force-full~
-	11-04 10:00     #2 496e661 escape       selected 0.010   60 s  600 s   n/a pass/fail   acme/x
-	11-05 10:00     #3 074aa22 escape       selected 0.010   60 s  600 s   n/a pass/fail   acme/x
+	11-03 10:00     #1 20cdf09 agree        run_all  1.000  600 s  600 s   n/a pass/pass   acme/\x1b[31mevil\x07 force-full~
+	11-04 10:00     #2 9b75f88 escape       selected 0.010   60 s  600 s   n/a pass/fail   acme/x
+	11-05 10:00     #3 99b7a85 escape       selected 0.010   60 s  600 s   n/a pass/fail   acme/x
 	
 	
 	
@@ -58,8 +58,8 @@ test_expect_success 'the disagreements view escapes the missed tests' '
 	assert_screen disagree.screen <<-\EOF
 	 1 overview   2 runs  [3 disagreements]  4 proposals
 	CLASS  STATE DATE            PR HEAD    EVIDENCE
-	escape new   11-04 10:00     #2 496e661 tests/e.py::x\x1b[31mred\x07bell
-	escape new   11-05 10:00     #3 074aa22 tests/c1.py::x\xc2\x9b31mred\xc2\x85\xe2\x80\xae
+	escape new   11-04 10:00     #2 9b75f88 tests/e.py::x\x1b[31mred\x07bell
+	escape new   11-05 10:00     #3 99b7a85 tests/c1.py::x\xc2\x9b31mred\xc2\x85\xe2\x80\xae
 	
 	
 	
@@ -75,7 +75,7 @@ test_expect_success 'the detail view escapes changed paths and failing tests' '
 	no_control detail.screen &&
 	assert_screen detail.screen <<-\EOF
 	 1 overview   2 runs  [3 disagreements]  4 proposals  > detail
-	PR #2  acme/x  head 496e6613c670  base 6811c7f87ca4  2026-11-04 10:00
+	PR #2  acme/x  head 9b75f88f0cf9  base 6863aee17c26  2026-11-04 10:00
 	class       escape
 	state       new
 	missed      tests/e.py::x\x1b[31mred\x07bell
@@ -118,7 +118,7 @@ test_expect_success 'the tests view and a test'"'"'s history escape the test ids
 	ran 1, selected 0, failed 1, missed 1, inherited 0, flaky 0, quarantined 0
 	
 	WHEN                 PR HEAD    CLASS        OUTCOME     SELECTED
-	2026-11-05 10:00     #3 074aa22 escape       missed      no
+	2026-11-05 10:00     #3 99b7a85 escape       missed      no
 	
 	
 	1 run in its history; Enter on one opens its change                                         1/5   0%

@@ -104,7 +104,7 @@ test_expect_success 'json: escapes, over-strict, flaky, incomplete' '
 	json_close r.json "d[\"flaky\"][\"count\"]" 1 &&
 	json_close r.json "d[\"incomplete\"]" "{\"count\": 1, \"by_reason\": {\"no full run\": 1}}" &&
 	json_close r.json "d[\"classes\"]" \
-		"{\"agree\": 4, \"escape\": 1, \"non-hermetic\": 1, \"flaky\": 1, \"over-strict\": 1, \"incomplete\": 1, \"inherited\": 0}"
+		"{\"agree\": 4, \"escape\": 1, \"non-hermetic\": 1, \"flaky\": 1, \"over-strict\": 1, \"incomplete\": 1, \"inherited\": 0, \"unresolved\": 0}"
 '
 
 test_expect_success 'json: no coverage at all: diff coverage is null, not 0' '

@@ -9,7 +9,7 @@
 . "$TEST_SRC/lib-html.sh"
 
 test_expect_success 'setup: hostile ids through a bare JUnit file, a failed list and manifests' '
-	mrepo 3 &&
+	MREPO_TESTS="$MREPO_DEFAULT_TESTS tests/c1.py tests/e.py tests/p.py" mrepo 3 &&
 	# PR 1: forced full for a reason with an OSC title sequence and BEL;
 	# the manifest repo name carries ESC [ 31 m.
 	MRUN_REPO="acme/\\u001b[31mevil\\u0007" mrun a/1s 1 shadow 1 2026-11-03T10:00:00Z 600 pass \

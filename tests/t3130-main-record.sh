@@ -86,7 +86,7 @@ test_expect_success 'ingest: a run without a PR off main'"'"'s line is said' '
 test_expect_success 'report: runs of main are not pairs; PR 2 inherited, not an escape' '
 	tiadash --db s.db report --format json >r.json &&
 	json_close r.json "[d[\"pairs\"], d[\"heads\"], d[\"full_runs\"], d[\"shadow_runs\"]]" "[4, 5, 5, 4]" &&
-	json_close r.json "d[\"classes\"]" "{\"agree\": 1, \"escape\": 2, \"non-hermetic\": 0, \"flaky\": 0, \"over-strict\": 0, \"incomplete\": 1, \"inherited\": 1}" &&
+	json_close r.json "d[\"classes\"]" "{\"agree\": 1, \"escape\": 2, \"non-hermetic\": 0, \"flaky\": 0, \"over-strict\": 0, \"incomplete\": 1, \"inherited\": 1, \"unresolved\": 0}" &&
 	json_close r.json "d[\"incomplete\"][\"by_reason\"]" "{\"no shadow run\": 1}" &&
 	json_close r.json "[d[\"escapes\"][\"count\"], d[\"escapes\"][\"rate\"], d[\"escapes\"][\"prs\"]]" "[2, 0.5, [1, 4]]" &&
 	json_close r.json "[d[\"main\"][k] for k in (\"runs\", \"inherited_pairs\", \"red_tests\", \"escapes_base_unrun\", \"red_minutes_mean\")]" \

@@ -88,6 +88,10 @@ week="--since 2026-11-01 --until 2026-11-08"
 test_expect_success 'setup: a repository with a hostile file name and commit subject' '
 	git init -q repo &&
 	mkdir repo/src && echo base >repo/src/base.py &&
+	# the test files the full run fails in, so its names resolve (missed, not unresolved)
+	mkdir -p repo/tests && for t in "tests/$H.py" "# heading$BEL" "tests/inv$FF.py" "${CSI}0m"; do
+		echo "def t(): pass" >"repo/$t" || return 1
+	done &&
 	(cd repo && commit_at 2026-11-02T00:00:00Z base) &&
 	git -C repo rev-parse HEAD >base &&
 	git -C repo checkout -q -b pr5 &&
