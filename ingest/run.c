@@ -554,8 +554,12 @@ static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
 	idset_reserve_hashed(&cc->names.entries, d->entries.nr);
 	cc->names.entry_at = xcalloc(d->entries.nr + 1, sizeof(*cc->names.entry_at));
 	for (size_t i = 0; i < d->entries.nr; i++) {
-		int64_t at = idset_add_hashed(&cc->names.entries, d->entries.items[i]);
+		/* Matched as the figures will read it: through the id-map. */
+		char *mapped = d->idmap ? idmap_apply(d->idmap, d->entries.items[i]) : NULL;
+		int64_t at = idset_add_hashed(&cc->names.entries,
+					      mapped ? mapped : d->entries.items[i]);
 
+		free(mapped);
 		if (at >= 0 && !cc->names.entry_at[at])
 			cc->names.entry_at[at] = d->entries.items[i];
 	}
@@ -885,8 +889,9 @@ static int parse_inputs(struct ingest_env *env, struct run_source *rs, struct ru
 {
 	if (parse_selection(rs, d) < 0 || read_diff(env, rs, d) < 0)
 		return -1;
+	d->idmap = env->ing->idmap;
 	d->ids = identity_for_run(env->ids, env->repo, rs->m.head, rs->m.base,
-				  rs->m.workdir, &d->diff, env->ing->idmap);
+				  rs->m.workdir, &d->diff, d->idmap);
 	/* Selection entries and quarantined ids as repository paths. */
 	identity_resolve_list(d->ids, &d->entries, ID_ENTRY, entry_seen, d);
 	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0)

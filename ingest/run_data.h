@@ -57,6 +57,7 @@ struct run_data {
 	struct testset tests;
 	/* Test identity: the run's resolver, and what resolved. */
 	struct identity *ids;          /* borrowed from the env's cache */
+	const struct idmap *idmap;     /* the config's id-map (NULL: none), borrowed */
 	struct identity_tally failing_ids, entry_ids;
 	/* The suite names (ID_NAME) the selection's entries use: declared suites. */
 	struct strlist declared;

@@ -63,4 +63,20 @@ test_expect_success 'a replacement can change case; a bad one is an error with f
 	test_grep "bad3.conf:2: id-map replacement .\\\\k<nope>.: " err
 '
 
+test_expect_success 'an entry joins its run'"'"'s tests through the id-map at ingest' '
+	head=$(git -C repo rev-parse HEAD) base=$(git -C repo rev-parse HEAD~1) &&
+	mkdir j && write_run j/s "\"pr\": 4, \"base\": \"$base\", \"head\": \"$head\", \"kind\": \"shadow\",
+		\"started_at\": \"2026-11-02T11:00:00Z\", \"verdict\": \"pass\", \"results\": [\"junit.xml\"],
+		\"selection\": {\"decision\": \"selected\", \"total_tests\": 9,
+		  \"selected\": [\"src/test/java/com/acme/FooTest.java\"]}" &&
+	printf "%s\n" "<testsuite name=\"s\"><testcase classname=\"com.acme.FooTest\" name=\"testBar\"/></testsuite>" >j/s/junit.xml &&
+	tiadash --db plain.db --repo repo ingest j/s >/dev/null 2>&1 &&
+	tiadash --db plain.db status --format json >plain.json &&
+	test "$(json_get plain.json "d[\"identity\"][\"entries_matching_no_test\"]")" = 1 &&
+	mkdir mapped && cp st/config mapped/config &&
+	tiadash --db mapped/s.db --repo repo ingest j/s >/dev/null 2>&1 &&
+	tiadash --db mapped/s.db status --format json >mapped.json &&
+	test "$(json_get mapped.json "d[\"identity\"][\"entries_matching_no_test\"]")" = 0
+'
+
 test_done
