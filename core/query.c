@@ -1119,15 +1119,18 @@ static int collect_names(struct store *s, sqlite3_stmt *st, int64_t run_id,
 	return 0;
 }
 
-int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *data)
+/* fn for each string of a selection's blob column; *known: the column is not NULL. */
+static int selection_column_each(struct store *s, const char *sql, int64_t run_id,
+				 entry_fn fn, void *data, bool *known)
 {
-	static const char sql[] = "SELECT entries FROM selection WHERE run_id = ?1";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc, ret = 0;
 
+	*known = false;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*known = true;
 		ret = store_strings_each(sqlite3_column_blob(st, 0),
 					 (size_t)sqlite3_column_bytes(st, 0), fn, data);
 		if (ret < 0)
@@ -1138,6 +1141,14 @@ int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *dat
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read a selection");
 	return ret;
+}
+
+int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *data)
+{
+	static const char sql[] = "SELECT entries FROM selection WHERE run_id = ?1";
+	bool known;
+
+	return selection_column_each(s, sql, run_id, fn, data, &known);
 }
 
 static int push_entry(const char *entry, size_t len, void *data)
@@ -1156,23 +1167,8 @@ int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *o
 			      bool *known)
 {
 	static const char sql[] = "SELECT unmatched FROM selection WHERE run_id = ?1";
-	sqlite3_stmt *st = store_stmt(s, sql);
-	int rc, ret = 0;
 
-	*known = false;
-	sqlite3_bind_int64(st, 1, run_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
-		*known = true;
-		if (store_strings_decode(sqlite3_column_blob(st, 0),
-					 (size_t)sqlite3_column_bytes(st, 0), out) < 0)
-			ret = error("store '%s': the selection of run %" PRId64 " is corrupt",
-				    s->path, run_id);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		ret = store_error(s, "cannot read a selection");
-	return ret;
+	return selection_column_each(s, sql, run_id, push_entry, out, known);
 }
 
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)
