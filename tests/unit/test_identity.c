@@ -222,6 +222,12 @@ static void producer_forms(void **state)
 		 "src/test/java/com/acme/FooTest.java::testBar");
 	check_id(id, "com.acme.FooTest.testBar", ID_RESOLVED,
 		 "src/test/java/com/acme/FooTest.java::testBar");
+	/* NUnit and xUnit: Namespace.Class.Method */
+	check_id(id, "Acme.Billing.Tests.InvoiceTests.Totals", ID_RESOLVED,
+		 "Acme.Billing.Tests/InvoiceTests.cs::Totals");
+	/* vitest's and jest's title path */
+	check_id(id, "tests/exports/test_csv.py > Width > fits", ID_RESOLVED,
+		 "tests/exports/test_csv.py::Width > fits");
 	/* Go: an import path, then the test after its last '.' */
 	check_id(id, "example.com/acme/go/pkg/util.TestParse", ID_RESOLVED, "go/pkg/util::TestParse");
 	check_id(id, "example.com/acme/go/pkg/util", ID_RESOLVED, "go/pkg/util");
