@@ -140,16 +140,27 @@ static void bind_window_or_all(sqlite3_stmt *st, const struct window *w)
 	sqlite3_bind_text(st, 3, w && w->repo ? w->repo : "", -1, SQLITE_TRANSIENT);
 }
 
+/*
+ * A quarantine line (q, its text n) that ties to nothing: the tree had
+ * nothing by its name, or it is a suite name (2) no selection declares
+ * (the part before a ':' of `money:adds`).
+ */
+#define QUARANTINE_UNRESOLVED                                                   \
+	"(q.resolved = 0 OR (q.resolved = 2 AND NOT EXISTS (SELECT 1 FROM"         \
+	" declared_name d JOIN name dn ON dn.id = d.name_id WHERE dn.text ="       \
+	" CASE WHEN instr(n.text, ':') > 0 THEN substr(n.text, 1, instr(n.text, ':') - 1)" \
+	" ELSE n.text END)))"
+
 int query_quarantine_identity(struct store *s, const struct window *w,
 			      struct identity_figures *f)
 {
 	static const char counts_sql[] =
 		"SELECT count(DISTINCT q.name_id),"
-		" count(DISTINCT CASE WHEN q.resolved = 0 THEN q.name_id END)"
-		" FROM quarantine q" QUARANTINE_OF_WINDOW;
+		" count(DISTINCT CASE WHEN " QUARANTINE_UNRESOLVED " THEN q.name_id END)"
+		" FROM quarantine q JOIN name n ON n.id = q.name_id" QUARANTINE_OF_WINDOW;
 	static const char names_sql[] =
 		"SELECT DISTINCT n.text FROM quarantine q JOIN name n ON n.id = q.name_id"
-		QUARANTINE_OF_WINDOW " AND q.resolved = 0 ORDER BY n.text LIMIT 100";
+		QUARANTINE_OF_WINDOW " AND " QUARANTINE_UNRESOLVED " ORDER BY n.text LIMIT 100";
 	sqlite3_stmt *st = store_stmt(s, counts_sql);
 	int rc;
 

@@ -387,8 +387,10 @@ static const char *const migrations[] = {
 	 * ctest's `money`) some selection entry used. A report's suite key that
 	 * is such a word joins as written only when it is declared; any other
 	 * is a word nothing ties to a test file (jest-junit's describe titles)
-	 * and counts as unresolved. Selections stored before are not read
-	 * again: ingest their runs again (--replace) to declare their names.
+	 * and counts as unresolved (so does a quarantine line that is such a
+	 * word: quarantine.resolved 2 from now on). Selections stored before
+	 * are not read again: ingest their runs again (--replace) to declare
+	 * their names.
 	 */
 	"CREATE TABLE declared_name (name_id INTEGER PRIMARY KEY);"
 	/*

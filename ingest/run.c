@@ -862,7 +862,8 @@ static void quarantine_seen(const char *name, enum id_state state, void *data)
 	struct quarantine_seen *q = data;
 
 	tally(&q->d->quarantine_ids, name, state);
-	q->d->quarantine_joined[q->next++] = state == ID_NO_TREE ? -1 : id_state_joined(state);
+	q->d->quarantine_joined[q->next++] = state == ID_NO_TREE ? -1 : state == ID_RESOLVED ? 1 :
+					     state == ID_NAME ? 2 : 0;
 }
 
 /* The quarantine list, each line resolved like a failing test's id. */

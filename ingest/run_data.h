@@ -72,7 +72,10 @@ struct run_data {
 	int64_t total_tests, selected_count, engine_tests;
 	struct strlist quarantine;
 	struct identity_tally quarantine_ids;
-	/* Per quarantine entry: 1 names a test file or suite, 0 nothing, -1 no tree to tell. */
+	/*
+	 * Per quarantine entry: 1 names a test file, 2 a suite name (joined
+	 * while a selection declares it), 0 nothing, -1 no tree to tell.
+	 */
 	signed char *quarantine_joined;
 	/* Git and coverage of the changed lines. */
 	enum git_state git;

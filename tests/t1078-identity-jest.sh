@@ -82,7 +82,7 @@ test_expect_success 'setup: the real jest-junit reports, in four settings' '
 
 test_expect_success 'ingest: two reports name the failure by describe titles only' '
 	jpair 1 default && jpair 2 describe && jpair 3 file && jpair 4 filepath &&
-	jpair 5 file "$TOOLBAR > Toolbar > renders" &&
+	jpair 5 file "$TOOLBAR > Toolbar > renders" Toolbar &&
 	jpair 6 filepath "$TOOLBAR::Toolbar renders" &&
 	tiadash --db s.db --repo repo ingest runs >out 2>err &&
 	echo "12 new runs, 0 unchanged" >expect && test_cmp expect out &&
@@ -95,6 +95,9 @@ test_expect_success 'report: the describe-title pairs are unresolved, not escape
 	json_close r.json "d[\"escapes\"][\"prs\"]" "[3, 4]" &&
 	json_close r.json "[d[\"identity\"][\"failing_tests\"], d[\"identity\"][\"resolved\"], d[\"identity\"][\"by_name\"]]" "[6, 4, 0]" &&
 	json_close r.json "d[\"identity\"][\"unresolved\"]" "[\"Toolbar renders::Toolbar renders\", \"Toolbar::Toolbar renders\"]" &&
+	# a quarantine line that is a word no selection uses ties to nothing either
+	json_close r.json "[d[\"identity\"][k] for k in (\"quarantine_lines\", \"quarantine_unresolved\", \"quarantine_unresolved_lines\")]" \
+		"[3, 1, [\"Toolbar\"]]" &&
 	tiadash --db s.db report $WINDOW >r.txt &&
 	test_grep "^Unresolved  *2 pairs: a failing test names no test file, not escapes (Identity)$" r.txt
 '
