@@ -28,43 +28,6 @@ int rules_load_file(struct rules *r, const char *path)
 	return ret;
 }
 
-/* .tiadash/rules in the root of the repository around repo_path, when it exists; caller frees. */
-static char *default_file(const char *repo_path)
-{
-	char *root = repo_discover_root(repo_path);
-	char *path;
-
-	if (!root)
-		return NULL;
-	path = path_join(root, ".tiadash/rules");
-	free(root);
-	if (access(path, F_OK) != 0) {
-		free(path);
-		return NULL;
-	}
-	return path;
-}
-
-int rules_load_set(struct rules *r, const struct strlist *files,
-		   const char *repo_path, bool builtin)
-{
-	int ret = 0;
-
-	if (files && files->nr) {
-		for (size_t i = 0; i < files->nr && !ret; i++)
-			ret = rules_load_file(r, files->items[i]);
-	} else {
-		char *def = default_file(repo_path);
-
-		if (def)
-			ret = rules_load_file(r, def);
-		free(def);
-	}
-	if (!ret && builtin)
-		rules_add_builtin(r);
-	return ret;
-}
-
 /*
  * The files a repository's selectors read, found at its root: each
  * adapter's first configuration that exists, then .tiadash/rules (the

@@ -75,12 +75,4 @@ int rules_load_file(struct rules *r, const char *path);
  */
 int ruleset_load_file(struct rules *r, const char *path, const char *root, bool skip);
 
-/*
- * The rules seed's experiment narrows with: every file of `files` in
- * order (none given: .tiadash/rules of the repository, when there is one),
- * then the built-ins unless !builtin. Not compiled. -1 after error().
- */
-int rules_load_set(struct rules *r, const struct strlist *files,
-		   const char *repo_path, bool builtin);
-
 #endif

@@ -28,7 +28,7 @@ struct seed_opts {
 	const char *selector, *selector_format, *setup;
 	const char *test_cmd, *full_cmd, *build_cmd;
 	struct strlist rules;
-	bool builtin, cache, cache_given, seed_given, invalid_given, show;
+	bool cache, cache_given, seed_given, invalid_given, show;
 	int64_t show_id;          /* --show=ID; 0: the latest */
 	int64_t changes, mutants, budget_ms, seed;
 	double timeout_s, selector_timeout_s, confidence;
@@ -115,7 +115,7 @@ static int parse_opts(int argc, char **argv, struct seed_opts *o)
 		case 'S': o->selector = optarg; break;
 		case 'P': o->setup = optarg; break;
 		case 'r': strlist_push(&o->rules, optarg); break;
-		case 'B': o->builtin = false; break;
+		case 'B': break; /* the built-ins never narrow an experiment */
 		case 't': o->test_cmd = optarg; break;
 		case 'a': o->full_cmd = optarg; break;
 		case 'd': o->build_cmd = optarg; break;
@@ -227,14 +227,32 @@ static int open_store(struct cmd_context *ctx, struct repo *repo, struct store *
 	return ret;
 }
 
+/*
+ * The rules the cheap gate narrows with: the rules in effect (--rules, else
+ * the rule files and selector configs at the root: adapters/ruleset.h),
+ * never the built-ins, which are only suggestions.
+ */
+static int load_rules(struct seed_sample *s, const struct seed_opts *o)
+{
+	struct ruleset set = RULESET_INIT;
+	int ret = ruleset_resolve(&set, &o->rules, o->repo_path, 0);
+
+	if (!ret) {
+		rules_release(&s->run.baseline);
+		s->run.baseline = set.effect;
+		set.effect = (struct rules)RULES_INIT;
+	}
+	ruleset_release(&set);
+	return ret;
+}
+
 /* The history sampled: the window's first parents, their paths, the rules' stage. */
 static int walk(struct seed_sample *s, struct repo *repo, const struct seed_opts *o,
 		int64_t since, int64_t until)
 {
 	struct replay_progress p;
 
-	if (rules_load_set(&s->run.baseline, &o->rules, o->repo_path, o->builtin) < 0 ||
-	    rules_compile(&s->run.baseline) < 0 ||
+	if (load_rules(s, o) < 0 ||
 	    replay_walk(repo, o->branch, since, until, &s->run.history) < 0)
 		return -1;
 	s->run.since = since;
@@ -331,7 +349,7 @@ static int64_t clock_seed(void)
 static int run_seed(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct seed_opts o = {
-		.rules = STRLIST_INIT, .builtin = true, .changes = DEFAULT_CHANGES,
+		.rules = STRLIST_INIT, .changes = DEFAULT_CHANGES,
 		.mutants = DEFAULT_MUTANTS, .jobs = 1, .format = FORMAT_TEXT,
 		.confidence = METRICS_DEFAULT_CONFIDENCE,
 		.repo_path = ctx->repo_path,
@@ -466,9 +484,11 @@ const struct cmd cmd_seed = {
 	"  --selector-cache, --no-selector-cache\n"
 	"                        reuse replay's answers by (selector, change)\n"
 	"  --setup CMD           run once in each worktree (link node_modules)\n"
-	"  --rules FILE          the rules (default .tiadash/rules); files they force\n"
-	"                        full runs for are never mutated\n"
-	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
+	"  --rules FILE          the rules (default: the rules in effect, the rule\n"
+	"                        files and selector configs at the root); files they\n"
+	"                        force full runs for are never mutated\n"
+	"  --no-builtin-rules    accepted as by replay: the built-ins are suggestions\n"
+	"                        and never narrow an experiment\n"
 	"  --invalid-exit N,...  exit statuses of --test/--full meaning the mutant did\n"
 	"                        not load (default 2 when CMD runs pytest, else none)\n"
 	"  --timeout SECS        a run's limit (default: 3 x the clean run + 10 s); a\n"

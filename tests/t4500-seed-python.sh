@@ -32,10 +32,12 @@ test_expect_success 'setup: the ledger, its history, an import-graph selector' '
 # money.py is outside by the map (test_export reaches it only through the
 # TOML registry), and test_export's padded row (amount 0) catches its
 # mutant: subset. registry.py is reached (export.py imports it): not
-# mutated. untested.py: none. PR 3 (pyproject.toml) runs everything.
+# mutated. untested.py: none. PR 3 (pyproject.toml) runs everything, by the
+# team's rule (the built-ins are suggestions and never narrow an experiment).
 test_expect_success 'every mutant lands where the hand classification says' '
+	echo "**/pyproject.toml" >team.rules &&
 	tiadash --repo repo seed --since 2026-11-01T12:00:00Z --changes 3 --mutants 3 \
-		--selector "$PY $TRASH/select.py" --test "$TEST_CMD" --seed 5 \
+		--selector "$PY $TRASH/select.py" --rules team.rules --test "$TEST_CMD" --seed 5 \
 		--format json >seed.json 2>err &&
 	test_must_be_empty err &&
 	mutants_of seed.json >actual &&
