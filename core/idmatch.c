@@ -282,7 +282,8 @@ static int64_t add_hashed(struct idset *set, const char *entry, size_t n, unsign
 	size_t at;
 	uint64_t h;
 
-	if (2 * (set->nr_hashed + 1) > set->cap_hashed)
+	/* Slots taken: the entries and their variants; at most half of them. */
+	if (2 * (set->nr_hashed + set->nr_variants + 1) > set->cap_hashed)
 		grow_hashed(set, set->cap_hashed ? set->cap_hashed * 2 : 64);
 	h = entry_hash(entry, n);
 	at = hashed_slot(set, h);
@@ -290,6 +291,7 @@ static int64_t add_hashed(struct idset *set, const char *entry, size_t n, unsign
 		return set->indexes[at];
 	set->hashes[at] = h;
 	set->indexes[at] = index < 0 ? (int64_t)set->nr_hashed++ : index;
+	set->nr_variants += index >= 0;
 	set->forms |= form;
 	return set->indexes[at];
 }

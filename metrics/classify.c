@@ -158,10 +158,12 @@ static bool unjoined(const struct run_info *full, const struct test_result *r)
 }
 
 /*
- * A real failure main did not have. Shadow passed: missed, or selected
- * (non-hermetic): the escape's lists. Shadow failed: when not selected, a
- * latent miss. Most pairs with a failing full run have none of these, so
- * the selection is read at the first one.
+ * A real failure main did not have. Not selected and tied to no test
+ * file: unjoined, in no list (the pair may be unresolved). Shadow passed:
+ * missed, or selected and run (non-hermetic) or not run: the escape's
+ * lists. Shadow failed: when not selected, a latent miss. Most pairs with
+ * a failing full run have none of these, so the selection is read at the
+ * first one.
  */
 static int add_real(struct full_scan *fs, const struct test_result *r, const char *id)
 {

@@ -366,6 +366,24 @@ static void title_paths(void **state)
 	idset_add_hashed(&hashed, "src/u.test.js");
 	assert_int_equal(idset_size(&hashed), 2);
 	assert_true(idset_selects(&hashed, "src/t.test.js", "Toolbar renders"));
+	/* Every entry a title path: each takes two slots, and the table grows for both. */
+	for (int i = 0; i < 1000; i++) {
+		char e[64];
+
+		snprintf(e, sizeof(e), "src/t.test.js::Suite > case %d", i);
+		idset_add_hashed(&hashed, e);
+	}
+	assert_int_equal(idset_size(&hashed), 1002);
+	assert_true(idset_selects(&hashed, "src/t.test.js", "Suite case 999"));
+	idset_release(&hashed);
+	/* 32 of them fill 64 slots unless variants count: a miss must still end. */
+	for (int i = 0; i < 32; i++) {
+		char e[64];
+
+		snprintf(e, sizeof(e), "src/t.test.js::Suite > case %d", i);
+		idset_add_hashed(&hashed, e);
+	}
+	assert_false(idset_selects(&hashed, "src/u.test.js", "Suite case 1"));
 	idset_release(&set);
 	idset_release(&hashed);
 }
