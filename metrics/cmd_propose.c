@@ -146,26 +146,56 @@ static void fmt_path_rule(struct strbuf *sb, const struct proposals_rules *r,
 	strbuf_release(&w);
 }
 
+/* Does candidate item close escape e, or catch latent miss e? */
+static bool item_takes(const struct proposals *p, const struct proposal *item,
+		       const struct proposal_escape *e)
+{
+	const struct proposal_escape *list = e->latent ? p->latent_list : p->escapes_list;
+	const size_t *idx = e->latent ? item->catches : item->closes;
+	size_t nr = e->latent ? item->nr_catches : item->nr_closes;
+
+	for (size_t j = 0; j < nr; j++)
+		if (&list[idx[j]] == e)
+			return true;
+	return false;
+}
+
+/*
+ * The recommended globs that close e; a latent miss no recommended glob
+ * catches names the best-ranked candidate that would.
+ */
+static void fmt_closable_by(struct strbuf *sb, const struct proposals *p,
+			    const struct proposal_escape *e, bool md)
+{
+	const char *verb = e->latent ? " (caught by " : " (closable by ";
+	bool first = true;
+
+	for (size_t i = 0; i < p->nr_recommended; i++) {
+		const struct proposal *item = &p->items[p->recommended[i]];
+
+		if (!item_takes(p, item, e))
+			continue;
+		strbuf_addstr(sb, first ? verb : ", ");
+		add_safe(sb, item->glob, md);
+		first = false;
+	}
+	for (size_t i = 0; first && e->latent && i < p->nr; i++) {
+		if (!item_takes(p, &p->items[i], e))
+			continue;
+		strbuf_addstr(sb, " (caught by candidate ");
+		add_safe(sb, p->items[i].glob, md);
+		first = false;
+	}
+	if (!first)
+		strbuf_addch(sb, ')');
+}
+
 static void fmt_state(struct strbuf *sb, const struct proposals *p,
 		      const struct proposal_escape *e, bool md)
 {
 	strbuf_addstr(sb, proposal_state_name(e->state));
 	if (e->state == PROPOSAL_CLOSABLE) {
-		bool first = true;
-
-		for (size_t i = 0; i < p->nr_recommended; i++) {
-			const struct proposal *item = &p->items[p->recommended[i]];
-
-			for (size_t j = 0; j < item->nr_closes; j++) {
-				if (&p->escapes_list[item->closes[j]] != e)
-					continue;
-				strbuf_addstr(sb, first ? " (closable by " : ", ");
-				add_safe(sb, item->glob, md);
-				first = false;
-			}
-		}
-		if (!first)
-			strbuf_addch(sb, ')');
+		fmt_closable_by(sb, p, e, md);
 	} else if (e->state == PROPOSAL_CLOSED_BY_RULES) {
 		strbuf_addstr(sb, " (");
 		add_safe(sb, e->why, md);
@@ -225,6 +255,11 @@ static void text_header(struct strbuf *sb, const struct proposals *p,
 		    " closed-by-rules, %" PRId64 " unclosable; %" PRId64 " explained\n",
 		    p->escapes, p->closable, p->closed_by_rules, p->unclosable,
 		    p->explained);
+	if (p->nr_latent)
+		strbuf_addf(sb, "latent       %zu latent miss%s (the gate held; the selector "
+			    "missed a failing\n             test): evidence, not escapes; %"
+			    PRId64 " a glob would catch\n", p->nr_latent,
+			    p->nr_latent == 1 ? "" : "es", p->latent_closable);
 	strbuf_addf(sb, "history      %" PRId64 " changes with a shadow run; "
 		    "force-full %" PRId64 " (", p->history_heads, p->force_full_before);
 	metrics_fmt_pct(sb, p->force_full_rate_before, 1);
@@ -254,7 +289,7 @@ static void text_row(struct strbuf *sb, const struct proposals *p,
 	sanitize_text(&glob, it->glob, strlen(it->glob));
 	if (it->form == FORM_BUILTIN)
 		strbuf_addstr(&glob, " (suggested: built-in)");
-	proposals_name_escapes(&esc, p, it->closes, it->nr_closes);
+	proposals_name_evidence(&esc, p, it);
 	if (glob.len > TABLE_GLOB_ROOM)
 		strbuf_addf(sb, "  %s\n", glob.buf);
 	strbuf_addf(sb, "  %6zu %6" PRId64 " %8s %8s %9s  ", it->nr_closes,
@@ -309,14 +344,16 @@ static void text_candidates(struct strbuf *sb, const struct proposals *p, int64_
 		text_row(sb, p, &p->items[i]);
 }
 
-static void text_escapes(struct strbuf *sb, const struct proposals *p,
-			 const struct proposals_rules *r)
+/* The escapes, or the latent misses, each with its paths and evidence. */
+static void text_changes(struct strbuf *sb, const struct proposals *p,
+			 const struct proposals_rules *r, const char *title,
+			 const struct proposal_escape *list, size_t nr)
 {
-	if (!p->nr_escapes)
+	if (!nr)
 		return;
-	strbuf_addstr(sb, "\nescapes\n");
-	for (size_t i = 0; i < p->nr_escapes; i++) {
-		const struct proposal_escape *e = &p->escapes_list[i];
+	strbuf_addstr(sb, title);
+	for (size_t i = 0; i < nr; i++) {
+		const struct proposal_escape *e = &list[i];
 		size_t width = 0;
 
 		for (size_t j = 0; j < e->paths.nr; j++) {
@@ -400,7 +437,9 @@ static void print_text(const struct proposals *p, const struct proposals_rules *
 	text_header(&sb, p, r);
 	text_recommended(&sb, p);
 	text_candidates(&sb, p, limit);
-	text_escapes(&sb, p, r);
+	text_changes(&sb, p, r, "\nescapes\n", p->escapes_list, p->nr_escapes);
+	text_changes(&sb, p, r, "\nlatent misses (evidence, not escapes)\n", p->latent_list,
+		     p->nr_latent);
 	always_run_list(&sb, ar, limit, false);
 	metrics_flush(&sb);
 }
@@ -414,7 +453,7 @@ static void md_row(struct strbuf *sb, const struct proposals *p, const struct pr
 	if (it->form == FORM_BUILTIN)
 		strbuf_addstr(sb, " (suggested: built-in)");
 	strbuf_addf(sb, " | %zu | ", it->nr_closes);
-	proposals_name_escapes(sb, p, it->closes, it->nr_closes);
+	proposals_name_evidence(sb, p, it);
 	strbuf_addf(sb, " | %" PRId64 " | ", it->forced);
 	fmt_minutes(sb, it->forced_minutes);
 	strbuf_addstr(sb, " | ");
@@ -428,6 +467,39 @@ static const char md_table_head[] =
 	"| glob | closes | escapes | added force-full | added min | force-full after | p95 after |\n"
 	"|---|---:|---|---:|---:|---:|---:|\n";
 
+/* The escapes, or the latent misses, a section each. */
+static void md_changes(struct strbuf *sb, const struct proposals *p,
+		       const struct proposals_rules *r, const char *title,
+		       const struct proposal_escape *list, size_t nr)
+{
+	if (nr)
+		strbuf_addstr(sb, title);
+	for (size_t i = 0; i < nr; i++) {
+		const struct proposal_escape *e = &list[i];
+
+		strbuf_addstr(sb, "\n### ");
+		fmt_escape_name(sb, e);
+		strbuf_addf(sb, " (%.12s, %s)\n\n- state: ", e->sha, pair_class_name(e->cls));
+		fmt_state(sb, p, e, true);
+		strbuf_addch(sb, '\n');
+		for (size_t j = 0; j < e->paths.nr; j++) {
+			strbuf_addstr(sb, "- changed: ");
+			md_escape(sb, e->paths.items[j]);
+			strbuf_addstr(sb, " (");
+			fmt_path_rule(sb, r, e->paths.items[j], true);
+			strbuf_addstr(sb, ")\n");
+		}
+		for (size_t j = 0; j < e->nr_evidence; j++) {
+			strbuf_addstr(sb, e->cls == CLASS_NON_HERMETIC ? "- failed: "
+									: "- missed: ");
+			md_escape(sb, e->evidence[j].test);
+			strbuf_addstr(sb, "; ");
+			fmt_evidence(sb, &e->evidence[j], true);
+			strbuf_addch(sb, '\n');
+		}
+	}
+}
+
 static void print_md(const struct proposals *p, const struct proposals_rules *r,
 		     int64_t limit, const struct always_run *ar)
 {
@@ -440,6 +512,10 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 		    " closed-by-rules, %" PRId64 " unclosable; %" PRId64 " explained\n",
 		    p->escapes, p->closable, p->closed_by_rules, p->unclosable,
 		    p->explained);
+	if (p->nr_latent)
+		strbuf_addf(&sb, "- latent misses: %zu (the gate held; the selector missed a "
+			    "failing test): evidence, not escapes; %" PRId64 " a glob would "
+			    "catch\n", p->nr_latent, p->latent_closable);
 	strbuf_addf(&sb, "- history: %" PRId64 " changes with a shadow run, "
 		    "force-full %" PRId64 " (", p->history_heads, p->force_full_before);
 	metrics_fmt_pct(&sb, p->force_full_rate_before, 1);
@@ -467,52 +543,39 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 		strbuf_addstr(&sb, md_table_head);
 	for (size_t i = 0; i < shown; i++)
 		md_row(&sb, p, &p->items[i]);
-	if (p->nr_escapes)
-		strbuf_addstr(&sb, "\n## Escapes\n");
-	for (size_t i = 0; i < p->nr_escapes; i++) {
-		const struct proposal_escape *e = &p->escapes_list[i];
-
-		strbuf_addstr(&sb, "\n### ");
-		fmt_escape_name(&sb, e);
-		strbuf_addf(&sb, " (%.12s, %s)\n\n- state: ", e->sha, pair_class_name(e->cls));
-		fmt_state(&sb, p, e, true);
-		strbuf_addch(&sb, '\n');
-		for (size_t j = 0; j < e->paths.nr; j++) {
-			strbuf_addstr(&sb, "- changed: ");
-			md_escape(&sb, e->paths.items[j]);
-			strbuf_addstr(&sb, " (");
-			fmt_path_rule(&sb, r, e->paths.items[j], true);
-			strbuf_addstr(&sb, ")\n");
-		}
-		for (size_t j = 0; j < e->nr_evidence; j++) {
-			strbuf_addstr(&sb, e->cls == CLASS_NON_HERMETIC ? "- failed: "
-									: "- missed: ");
-			md_escape(&sb, e->evidence[j].test);
-			strbuf_addstr(&sb, "; ");
-			fmt_evidence(&sb, &e->evidence[j], true);
-			strbuf_addch(&sb, '\n');
-		}
-	}
+	md_changes(&sb, p, r, "\n## Escapes\n", p->escapes_list, p->nr_escapes);
+	md_changes(&sb, p, r, "\n## Latent misses (evidence, not escapes)\n", p->latent_list,
+		   p->nr_latent);
 	always_run_list(&sb, ar, limit, true);
 	metrics_flush(&sb);
 }
 
 /* ---- JSON ---- */
 
-static void json_closes(cJSON *o, const struct proposals *p, const size_t *closes,
-			size_t nr)
+/* KEY: the PRs of list[idx[0..nr)], KEY_heads: their heads. */
+static void json_changes(cJSON *o, const char *key, const struct proposal_escape *list,
+			 const size_t *idx, size_t nr)
 {
 	cJSON *prs = cJSON_CreateArray(), *heads = cJSON_CreateArray();
+	char *hkey = xstrfmt("%s_heads", key);
 
 	for (size_t i = 0; i < nr; i++) {
-		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+		const struct proposal_escape *e = &list[idx[i]];
 
 		if (e->has_pr)
 			cJSON_AddItemToArray(prs, cJSON_CreateNumber((double)e->pr));
 		json_push_string(heads, e->sha);
 	}
-	cJSON_AddItemToObject(o, "closes", prs);
-	cJSON_AddItemToObject(o, "closes_heads", heads);
+	cJSON_AddItemToObject(o, key, prs);
+	cJSON_AddItemToObject(o, hkey, heads);
+	free(hkey);
+}
+
+/* p NULL: no store, nothing closed. */
+static void json_closes(cJSON *o, const struct proposals *p, const size_t *closes,
+			size_t nr)
+{
+	json_changes(o, "closes", p ? p->escapes_list : NULL, closes, nr);
 }
 
 static cJSON *json_proposal(const struct proposals *p, const struct proposal *it)
@@ -523,6 +586,7 @@ static cJSON *json_proposal(const struct proposals *p, const struct proposal *it
 	json_add_string(o, "form", proposal_form_name(it->form));
 	json_add_bool(o, "builtin", it->form == FORM_BUILTIN);
 	json_closes(o, p, it->closes, it->nr_closes);
+	json_changes(o, "catches_latent", p->latent_list, it->catches, it->nr_catches);
 	json_add_int(o, "matched_changes", it->matched_heads);
 	json_add_int(o, "extra_force_full", it->extra_force_full);
 	json_add_int(o, "closes_other", it->closes_other);
@@ -634,6 +698,11 @@ static void print_json(const struct proposals *p, const struct proposals_rules *
 	cJSON_AddItemToObject(root, "unclosable", unc);
 	cJSON_AddItemToObject(root, "closed_by_rules", cbr);
 	cJSON_AddItemToObject(root, "evidence", ev);
+	json_add_int(root, "latent", (int64_t)p->nr_latent);
+	json_add_int(root, "latent_closable", p->latent_closable);
+	ev = cJSON_AddArrayToObject(root, "latent_misses");
+	for (size_t i = 0; i < p->nr_latent; i++)
+		cJSON_AddItemToArray(ev, json_escape(r, &p->latent_list[i]));
 	{
 		cJSON *arr = cJSON_AddArrayToObject(root, "always_run");
 
@@ -703,6 +772,8 @@ static int accept_glob(struct propose_args *a, struct proposals *p,
 		json_add_string(o, "glob", a->accept);
 		json_add_bool(o, "scored", p != NULL);
 		json_closes(o, p, pv.closes, pv.nr_closes);
+		json_changes(o, "catches_latent", p ? p->latent_list : NULL, pv.catches,
+			     pv.nr_catches);
 		if (p) {
 			json_add_int(o, "matched_changes", (int64_t)pv.nr_changes);
 			json_add_int(o, "extra_force_full", pv.extra_force_full);
@@ -835,6 +906,8 @@ static int preview_globs(struct propose_args *a, struct proposals *p)
 			}
 			cJSON_AddItemToObject(o, "changes", ch);
 			json_closes(o, p, pv.closes, pv.nr_closes);
+			json_changes(o, "catches_latent", p->latent_list, pv.catches,
+				     pv.nr_catches);
 			json_add_int(o, "forced", pv.forced);
 			json_add_number(o, "forced_minutes", pv.forced_minutes);
 			json_add_int(o, "extra_force_full", pv.extra_force_full);

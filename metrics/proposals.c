@@ -312,6 +312,7 @@ struct phead {
 	double shadow_s, full_s; /* latest attempts; NAN: not measured */
 	bool is_escape;          /* class escape (any window, explained or not) */
 	int escape;              /* index into escapes_list when closable, else -1 */
+	int latent;              /* index into latent_list when closable, else -1 */
 	uint32_t *paths;         /* eligible distinct paths (indexes), ascending */
 	size_t nr_paths;
 };
@@ -406,7 +407,7 @@ static int load_head(const struct pair_info *p, void *data)
 	h->shadow_s = sh->wall_clock_s;
 	h->full_s = full ? full->wall_clock_s : NAN;
 	h->diff_id = sh->diff_id ? sh->diff_id : full ? full->diff_id : 0;
-	h->escape = -1;
+	h->escape = h->latent = -1;
 	c->ff_before += h->run_all;
 	return 0;
 }
@@ -637,6 +638,8 @@ static void ctx_free(struct proposals_ctx *c)
 struct score {
 	size_t *closes;
 	size_t nr_closes;
+	size_t *catches;         /* latent misses it would have caught */
+	size_t nr_catches;
 	int64_t matched, extra, other;
 	double minutes, rate_after, p95_after;
 	int64_t forced, forced_closing; /* every newly forced head; those closing an escape */
@@ -757,7 +760,7 @@ static double p95_after(struct proposals_ctx *c, size_t nr_removed, size_t nr_ad
 /* Score the heads c->hits[0..n) (any order; sorted first when `ordered`). */
 static void score_hits(struct proposals_ctx *c, size_t n, bool ordered, struct score *out)
 {
-	size_t nr_removed = 0, nr_added = 0, alloc_closes = 0;
+	size_t nr_removed = 0, nr_added = 0, alloc_closes = 0, alloc_catches = 0;
 	int64_t forced = 0;
 	bool p95_known = true;
 
@@ -775,6 +778,10 @@ static void score_hits(struct proposals_ctx *c, size_t n, bool ordered, struct s
 		if (h->escape >= 0) {
 			ALLOC_GROW(out->closes, out->nr_closes + 1, alloc_closes);
 			out->closes[out->nr_closes++] = (size_t)h->escape;
+		}
+		if (h->latent >= 0) {
+			ALLOC_GROW(out->catches, out->nr_catches + 1, alloc_catches);
+			out->catches[out->nr_catches++] = (size_t)h->latent;
 		}
 		if (h->run_all)
 			continue;
@@ -799,6 +806,8 @@ static void score_hits(struct proposals_ctx *c, size_t n, bool ordered, struct s
 	}
 	if (out->nr_closes)
 		sort_n(out->closes, out->nr_closes, sizeof(*out->closes), cmp_size);
+	if (out->nr_catches)
+		sort_n(out->catches, out->nr_catches, sizeof(*out->catches), cmp_size);
 	out->forced = forced;
 	out->rate_after = c->nr_heads ? (double)(c->ff_before + forced) / (double)c->nr_heads
 				      : NAN;
@@ -942,13 +951,11 @@ static void settle_escape(struct proposals_ctx *c, struct proposal_escape *e)
 	}
 }
 
-static int load_escape(struct store *s, struct proposals_ctx *c,
-		       const struct metrics *m, const struct metrics_escape *x,
+/* An escape or a latent miss of row r, its tests those it missed, settled. */
+static int load_change(struct store *s, struct proposals_ctx *c,
+		       const struct metrics_row *r, const struct strlist *tests,
 		       struct proposal_escape *e)
 {
-	const struct metrics_row *r = &m->rows[x->row];
-	const struct strlist *tests = r->cls == CLASS_NON_HERMETIC ? &x->non_hermetic
-								   : &x->missed;
 	struct phead *h = find_head(c, r->head_id);
 	struct diff_info d;
 
@@ -1085,8 +1092,9 @@ static void gather_candidates(struct proposals_ctx *c, struct proposals *p,
 {
 	struct proposal_candidates one = PROPOSAL_CANDIDATES_INIT;
 
-	for (size_t i = 0; i < p->nr_escapes; i++) {
-		const struct proposal_escape *e = &p->escapes_list[i];
+	for (size_t i = 0; i < p->nr_escapes + p->nr_latent; i++) {
+		const struct proposal_escape *e = i < p->nr_escapes ? &p->escapes_list[i]
+				: &p->latent_list[i - p->nr_escapes];
 
 		if (e->state != PROPOSAL_CLOSABLE)
 			continue;
@@ -1136,6 +1144,8 @@ static void take_score(struct proposal *item, struct score *sc)
 {
 	item->closes = sc->closes;
 	item->nr_closes = sc->nr_closes;
+	item->catches = sc->catches;
+	item->nr_catches = sc->nr_catches;
 	item->matched_heads = sc->matched;
 	item->extra_force_full = sc->extra;
 	item->closes_other = sc->other;
@@ -1199,6 +1209,8 @@ static int cmp_rank(const void *a, const void *b)
 
 	if (x->nr_closes != y->nr_closes)
 		return x->nr_closes > y->nr_closes ? -1 : 1;
+	if (x->nr_catches != y->nr_catches)
+		return x->nr_catches > y->nr_catches ? -1 : 1;
 	cmp = cmp_minutes(x->extra_minutes, y->extra_minutes);
 	return cmp ? cmp : strcmp(x->glob, y->glob);
 }
@@ -1297,6 +1309,8 @@ static void recommend(struct proposals_ctx *c, struct proposals *p,
 		item->recommended = true;
 		for (size_t j = 0; j < item->nr_closes; j++)
 			p->escapes_list[item->closes[j]].closed_by_recommended = true;
+		for (size_t j = 0; j < item->nr_catches; j++)
+			p->latent_list[item->catches[j]].closed_by_recommended = true;
 		for (size_t j = 0; j < cs->nr_paths[chosen[i]]; j++) {
 			uint32_t path = cs->paths[chosen[i]][j];
 
@@ -1314,9 +1328,40 @@ static void recommend(struct proposals_ctx *c, struct proposals *p,
 	p->rec_force_full_rate_after = sc.rate_after;
 	p->rec_p95_after = sc.p95_after;
 	free(sc.closes);
+	free(sc.catches);
 }
 
 /* ---- compute ---- */
+
+/* The window's latent misses, settled like escapes: propose's other evidence. */
+static int load_latent(struct store *s, struct proposals_ctx *c, const struct metrics *m,
+		       const struct window *w, const struct proposals_opts *opts,
+		       struct repo *repo, struct proposals *p)
+{
+	p->latent_list = xcalloc(m->nr_pair_notes + 1, sizeof(*p->latent_list));
+	for (size_t i = 0; i < m->nr_pair_notes; i++) {
+		const struct metrics_pair_note *n = &m->pair_notes[i];
+		const struct metrics_row *r = &m->rows[n->row];
+		struct proposal_escape *e;
+
+		if (!n->latent.nr || r->at < w->since || r->at >= w->until)
+			continue;
+		e = &p->latent_list[p->nr_latent++];
+		if (load_change(s, c, r, &n->latent, e) < 0)
+			return -1;
+		e->latent = true;
+		if (e->state == PROPOSAL_CLOSABLE) {
+			struct phead *h = find_head(c, e->head_id);
+
+			p->latent_closable++;
+			if (h)
+				h->latent = (int)(p->nr_latent - 1);
+		}
+		if (!opts || opts->evidence)
+			add_evidence(repo, e);
+	}
+	return 0;
+}
 
 /* The window's median of latest-attempt wall-clocks of one kind, or NAN. */
 static double window_median(const struct metrics *m, const struct window *w, bool full)
@@ -1378,7 +1423,8 @@ static int classify_history(struct store *s, struct proposals_ctx *c,
 			continue;
 		}
 		e = &p->escapes_list[p->nr_escapes++];
-		ret = load_escape(s, c, &m, x, e);
+		ret = load_change(s, c, r, r->cls == CLASS_NON_HERMETIC ? &x->non_hermetic
+									: &x->missed, e);
 		if (ret)
 			break;
 		switch (e->state) {
@@ -1403,6 +1449,8 @@ static int classify_history(struct store *s, struct proposals_ctx *c,
 			add_evidence(repo, e);
 	}
 	p->escapes = (int64_t)p->nr_escapes;
+	if (!ret)
+		ret = load_latent(s, c, &m, w, opts, repo, p);
 	metrics_release(&m);
 	return ret;
 }
@@ -1457,9 +1505,13 @@ void proposals_release(struct proposals *p)
 	for (size_t i = 0; i < p->nr_escapes; i++)
 		escape_release(&p->escapes_list[i]);
 	free(p->escapes_list);
+	for (size_t i = 0; i < p->nr_latent; i++)
+		escape_release(&p->latent_list[i]);
+	free(p->latent_list);
 	for (size_t i = 0; i < p->nr; i++) {
 		free(p->items[i].glob);
 		free(p->items[i].closes);
+		free(p->items[i].catches);
 	}
 	free(p->items);
 	free(p->recommended);
@@ -1474,6 +1526,7 @@ void proposal_preview_release(struct proposal_preview *pv)
 	strlist_release(&pv->sample);
 	free(pv->changes);
 	free(pv->closes);
+	free(pv->catches);
 	memset(pv, 0, sizeof(*pv));
 }
 
@@ -1526,6 +1579,8 @@ int proposals_preview(struct proposals *p, const char *glob,
 	}
 	out->closes = sc.closes;
 	out->nr_closes = sc.nr_closes;
+	out->catches = sc.catches;
+	out->nr_catches = sc.nr_catches;
 	out->extra_force_full = sc.extra;
 	out->closes_other = sc.other;
 	out->extra_minutes = sc.minutes;

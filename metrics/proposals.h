@@ -70,7 +70,8 @@
  *                measured shadow wall-clock, each newly forced one's value
  *                replaced by its full wall-clock (else the window's median
  *                full); NAN when a replacement is unknown
- *   ranking      closes (count) descending, then extra_minutes ascending
+ *   ranking      closes (count) descending, then catches (latent misses)
+ *                descending, then extra_minutes ascending
  *                (NAN last), then the glob text
  *   builtin      tiadash's built-in defaults are not current rules (the
  *                selector never applied them); a built-in glob that matches
@@ -87,6 +88,16 @@
  *                a glob whose matched paths another glob of the set
  *                matches too is dropped: the set never holds a glob that
  *                another of its globs covers on history
+ *   latent misses
+ *                the window's pairs whose shadow run failed (the gate
+ *                held) while the full run also failed tests the selection
+ *                did not name (metrics/classify.h): not escapes, but the
+ *                same blind spot. Each is settled like an escape (new,
+ *                closed-by-rules, unclosable) and is evidence: a closable
+ *                one's changed paths give candidates, a candidate counts
+ *                the ones it would have caught (catches), and the ranking
+ *                breaks a tie in closes by catches. The recommended set
+ *                covers escapes only: it is what the gate's trust needs
  *   evidence     per escape: its changed paths no current rule matches, its
  *                missed tests (non-hermetic: the selected failing ones), and
  *                per test whether its source file at the head commit (the
@@ -185,6 +196,7 @@ struct proposal_escape {
 	struct proposal_evidence *evidence; /* one per missed test */
 	size_t nr_evidence;
 	bool closed_by_recommended; /* closable and matched by a recommended glob */
+	bool latent;             /* a latent miss (missed: the latent tests), not an escape */
 };
 
 /* Candidate forms, most specific first. */
@@ -207,6 +219,8 @@ struct proposal {
 	int64_t matched_heads;     /* history heads it matches */
 	int64_t extra_force_full;  /* newly forced changes that agreed (SPEC 6's cost) */
 	int64_t closes_other;      /* other escapes of the history it matches (benefit, not cost) */
+	size_t *catches;           /* indexes into proposals.latent_list it would have caught */
+	size_t nr_catches;
 	double extra_minutes;      /* NAN: unknown */
 	/*
 	 * Every change it newly forces, the escapes it closes too, and their
@@ -236,6 +250,11 @@ struct proposals {
 	int64_t closable, closed_by_rules, unclosable;
 	struct proposal_escape *escapes_list; /* window order */
 	size_t nr_escapes;
+
+	/* The window's latent misses (evidence, not escapes), window order. */
+	struct proposal_escape *latent_list;
+	size_t nr_latent;
+	int64_t latent_closable; /* of them, a glob on a changed path would catch */
 
 	/* Candidates, ranked. */
 	struct proposal *items;
@@ -290,6 +309,8 @@ struct proposal_preview {
 	size_t nr_changes;
 	size_t *closes;            /* indexes into escapes_list */
 	size_t nr_closes;
+	size_t *catches;           /* indexes into latent_list */
+	size_t nr_catches;
 	int64_t extra_force_full, closes_other;
 	double extra_minutes, force_full_rate_after, p95_after;
 	/*
@@ -301,7 +322,7 @@ struct proposal_preview {
 	double forced_minutes;
 };
 #define PROPOSALS_PREVIEW_SAMPLE 20
-#define PROPOSAL_PREVIEW_INIT { 0, STRLIST_INIT, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define PROPOSAL_PREVIEW_INIT { 0, STRLIST_INIT, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /*
  * The what-if of one glob (as typed: any glob core/glob.h accepts) over the
@@ -416,5 +437,12 @@ size_t proposals_cover(const struct proposals_cover_item *items, size_t nr_items
  */
 void proposals_name_escapes(struct strbuf *sb, const struct proposals *p,
 			    const size_t *closes, size_t nr);
+/*
+ * Append what a candidate has as evidence: the escapes it closes, then
+ * "; latent PR 414" for the latent misses it catches ("latent PR 414"
+ * alone when it closes none; "-" when neither).
+ */
+void proposals_name_evidence(struct strbuf *sb, const struct proposals *p,
+			     const struct proposal *it);
 
 #endif

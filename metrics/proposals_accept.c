@@ -91,13 +91,14 @@ static int accept_native(const char *path, const char *glob, int64_t now,
 	return ret;
 }
 
-void proposals_name_escapes(struct strbuf *sb, const struct proposals *p,
-			    const size_t *closes, size_t nr)
+/* The PRs (then the commits) of list[idx[0..nr)]: "PR 434, 498", or "-". */
+static void name_changes(struct strbuf *sb, const struct proposal_escape *list,
+			 const size_t *idx, size_t nr)
 {
 	bool prs = false;
 
 	for (size_t i = 0; i < nr; i++) {
-		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+		const struct proposal_escape *e = &list[idx[i]];
 
 		if (!e->has_pr)
 			continue;
@@ -106,7 +107,7 @@ void proposals_name_escapes(struct strbuf *sb, const struct proposals *p,
 		prs = true;
 	}
 	for (size_t i = 0; i < nr; i++) {
-		const struct proposal_escape *e = &p->escapes_list[closes[i]];
+		const struct proposal_escape *e = &list[idx[i]];
 
 		if (e->has_pr)
 			continue;
@@ -115,6 +116,23 @@ void proposals_name_escapes(struct strbuf *sb, const struct proposals *p,
 	}
 	if (!prs)
 		strbuf_addstr(sb, "-");
+}
+
+void proposals_name_escapes(struct strbuf *sb, const struct proposals *p,
+			    const size_t *closes, size_t nr)
+{
+	name_changes(sb, p->escapes_list, closes, nr);
+}
+
+void proposals_name_evidence(struct strbuf *sb, const struct proposals *p,
+			     const struct proposal *it)
+{
+	if (it->nr_closes || !it->nr_catches)
+		name_changes(sb, p->escapes_list, it->closes, it->nr_closes);
+	if (!it->nr_catches)
+		return;
+	strbuf_addstr(sb, it->nr_closes ? "; latent " : "latent ");
+	name_changes(sb, p->latent_list, it->catches, it->nr_catches);
 }
 
 /* Does the line read back as exactly one run_all rule with this glob? */

@@ -194,7 +194,7 @@ static void candidate_row(struct strbuf *sb, const struct proposals *p, size_t i
 	if (it->form == FORM_BUILTIN)
 		strbuf_addstr(sb, " (suggested: built-in)");
 	strbuf_addstr(sb, "</td><td>");
-	proposals_name_escapes(&s, p, it->closes, it->nr_closes);
+	proposals_name_evidence(&s, p, it);
 	html_escape(sb, s.buf);
 	strbuf_addstr(sb, "</td></tr>\n");
 	strbuf_release(&s);
@@ -246,15 +246,16 @@ static void candidates(struct strbuf *sb, const struct proposals *p, int64_t lim
 	html_more(sb, shown, p->nr, "candidates", "--limit N or --limit all lists more");
 }
 
+/* An escape (JSON key evidence) or a latent miss (latent_misses), its row. */
 static void escape_block(struct strbuf *sb, const struct proposals *p,
-			 const struct proposals_rules *r, size_t i)
+			 const struct proposals_rules *r, size_t i, bool latent)
 {
-	const struct proposal_escape *e = &p->escapes_list[i];
+	const struct proposal_escape *e = latent ? &p->latent_list[i] : &p->escapes_list[i];
 	struct strbuf s = STRBUF_INIT;
 
 	strbuf_addstr(sb, "<tr><td");
 	if (e->has_pr) {
-		char *k = xstrfmt("evidence.%zu.pr", i);
+		char *k = xstrfmt("%s.%zu.pr", latent ? "latent_misses" : "evidence", i);
 
 		html_data_int(sb, k, e->pr);
 		free(k);
@@ -302,7 +303,22 @@ static void escapes(struct strbuf *sb, const struct proposals *p, const struct p
 		      "<tr><th>escape</th><th>state</th><th>changed (first rule)</th>"
 		      "<th>missed or failed test, and its source</th></tr>\n");
 	for (size_t i = 0; i < p->nr_escapes; i++)
-		escape_block(sb, p, r, i);
+		escape_block(sb, p, r, i, false);
+	strbuf_addstr(sb, "</table>\n");
+}
+
+static void latent_misses(struct strbuf *sb, const struct proposals *p,
+			  const struct proposals_rules *r)
+{
+	if (!p->nr_latent)
+		return;
+	strbuf_addstr(sb, "<h2>Latent misses: evidence, not escapes</h2>\n<p>The gate held (the "
+		      "shadow run failed), but the selector missed a test the full run "
+		      "failed too.</p>\n<table class=\"escapes\">\n<tr><th>change</th>"
+		      "<th>state</th><th>changed (first rule)</th><th>missed test, and its "
+		      "source</th></tr>\n");
+	for (size_t i = 0; i < p->nr_latent; i++)
+		escape_block(sb, p, r, i, true);
 	strbuf_addstr(sb, "</table>\n");
 }
 
@@ -321,6 +337,7 @@ void propose_print_html(const struct proposals *p, const struct proposals_rules 
 	candidates(&sb, p, limit);
 	strbuf_addstr(&sb, "</section>\n<section class=\"sheet\">\n");
 	escapes(&sb, p, r);
+	latent_misses(&sb, p, r);
 	strbuf_addstr(&sb, "</section>\n");
 	html_end(&sb);
 	html_write(&sb, f);

@@ -27,14 +27,14 @@ test_expect_success "proposals at 80x24" '
 	* tests/fixtures/invoices.json                  1     +2    +38.4  30.2%  1474 s
 	* web/src/config/theme.json                     1     +2    +43.7  30.2%  1474 s
 	
-	  Candidates (62)                          CLOSES   RUNS  MINUTES     FF     P95
-	  **/*.json                                     6    +13   +259.3  33.9%  1474 s
+	  Candidates (102)                         CLOSES   RUNS  MINUTES     FF     P95
 	  ledger/**/*.py                                6    +83  +1662.0  57.4%  1517 s
 	  ledger/**                                     6    +84  +1680.7  57.7%  1517 s
 	  **/*.py                                       6    +98  +1970.3  62.4%  1517 s
+	  **/*.json                                     6    +13   +259.3  33.9%  1474 s
 	  ledger/plugins/**                             4    +12   +236.6  33.6%  1474 s
 	  ledger/plugins/**/*.py                        4    +12   +236.6  33.6%  1474 s
-	62 candidates, 6 recommended                                          1/109   0%
+	102 candidates, 6 recommended                                         1/149   0%
 	e edit  a accept  x explain  <Enter> open  q back  <Tab> views  ? help  / filter
 	EOF
 '
@@ -158,7 +158,7 @@ test_expect_success "the rules to demote, last in the list" '
 	   candidate: narrow or drop (in effect: demote.rules)
 	force-full:poetry.lock                         11     11    222.2   0/11   23.8%
 	   candidate: narrow or drop (in effect: demote.rules)
-	62 candidates, 6 recommended; > scrolls right                       113/113 100%
+	102 candidates, 6 recommended; > scrolls right                      153/153 100%
 	e edit  a accept  x explain  <Enter> open  q back  <Tab> views  ? help  / filter
 	EOF
 	tiadash --db week.db --repo "$SAMPLE/repo" propose --demote --rules demote.rules \
@@ -188,7 +188,7 @@ test_expect_success "Enter on a candidate previews it; q goes back to the list" 
 	#688 closes the escape of 81ace36a
 	EOF
 	sed -n 1,5p list.view >actual &&
-	printf "view proposals\nlines 109\ncursor 7\noffset 0\nmode list\n" >expect &&
+	printf "view proposals\nlines 149\ncursor 7\noffset 0\nmode list\n" >expect &&
 	test_cmp expect actual
 '
 
@@ -198,7 +198,7 @@ test_expect_success "Esc leaves a preview for the list, as q does" '
 	tui --since 2026-11-01 --rules rules &&
 	sed -n 5p preview.view >actual && echo "mode preview" >expect && test_cmp expect actual &&
 	sed -n 1,5p list.view >actual &&
-	printf "view proposals\nlines 109\ncursor 7\noffset 0\nmode list\n" >expect &&
+	printf "view proposals\nlines 149\ncursor 7\noffset 0\nmode list\n" >expect &&
 	test_cmp expect actual
 '
 

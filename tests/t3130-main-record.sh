@@ -133,6 +133,32 @@ test_expect_success 'show: the classes and the lists agree with report' '
 	json_close s4.json "[d[\"class\"], d[\"missed\"], d[\"main_run\"]]" "[\"escape\", [\"tests/b.py::test_t\"], \"$(cat heads.m2)\"]"
 '
 
+test_expect_success 'propose: a latent miss is evidence, not an escape to close' '
+	(cd repo && tiadash --db ../s.db propose --format json) >p.json &&
+	json_close p.json "[d[\"escapes\"], d[\"latent\"], d[\"latent_closable\"]]" "[2, 1, 1]" &&
+	json_close p.json "[[m[\"pr\"], m[\"class\"], m[\"state\"], [c[\"path\"] for c in m[\"changed\"]], [t[\"test\"] for t in m[\"missed\"]]] for m in d[\"latent_misses\"]]" \
+		"[[3, \"agree\", \"new\", [\"src/p3.py\"], [\"tests/c.py::test_t\"]]]" &&
+	# the file it changed catches it; the recommended set stays the escapes'"'"'
+	json_close p.json "[[x[\"closes\"], x[\"catches_latent\"], x[\"recommended\"]] for x in d[\"proposals\"] if x[\"glob\"] == \"src/p3.py\"]" \
+		"[[[], [3], false]]" &&
+	json_close p.json "sorted(x[\"glob\"] for x in d[\"proposals\"] if x[\"recommended\"])" \
+		"[\"src/p1.py\", \"src/p4.py\"]" &&
+	(cd repo && COLUMNS=80 tiadash --db ../s.db propose) >p.txt &&
+	test_grep "^latent       1 latent miss (the gate held; the selector missed a failing\$" p.txt &&
+	# the best-ranked candidate that catches it: **/*.py closes both escapes too
+	sed -n "/^latent misses/,/^\$/p" p.txt >actual &&
+	cat >expect <<-\EOF &&
+	latent misses (evidence, not escapes)
+	  PR 3  head $(head -c 12 heads.3)  agree  new (caught by candidate **/*.py)
+	    changed  src/p3.py  no rule
+	    missed   tests/c.py::test_t
+	               source tests/c.py mentions no changed file'"'"'s name
+
+	EOF
+	sed "s/\$(head -c 12 heads.3)/$(head -c 12 heads.3)/" expect >expect.h &&
+	test_cmp expect.h actual
+'
+
 test_expect_success 'a run of main ingested later changes the classes at once' '
 	mainrun r2/m0 base base 2026-10-31T12:00:00Z pass $A $B $C &&
 	tiadash --db s.db --repo repo ingest r2 >out 2>err &&
