@@ -82,8 +82,8 @@ static void print_text(const struct metrics *m, const struct window *w,
 	int width[ARRAY_SIZE(columns)];
 
 	text_header(&o, w, m);
-	strbuf_addf(sb, "%zu %s over %" PRId64 " %s, most missed first\n\n", r->nr,
-		    r->nr == 1 ? "test" : "tests", r->pairs, r->pairs == 1 ? "pair" : "pairs");
+	test_records_span(sb, r);
+	strbuf_addstr(sb, ", most missed first\n\n");
 	for (size_t k = 0; k < ARRAY_SIZE(columns); k++) {
 		width[k] = column_width(r, k);
 		strbuf_addf(sb, "%*s ", width[k], columns[k].head);
@@ -165,6 +165,7 @@ static void print_json(const struct metrics *m, const struct test_records *r, co
 
 	metrics_json_window(root, m);
 	json_add_int(root, "pairs", r->pairs);
+	json_add_int(root, "full_runs", r->full_runs);
 	if (id) {
 		const struct test_record *t = find(r, id);
 

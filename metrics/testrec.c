@@ -165,6 +165,7 @@ static int on_pair(const struct pair_info *p, void *data)
 	/* Runs of main are main's record, not a gate's: not here. */
 	if (!ret && v.cls != CLASS_MAIN && v.full) {
 		ps->out->pairs += v.shadow != NULL;
+		ps->out->full_runs++;
 		ret = read_pair(ps, p, &v);
 	}
 	pair_verdict_release(&v);
@@ -225,6 +226,15 @@ int test_records_compute(struct store *s, const struct window *w, const struct i
 	quarantine_index_release(&ps.q);
 	strmap_clear(&ps.index);
 	return ret < 0 ? -1 : 0;
+}
+
+void test_records_span(struct strbuf *sb, const struct test_records *r)
+{
+	strbuf_addf(sb, "%zu %s over %" PRId64 " %s", r->nr, r->nr == 1 ? "test" : "tests",
+		    r->pairs, r->pairs == 1 ? "pair" : "pairs");
+	if (r->full_runs != r->pairs)
+		strbuf_addf(sb, " (%" PRId64 " full run%s)", r->full_runs,
+			    r->full_runs == 1 ? "" : "s");
 }
 
 void test_records_release(struct test_records *r)

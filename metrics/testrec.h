@@ -36,6 +36,8 @@ struct test_records {
 	struct test_record *items; /* sorted: most escaped, most failed, then by id */
 	size_t nr, alloc;
 	int64_t pairs;             /* pairs read (runs of main are not pairs) */
+	int64_t full_runs;         /* full runs read: the pairs' and those of heads
+				    * without a shadow run (RAN counts them all) */
 	int green_days;
 	int64_t green_since;       /* the green window's start (ms) */
 	struct strlist quarantine; /* the newest quarantine list of the window */
@@ -55,5 +57,8 @@ int test_records_compute(struct store *s, const struct window *w, const struct i
 			 int green_days, int64_t now, const char *only_id,
 			 struct test_records *out);
 void test_records_release(struct test_records *r);
+
+/* "3 tests over 295 pairs", and " (296 full runs)" when those differ. */
+void test_records_span(struct strbuf *sb, const struct test_records *r);
 
 #endif

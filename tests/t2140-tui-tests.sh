@@ -60,7 +60,7 @@ test_expect_success "tests at 80x24: the first-seen date gives way to the ids" '
 	     0      1     0     0    0    105 296   2026-11-07 tests/test_journal.py::t~
 	     0      1     0     0    0    107 296   2026-11-07 tests/test_tax.py::test_~
 	     0      1     0     0    0     97 296   2026-11-07 web/src/format/__tests__~
-	148 tests over 295 pairs; 2 to unquarantine (*); > scrolls right      1/148   0%
+	148 tests over 295 pairs (297 full runs); 2 to unquarantine (*); > s~ 1/148   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -91,7 +91,7 @@ test_expect_success "tests at 80x24: > scrolls to the ends of the ids" '
 	6   2026-11-07 tests/test_journal.py::test_reject_unbalanced_entry
 	6   2026-11-07 tests/test_tax.py::test_rates_table_matches_fixture
 	6   2026-11-07 web/src/format/__tests__/money.test.js::formatMoney negative amo~
-	148 tests over 295 pairs; 2 to unquarantine (*); from column 41; > s~ 1/148   0%
+	148 tests over 295 pairs (297 full runs); 2 to unquarantine (*); fro~ 1/148   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -128,7 +128,7 @@ test_expect_success "tests at 100x30, from :view tests, with the first-seen date
 	     0      1     0     0    0     94 296   2026-11-01 2026-11-07 web/src/ui/__tests__/form.test.js~
 	     0      0     0     0    0     97 296   2026-11-01 2026-11-07 alloc::aligns
 	     0      0     0     0    0     97 296   2026-11-01 2026-11-07 alloc::arena_grows
-	148 tests over 295 pairs; 2 to unquarantine (*); > scrolls right                          1/148   0%
+	148 tests over 295 pairs (297 full runs); 2 to unquarantine (*); > scrolls right          1/148   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '
@@ -185,7 +185,7 @@ test_expect_success "tests at 200x50" '
 	     0      0     0     0    0     96 296   2026-11-01 2026-11-07 journal::rejects_unbalanced
 	     0      0     0     0    0     95 296   2026-11-01 2026-11-07 journal::reverses
 	     0      0     0     0    0     98 296   2026-11-01 2026-11-07 ledger_io::appends
-	148 tests over 295 pairs; 2 to unquarantine (*)                                                                                                                                               1/148   0%
+	148 tests over 295 pairs (297 full runs); 2 to unquarantine (*)                                                                                                                               1/148   0%
 	<Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
 	EOF
 '

@@ -169,7 +169,7 @@ test_expect_success 'a run of main ingested later changes the classes at once' '
 
 test_expect_success 'tests: per-test records, most missed first' '
 	tiadash --db s.db tests --format json >t.json &&
-	json_close t.json "d[\"pairs\"]" 4 &&
+	json_close t.json "[d[\"pairs\"], d[\"full_runs\"]]" "[4, 5]" &&
 	json_close t.json "[[t[k] for k in (\"id\", \"ran\", \"selected\", \"failed\", \"missed\", \"inherited\", \"flaky\", \"quarantined\", \"first_seen\", \"last_seen\")] for t in d[\"tests\"]]" \
 		"[[\"$B\", 5, 0, 4, 2, 2, 0, 0, \"2026-11-01T08:00:00Z\", \"2026-11-02T15:00:00Z\"],
 		  [\"$A\", 5, 4, 1, 0, 0, 0, 0, \"2026-11-01T08:00:00Z\", \"2026-11-02T15:00:00Z\"],

@@ -252,9 +252,8 @@ static void tests_status(struct tui *t, struct view *v, struct strbuf *sb)
 		strbuf_addf(sb, "%zu of %zu match /%s/", ts->nr_shown, ts->r.nr, ts->filter);
 		return;
 	}
-	strbuf_addf(sb, "%zu %s over %" PRId64 " %s; %zu to unquarantine (*)", ts->r.nr,
-		    ts->r.nr == 1 ? "test" : "tests", ts->r.pairs, ts->r.pairs == 1 ? "pair" : "pairs",
-		    ts->r.unquarantine.nr);
+	test_records_span(sb, &ts->r);
+	strbuf_addf(sb, "; %zu to unquarantine (*)", ts->r.unquarantine.nr);
 }
 
 static void tests_save(struct tui *t, struct view *v, FILE *f)
