@@ -299,19 +299,54 @@ static size_t word_start_before(const char *view, size_t end)
 	return end;
 }
 
-/* A '/' at i starts a regex literal when what comes before cannot end an operand. */
-static bool regex_starts(const char *view, size_t i)
+/*
+ * The one token reader both questions about the code before an offset use
+ * (does a '/' start a regex literal? does an operator follow an operand?):
+ * the last token before it on the line, blanks left out.
+ */
+struct token_before {
+	enum { TOK_NONE, TOK_CLOSE, TOK_NUMBER, TOK_WORD, TOK_PUNCT } kind;
+	const char *at; /* its first character (TOK_NONE: NULL) */
+	size_t len;
+};
+
+static struct token_before token_before(const char *view, size_t i)
 {
+	struct token_before t = { TOK_NONE, NULL, 0 };
 	size_t end = code_end_before(view, i), j;
 
 	if (!end)
-		return true;
-	if (strchr("(,=:[!&|?{};+-*%<>~^", view[end - 1]))
-		return true;
-	if (!is_word((unsigned char)view[end - 1]))
-		return false;
+		return t;
+	if (!is_word((unsigned char)view[end - 1])) {
+		t.kind = view[end - 1] == ')' || view[end - 1] == ']' ? TOK_CLOSE : TOK_PUNCT;
+		t.at = view + end - 1;
+		t.len = 1;
+		return t;
+	}
 	j = word_start_before(view, end);
-	return word_in(view + j, end - j, regex_keywords);
+	t.kind = view[j] >= '0' && view[j] <= '9' ? TOK_NUMBER : TOK_WORD;
+	t.at = view + j;
+	t.len = end - j;
+	return t;
+}
+
+/* A '/' at i starts a regex literal when what comes before cannot end an operand. */
+static bool regex_starts(const char *view, size_t i)
+{
+	struct token_before t = token_before(view, i);
+
+	switch (t.kind) {
+	case TOK_NONE:
+		return true;
+	case TOK_PUNCT:
+		return strchr("(,=:[!&|?{};+-*%<>~^", *t.at) != NULL;
+	case TOK_CLOSE:
+		return false;
+	case TOK_NUMBER:
+	case TOK_WORD:
+		break;
+	}
+	return word_in(t.at, t.len, regex_keywords);
 }
 
 /* The end of a regex literal starting at i, or 0 when the line holds none (then it was a division). */
@@ -502,19 +537,21 @@ static const char *const operand_keywords[] = {
 /* Does the code before offset i end an operand (a name, a number, a literal, ")" or "]")? */
 static bool after_operand(const char *view, size_t i)
 {
-	size_t end = code_end_before(view, i), j;
+	struct token_before t = token_before(view, i);
 
-	if (!end)
+	switch (t.kind) {
+	case TOK_NONE:
+	case TOK_PUNCT:
 		return false;
-	if (view[end - 1] == ')' || view[end - 1] == ']')
+	case TOK_CLOSE:
 		return true;
-	if (!is_word((unsigned char)view[end - 1]))
-		return false;
-	j = word_start_before(view, end);
-	if (view[j] >= '0' && view[j] <= '9')
+	case TOK_NUMBER:
 		/* 1e+1: an exponent's sign is no operator */
-		return view[end - 1] != 'e' && view[end - 1] != 'E';
-	return !word_in(view + j, end - j, operand_keywords);
+		return t.at[t.len - 1] != 'e' && t.at[t.len - 1] != 'E';
+	case TOK_WORD:
+		break;
+	}
+	return !word_in(t.at, t.len, operand_keywords);
 }
 
 static char *replacement(const struct op_def *d, const char *tok, size_t n)
