@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Fill an initialised tiadash store with N realistic pairs for the report bench.
 
-usage: gen_report.py STORE N
+usage: gen_report.py STORE N [WEEKS]
 
 Rows follow core/store.c's schema. The mix is what a shadow week of a large
 repository looks like: about 30% force-full runs (one or two reasons each),
 5% empty selections, the rest narrowed; about 5% of full runs fail (on one
 to three tests, some selected, some not, some quarantined); reruns of flaky
 full runs and of a few shadow runs; a few one-sided heads; coverage of the
-changed lines for most shadow runs; a few explained escapes. Deterministic.
+changed lines for most shadow runs; a few explained escapes. Deterministic. The pairs are spread evenly over WEEKS
+weeks (default 1) ending 2026-11-08T00:00:00Z: 52 is a year of a busy
+monorepo's pull requests (the 10^6 store).
 """
 import hashlib
 import random
@@ -54,6 +56,8 @@ def front_coded(entries):
 
 def main():
     path, n = sys.argv[1], int(sys.argv[2])
+    weeks = int(sys.argv[3]) if len(sys.argv) > 3 else 1
+    start = START_MS - (weeks - 1) * 7 * DAY_MS
     rnd = random.Random(n)
     db = sqlite3.connect(path)
     db.execute("PRAGMA journal_mode = WAL")
@@ -97,7 +101,7 @@ def main():
         return run_id
 
     for i in range(1, n + 1):
-        at = START_MS + (i - 1) * 7 * DAY_MS // n
+        at = start + (i - 1) * weeks * 7 * DAY_MS // n
         sha = hashlib.sha1(b"head %d" % i).hexdigest()
         heads.append((i, "acme/ledger", sha, i, at))
         r = rnd.random()

@@ -54,21 +54,35 @@ echo ':view overview' >"$scripts/open.steps"
 	echo ':save-view '"$scripts"'/top.view'
 } >"$scripts/scroll.steps"
 
-# Goal tui-figures-1e5: a scripted session goes on only once the figures
-# have loaded, so one that saves the screen and quits has the overview with
-# its figures on screen when it ends; next to the first frame (--max-frames
-# 1: the placeholder), alternately, medians of 5 (measure.py).
+# Goals tui-figures-1e5 and tui-figures-1e6 (issue 39): a scripted session
+# goes on only once the figures have loaded, so one that saves the screen
+# and quits has the overview with its figures on screen when it ends; next
+# to the first frame (--max-frames 1: the placeholder), alternately, medians
+# of 5 (measure.py). The 10^6 store is the report bench's year (report.sh
+# builds it; it is generated here when that has not run).
 echo ":save-display $scripts/figures.screen" >"$scripts/figures.steps"
 echo ':quit' >>"$scripts/figures.steps"
-{ read -r t_fig _; read -r t_first _; } < <(TIADASH_NO_DISPLAY=1 python3 "$top/tests/bench/measure.py" 5 \
-	"TIADASH_SCRIPT='$scripts/figures.steps' exec '$TIADASH_BIN' --db '$db' tui" \
-	"exec '$TIADASH_BIN' --db '$db' tui --max-frames 1")
-grep -q 'of 100000 heads' "$scripts/figures.screen" ||
-	{ echo "tui bench: the saved screen has no figures" >&2; exit 1; }
-awk -v f="$t_fig" -v a="$t_first" 'BEGIN {
-	printf "goal tui-figures-1e5: %.0f ms (first frame, placeholder %.0f ms, %.2fx) goal 150 ms %s\n",
-		f * 1000, a * 1000, f / a, (f <= 0.15) ? "met" : "missed"
-}'
+figures() { # NAME DB HEADS GOAL-MS
+	local t_fig t_first
+	{ read -r t_fig _; read -r t_first _; } < <(TIADASH_NO_DISPLAY=1 python3 "$top/tests/bench/measure.py" 5 \
+		"TIADASH_SCRIPT='$scripts/figures.steps' exec '$TIADASH_BIN' --db '$2' tui" \
+		"exec '$TIADASH_BIN' --db '$2' tui --max-frames 1")
+	grep -q "of $3 heads" "$scripts/figures.screen" ||
+		{ echo "tui bench: the saved screen has no figures" >&2; exit 1; }
+	awk -v n="$1" -v f="$t_fig" -v a="$t_first" -v g="$4" 'BEGIN {
+		printf "goal %s: %.0f ms (first frame, placeholder %.0f ms, %.2fx) goal %d ms %s\n",
+			n, f * 1000, a * 1000, f / a, g, (f * 1000 <= g) ? "met" : "missed"
+	}'
+}
+figures tui-figures-1e5 "$db" 100000 50
+year=$work/pairs-1000000-52w.db
+if ! bench_store_fresh "$year" "$top/tests/bench/gen_report.py"; then
+	rm -f "$year" "$year-wal" "$year-shm"
+	"$TIADASH_BIN" --db "$year" init >/dev/null
+	python3 "$top/tests/bench/gen_report.py" "$year" 1000000 52
+	touch "$year.done"
+fi
+figures tui-figures-1e6 "$year" 1000000 300
 ff=$(first_frame_ms)
 read -r rss_open t_open < <(run_rss "$scripts/open.steps")
 read -r rss_scroll t_scroll < <(run_rss "$scripts/scroll.steps")
