@@ -34,7 +34,8 @@ void spawn_env_set(struct spawn_env *e, const char *name, const char *value);
 void spawn_env_release(struct spawn_env *e);
 
 /*
- * Start `/bin/sh -c cmd` (argv NULL) or argv[0] found on PATH, in cwd (NULL:
+ * Start `/bin/sh -c cmd` (argv NULL; a cmd that is one absolute path of an
+ * executable is started without the shell) or argv[0] found on PATH, in cwd (NULL:
  * ours), with env, its stdin/stdout/stderr the given descriptors (-1:
  * /dev/null), in a new process group whose id is its pid. Returns the pid,
  * or -1 after error() naming what.

@@ -167,4 +167,20 @@ test_expect_success 'bad selector options' '
 	test_grep "error: --selector-timeout '"'"'0'"'"': expected seconds" err
 '
 
+test_expect_success 'a selector that is one absolute path runs without a shell, a script without #! too' '
+	printf "#!/bin/sh\necho tests/test_app.py::test_run\n" >"$TRASH/bang" &&
+	printf "echo tests/test_app.py::test_run\n" >"$TRASH/nobang" &&
+	chmod +x "$TRASH/bang" "$TRASH/nobang" &&
+	tiadash replay --since 2026-11-01 --selector "$TRASH/bang" --format json >bang.json &&
+	tiadash replay --since 2026-11-01 --selector "$TRASH/nobang" --format json >nobang.json &&
+	json_get bang.json "sorted(set(c[\"decision\"] for c in d[\"changes\"]))" >actual &&
+	echo "['"'"'nothing'"'"', '"'"'run_all'"'"', '"'"'selected'"'"']" >expect &&
+	test_cmp expect actual &&
+	json_get bang.json "d[\"totals\"][\"by_reason\"].get(\"selector-error\", 0)" >actual &&
+	echo 0 >expect && test_cmp expect actual &&
+	json_get nobang.json "[c[\"decision\"] for c in d[\"changes\"]]" >actual &&
+	json_get bang.json "[c[\"decision\"] for c in d[\"changes\"]]" >expect &&
+	test_cmp expect actual
+'
+
 test_done
