@@ -6,10 +6,11 @@
 #   A  replay with --selector CMD: per change, a checkout in its worktree,
 #      /bin/sh -c CMD, the paths on stdin, the answer read; no cache
 #   B  the same replay without a selector (the walk and the report)
-#   L  the selector's own lifetime, summed over A's calls: CMD is a static
-#      program (selector_clock.c) that records it from its first line to
-#      its exit, so everything else of a call (the checkout, the spawn, the
-#      shell, the pipes, reading the answer) is counted as tiadash's
+#   L  the selector's own lifetime, summed over A's calls: CMD is a program
+#      without libc (selector_clock.c) that records it from its first
+#      instruction to its exit, so everything else of a call (the checkout,
+#      the spawn and exec, the pipes, reading the answer) is counted as
+#      tiadash's
 # The overhead per call is (A - B - L) / calls: never below zero but for
 # noise between A and B, which the medians damp.
 set -eu
@@ -35,7 +36,9 @@ repo=$(cd "$dir/repo" && pwd)
 : >"$dir/empty.rules"
 OPTS="--repo $repo --since 1970-01-02 --rules $dir/empty.rules --no-builtin-rules"
 
-cc -O2 -static -o "$dir/selector_clock" tests/bench/selector_clock.c 2>/dev/null ||
+cc -O2 -DSELECTOR_CLOCK_NOLIBC -ffreestanding -fno-builtin -fno-stack-protector \
+	-fno-pie -no-pie -static -nostdlib -o "$dir/selector_clock" tests/bench/selector_clock.c 2>/dev/null ||
+	cc -O2 -static -o "$dir/selector_clock" tests/bench/selector_clock.c 2>/dev/null ||
 	cc -O2 -o "$dir/selector_clock" tests/bench/selector_clock.c
 CMD=$(cd "$dir" && pwd)/selector_clock
 export SELECTOR_CLOCK_LOG=$(cd "$dir" && pwd)/lifetimes
