@@ -378,8 +378,13 @@ int pair_facts_each(struct store *s, const struct window *w, int64_t key, bool d
 int pair_facts_missing(struct store *s, const struct window *w, int64_t key, bool every,
 		       struct int_vec *ids)
 {
+	/*
+	 * From the list to the heads (CROSS JOIN keeps that order): the list
+	 * is empty once the facts are kept, and SQLite without statistics
+	 * otherwise walks every head of the window to probe it.
+	 */
 	static const char listed_sql[] =
-		"SELECT h.id FROM pair_unfacted u JOIN head h ON h.id = u.head_id"
+		"SELECT h.id FROM pair_unfacted u CROSS JOIN head h ON h.id = u.head_id"
 		" WHERE " WINDOW_HEADS;
 	static const char every_sql[] =
 		"SELECT h.id FROM head h WHERE " WINDOW_HEADS

@@ -185,24 +185,38 @@ static double key_value(uint64_t k)
 
 /*
  * Large arrays (a report's 10^5 wall-clock times): LSD radix sort on the
- * keys, 11 bits a pass, passes whose digit is the same everywhere skipped.
- * The same order as the introsort, in linear time.
+ * keys, 11 bits a pass, passes whose digit is the same everywhere skipped;
+ * the counts of every pass's digits taken in one read of the keys.
+ * The same order as the introsort, in linear time. The keys are made in
+ * v's own memory (a double and its key are both 8 bytes, copied with
+ * memcpy), so the sort needs one scratch array of n keys, not two: 8 MB
+ * less at the peak of a report over 10^6 pairs.
  */
 #define RADIX_BITS 11
 #define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
 static void radix_sort(double *v, size_t n)
 {
-	uint64_t *a = xmalloc(n * sizeof(*a)), *b = xmalloc(n * sizeof(*b)), *t;
-	size_t *count = xmalloc(RADIX_SIZE * sizeof(*count));
+	_Static_assert(sizeof(double) == sizeof(uint64_t), "a key in a double's place");
+	unsigned char *mem = (unsigned char *)v;
+	uint64_t *a = (uint64_t *)(void *)v, *b = xmalloc(n * sizeof(*b)), *t;
+	size_t *counts = xcalloc(RADIX_PASSES * RADIX_SIZE, sizeof(*counts));
 
-	for (size_t i = 0; i < n; i++)
-		a[i] = sort_key(v[i]);
-	for (unsigned shift = 0; shift < 64; shift += RADIX_BITS) {
-		size_t sum = 0;
+	/* The keys, and every pass's digit counts, in one read: a pass only permutes the keys. */
+	for (size_t i = 0; i < n; i++) {
+		double d;
+		uint64_t k;
 
-		memset(count, 0, RADIX_SIZE * sizeof(*count));
-		for (size_t i = 0; i < n; i++)
-			count[(a[i] >> shift) & (RADIX_SIZE - 1)]++;
+		memcpy(&d, mem + i * sizeof(d), sizeof(d));
+		k = sort_key(d);
+		memcpy(mem + i * sizeof(k), &k, sizeof(k));
+		for (unsigned p = 0; p < RADIX_PASSES; p++)
+			counts[p * RADIX_SIZE + ((k >> (p * RADIX_BITS)) & (RADIX_SIZE - 1))]++;
+	}
+	for (unsigned p = 0; p < RADIX_PASSES; p++) {
+		unsigned shift = p * RADIX_BITS;
+		size_t sum = 0, *count = counts + p * RADIX_SIZE;
+
 		if (count[(a[0] >> shift) & (RADIX_SIZE - 1)] == n)
 			continue;
 		for (size_t d = 0; d < RADIX_SIZE; d++) {
@@ -215,11 +229,17 @@ static void radix_sort(double *v, size_t n)
 			b[count[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
 		t = a, a = b, b = t;
 	}
-	for (size_t i = 0; i < n; i++)
-		v[i] = key_value(a[i]);
-	free(a);
-	free(b);
-	free(count);
+	/* The sorted keys are in v's memory or in the scratch array: back to doubles in v. */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+		double d;
+
+		memcpy(&k, (unsigned char *)a + i * sizeof(k), sizeof(k));
+		d = key_value(k);
+		memcpy(mem + i * sizeof(d), &d, sizeof(d));
+	}
+	free((unsigned char *)a == mem ? b : a);
+	free(counts);
 }
 
 /* The k-th smallest of v at v[k], the smaller ones before it, the larger after. */

@@ -113,9 +113,9 @@ void queue_simulate(const struct queue_pr *prs, size_t n, int batch, int runners
 	}
 	out->max_queue = n ? longest_queue(prs, start, n) : 0;
 	out->throughput_per_hour = saturated_throughput(prs, n, batch, runners);
-	metrics_sort(wait, n);
-	out->wait_p50_s = metrics_percentile(wait, n, 0.5) / 1000;
-	out->wait_p95_s = metrics_percentile(wait, n, 0.95) / 1000;
+	/* Two quantiles, selected in linear time: the same values as of the sorted waits. */
+	out->wait_p50_s = metrics_quantile(wait, n, 0.5) / 1000;
+	out->wait_p95_s = metrics_quantile(wait, n, 0.95) / 1000;
 	free(heap);
 	free(start);
 	free(wait);
