@@ -52,6 +52,8 @@ struct cmd {
 	 * with one has no help, options nor shortopts.
 	 */
 	const struct opt *opts;
+	/* With opts: a paragraph --help prints after the options, or NULL. */
+	const char *notes;
 	const char *help;    /* the options, as printed by --help (without opts) */
 	/*
 	 * The command's getopt_long table (optional). When set, the dispatcher

@@ -182,6 +182,8 @@ void print_command_help(FILE *f, const struct cmd *c)
 	if (c->opts && c->opts->type != OPT_T_END) {
 		strbuf_addch(&sb, '\n');
 		opt_help(&sb, c->opts);
+		if (c->notes)
+			strbuf_addf(&sb, "\n%s", c->notes);
 	} else if (c->help && *c->help) {
 		strbuf_addf(&sb, "\n%s", c->help);
 	}

@@ -82,8 +82,14 @@ static int bad_number(const struct opt_parse *p, const struct opt *o, const char
 	int ret;
 
 	opt_name(&name, o);
-	ret = usage_error(p->cmd, "%s '%s': expected %s", name.buf, arg,
-			  o->expect ? o->expect : "a number");
+	if (o->flags & OPTF_BAD_VALUE)
+		ret = usage_error(p->cmd, "bad value '%s' for %s (%s%g to %g)", arg, name.buf,
+				  o->expect ? o->expect : "", o->min, o->max);
+	else if (o->expect)
+		ret = usage_error(p->cmd, "%s '%s': expected %s", name.buf, arg, o->expect);
+	else
+		ret = usage_error(p->cmd, "%s '%s': expected a number from %g to %g",
+				  name.buf, arg, o->min, o->max);
 	strbuf_release(&name);
 	return ret;
 }

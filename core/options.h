@@ -39,6 +39,8 @@ enum opt_type {
 enum opt_flags {
 	OPTF_OPTARG = 1 << 0, /* the value is optional: --color[=WHEN] */
 	OPTF_HIDDEN = 1 << 1, /* parsed, but not in --help nor the man check */
+	/* A number out of range is "bad value 'V' for --NAME (EXPECT1 to 9)". */
+	OPTF_BAD_VALUE = 1 << 2,
 };
 
 struct opt_parse {
@@ -56,7 +58,11 @@ struct opt {
 	unsigned flags;          /* enum opt_flags */
 	long defval;             /* OPT_SET_INT's value, OPT_FORMAT's formats */
 	double min, max;         /* OPT_INT, OPT_SIZE, OPT_DOUBLE */
-	const char *expect;      /* their error: "--jobs '0': expected <expect>" */
+	/*
+	 * Their error: "-j '0': expected <expect>" (NULL: "a number from MIN
+	 * to MAX"); with OPTF_BAD_VALUE, the words before "MIN to MAX".
+	 */
+	const char *expect;
 	/* 0, or the exit status after usage_error(p->cmd, ...). */
 	int (*callback)(const struct opt *o, const char *arg, const struct opt_parse *p);
 };
@@ -83,6 +89,11 @@ struct opt {
 #define OPT_DOUBLE(s, l, v, a, lo, hi, e, h) \
 	{ .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .min = (lo), .max = (hi), .expect = (e), .help = (h) }
+/* An integer in [lo, hi] refused as "bad value 'V' for --NAME (<e>LO to HI)". */
+#define OPT_INT_BAD_VALUE(s, l, v, a, lo, hi, e, h) \
+	{ .type = OPT_T_INT, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .min = (lo), .max = (hi), .expect = (e), .help = (h), \
+	  .flags = OPTF_BAD_VALUE }
 #define OPT_CALLBACK(s, l, v, a, h, fn) \
 	{ .type = OPT_T_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), .callback = (fn) }
@@ -92,9 +103,11 @@ struct opt {
 	  .argh = (a), .help = (h), .callback = (fn), .flags = OPTF_OPTARG }
 
 /* --format F among the formats of mask (enum output_format); the help says which. */
-#define OPT_FORMAT(v, mask) \
+#define OPT_FORMAT(v, mask) OPT_FORMAT_HELP(v, mask, NULL)
+/* The same with its own help line (h NULL: "text (default), md or json"). */
+#define OPT_FORMAT_HELP(v, mask, h) \
 	{ .type = OPT_T_FORMAT, .long_name = "format", .value = (v), .argh = "F", \
-	  .defval = (long)(mask) }
+	  .defval = (long)(mask), .help = (h) }
 /* -o FILE / --output FILE, beside every --format (core/output.h). */
 #define OPT_OUTPUT() \
 	{ .type = OPT_T_OUTPUT, .short_name = 'o', .long_name = "output", .argh = "FILE", \
