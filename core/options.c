@@ -242,7 +242,7 @@ void opt_help(struct strbuf *sb, const struct opt *table)
 		size_t at;
 
 		if (o->type == OPT_T_GROUP) {
-			strbuf_addf(sb, "\n%s\n", o->help);
+			strbuf_addf(sb, "%s\n", o->help);
 			continue;
 		}
 		if (!is_option(o) || (o->flags & OPTF_HIDDEN))
