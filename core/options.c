@@ -285,9 +285,15 @@ void opt_help(struct strbuf *sb, const struct opt *table)
 
 void opt_list_names(FILE *f, const struct opt *table)
 {
+	const char *placeholder = NULL;
+
 	for (const struct opt *o = table; o->type != OPT_T_END; o++) {
+		if (o->type == OPT_T_GROUP)
+			placeholder = o->argh;
 		if (!is_option(o) || (o->flags & OPTF_HIDDEN))
 			continue;
+		if (placeholder)
+			fprintf(f, "[%s...] ", placeholder);
 		if (o->long_name)
 			fprintf(f, "--%s", o->long_name);
 		if (o->short_name)

@@ -69,6 +69,12 @@ struct opt {
 
 #define OPT_END() { .type = OPT_T_END }
 #define OPT_GROUP(h) { .type = OPT_T_GROUP, .help = (h) }
+/*
+ * A heading whose options a synopsis names by one placeholder,
+ * "[CRITERIA...]" (the man check takes it for each of them).
+ */
+#define OPT_GROUP_NAMED(h, placeholder) \
+	{ .type = OPT_T_GROUP, .help = (h), .argh = (placeholder) }
 #define OPT_BOOL(s, l, v, h) \
 	{ .type = OPT_T_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
 #define OPT_SET_INT(s, l, v, i, h) \

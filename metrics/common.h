@@ -95,10 +95,15 @@ struct metrics_args {
 #define OPT_METRICS_FORMAT(a, mask) OPT_FORMAT(&(a)->format, mask)
 #define OPT_METRICS_THRESHOLD(a, h) \
 	OPT_CALLBACK(0, "threshold", (a), "X", (h), metrics_opt_threshold)
+#define OPT_METRICS_CONF(a, h) \
+	OPT_CALLBACK(0, "confidence", (a), "C", (h), metrics_opt_confidence)
+#define OPT_METRICS_ESCAPE_TARGET(a, h) \
+	OPT_CALLBACK(0, "escape-target", (a), "X", (h), metrics_opt_escape_target)
+/* --confidence C with help h, and --escape-target X. */
 #define OPT_METRICS_CONFIDENCE(a, h)                                          \
-	OPT_CALLBACK(0, "confidence", (a), "C", (h), metrics_opt_confidence),  \
-	OPT_CALLBACK(0, "escape-target", (a), "X", "the escape rate the upper " \
-		     "bound must reach (default 0.05)", metrics_opt_escape_target)
+	OPT_METRICS_CONF(a, h),                                                \
+	OPT_METRICS_ESCAPE_TARGET(a, "the escape rate the upper bound must reach " \
+				  "(default 0.05)")
 #define OPT_METRICS_COLOR(a, h) \
 	OPT_CALLBACK_OPTARG(0, "color", (a), "WHEN", (h), metrics_opt_color)
 #define METRICS_COLOR_HELP \

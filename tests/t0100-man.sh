@@ -19,13 +19,15 @@ for c in $(tiadash help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
 done
 
 # The options a command's synopsis in the man page names: its .B lines
-# after .SS NAME, up to the first paragraph; "-o" and "--since", one a line.
+# after .SS NAME, up to the first paragraph; "-o" and "--since", one a
+# line, and a placeholder for a group of them ("[CRITERIA...]").
 synopsis_options() {
 	awk -v c="$1" '$0 == ".SS " c { on = 1; next }
 		on && /^\.(PP|SS|SH)/ { exit }
 		on && /^\.B tiadash / { print }' "$MAN" |
 	sed -e 's/\\-/-/g' -e 's/^\.B //' |
-	grep -oE '(^|[][ (|])--?[a-zA-Z][a-zA-Z0-9-]*' | sed 's/^[][ (|]//' | sort -u
+	grep -oE '(^|[][ (|])--?[a-zA-Z][a-zA-Z0-9-]*|\[[A-Z]+\.\.\.\]' |
+	sed 's/^[][ (|]-/-/' | sort -u
 }
 
 # Options are data (core/options.h): for a command with an option table,
@@ -39,7 +41,7 @@ for c in $(tiadash help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
 		tr ' ' '\n' <table | sort -u >known &&
 		while read -r names; do
 			found= &&
-			for n in \$names; do grep -qxF -- \"\$n\" named && found=1; done &&
+			for n in \$names; do grep -qxF -- \"\$n\" named && found=1 || :; done &&
 			test -n \"\$found\" || { echo \"$c: the synopsis lacks \$names\"; exit 1; }
 		done <table &&
 		while read -r n; do
