@@ -52,7 +52,8 @@ struct cmd {
 	 * with one has no help, options nor shortopts.
 	 */
 	const struct opt *opts;
-	/* With opts: a paragraph --help prints after the options, or NULL. */
+	/* With opts: paragraphs --help prints before and after the options, or NULL. */
+	const char *intro;
 	const char *notes;
 	const char *help;    /* the options, as printed by --help (without opts) */
 	/*

@@ -179,6 +179,8 @@ void print_command_help(FILE *f, const struct cmd *c)
 	struct strbuf sb = STRBUF_INIT, fitted = STRBUF_INIT;
 
 	strbuf_addf(&sb, "usage: %s\n\n%s\n", c->usage, c->summary);
+	if (c->opts && c->intro)
+		strbuf_addf(&sb, "\n%s", c->intro);
 	if (c->opts && c->opts->type != OPT_T_END) {
 		strbuf_addch(&sb, '\n');
 		opt_help(&sb, c->opts);

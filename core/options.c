@@ -1,6 +1,7 @@
 /* The option tables of core/options.h: parsing, --help and the names the man page lists. */
 #include "core/tiadash.h"
 #include "core/options.h"
+#include "core/output.h"
 #include "core/textfit.h"
 
 #include <getopt.h>
@@ -180,6 +181,13 @@ enum parse_result parse_options(int argc, char **argv, const struct cmd *c,
 	free(optstring);
 	opt_getopt_release(&g);
 	return ret;
+}
+
+int opt_color(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	if (!color_parse(arg, o->value))
+		return usage_error(p->cmd, "--color is always, auto or never, not '%s'", arg);
+	return 0;
 }
 
 /* "text (default), md or json" of a format mask. */

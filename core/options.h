@@ -119,6 +119,10 @@ struct opt {
 	{ .type = OPT_T_OUTPUT, .short_name = 'o', .long_name = "output", .argh = "FILE", \
 	  .help = "write to FILE (atomically) instead of standard output" }
 
+/* --color[=WHEN] into an enum color_when (core/output.h). */
+#define OPT_COLOR(v, h) OPT_CALLBACK_OPTARG(0, "color", (v), "WHEN", (h), opt_color)
+int opt_color(const struct opt *o, const char *arg, const struct opt_parse *p);
+
 enum parse_result {
 	PARSE_OK = 0,
 	PARSE_EXIT = 1,  /* --help was printed: exit 0 */
