@@ -14,6 +14,7 @@
 struct store;
 struct repo;
 struct repo_later;
+struct opt;
 
 enum cmd_flags {
 	NEED_DB_RO = 1 << 0,   /* open an existing store */
@@ -21,6 +22,7 @@ enum cmd_flags {
 	NEED_REPO = 1 << 2,    /* a git repository is required */
 	WANT_REPO = 1 << 3,    /* the git repository when there is one, opened at first use */
 	DB_IF_EXISTS = 1 << 4, /* with NEED_DB_RO: an absent store is no store (store NULL) */
+	OPTS_IN_ORDER = 1 << 5, /* options end at the first operand (getopt's "+") */
 };
 
 struct cmd_context {
@@ -44,7 +46,16 @@ struct cmd {
 	unsigned flags;
 	const char *usage;   /* "tiadash ingest [options] SOURCE..." */
 	const char *summary; /* one line for `tiadash help` */
-	const char *help;    /* the options, as printed by --help */
+	/*
+	 * The command's option table (core/options.h): its parser, its
+	 * --help and the options its man-page synopsis names. A command
+	 * with one has no help, options nor shortopts.
+	 */
+	const struct opt *opts;
+	/* With opts: paragraphs --help prints before and after the options, or NULL. */
+	const char *intro;
+	const char *notes;
+	const char *help;    /* the options, as printed by --help (without opts) */
 	/*
 	 * The command's getopt_long table (optional). When set, the dispatcher
 	 * checks the arguments against it before opening the store, so a

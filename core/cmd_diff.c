@@ -3,15 +3,20 @@
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/json.h"
+#include "core/options.h"
 #include "core/repo.h"
 #include "core/sanitize.h"
 
-#include <getopt.h>
+static struct {
+	enum output_format format;
+	bool no_renames;
+} diff;
 
-static const struct option diff_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "no-renames", no_argument, NULL, 'R' },
-	{ NULL, 0, NULL, 0 },
+static const struct opt diff_opts[] = {
+	OPT_FORMAT(&diff.format, FORMAT_TEXT | FORMAT_JSON),
+	OPT_BOOL(0, "no-renames", &diff.no_renames, "a renamed file is a deletion and an "
+		 "addition, as `git diff --no-renames` shows it"),
+	OPT_END(),
 };
 
 /* The added lines as [[first, last], ...]: the ranges lineset_format writes. */
@@ -87,34 +92,27 @@ static void print_text(const char *base, const char *head, const struct repo_dif
 
 static int run_diff(int argc, char **argv, struct cmd_context *ctx)
 {
-	enum output_format format = FORMAT_TEXT;
-	unsigned flags = 0;
 	struct repo_diff d = REPO_DIFF_INIT;
 	char base[41], head[41];
 	const char *missing;
-	int c, rc;
+	unsigned flags;
+	int rc, argi;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", diff_options, NULL)) != -1) {
-		if (c == 'R') {
-			flags |= REPO_DIFF_NO_RENAMES;
-		} else if (c == 'f') {
-			if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format))
-				return usage_error(&cmd_diff, "unknown format '%s'", optarg);
-		} else {
-			return usage_error(&cmd_diff, "unknown option");
-		}
-	}
-	if (argc - optind != 2)
+	diff.format = FORMAT_TEXT;
+	diff.no_renames = false;
+	if (parse_options(argc, argv, &cmd_diff, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	flags = diff.no_renames ? REPO_DIFF_NO_RENAMES : 0;
+	if (argc - argi != 2)
 		return usage_error(&cmd_diff, "give BASE and HEAD");
-	if (repo_resolve(ctx->repo, argv[optind], base) < 0 ||
-	    repo_resolve(ctx->repo, argv[optind + 1], head) < 0)
+	if (repo_resolve(ctx->repo, argv[argi], base) < 0 ||
+	    repo_resolve(ctx->repo, argv[argi + 1], head) < 0)
 		return EXIT_INPUT_ERROR;
 	rc = repo_diff_three_dot(ctx->repo, base, head, flags, &d, &missing);
 	if (rc == REPO_UNKNOWN_COMMIT)
-		rc = error("%s...%s: no %s in the repository at '%s'", argv[optind],
-			   argv[optind + 1], missing, ctx->repo->root);
-	if (rc == 0 && format == FORMAT_JSON)
+		rc = error("%s...%s: no %s in the repository at '%s'", argv[argi],
+			   argv[argi + 1], missing, ctx->repo->root);
+	if (rc == 0 && diff.format == FORMAT_JSON)
 		print_json(base, head, &d);
 	else if (rc == 0)
 		print_text(base, head, &d);
@@ -128,8 +126,5 @@ const struct cmd cmd_diff = {
 	.flags = NEED_REPO,
 	.usage = "tiadash diff [--format text|json] [--no-renames] BASE HEAD",
 	.summary = "Print a change as ingest reads it: the three-dot diff's files and added lines.",
-	.help = "  --format F     text (default) or json\n"
-		"  --no-renames   a renamed file is a deletion and an addition, as\n"
-		"                 `git diff --no-renames` shows it\n",
-	.options = diff_options,
+	.opts = diff_opts,
 };

@@ -3,15 +3,15 @@
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/json.h"
+#include "core/options.h"
 #include "core/query.h"
 #include "core/store.h"
 #include "core/timeutil.h"
 #include "core/tiadir.h"
 
-#include <getopt.h>
 #include <unistd.h>
 
-static const struct option no_options[] = { { NULL, 0, NULL, 0 } };
+static const struct opt no_opts[] = { OPT_END() };
 
 static int check_init(int argc, char **argv, struct cmd_context *ctx)
 {
@@ -57,8 +57,7 @@ const struct cmd cmd_init = {
 	.flags = NEED_DB_RW,
 	.usage = "tiadash init",
 	.summary = "Create the store (or upgrade an older one in place) and its .gitignore.",
-	.help = "",
-	.options = no_options,
+	.opts = no_opts,
 };
 
 static void print_time_or_dash(const char *label, int64_t ms)
@@ -118,34 +117,29 @@ static void print_status_json(const struct store_status *st)
 	json_print_free(root, stdout);
 }
 
-static const struct option format_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	OUTPUT_OPTION,
-	{ NULL, 0, NULL, 0 },
+static enum output_format status_format;
+
+static const struct opt status_opts[] = {
+	OPT_FORMAT(&status_format, FORMAT_TEXT | FORMAT_JSON),
+	OPT_OUTPUT(),
+	OPT_END(),
 };
 
 static int run_status(int argc, char **argv, struct cmd_context *ctx)
 {
-	enum output_format format = FORMAT_TEXT;
 	struct store_status st;
-	int c;
+	int argi;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:", format_options, NULL)) != -1) {
-		if (c == 'o' || (c == 'f' && parse_format(optarg, FORMAT_TEXT | FORMAT_JSON,
-							     &format)))
-			continue;
-		if (c == 'f')
-			return usage_error(&cmd_status, "unknown format '%s'", optarg);
-		return usage_error(&cmd_status, "unknown option");
-	}
-	if (optind < argc)
-		return usage_error(&cmd_status, "unexpected argument '%s'", argv[optind]);
+	status_format = FORMAT_TEXT;
+	if (parse_options(argc, argv, &cmd_status, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	if (argi < argc)
+		return usage_error(&cmd_status, "unexpected argument '%s'", argv[argi]);
 	if (query_status(ctx->store, &st) < 0) {
 		identity_figures_release(&st.identity);
 		return EXIT_INPUT_ERROR;
 	}
-	if (format == FORMAT_JSON)
+	if (status_format == FORMAT_JSON)
 		print_status_json(&st);
 	else
 		print_status_text(&st, ctx->db_path);
@@ -159,8 +153,5 @@ const struct cmd cmd_status = {
 	.flags = NEED_DB_RO,
 	.usage = "tiadash status [--format text|json] [-o FILE]",
 	.summary = "Say what the store holds: runs, pairs, tests, sources, time span.",
-	.help = "  --format F   text (default) or json\n"
-		"  -o FILE      write to FILE (atomically) instead of standard output\n",
-	.options = format_options,
-	.shortopts = "o:",
+	.opts = status_opts,
 };

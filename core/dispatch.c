@@ -7,6 +7,7 @@
 #include "core/cli.h"
 #include "core/commands.h"
 #include "core/manpage.h"
+#include "core/options.h"
 #include "core/output.h"
 #include "core/repo.h"
 #include "core/store.h"
@@ -178,8 +179,16 @@ void print_command_help(FILE *f, const struct cmd *c)
 	struct strbuf sb = STRBUF_INIT, fitted = STRBUF_INIT;
 
 	strbuf_addf(&sb, "usage: %s\n\n%s\n", c->usage, c->summary);
-	if (c->help && *c->help)
+	if (c->opts && c->intro)
+		strbuf_addf(&sb, "\n%s", c->intro);
+	if (c->opts && c->opts->type != OPT_T_END) {
+		strbuf_addch(&sb, '\n');
+		opt_help(&sb, c->opts);
+		if (c->notes)
+			strbuf_addf(&sb, "\n%s", c->notes);
+	} else if (c->help && *c->help) {
 		strbuf_addf(&sb, "\n%s", c->help);
+	}
 	text_fit(&fitted, sb.buf, sb.len, TEXT_WIDTH);
 	fwrite(fitted.buf, 1, fitted.len, f);
 	strbuf_release(&sb);
@@ -288,6 +297,17 @@ static int cmd_help_run(int argc, char **argv, struct cmd_context *ctx)
 	UNUSED(ctx);
 	if (argc < 2 || !strcmp(argv[1], "--help")) {
 		print_program_help(stdout);
+		return EXIT_OKAY;
+	}
+	/* Hidden, for t0100: the options of a command's table, one a line. */
+	if (argc == 3 && !strcmp(argv[1], "--options")) {
+		const struct cmd *c = find_command(argv[2]);
+
+		if (!c || !c->opts) {
+			error("'%s' has no option table", argv[2]);
+			return EXIT_INPUT_ERROR;
+		}
+		opt_list_names(stdout, c->opts);
 		return EXIT_OKAY;
 	}
 	if (argc > 2)
@@ -442,18 +462,37 @@ static const struct option *find_long(const struct option *opts, const char *nam
 	return NULL;
 }
 
-static void suggest_option(const struct cmd *c, const char *typed)
+/* A command's getopt_long tables: its own, or built from its option table. */
+struct cmd_getopt {
+	const struct option *longopts;
+	const char *shortopts;
+	struct opt_getopt built;
+};
+
+static void cmd_getopt_init(struct cmd_getopt *g, const struct cmd *c)
+{
+	memset(g, 0, sizeof(*g));
+	g->longopts = c->options;
+	g->shortopts = c->shortopts;
+	if (c->opts) {
+		opt_getopt_build(&g->built, c->opts, c->flags & OPTS_IN_ORDER);
+		g->longopts = g->built.longopts;
+		g->shortopts = g->built.shortopts;
+	}
+}
+
+static void suggest_option(const struct cmd_getopt *g, const char *typed)
 {
 	const char *names[64];
 	size_t nr = 0;
 	char *name = xstrndup(typed, strcspn(typed, "="));
 
-	for (const struct option *o = c->options; o->name && nr < ARRAY_SIZE(names) - 2; o++)
+	for (const struct option *o = g->longopts; o->name && nr < ARRAY_SIZE(names) - 2; o++)
 		names[nr++] = o->name;
 	/* The global options are accepted after the command too. */
-	if (!find_long(c->options, "db", 2))
+	if (!find_long(g->longopts, "db", 2))
 		names[nr++] = "db";
-	if (!find_long(c->options, "repo", 4))
+	if (!find_long(g->longopts, "repo", 4))
 		names[nr++] = "repo";
 	suggest_similar("option", name, names, nr, "--");
 	free(name);
@@ -463,22 +502,22 @@ static void suggest_option(const struct cmd *c, const char *typed)
  * Check argv against the command's option table without acting on it;
  * *output is the value of its last -o (OUTPUT_OPTION), or NULL.
  */
-static int check_options(const struct cmd *c, int argc, char **argv,
-			 const char **output)
+static int check_options(const struct cmd *c, const struct cmd_getopt *g, int argc,
+			 char **argv, const char **output)
 {
-	const char *shortopts = c->shortopts ? c->shortopts : "";
+	const char *shortopts = g->shortopts ? g->shortopts : "";
 	bool in_order = *shortopts == '+';
 	char *optstring = xstrfmt("%s:%s", in_order ? "+" : "", shortopts + in_order);
 	int saved = opterr, ch, ret = 0;
 
-	if (!c->options) {
+	if (!g->longopts) {
 		free(optstring);
 		return 0;
 	}
 	opterr = 0;
 	optind = 0;
 	*output = NULL;
-	while ((ch = getopt_long(argc, argv, optstring, c->options, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, optstring, g->longopts, NULL)) != -1) {
 		if (ch == 'o')
 			*output = optarg;
 		if (ch == '?' || ch == ':') {
@@ -487,7 +526,7 @@ static int check_options(const struct cmd *c, int argc, char **argv,
 			ret = usage_error(c, "%s option '%s'",
 					  ch == ':' ? "missing value for" : "unknown", bad);
 			if (ch == '?' && starts_with(bad, "--"))
-				suggest_option(c, bad + 2);
+				suggest_option(g, bad + 2);
 			break;
 		}
 	}
@@ -512,10 +551,10 @@ static bool short_takes_value(const char *shortopts, char ch)
  * everything after "--" (and, for in-order commands, after the first
  * operand: record's job command line). 0, or a usage error's status.
  */
-static int take_global_options(const struct cmd *c, int *argc, char **argv,
-			       struct cmd_context *ctx)
+static int take_global_options(const struct cmd *c, const struct cmd_getopt *g,
+			       int *argc, char **argv, struct cmd_context *ctx)
 {
-	bool in_order = c->shortopts && *c->shortopts == '+';
+	bool in_order = g->shortopts && *g->shortopts == '+';
 
 	for (int i = 1; i < *argc; i++) {
 		const char *arg = argv[i], *val;
@@ -531,13 +570,13 @@ static int take_global_options(const struct cmd *c, int *argc, char **argv,
 		}
 		if (arg[1] != '-') {
 			/* -j4 or -j 4: skip the value. */
-			if (short_takes_value(c->shortopts, arg[1]) && !arg[2])
+			if (short_takes_value(g->shortopts, arg[1]) && !arg[2])
 				i++;
 			continue;
 		}
 		len = strcspn(arg + 2, "=");
-		if (find_long(c->options, arg + 2, len)) {
-			const struct option *o = find_long(c->options, arg + 2, len);
+		if (find_long(g->longopts, arg + 2, len)) {
+			const struct option *o = find_long(g->longopts, arg + 2, len);
 
 			if (o->has_arg == required_argument && !arg[2 + len])
 				i++;
@@ -573,6 +612,7 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 {
 	char *owned_db = NULL;
 	const char *output = NULL;
+	struct cmd_getopt g;
 	int status;
 
 	for (int i = 1; i < argc; i++) {
@@ -583,7 +623,11 @@ static int run_command(const struct cmd *c, int argc, char **argv,
 			return finish_stdout(EXIT_OKAY);
 		}
 	}
-	if (take_global_options(c, &argc, argv, ctx) || check_options(c, argc, argv, &output))
+	cmd_getopt_init(&g, c);
+	status = take_global_options(c, &g, &argc, argv, ctx) ||
+		 check_options(c, &g, argc, argv, &output);
+	opt_getopt_release(&g.built);
+	if (status)
 		return EXIT_INPUT_ERROR;
 	ctx->now = time_now_ms();
 	/* Arguments first: a usage error must not create a store, nor the -o file. */

@@ -205,43 +205,72 @@ static int criterion_option(struct metrics_criteria *cr, int c, const char *arg)
 	return 0;
 }
 
-static const struct option gate_options[] = {
-	METRICS_WINDOW_OPTIONS,
-	METRICS_CONFIDENCE_OPTIONS,
-	{ "min-days", required_argument, NULL, OPT_MIN_DAYS },
-	{ "min-pairs", required_argument, NULL, OPT_MIN_PAIRS },
-	{ "max-escapes", required_argument, NULL, OPT_MAX_ESCAPES },
-	{ "max-affected-p50", required_argument, NULL, OPT_MAX_AFFECTED },
-	{ "min-p95-saving", required_argument, NULL, OPT_MIN_SAVING },
-	{ "no-p95-saving", no_argument, NULL, OPT_NO_SAVING },
-	{ "min-diff-coverage", required_argument, NULL, OPT_MIN_DIFF_COV },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "min-identity", required_argument, NULL, OPT_MIN_IDENTITY },
-	{ "max-seeded-escape-rate", required_argument, NULL, OPT_MAX_SEEDED },
-	METRICS_COLOR_OPTION,
-	{ NULL, 0, NULL, 0 },
+static struct metrics_args gate_args;
+static struct metrics_criteria gate_cr;
+
+static int criterion_cb(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	UNUSED(p);
+	return criterion_option(o->value, (int)o->defval, arg);
+}
+
+/* A criterion's row: criterion_option() parses it, by its OPT_ id. */
+#define CRITERION(l, id, a, h) \
+	{ .type = OPT_T_CALLBACK, .long_name = (l), .value = &gate_cr, .argh = (a), \
+	  .help = (h), .defval = (id), .callback = criterion_cb }
+
+static const struct opt gate_opts[] = {
+	OPT_GROUP("Window:"),
+	OPT_METRICS_SINCE(&gate_args, METRICS_SINCE_HELP " (default: 7 days before "
+			  "--until, as for summary)"),
+	OPT_METRICS_UNTIL(&gate_args, "window end, exclusive (default: now)"),
+	OPT_METRICS_PROJECT(&gate_args),
+	OPT_FORMAT_HELP(&gate_args.format, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			FORMAT_CSV | FORMAT_HTML, "text (default), md (a flip PR, a chat), "
+			"json, csv, or html (one page with charts, for a projector or A4)"),
+	OPT_OUTPUT(),
+	OPT_METRICS_COLOR(&gate_args, "colour PASS, FAIL and the verdict: always, never, "
+			  "or auto (default: on a terminal, unless NO_COLOR is set)"),
+	OPT_GROUP_NAMED("Criteria (a value that cannot be computed fails):", "CRITERIA"),
+	CRITERION("min-days", OPT_MIN_DAYS, "N", "UTC days with a shadow run (default 7)"),
+	CRITERION("min-pairs", OPT_MIN_PAIRS, "N", "pairs (default 50)"),
+	CRITERION("max-escapes", OPT_MAX_ESCAPES, "N", "unexplained escapes (default 0)"),
+	OPT_METRICS_ESCAPE_TARGET(&gate_args, "the escape rate's upper bound at most X "
+				  "(default 0.05)"),
+	OPT_METRICS_CONF(&gate_args, "of that bound: 0.90, 0.95 (default), 0.99"),
+	CRITERION("min-identity", OPT_MIN_IDENTITY, "X", "share of failing tests whose "
+		  "suite key resolved (default 0.99; none failing: n/a, pass)"),
+	CRITERION("max-affected-p50", OPT_MAX_AFFECTED, "X",
+		  "affected-fraction p50 (default 0.6)"),
+	CRITERION("min-p95-saving", OPT_MIN_SAVING, "X", "p95 wall-clock saving 1 - "
+		  "shadow/full must exceed X (default 0: shadow p95 below full p95)"),
+	CRITERION("no-p95-saving", OPT_NO_SAVING, NULL, "leave the wall-clock criterion out"),
+	CRITERION("min-diff-coverage", OPT_MIN_DIFF_COV, "X",
+		  "diff-coverage p50 (default 0.7; advisory)"),
+	CRITERION("strict", OPT_STRICT, NULL, "the diff-coverage criterion counts too"),
+	CRITERION("max-seeded-escape-rate", OPT_MAX_SEEDED, "X", "defects seeded outside "
+		  "the impact set that only the full suite caught (`tiadash seed`; default "
+		  "0.2; advisory, when the window has an experiment)"),
+	OPT_END(),
 };
 
 static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 {
-	struct metrics_criteria cr = METRICS_CRITERIA_INIT;
+	struct metrics_criteria cr;
 	struct metrics_args a;
 	struct metrics_gate g;
 	struct metrics m;
-	int c, rc;
+	int argi, rc;
 
-	metrics_args_init(&a, &cmd_gate_check, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+	metrics_args_init(&gate_args, &cmd_gate_check, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
 			  FORMAT_CSV | FORMAT_HTML);
-	optind = 0;
-	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, gate_options, NULL)) != -1) {
-		rc = metrics_args_option(&a, c, optarg, ctx->now);
-		if (rc == 1)
-			rc = criterion_option(&cr, c, optarg);
-		if (rc)
-			return rc;
-	}
-	if (optind < argc)
-		return usage_error(&cmd_gate_check, "unexpected argument '%s'", argv[optind]);
+	gate_cr = (struct metrics_criteria)METRICS_CRITERIA_INIT;
+	if (parse_options(argc, argv, &cmd_gate_check, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	a = gate_args;
+	cr = gate_cr;
+	if (argi < argc)
+		return usage_error(&cmd_gate_check, "unexpected argument '%s'", argv[argi]);
 	metrics_args_default_window(&a, ctx->now);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
@@ -274,41 +303,6 @@ const struct cmd cmd_gate_check = {
 	.usage = "tiadash gate-check [--since WHEN] [--until WHEN] [--project NAME] "
 		 "[CRITERIA...] [--format text|md|json|csv|html] [-o FILE] [--color[=WHEN]]",
 	.summary = "GO / NO-GO for trusting the cheap gate, criterion by criterion.",
-	.help = "Window:\n"
-		"  --since WHEN            window start, inclusive: 1y, 7d, 24h, 90m, a\n"
-		"                          date (00:00 UTC) or an RFC 3339 time (default:\n"
-		"                          7 days before --until, as for summary)\n"
-		"  --until WHEN            window end, exclusive (default: now)\n"
-		"  --project NAME          only heads of this repository name (the\n"
-		"                          manifests' \"repo\", e.g. acme/ledger)\n"
-		"  --format F              text (default), md (a flip PR, a chat), json,\n"
-		"                          csv, or html (one page with charts, for a\n"
-		"                          projector or A4)\n"
-		"  -o FILE                 write to FILE (atomically) instead of standard\n"
-		"                          output\n"
-		"  --color[=WHEN]          colour PASS, FAIL and the verdict: always,\n"
-		"                          never, or auto (default: on a terminal, unless\n"
-		"                          NO_COLOR is set)\n"
-		"Criteria (a value that cannot be computed fails):\n"
-		"  --min-days N            UTC days with a shadow run (default 7)\n"
-		"  --min-pairs N           pairs (default 50)\n"
-		"  --max-escapes N         unexplained escapes (default 0)\n"
-		"  --escape-target X       the escape rate's upper bound at most X\n"
-		"                          (default 0.05)\n"
-		"  --confidence C          of that bound: 0.90, 0.95 (default), 0.99\n"
-		"  --min-identity X        share of failing tests whose suite key\n"
-		"                          resolved (default 0.99; none failing: n/a, pass)\n"
-		"  --max-affected-p50 X    affected-fraction p50 (default 0.6)\n"
-		"  --min-p95-saving X      p95 wall-clock saving 1 - shadow/full must\n"
-		"                          exceed X (default 0: shadow p95 below full p95)\n"
-		"  --no-p95-saving         leave the wall-clock criterion out\n"
-		"  --min-diff-coverage X   diff-coverage p50 (default 0.7; advisory)\n"
-		"  --strict                the diff-coverage criterion counts too\n"
-		"  --max-seeded-escape-rate X\n"
-		"                          defects seeded outside the impact set that only\n"
-		"                          the full suite caught (`tiadash seed`; default\n"
-		"                          0.2; advisory, when the window has an experiment)\n"
-		"\nExit status: 0 GO, 1 NO-GO, 2 usage or input error.\n",
-	.options = gate_options,
-	.shortopts = METRICS_SHORTOPTS,
+	.opts = gate_opts,
+	.notes = "Exit status: 0 GO, 1 NO-GO, 2 usage or input error.\n",
 };

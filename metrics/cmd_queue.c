@@ -6,10 +6,6 @@
 #include "metrics/common.h"
 #include "metrics/queue.h"
 
-enum {
-	OPT_BATCH = MOPT_FIRST_PRIVATE,
-	OPT_RUNNERS,
-};
 
 /* One line of the gates' table: a label and each gate's value as text. */
 typedef void (*queue_cell)(struct strbuf *sb, const struct queue_result *q);
@@ -124,21 +120,21 @@ static void print_json(const struct metrics *m, const struct queue_result *cheap
 	json_print_free(root, stdout);
 }
 
-static bool parse_count(const char *s, int max, int *out)
-{
-	int64_t v;
+static struct metrics_args queue_args;
+static int queue_batch, queue_runners;
 
-	if (!parse_int64(s, &v) || v < 1 || v > max)
-		return false;
-	*out = (int)v;
-	return true;
-}
-
-static const struct option queue_options[] = {
-	METRICS_WINDOW_OPTIONS,
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "runners", required_argument, NULL, OPT_RUNNERS },
-	{ NULL, 0, NULL, 0 },
+static const struct opt queue_opts[] = {
+	OPT_GROUP("Window (default: all time):"),
+	OPT_METRICS_WINDOW(&queue_args),
+	OPT_GROUP("The queue:"),
+	OPT_INT_BAD_VALUE(0, "batch", &queue_batch, "N", 1, QUEUE_MAX_BATCH, NULL,
+			  "PRs a batch takes at most (default 1)"),
+	OPT_INT_BAD_VALUE(0, "runners", &queue_runners, "K", 1, QUEUE_MAX_RUNNERS, NULL,
+			  "batches run at once (default 1)"),
+	OPT_GROUP("Output:"),
+	OPT_METRICS_FORMAT(&queue_args, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV),
+	OPT_OUTPUT(),
+	OPT_END(),
 };
 
 static int run_queue(int argc, char **argv, struct cmd_context *ctx)
@@ -146,26 +142,18 @@ static int run_queue(int argc, char **argv, struct cmd_context *ctx)
 	struct queue_result cheap, full;
 	struct metrics_args a;
 	struct metrics m;
-	int c, rc, batch = 1, runners = 1;
+	int argi, rc, batch, runners;
 
-	metrics_args_init(&a, &cmd_queue, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV);
-	optind = 0;
-	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, queue_options, NULL)) != -1) {
-		if (c == OPT_BATCH || c == OPT_RUNNERS) {
-			if (!parse_count(optarg, c == OPT_BATCH ? QUEUE_MAX_BATCH : QUEUE_MAX_RUNNERS,
-					 c == OPT_BATCH ? &batch : &runners))
-				return usage_error(&cmd_queue, "bad value '%s' for --%s (1 to %d)",
-						   optarg, c == OPT_BATCH ? "batch" : "runners",
-						   c == OPT_BATCH ? QUEUE_MAX_BATCH : QUEUE_MAX_RUNNERS);
-			continue;
-		}
-		if ((rc = metrics_args_option(&a, c, optarg, ctx->now)) == 1)
-			return usage_error(&cmd_queue, "unknown option");
-		if (rc)
-			return rc;
-	}
-	if (optind < argc)
-		return usage_error(&cmd_queue, "unexpected argument '%s'", argv[optind]);
+	metrics_args_init(&queue_args, &cmd_queue, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			  FORMAT_CSV);
+	queue_batch = queue_runners = 1;
+	if (parse_options(argc, argv, &cmd_queue, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	a = queue_args;
+	batch = queue_batch;
+	runners = queue_runners;
+	if (argi < argc)
+		return usage_error(&cmd_queue, "unexpected argument '%s'", argv[argi]);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
 	if (metrics_load_args(ctx, &a, &m) < 0) {
@@ -190,21 +178,8 @@ const struct cmd cmd_queue = {
 	.usage = "tiadash queue [--since WHEN] [--until WHEN] [--project NAME] [--batch N] "
 		 "[--runners K] [--format text|md|json|csv] [-o FILE]",
 	.summary = "The merge queue with the cheap gate and with the full gate.",
-	.help = "Window (default: all time):\n"
-		"  --since WHEN     window start, inclusive: 1y, 7d, 24h, 90m, a date\n"
-		"                   (00:00 UTC) or an RFC 3339 time\n"
-		"  --until WHEN     window end, exclusive\n"
-		"  --project NAME   only heads of this repository name (the manifests'\n"
-		"                   \"repo\", e.g. acme/ledger)\n"
-		"The queue:\n"
-		"  --batch N        PRs a batch takes at most (default 1)\n"
-		"  --runners K      batches run at once (default 1)\n"
-		"Output:\n"
-		"  --format F       text (default), md, json or csv\n"
-		"  -o FILE          write to FILE (atomically) instead of standard output\n"
-		"\nThe pairs replay in the order their shadow runs started, at those\n"
-		"times, FIFO; a batch takes as long as its slowest member's gate; no\n"
-		"ejections, retries or bisection (`tiadash help queue`).\n",
-	.options = queue_options,
-	.shortopts = METRICS_SHORTOPTS,
+	.opts = queue_opts,
+	.notes = "The pairs replay in the order their shadow runs started, at those\n"
+		 "times, FIFO; a batch takes as long as its slowest member's gate; no\n"
+		 "ejections, retries or bisection (`tiadash help queue`).\n",
 };

@@ -931,15 +931,34 @@ static void print_md(const struct metrics *m)
 	metrics_flush(&o.sb);
 }
 
-enum { OPT_BY = MOPT_FIRST_PRIVATE };
+static struct metrics_args report_args;
+static enum metrics_period report_by;
+static bool report_by_period;
 
-static const struct option report_options[] = {
-	METRICS_WINDOW_OPTIONS,
-	METRICS_THRESHOLD_OPTION,
-	METRICS_CONFIDENCE_OPTIONS,
-	METRICS_COLOR_OPTION,
-	{ "by", required_argument, NULL, OPT_BY },
-	{ NULL, 0, NULL, 0 },
+static int report_by_cb(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	UNUSED(o);
+	if (!metrics_period_parse(arg, &report_by))
+		return usage_error(p->cmd, "bad value '%s' for --by (day, week or month)", arg);
+	report_by_period = true;
+	return 0;
+}
+
+static const struct opt report_opts[] = {
+	OPT_METRICS_SINCE(&report_args, "window start, inclusive: 1y, 7d, 24h, 90m (before "
+			  "now), a date (00:00 UTC) or an RFC 3339 time (default: unbounded)"),
+	OPT_METRICS_UNTIL(&report_args, "window end, exclusive (default: unbounded)"),
+	OPT_METRICS_PROJECT(&report_args),
+	OPT_METRICS_THRESHOLD(&report_args, "diff-coverage threshold (default 0.7)"),
+	OPT_METRICS_CONFIDENCE(&report_args, "of the bounds: 0.90, 0.95 (default) or 0.99"),
+	OPT_CALLBACK(0, "by", NULL, "P", "the headline figures per day, week (from Monday) "
+		     "or month instead, a row (a chart in html) each", report_by_cb),
+	OPT_FORMAT_HELP(&report_args.format, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			FORMAT_CSV | FORMAT_HTML, "text (default), md, json, csv (one row per "
+			"head, or per period), or html (one self-contained page with charts)"),
+	OPT_OUTPUT(),
+	OPT_METRICS_COLOR(&report_args, "the escapes' classes " METRICS_COLOR_HELP),
+	OPT_END(),
 };
 
 /* The rules in effect or built-ins the changed paths of one head meet, once each. */
@@ -995,28 +1014,19 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics_args a;
 	struct metrics m;
 	enum metrics_period by;
-	bool by_period = false;
-	int c, rc;
+	bool by_period;
+	int argi, rc;
 
-	metrics_args_init(&a, &cmd_report, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV |
-			  FORMAT_HTML);
-	optind = 0;
-	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, report_options, NULL)) != -1) {
-		if (c == OPT_BY) {
-			if (!metrics_period_parse(optarg, &by))
-				return usage_error(&cmd_report, "bad value '%s' for --by (day, week "
-						   "or month)", optarg);
-			by_period = true;
-			continue;
-		}
-		rc = metrics_args_option(&a, c, optarg, ctx->now);
-		if (rc == 1)
-			return usage_error(&cmd_report, "unknown option");
-		if (rc)
-			return rc;
-	}
-	if (optind < argc)
-		return usage_error(&cmd_report, "unexpected argument '%s'", argv[optind]);
+	metrics_args_init(&report_args, &cmd_report, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			  FORMAT_CSV | FORMAT_HTML);
+	report_by_period = false;
+	if (parse_options(argc, argv, &cmd_report, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	a = report_args;
+	by = report_by;
+	by_period = report_by_period;
+	if (argi < argc)
+		return usage_error(&cmd_report, "unexpected argument '%s'", argv[argi]);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
 	if (metrics_load_args(ctx, &a, &m) < 0) {
@@ -1055,22 +1065,5 @@ const struct cmd cmd_report = {
 		 "[--threshold X] [--confidence C] [--escape-target X] [--by day|week|month] "
 		 "[--format text|md|json|csv|html] [-o FILE] [--color[=WHEN]]",
 	.summary = "The calibration figures of a window (text, md, json, csv).",
-	.help = "  --since WHEN     window start, inclusive: 1y, 7d, 24h, 90m (before now),\n"
-		"                   a date (00:00 UTC) or an RFC 3339 time (default:\n"
-		"                   unbounded)\n"
-		"  --until WHEN     window end, exclusive (default: unbounded)\n"
-		"  --project NAME   only heads of this repository name (the manifests'\n"
-		"                   \"repo\", e.g. acme/ledger)\n"
-		"  --threshold X    diff-coverage threshold (default 0.7)\n"
-		METRICS_CONFIDENCE_HELP
-		"  --by P           the headline figures per day, week (from Monday) or\n"
-		"                   month instead, a row (a chart in html) each\n"
-		"  --format F       text (default), md, json, csv (one row per head, or\n"
-		"                   per period), or html (one self-contained page with\n"
-		"                   charts)\n"
-		"  -o FILE          write to FILE (atomically) instead of standard output\n"
-		"  --color[=WHEN]   the escapes' classes in colour: always, never, or\n"
-		"                   auto (default: on a terminal, unless NO_COLOR is set)\n",
-	.options = report_options,
-	.shortopts = METRICS_SHORTOPTS,
+	.opts = report_opts,
 };

@@ -536,52 +536,55 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 	return query_notes(ctx->store, sh->pair.head_id, &sh->notes, &sh->nr_notes);
 }
 
-static const struct option show_options[] = {
-	{ "format", required_argument, NULL, 'f' },
-	{ "rules", required_argument, NULL, 'r' },
-	{ "no-builtin-rules", no_argument, NULL, 'B' },
-	{ "color", optional_argument, NULL, 'C' },
-	OUTPUT_OPTION,
-	{ NULL, 0, NULL, 0 },
+static struct {
+	enum output_format format;
+	struct strlist rule_files;
+	bool no_builtin;
+	enum color_when color;
+} show_o;
+
+static const struct opt show_opts[] = {
+	OPT_FORMAT(&show_o.format, FORMAT_TEXT | FORMAT_JSON),
+	OPT_OUTPUT(),
+	OPT_STRING_LIST(0, "rules", &show_o.rule_files, "FILE", "a rule file or selector "
+			"config in effect (repeatable; default: those found at the repository "
+			"root)"),
+	OPT_BOOL(0, "no-builtin-rules", &show_o.no_builtin,
+		 "suggest no built-in force-full default"),
+	OPT_COLOR(&show_o.color, "the class in colour: always, never, or auto (on a "
+		  "terminal, unless NO_COLOR is set)"),
+	OPT_END(),
 };
 
 static int run_show(int argc, char **argv, struct cmd_context *ctx)
 {
-	enum output_format format = FORMAT_TEXT;
 	struct show sh = { .store = ctx->store, .rules = RULESET_INIT };
 	struct strlist rule_files = STRLIST_INIT;
-	enum color_when color = COLOR_AUTO;
-	bool builtin = true;
-	int c, ret;
+	enum output_format format;
+	enum color_when color;
+	bool builtin;
+	int argi, ret;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "o:", show_options, NULL)) != -1) {
-		if (c == 'o') {
-			continue; /* core/dispatch.c writes the output to the file */
-		} else if (c == 'r') {
-			strlist_push(&rule_files, optarg);
-		} else if (c == 'B') {
-			builtin = false;
-		} else if (c == 'C' && !color_parse(optarg, &color)) {
-			strlist_release(&rule_files);
-			return usage_error(&cmd_show, "--color is always, auto or never, not '%s'",
-					   optarg);
-		} else if (c == 'C') {
-			continue;
-		} else if (c != 'f' || !parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &format)) {
-			strlist_release(&rule_files);
-			return c == 'f' ? usage_error(&cmd_show, "unknown format '%s'", optarg)
-					: usage_error(&cmd_show, "unknown option");
-		}
+	memset(&show_o, 0, sizeof(show_o));
+	show_o.format = FORMAT_TEXT;
+	show_o.color = COLOR_AUTO;
+	ret = parse_options(argc, argv, &cmd_show, ctx, &argi);
+	rule_files = show_o.rule_files;
+	format = show_o.format;
+	color = show_o.color;
+	builtin = !show_o.no_builtin;
+	if (ret) {
+		strlist_release(&rule_files);
+		return EXIT_INPUT_ERROR;
 	}
-	if (optind + 1 != argc) {
+	if (argi + 1 != argc) {
 		strlist_release(&rule_files);
 		return usage_error(&cmd_show, "give one PR number or commit");
 	}
 	ret = ruleset_resolve(&sh.rules, &rule_files, ctx->repo_path,
 			      builtin ? RULESET_BUILTIN : 0);
 	if (!ret)
-		ret = load(&sh, ctx, argv[optind]);
+		ret = load(&sh, ctx, argv[argi]);
 	sh.color = color_wanted(color);
 	if (!ret && format == FORMAT_TEXT)
 		text_fit_stdout();
@@ -609,16 +612,8 @@ const struct cmd cmd_show = {
 	.usage = "tiadash show [--format text|json] [-o FILE] [--rules FILE]... "
 		 "[--no-builtin-rules] [--color[=WHEN]] PR|SHA",
 	.summary = "Show one pair: class, missed tests, changed files, runs, diff coverage.",
-	.help = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n"
-		"Each changed file is shown with the first rule in effect it matches, else\n"
-		"the built-in it would (suggested: built-in).\n\n"
-		"  --format F           text (default) or json\n"
-		"  -o FILE              write to FILE (atomically) instead of standard output\n"
-		"  --rules FILE         a rule file or selector config in effect (repeatable;\n"
-		"                       default: those found at the repository root)\n"
-		"  --no-builtin-rules   suggest no built-in force-full default\n"
-		"  --color[=WHEN]       the class in colour: always, never, or auto (on a\n"
-		"                       terminal, unless NO_COLOR is set)\n",
-	.options = show_options,
-	.shortopts = "o:",
+	.intro = "PR is a pull request number (or #N); SHA a commit or a unique prefix.\n"
+		 "Each changed file is shown with the first rule in effect it matches, else\n"
+		 "the built-in it would (suggested: built-in).\n",
+	.opts = show_opts,
 };

@@ -13,11 +13,6 @@
 #include "metrics/post.h"
 #include "metrics/trust.h"
 
-enum {
-	OPT_MAX_RATE = MOPT_FIRST_PRIVATE,
-	OPT_POST,
-};
-
 /* How many escapes, tests per escape and reasons a summary lists. */
 #define SUMMARY_ESCAPES 20
 #define SUMMARY_TESTS 10
@@ -326,13 +321,27 @@ static int post(const char *url, const struct metrics *cur)
 	return ret;
 }
 
-static const struct option summary_options[] = {
-	METRICS_WINDOW_OPTIONS,
-	METRICS_CONFIDENCE_OPTIONS,
-	METRICS_COLOR_OPTION,
-	{ "max-escape-rate", required_argument, NULL, OPT_MAX_RATE },
-	{ "post", required_argument, NULL, OPT_POST },
-	{ NULL, 0, NULL, 0 },
+static struct metrics_args summary_args;
+static double summary_max_rate;
+static const char *summary_url;
+
+static const struct opt summary_opts[] = {
+	OPT_METRICS_SINCE(&summary_args, METRICS_SINCE_HELP " (default: 7 days before "
+			  "--until, as for gate-check)"),
+	OPT_METRICS_UNTIL(&summary_args, "window end, exclusive (default: now)"),
+	OPT_METRICS_PROJECT(&summary_args),
+	OPT_METRICS_CONFIDENCE(&summary_args, "of the escape rate's bound: 0.90, 0.95 "
+			       "(default) or 0.99"),
+	OPT_FORMAT_HELP(&summary_args.format, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			FORMAT_CSV | FORMAT_HTML, "text (default), md, json, csv (one row), "
+			"or html (one page with charts)"),
+	OPT_OUTPUT(),
+	OPT_DOUBLE(0, "max-escape-rate", &summary_max_rate, "X", 0, 1, NULL,
+		   "exit 1 when the window's escape rate exceeds X"),
+	OPT_STRING(0, "post", &summary_url, "URL", "also POST {\"text\": <the markdown "
+		   "summary>} to a webhook (HTTP(S), TLS verified); a failed post exits 2"),
+	OPT_METRICS_COLOR(&summary_args, "the escapes' classes " METRICS_COLOR_HELP),
+	OPT_END(),
 };
 
 static int run_summary(int argc, char **argv, struct cmd_context *ctx)
@@ -340,31 +349,21 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 	struct metrics_args a;
 	struct metrics cur;
 	struct metrics_out o = { STRBUF_INIT, false };
-	double max_rate = NAN;
-	const char *url = NULL;
-	int c, rc, status = EXIT_OKAY;
+	double max_rate;
+	const char *url;
+	int argi, rc, status = EXIT_OKAY;
 
-	metrics_args_init(&a, &cmd_summary, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV |
-			  FORMAT_HTML);
-	optind = 0;
-	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, summary_options, NULL)) != -1) {
-		rc = metrics_args_option(&a, c, optarg, ctx->now);
-		if (rc == 0)
-			continue;
-		if (rc != 1)
-			return rc;
-		if (c == OPT_MAX_RATE) {
-			if (!parse_double(optarg, &max_rate) || !(max_rate >= 0) || max_rate > 1)
-				return usage_error(&cmd_summary, "--max-escape-rate '%s': "
-						   "expected a number from 0 to 1", optarg);
-		} else if (c == OPT_POST) {
-			url = optarg;
-		} else {
-			return usage_error(&cmd_summary, "unknown option");
-		}
-	}
-	if (optind < argc)
-		return usage_error(&cmd_summary, "unexpected argument '%s'", argv[optind]);
+	metrics_args_init(&summary_args, &cmd_summary, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			  FORMAT_CSV | FORMAT_HTML);
+	summary_max_rate = NAN;
+	summary_url = NULL;
+	if (parse_options(argc, argv, &cmd_summary, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	a = summary_args;
+	max_rate = summary_max_rate;
+	url = summary_url;
+	if (argi < argc)
+		return usage_error(&cmd_summary, "unexpected argument '%s'", argv[argi]);
 	/* A trend needs a bounded window. */
 	metrics_args_default_window(&a, ctx->now);
 	if ((rc = metrics_args_check(&a)))
@@ -405,27 +404,7 @@ const struct cmd cmd_summary = {
 		 "[--confidence C] [--escape-target X] [--format text|md|json|csv|html] "
 		 "[-o FILE] [--max-escape-rate X] [--post URL] [--color[=WHEN]]",
 	.summary = "Escape rate and its trend, escapes, costliest force-full reasons.",
-	.help = "  --since WHEN          window start, inclusive: 1y, 7d, 24h, 90m, a date\n"
-		"                        (00:00 UTC) or an RFC 3339 time (default: 7 days\n"
-		"                        before --until, as for gate-check)\n"
-		"  --until WHEN          window end, exclusive (default: now)\n"
-		"  --project NAME        only heads of this repository name (the\n"
-		"                        manifests' \"repo\", e.g. acme/ledger)\n"
-		"  --confidence C        of the escape rate's bound: 0.90, 0.95 (default)\n"
-		"                        or 0.99\n"
-		"  --escape-target X     the rate the bound must reach (default 0.05)\n"
-		"  --format F            text (default), md, json, csv (one row), or html\n"
-		"                        (one page with charts)\n"
-		"  -o FILE               write to FILE (atomically) instead of standard output\n"
-		"  --max-escape-rate X   exit 1 when the window's escape rate exceeds X\n"
-		"  --post URL            also POST {\"text\": <the markdown summary>} to a\n"
-		"                        webhook (HTTP(S), TLS verified); a failed post\n"
-		"                        exits 2\n"
-		"  --color[=WHEN]        the escapes' classes in colour: always, never,\n"
-		"                        or auto (default: on a terminal, unless NO_COLOR\n"
-		"                        is set)\n"
-		"\nThe trend compares with the window of the same length just before,\n"
-		"by an exact test: rising or falling only at p < 0.05.\n",
-	.options = summary_options,
-	.shortopts = METRICS_SHORTOPTS,
+	.opts = summary_opts,
+	.notes = "The trend compares with the window of the same length just before,\n"
+		 "by an exact test: rising or falling only at p < 0.05.\n",
 };

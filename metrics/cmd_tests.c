@@ -9,7 +9,6 @@
 #include "metrics/common.h"
 #include "metrics/testrec.h"
 
-enum { OPT_ID = MOPT_FIRST_PRIVATE, OPT_GREEN };
 
 static void fmt_date(struct strbuf *sb, int64_t ms)
 {
@@ -219,40 +218,39 @@ static void print_csv(const struct test_records *r)
 	metrics_flush(&sb);
 }
 
-static const struct option tests_options[] = {
-	METRICS_WINDOW_OPTIONS,
-	{ "id", required_argument, NULL, OPT_ID },
-	{ "green", required_argument, NULL, OPT_GREEN },
-	{ NULL, 0, NULL, 0 },
+static struct metrics_args tests_args;
+static const char *tests_id;
+static int tests_green;
+
+static const struct opt tests_opts[] = {
+	OPT_GROUP("Window (default: all time):"),
+	OPT_METRICS_WINDOW(&tests_args),
+	OPT_GROUP("Tests:"),
+	OPT_STRING(0, "id", &tests_id, "ID", "one test's history (SUITE::CASE), pair by pair"),
+	OPT_INT_BAD_VALUE(0, "green", &tests_green, "N", 1, TEST_RECORDS_MAX_GREEN_DAYS,
+			  "days, ", "unquarantine candidates: quarantined tests that passed "
+			  "in every full run of the last N days (default 14)"),
+	OPT_GROUP("Output:"),
+	OPT_METRICS_FORMAT(&tests_args, FORMAT_TEXT | FORMAT_JSON | FORMAT_CSV),
+	OPT_OUTPUT(),
+	OPT_END(),
 };
 
 static int parse_tests_args(int argc, char **argv, struct cmd_context *ctx,
 			    struct metrics_args *a, const char **id, int *green)
 {
-	int c, rc;
-	int64_t v;
+	int argi;
 
-	metrics_args_init(a, &cmd_tests, FORMAT_TEXT | FORMAT_JSON | FORMAT_CSV);
-	optind = 0;
-	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, tests_options, NULL)) != -1) {
-		if (c == OPT_ID) {
-			*id = optarg;
-			continue;
-		}
-		if (c == OPT_GREEN) {
-			if (!parse_int64(optarg, &v) || v < 1 || v > TEST_RECORDS_MAX_GREEN_DAYS)
-				return usage_error(&cmd_tests, "bad value '%s' for --green "
-						   "(days, 1 to %d)", optarg, TEST_RECORDS_MAX_GREEN_DAYS);
-			*green = (int)v;
-			continue;
-		}
-		if ((rc = metrics_args_option(a, c, optarg, ctx->now)) == 1)
-			return usage_error(&cmd_tests, "unknown option");
-		if (rc)
-			return rc;
-	}
-	if (optind < argc)
-		return usage_error(&cmd_tests, "unexpected argument '%s'", argv[optind]);
+	metrics_args_init(&tests_args, &cmd_tests, FORMAT_TEXT | FORMAT_JSON | FORMAT_CSV);
+	tests_id = NULL;
+	tests_green = *green;
+	if (parse_options(argc, argv, &cmd_tests, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	*a = tests_args;
+	*id = tests_id;
+	*green = tests_green;
+	if (argi < argc)
+		return usage_error(&cmd_tests, "unexpected argument '%s'", argv[argi]);
 	if (*id && a->format == FORMAT_CSV)
 		return usage_error(&cmd_tests, "--id prints text or json");
 	return metrics_args_check(a);
@@ -304,20 +302,5 @@ const struct cmd cmd_tests = {
 	.usage = "tiadash tests [--since WHEN] [--until WHEN] [--project NAME] [--id ID] "
 		 "[--green N] [--format text|json|csv] [-o FILE]",
 	.summary = "Per-test records: missed, failed, inherited, selected; what to unquarantine.",
-	.help = "Window (default: all time):\n"
-		"  --since WHEN     window start, inclusive: 1w, 7d, 24h, 90m, a date\n"
-		"                   (00:00 UTC) or an RFC 3339 time\n"
-		"  --until WHEN     window end, exclusive\n"
-		"  --project NAME   only heads of this repository name (the manifests'\n"
-		"                   \"repo\", e.g. acme/ledger)\n"
-		"Tests:\n"
-		"  --id ID          one test's history (SUITE::CASE), pair by pair\n"
-		"  --green N        unquarantine candidates: quarantined tests that\n"
-		"                   passed in every full run of the last N days\n"
-		"                   (default 14)\n"
-		"Output:\n"
-		"  --format F       text (default), json or csv\n"
-		"  -o FILE          write to FILE (atomically) instead of standard output\n",
-	.options = tests_options,
-	.shortopts = METRICS_SHORTOPTS,
+	.opts = tests_opts,
 };

@@ -94,6 +94,53 @@ int metrics_args_option(struct metrics_args *a, int opt, const char *arg, int64_
 	return 1;
 }
 
+/* The option-table rows of metrics/common.h: the same as metrics_args_option(). */
+static int opt_row(const struct opt *o, const char *arg, const struct opt_parse *p, int opt)
+{
+	return metrics_args_option(o->value, opt, arg, p->now);
+}
+
+int metrics_opt_since(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_SINCE);
+}
+
+int metrics_opt_until(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_UNTIL);
+}
+
+int metrics_opt_project(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_PROJECT);
+}
+
+int metrics_opt_repo(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_REPO);
+}
+
+int metrics_opt_threshold(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_THRESHOLD);
+}
+
+int metrics_opt_confidence(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_CONFIDENCE);
+}
+
+int metrics_opt_escape_target(const struct opt *o, const char *arg,
+			      const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_ESCAPE_TARGET);
+}
+
+int metrics_opt_color(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	return opt_row(o, arg, p, MOPT_COLOR);
+}
+
 void metrics_args_default_window(struct metrics_args *a, int64_t now)
 {
 	if (!a->until_given)

@@ -10,6 +10,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/json.h"
+#include "core/options.h"
 #include "core/output.h"
 #include "metrics/metrics.h"
 
@@ -69,6 +70,54 @@ struct metrics_args {
 	double confidence, escape_target;
 	enum color_when color;  /* --color (METRICS_COLOR_OPTION); default auto */
 };
+/*
+ * The shared rows of a metrics command's option table (core/options.h),
+ * each storing into the struct metrics_args *a (a file's static, set by
+ * metrics_args_init() before parse_options()). --repo NAME, --project's
+ * old spelling, is parsed but hidden (deprecated).
+ */
+#define METRICS_SINCE_HELP                                                   \
+	"window start, inclusive: 1y, 7d, 24h, 90m, a date (00:00 UTC) or an " \
+	"RFC 3339 time"
+#define OPT_METRICS_SINCE(a, h) OPT_CALLBACK(0, "since", (a), "WHEN", (h), metrics_opt_since)
+#define OPT_METRICS_UNTIL(a, h) OPT_CALLBACK(0, "until", (a), "WHEN", (h), metrics_opt_until)
+#define OPT_METRICS_PROJECT(a)                                                \
+	OPT_CALLBACK(0, "project", (a), "NAME", "only heads of this repository " \
+		     "name (the manifests' \"repo\", e.g. acme/ledger)",            \
+		     metrics_opt_project),                                          \
+	{ .type = OPT_T_CALLBACK, .long_name = "repo", .value = (a), .argh = "NAME", \
+	  .flags = OPTF_HIDDEN, .callback = metrics_opt_repo }
+/* --since, --until and --project with the default help (window: all time). */
+#define OPT_METRICS_WINDOW(a)                                                 \
+	OPT_METRICS_SINCE(a, METRICS_SINCE_HELP),                            \
+	OPT_METRICS_UNTIL(a, "window end, exclusive"),                       \
+	OPT_METRICS_PROJECT(a)
+#define OPT_METRICS_FORMAT(a, mask) OPT_FORMAT(&(a)->format, mask)
+#define OPT_METRICS_THRESHOLD(a, h) \
+	OPT_CALLBACK(0, "threshold", (a), "X", (h), metrics_opt_threshold)
+#define OPT_METRICS_CONF(a, h) \
+	OPT_CALLBACK(0, "confidence", (a), "C", (h), metrics_opt_confidence)
+#define OPT_METRICS_ESCAPE_TARGET(a, h) \
+	OPT_CALLBACK(0, "escape-target", (a), "X", (h), metrics_opt_escape_target)
+/* --confidence C with help h, and --escape-target X. */
+#define OPT_METRICS_CONFIDENCE(a, h)                                          \
+	OPT_METRICS_CONF(a, h),                                                \
+	OPT_METRICS_ESCAPE_TARGET(a, "the escape rate the upper bound must reach " \
+				  "(default 0.05)")
+#define OPT_METRICS_COLOR(a, h) \
+	OPT_CALLBACK_OPTARG(0, "color", (a), "WHEN", (h), metrics_opt_color)
+#define METRICS_COLOR_HELP \
+	"in colour: always, never, or auto (default: on a terminal, unless NO_COLOR is set)"
+int metrics_opt_since(const struct opt *o, const char *arg, const struct opt_parse *p);
+int metrics_opt_until(const struct opt *o, const char *arg, const struct opt_parse *p);
+int metrics_opt_project(const struct opt *o, const char *arg, const struct opt_parse *p);
+int metrics_opt_repo(const struct opt *o, const char *arg, const struct opt_parse *p);
+int metrics_opt_threshold(const struct opt *o, const char *arg, const struct opt_parse *p);
+int metrics_opt_confidence(const struct opt *o, const char *arg, const struct opt_parse *p);
+int metrics_opt_escape_target(const struct opt *o, const char *arg,
+			      const struct opt_parse *p);
+int metrics_opt_color(const struct opt *o, const char *arg, const struct opt_parse *p);
+
 /* Defaults: unbounded window, every repo, text, threshold 0.7, 95%, target 0.05. */
 void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned formats);
 

@@ -240,8 +240,10 @@ test_expect_success 'gate-check and summary default to the same window: the 7 da
 	test "$(head -n 1 g.txt)" = "gate-check: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos" &&
 	tiadash --db week.db summary >s.txt &&
 	test "$(head -n 1 s.txt)" = "tiadash summary: 2026-11-01T00:00:00Z .. 2026-11-08T00:00:00Z, all repos" &&
-	tiadash gate-check --help >h && test_grep "7 days before --until, as for summary" h &&
-	tiadash summary --help >h && test_grep "before --until, as for gate-check" h
+	tiadash gate-check --help | tr -s " \n" "  " >h &&
+	test_grep "7 days before --until, as for summary" h &&
+	tiadash summary --help | tr -s " \n" "  " >h &&
+	test_grep "before --until, as for gate-check" h
 '
 
 test_done

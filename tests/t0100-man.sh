@@ -18,6 +18,39 @@ for c in $(tiadash help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
 	"
 done
 
+# The options a command's synopsis in the man page names: its .B lines
+# after .SS NAME, up to the first paragraph; "-o" and "--since", one a
+# line, and a placeholder for a group of them ("[CRITERIA...]").
+synopsis_options() {
+	awk -v c="$1" '$0 == ".SS " c { on = 1; next }
+		on && /^\.(PP|SS|SH)/ { exit }
+		on && /^\.B tiadash / { print }' "$MAN" |
+	sed -e 's/\\-/-/g' -e 's/^\.B //' |
+	grep -oE '(^|[][ (|])--?[a-zA-Z][a-zA-Z0-9-]*|\[[A-Z]+\.\.\.\]' |
+	sed 's/^[][ (|]-/-/' | sort -u
+}
+
+# Options are data (core/options.h): for a command with an option table,
+# the man page's synopsis names exactly the table's options (-o or
+# --output either way), no fewer and no more; --db and --repo are global.
+for c in $(tiadash help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p'); do
+	tiadash help --options $c >/dev/null 2>&1 || continue
+	test_expect_success "the man page's synopsis of '$c' names exactly its options" "
+		tiadash help --options $c >table &&
+		synopsis_options $c >named &&
+		tr ' ' '\n' <table | sort -u >known &&
+		while read -r names; do
+			found= &&
+			for n in \$names; do grep -qxF -- \"\$n\" named && found=1 || :; done &&
+			test -n \"\$found\" || { echo \"$c: the synopsis lacks \$names\"; exit 1; }
+		done <table &&
+		while read -r n; do
+			case \$n in --db|--repo) continue ;; esac &&
+			grep -qxF -- \"\$n\" known || { echo \"$c: not in its table: \$n\"; exit 1; }
+		done <named
+	"
+done
+
 test_expect_success 'the man page renders without warnings' '
 	LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$MAN" >rendered 2>warnings &&
 	test_must_be_empty warnings &&

@@ -1032,7 +1032,7 @@ static const struct option tui_options[] = {
 };
 
 /* 0 to run, 1 done (printed the keys), or an exit status > 1. */
-static int parse_options(int argc, char **argv, struct cmd_context *ctx,
+static int tui_parse_args(int argc, char **argv, struct cmd_context *ctx,
 			 struct tui_opts *o)
 {
 	struct metrics_args a;
@@ -1115,7 +1115,7 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 	struct tui t = { .ctx = ctx, .store = ctx->store };
 	int ret, sig;
 
-	ret = parse_options(argc, argv, ctx, &t.opts);
+	ret = tui_parse_args(argc, argv, ctx, &t.opts);
 	if (ret) {
 		strlist_release(&t.opts.rules_files);
 		return ret == 1 ? EXIT_OKAY : ret;
