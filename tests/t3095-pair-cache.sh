@@ -70,7 +70,7 @@ test_expect_success 'a run ingested again replaces its row' '
 test_expect_success 'while another process holds the write lock the report reads the tables' '
 	sqlite3 s.db "UPDATE run SET wall_clock_s = 77 WHERE kind = '\''full'\''" &&
 	report_from_tables >tables.json &&
-	{ (echo "BEGIN IMMEDIATE;"; sleep 3; echo "ROLLBACK;") | sqlite3 s.db & } &&
+	{ (echo "BEGIN IMMEDIATE;"; sleep 3; echo "ROLLBACK;") | sqlite3 -cmd ".timeout 10000" s.db & } &&
 	for i in $(seq 50); do
 		sqlite3 -cmd ".timeout 0" s.db "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null || break
 		sleep 0.1

@@ -22,9 +22,11 @@ facts() {
 }
 
 # hold_lock DB SECONDS: another process holds DB's write lock for SECONDS
-# (it has it when this returns; `wait` for it to let go).
+# (it has it when this returns; `wait` for it to let go). The holder waits
+# for the lock itself: the probe below takes it for a moment, and on a
+# loaded machine the holder's BEGIN can come in that moment.
 hold_lock() {
-	{ (echo "BEGIN IMMEDIATE;"; sleep "$2"; echo "ROLLBACK;") | sqlite3 "$1" & } &&
+	{ (echo "BEGIN IMMEDIATE;"; sleep "$2"; echo "ROLLBACK;") | sqlite3 -cmd ".timeout 10000" "$1" & } &&
 	for i in $(seq 50); do
 		sqlite3 -cmd ".timeout 0" "$1" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null || return 0
 		sleep 0.1
