@@ -91,4 +91,17 @@ test_expect_success 'selection entries: bare names select their package'"'"'s te
 		"[\"agree\", [\"internal/webhooks::TestShared\"], [\"TestShared\", \"internal/webhooks::TestExport/sub\", \"internal/webhooks::TestWebhooks3\"]]"
 '
 
+test_expect_success 'gotestsum --junitfile-testcase-classname=short: unresolved, gate-check names the setting' '
+	mkdir -p b && cp -r a/1s b/ && cp -r a/1f b/ &&
+	sed "s|classname=\"github.com/acme/ledger/internal/webhooks\"|classname=\"webhooks\"|" go.xml >b/1f/junit.xml &&
+	: >b/1f/quarantine.txt &&
+	tiadash --db b.db --repo repo ingest b >out 2>err &&
+	tiadash --db b.db report --since 2026-11-01 --until 2026-11-02 --format json >b.json &&
+	json_close b.json "[d[\"classes\"][\"unresolved\"], d[\"identity\"][\"failing_tests\"], d[\"identity\"][\"resolved\"]]" "[1, 2, 0]" &&
+	test_expect_code 1 tiadash --db b.db gate-check --since 2026-11-01 --until 2026-11-02 --min-pairs 1 --min-days 1 >g.txt &&
+	test_grep "^failing tests resolved  *>= 0.990  *0.000  FAIL$" g.txt &&
+	tr "\n" " " <g.txt | sed "s/  */ /g" >g.flat &&
+	test_grep "gotestsum: keep --junitfile-testcase-classname at its default (full, the import path); short names no package" g.flat
+'
+
 test_done
