@@ -818,6 +818,57 @@ static const char *case_after_dot(const char *text)
 	return dot;
 }
 
+/*
+ * Go's bare test name, `TestX` or `TestX/subtest` as `go test -run`,
+ * gotestsum's reruns and quarantine lists write it: the package directory
+ * of the *_test.go file that defines `func TestX(`, when the tree has
+ * exactly one such directory, or exactly one under the workdir (a runner
+ * that ran in its package). 1 and the directory ("." for the root) into
+ * dir; 0 when no test file defines it; -1 when several packages do.
+ */
+static int go_bare_test(struct identity *id, const char *text, struct strbuf *dir)
+{
+	size_t n = strcspn(text, "/"), nr, hits = 0;
+	const char *const *files;
+	const char *hit = NULL;
+	char *name;
+
+	if (!id->tree || !tree_go_test_name(text, n))
+		return 0;
+	name = xstrndup(text, n);
+	files = tree_index_go_test_files(id->tree, name, &nr);
+	free(name);
+	for (size_t pass = 0; pass < 2 && hits != 1; pass++) {
+		const char *d = NULL;
+		size_t dlen = 0;
+
+		if (pass == 1 && !*id->workdir)
+			break;
+		hits = 0;
+		for (size_t i = 0; i < nr; i++) {
+			size_t len = (size_t)(strrchr(files[i], '/') ? strrchr(files[i], '/') - files[i] : 0);
+
+			if (pass == 1 && !under(files[i], id->workdir))
+				continue;
+			/* Files of one directory are one package (foo and foo_test alike). */
+			if (hits && len == dlen && !strncmp(files[i], d, len))
+				continue;
+			hits++;
+			d = files[i];
+			dlen = len;
+		}
+		hit = d;
+		if (hits == 1) {
+			strbuf_reset(dir);
+			if (dlen)
+				strbuf_add(dir, hit, dlen);
+			else
+				strbuf_addch(dir, '.');
+		}
+	}
+	return !nr ? 0 : hits == 1 ? 1 : -1;
+}
+
 enum id_state identity_test_id(struct identity *id, const char *text, unsigned flags,
 			       struct strbuf *out)
 {
@@ -844,6 +895,21 @@ enum id_state identity_test_id(struct identity *id, const char *text, unsigned f
 			/* The look-up may have moved the results: r again (cached). */
 			r = identity_suite(id, suite, flags);
 		}
+	}
+	if (!sep && r->state != ID_RESOLVED) {
+		struct strbuf dir = STRBUF_INIT;
+		int go = go_bare_test(id, text, &dir);
+
+		if (go) {
+			if (go > 0)
+				strbuf_addf(out, "%s::%s", dir.buf, text);
+			else
+				strbuf_addstr(out, text);
+			strbuf_release(&dir);
+			free(suite);
+			return go > 0 ? ID_RESOLVED : ID_AMBIGUOUS;
+		}
+		strbuf_release(&dir);
 	}
 	strbuf_addstr(out, r->key);
 	if (*r->suffix) {

@@ -25,6 +25,11 @@
  *   5. selection entries only: a Turborepo package name or a moon project
  *      id, to its directory.
  *
+ * A listed id (identity_test_id) that is Go's bare `TestX` or `TestX/sub`
+ * and resolves to no path becomes `pkg/dir::TestX` when the *_test.go
+ * files of exactly one package directory (or one under the workdir) define
+ * `func TestX(`; several: ambiguous.
+ *
  * A bare token (`money`, `ledger_io`: letters, digits, '_' and '-', no '/'
  * or '.') that none of these resolves is a suite name, not a path: ctest,
  * googletest's suites and codebase-memory-mcp name tests that way on both

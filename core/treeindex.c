@@ -6,11 +6,18 @@
 #include "core/ydoc.h"
 
 #include <cJSON.h>
+#include <ctype.h>
 
 struct tpath {
 	char *path;
 	enum tree_kind kind;
 	int64_t next; /* the next path with the same base name, or -1 */
+};
+
+/* A *_test.go file (a path of the index) defining a test function. */
+struct go_def {
+	const char *file;
+	int64_t next; /* the next file defining the same name, or -1 */
 };
 
 struct gomod {
@@ -20,7 +27,7 @@ struct gomod {
 struct tree_index {
 	struct repo *r;
 	git_tree *tree;
-	bool walked, gomods_read, names_read;
+	bool walked, gomods_read, names_read, go_tests_read;
 	struct tpath *paths;
 	size_t nr, alloc;
 	struct strmap by_path; /* path -> index into paths */
@@ -34,6 +41,9 @@ struct tree_index {
 	struct strlist name_dirs;
 	struct strmap moon_dirs; /* the directories of moon projects */
 	struct strmap turbo_dirs; /* the directories of workspace packages */
+	struct strmap go_tests; /* Go test function -> first index into go_defs */
+	struct go_def *go_defs;
+	size_t nr_go_defs, alloc_go_defs;
 	const char **scratch;  /* tree_index_by_base's answer */
 	size_t scratch_alloc;
 };
@@ -75,6 +85,8 @@ void tree_index_free(struct tree_index *t)
 	strlist_release(&t->name_dirs);
 	strmap_clear(&t->moon_dirs);
 	strmap_clear(&t->turbo_dirs);
+	strmap_clear(&t->go_tests);
+	free(t->go_defs);
 	free(t->scratch);
 	git_tree_free(t->tree);
 	free(t);
@@ -287,6 +299,94 @@ int tree_index_go_package(struct tree_index *t, const char *import_path, char **
 	}
 	*dir = d;
 	return 1;
+}
+
+/* ---- Go test functions ---- */
+
+/* Is name[0..n) a Go test function's name: Test, Benchmark, Fuzz or Example, then no lower-case letter? */
+bool tree_go_test_name(const char *name, size_t n)
+{
+	static const char *const kinds[] = { "Test", "Benchmark", "Fuzz", "Example" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		size_t k = strlen(kinds[i]);
+
+		if (n < k || strncmp(name, kinds[i], k))
+			continue;
+		if (n > k && islower((unsigned char)name[k]))
+			return false;
+		for (size_t j = k; j < n; j++)
+			if (!isalnum((unsigned char)name[j]) && name[j] != '_')
+				return false;
+		return true;
+	}
+	return false;
+}
+
+/* Every top-level `func TestX(` of one test file's text, under file. */
+static void scan_go_tests(struct tree_index *t, const char *file, const char *text)
+{
+	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+		const char *name, *end;
+		struct strmap_entry *e;
+		bool added;
+
+		if (strncmp(line, "func ", 5))
+			continue;
+		name = line + 5;
+		for (end = name; isalnum((unsigned char)*end) || *end == '_'; end++)
+			;
+		if (*end != '(' || !tree_go_test_name(name, (size_t)(end - name)))
+			continue;
+		ALLOC_GROW(t->go_defs, t->nr_go_defs + 1, t->alloc_go_defs);
+		t->go_defs[t->nr_go_defs] = (struct go_def){ file, -1 };
+		e = strmap_intern(&t->go_tests, name, (size_t)(end - name),
+				  (int64_t)t->nr_go_defs, &added);
+		if (!added) {
+			/* A file defines a name once (Go refuses two); keep each file once all the same. */
+			if (!strcmp(t->go_defs[e->value].file, file))
+				continue;
+			t->go_defs[t->nr_go_defs].next = e->value;
+			e->value = (int64_t)t->nr_go_defs;
+		}
+		t->nr_go_defs++;
+	}
+}
+
+/* Read every *_test.go file of the tree once, when a module says it is Go's. */
+static void read_go_tests(struct tree_index *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	read_gomods(t);
+	if (t->go_tests_read)
+		return;
+	t->go_tests_read = true;
+	if (!t->gomod_files.nr)
+		return;
+	for (size_t i = 0; i < t->nr; i++) {
+		if (t->paths[i].kind != TREE_FILE || !ends_with(t->paths[i].path, "_test.go"))
+			continue;
+		strbuf_reset(&sb);
+		if (repo_tree_read_file(t->r, t->tree, t->paths[i].path, &sb) == 0)
+			scan_go_tests(t, t->paths[i].path, sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+const char *const *tree_index_go_test_files(struct tree_index *t, const char *name, size_t *nr)
+{
+	int64_t i;
+
+	read_go_tests(t);
+	*nr = 0;
+	if (!strmap_get(&t->go_tests, name, &i))
+		return NULL;
+	for (; i >= 0; i = t->go_defs[i].next) {
+		ALLOC_GROW(t->scratch, *nr + 1, t->scratch_alloc);
+		t->scratch[(*nr)++] = t->go_defs[i].file;
+	}
+	return t->scratch;
 }
 
 /* ---- Turborepo packages and moon projects ---- */

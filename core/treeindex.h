@@ -47,6 +47,14 @@ const char *tree_index_package_of(struct tree_index *t, const char *path);
  */
 int tree_index_go_package(struct tree_index *t, const char *import_path, char **dir);
 
+/* Is name[0..n) a Go test function's name (TestX, Test_x, BenchmarkX, FuzzX, ExampleX)? */
+bool tree_go_test_name(const char *name, size_t n);
+/*
+ * The *_test.go files that define the top-level function name (`func
+ * name(` at the start of a line); *nr of them. Read on first need, every
+ * test file of the tree once, and only when the tree has a go.mod.
+ */
+const char *const *tree_index_go_test_files(struct tree_index *t, const char *name, size_t *nr);
 /*
  * The directory of a Turborepo package name or a moon project id: 1 and the
  * directory (owned by the index), 0 when nothing has that name, -1 when

@@ -645,7 +645,7 @@ static void apply_failed_list(struct run_data *d, const struct strlist *ids)
 {
 	struct strmap from_reports = d->failures;
 	struct fail_row *rows = d->rows;
-	struct strbuf id = STRBUF_INIT, key = STRBUF_INIT;
+	struct strbuf id = STRBUF_INIT, key = STRBUF_INIT, spaced_key = STRBUF_INIT;
 
 	memset(&d->failures, 0, sizeof(d->failures));
 	d->rows = NULL;
@@ -672,6 +672,24 @@ static void apply_failed_list(struct run_data *d, const struct strlist *ids)
 		test_id_split(id.buf, &suite, &name);
 		key_of(&key, suite, name);
 		e = strmap_find(&from_reports, key.buf, key.len);
+		if (!e && strstr(name, " > ")) {
+			/* `path > describe > title` names jest's case "describe title" too. */
+			struct strbuf spaced = STRBUF_INIT;
+
+			for (const char *p = name; *p; p++) {
+				if (!strncmp(p, " > ", 3)) {
+					strbuf_addch(&spaced, ' ');
+					p += 2;
+				} else {
+					strbuf_addch(&spaced, *p);
+				}
+			}
+			key_of(&spaced_key, suite, spaced.buf);
+			strbuf_release(&spaced);
+			e = strmap_find(&from_reports, spaced_key.buf, spaced_key.len);
+			if (e)
+				key_of(&key, suite, spaced_key.buf + strlen(suite) + 1);
+		}
 		f = row_for(d, &key, state, &added);
 		if (e && fail_row_outcome(&rows[e->value]) != OUTCOME_FLAKY) {
 			*f = rows[e->value];
@@ -686,6 +704,7 @@ static void apply_failed_list(struct run_data *d, const struct strlist *ids)
 	free(rows);
 	strbuf_release(&id);
 	strbuf_release(&key);
+	strbuf_release(&spaced_key);
 }
 
 static int parse_failed(struct run_source *rs, struct run_data *d)

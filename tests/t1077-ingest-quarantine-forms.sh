@@ -102,4 +102,17 @@ test_expect_success 'gate-check: the identity criterion fails on the quarantine 
 	test_grep "^quarantine lines resolved  *>= 0.990  *0.889  FAIL$" g.txt
 '
 
+test_expect_success 'Surefire classname without its package: unresolved, gate-check says so' '
+	mkdir -p b && cp -r a/1s b/ && cp -r a/1f b/ &&
+	sed "s/classname=\"action\.surefire\.report\.email\.EmailAddressTest\"/classname=\"EmailAddressTest\"/; s/ file=\"[^\"]*\"//" \
+		"$SUREFIRE" >b/1f/junit.xml &&
+	: >b/1f/quarantine.txt &&
+	tiadash --db b.db --repo repo ingest b >out 2>err &&
+	tiadash --db b.db report --since 2026-11-01 --until 2026-11-02 --format json >b.json &&
+	json_close b.json "[d[\"classes\"][\"unresolved\"], d[\"identity\"][\"resolved\"]]" "[1, 0]" &&
+	test_expect_code 1 tiadash --db b.db gate-check --since 2026-11-01 --until 2026-11-02 --min-pairs 1 --min-days 1 >g.txt &&
+	tr "\n" " " <g.txt | sed "s/  */ /g" >g.flat &&
+	test_grep "the classname has no package (Surefire writes it with one): report the full class name, or add an id-map rule" g.flat
+'
+
 test_done

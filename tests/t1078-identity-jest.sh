@@ -137,4 +137,17 @@ test_expect_success 'an id-map rule that lower-cases the describe title bridges 
 	json_close m1.json "d[\"missed\"]" "[\"$TOOLBAR::Toolbar renders\"]"
 '
 
+test_expect_success 'a failed-test list and selection entries in jest'"'"'s path > describe > title' '
+	mkdir j && cp -r runs/3 j/ &&
+	mrun j/3/s 3 shadow 1 2026-11-01T03:00:00Z 30 pass "$(sel selected 1 3 "$MENU > Menu > opens")" "$MENU::Menu opens" &&
+	sed -i "s|\"results\"|\"failed\": [\"$TOOLBAR > Toolbar > renders\"], \"results\"|" j/3/f/tiadash-run.json &&
+	tiadash --db j.db --repo repo ingest j >out 2>err &&
+	test_must_be_empty err &&
+	tiadash --db j.db show 3 --format json >j3.json &&
+	json_close j3.json "[d[\"class\"], d[\"missed\"], d[\"runs\"][1][\"failed\"], d[\"selection\"][\"entries\"]]" \
+		"[\"escape\", [\"$TOOLBAR::Toolbar renders\"], [\"$TOOLBAR::Toolbar renders\"], [\"$MENU::Menu > opens\"]]" &&
+	tiadash --db j.db report $WINDOW --format json >j.json &&
+	json_close j.json "[d[\"identity\"][k] for k in (\"failing_tests\", \"resolved\", \"entries_matching_no_test\")]" "[1, 1, 0]"
+'
+
 test_done
