@@ -23,6 +23,12 @@ void table_row(struct table *t)
 	t->nr_rows++;
 }
 
+static bool fractional(enum cell_type type)
+{
+	return type == CELL_RATE || type == CELL_SECONDS || type == CELL_MINUTES ||
+	       type == CELL_SETTING;
+}
+
 static struct table_cell *next_cell(struct table *t, bool string, bool number)
 {
 	size_t col = t->nr_cells - (t->nr_rows - 1) * t->nr_cols;
@@ -32,8 +38,7 @@ static struct table_cell *next_cell(struct table *t, bool string, bool number)
 	if (!t->nr_rows || col >= t->nr_cols)
 		BUG("table cell outside a row");
 	type = t->cols[col].type;
-	if (string != (type <= CELL_PATH) ||
-	    number != (type == CELL_RATE || type == CELL_SECONDS || type == CELL_MINUTES))
+	if (string != (type <= CELL_PATH) || number != fractional(type))
 		BUG("table column '%s' given a cell of another type", t->cols[col].key);
 	if (t->nr_cells == t->alloc) {
 		t->alloc = t->alloc ? 2 * t->alloc : 64;
@@ -76,7 +81,7 @@ void table_time(struct table *t, int64_t ms)
 {
 	struct table_cell *c;
 
-	if (t->nr_rows && cur_type(t) != CELL_TIME)
+	if (t->nr_rows && cur_type(t) != CELL_TIME && cur_type(t) != CELL_BOUND)
 		BUG("table_time for a column not of times");
 	c = next_cell(t, false, false);
 	c->i = ms;
@@ -95,8 +100,7 @@ void table_null(struct table *t)
 	size_t col = t->nr_cells - (t->nr_rows ? t->nr_rows - 1 : 0) * t->nr_cols;
 	enum cell_type type = t->nr_rows && col < t->nr_cols ? t->cols[col].type : CELL_TEXT;
 
-	next_cell(t, type <= CELL_PATH,
-		  type == CELL_RATE || type == CELL_SECONDS || type == CELL_MINUTES)->null = true;
+	next_cell(t, type <= CELL_PATH, fractional(type))->null = true;
 }
 
 static bool shown(const struct table_column *c, enum output_format f)
@@ -106,7 +110,7 @@ static bool shown(const struct table_column *c, enum output_format f)
 
 static bool numeric(enum cell_type type)
 {
-	return type >= CELL_COUNT && type <= CELL_MINUTES;
+	return (type >= CELL_COUNT && type <= CELL_MINUTES) || type == CELL_SETTING;
 }
 
 /* A number as people read it (text, md, html). */
@@ -117,6 +121,7 @@ static void put_number(struct strbuf *sb, enum cell_type type, const struct tabl
 	case CELL_RATE: strbuf_addf(sb, "%.1f%%", 100 * c->d); break;
 	case CELL_SECONDS: strbuf_addf(sb, "%.1fs", c->d); break;
 	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
+	case CELL_SETTING: strbuf_addf(sb, "%g", c->d); break;
 	default: break;
 	}
 }
@@ -126,7 +131,7 @@ static void put_cell(struct strbuf *sb, enum output_format f, enum cell_type typ
 		     const struct table_cell *c)
 {
 	if (c->null) {
-		if (f == FORMAT_TEXT)
+		if (f == FORMAT_TEXT || type == CELL_BOUND)
 			strbuf_addch(sb, '-');
 		return;
 	}
@@ -165,7 +170,11 @@ static void put_cell(struct strbuf *sb, enum output_format f, enum cell_type typ
 			put_number(sb, type, c);
 		break;
 	case CELL_COUNT:
+	case CELL_SETTING:
 		put_number(sb, type, c);
+		break;
+	case CELL_BOUND:
+		time_format(sb, c->i);
 		break;
 	case CELL_TIME:
 		if (f == FORMAT_TEXT)
@@ -323,9 +332,11 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 	case CELL_COUNT: return cJSON_CreateNumber((double)c->i);
 	case CELL_RATE:
 	case CELL_SECONDS:
-	case CELL_MINUTES: return isfinite(c->d) ? cJSON_CreateNumber(c->d) : cJSON_CreateNull();
+	case CELL_MINUTES:
+	case CELL_SETTING: return isfinite(c->d) ? cJSON_CreateNumber(c->d) : cJSON_CreateNull();
 	case CELL_BOOL: return cJSON_CreateBool(c->i != 0);
 	case CELL_TIME:
+	case CELL_BOUND:
 		time_format(&sb, c->i);
 		node = cJSON_CreateString(sb.buf);
 		strbuf_release(&sb);

@@ -40,11 +40,14 @@
  *   SECONDS  12.5s          12.5s            %.17g        number
  *   MINUTES  12.5 min       12.5 min         %.17g        number
  *   TIME     the date       RFC 3339         RFC 3339     RFC 3339 string
+ *   BOUND    RFC 3339       RFC 3339         RFC 3339     RFC 3339 string
+ *   SETTING  %g             %g               %g           number
  *   BOOL     yes/no         yes/no           yes/no       true/false
  *
  * html writes md's text through html_escape. A null cell (table_null, a
  * NULL string, NaN, an unbounded time) is "-" in text, empty in md and
- * csv, null in json.
+ * csv, null in json; a BOUND (a window's end) that is unbounded is "-"
+ * in text, md and csv alike.
  */
 enum cell_type {
 	CELL_TEXT,
@@ -57,6 +60,8 @@ enum cell_type {
 	CELL_MINUTES,
 	CELL_TIME,
 	CELL_BOOL,
+	CELL_BOUND,	/* a window's since or until (table_time) */
+	CELL_SETTING,	/* a value as the user set it: a confidence, a target (table_number) */
 };
 
 struct table_column {
@@ -92,8 +97,8 @@ void table_row(struct table *t);
 /* The next cell of the row (the type must be the column's). */
 void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH; copied */
 void table_count(struct table *t, int64_t v);
-void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES */
-void table_time(struct table *t, int64_t ms);
+void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES SETTING */
+void table_time(struct table *t, int64_t ms);		/* TIME BOUND */
 void table_bool(struct table *t, bool v);
 void table_null(struct table *t);
 
