@@ -226,7 +226,7 @@ static void write_text(const struct table *t, struct strbuf *sb)
 				width[col] = s->len;
 		}
 	}
-	for (size_t row = 0; row <= t->nr_rows; row++) {
+	for (size_t row = t->no_header ? 1 : 0; row <= t->nr_rows; row++) {
 		for (size_t k = 0; k < shown_nr; k++) {
 			const struct table_column *c = &t->cols[order[k]];
 			const char *s = row ? text[(row - 1) * t->nr_cols + order[k]].buf : head(c);
@@ -278,13 +278,14 @@ static void write_csv(const struct table *t, struct strbuf *sb)
 {
 	const char *sep = "";
 
-	for (size_t col = 0; col < t->nr_cols; col++)
+	for (size_t col = 0; col < t->nr_cols && !t->no_header; col++)
 		if (shown(&t->cols[col], FORMAT_CSV)) {
 			strbuf_addstr(sb, sep);
 			csv_field(sb, t->cols[col].key);
 			sep = ",";
 		}
-	strbuf_addch(sb, '\n');
+	if (!t->no_header)
+		strbuf_addch(sb, '\n');
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		sep = "";
 		for (size_t col = 0; col < t->nr_cols; col++)

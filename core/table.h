@@ -86,10 +86,12 @@ struct table {
 	size_t nr_rows, nr_cells, alloc;
 	const size_t *text_order;	/* text's column order; NULL: as listed */
 	size_t nr_text_order;
+	bool no_header;		/* rows only: a later chunk of a long table */
 };
 
-#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0 }
+#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false }
 
+/* Free the rows (the columns are the caller's); the table can take rows again. */
 void table_release(struct table *t);
 
 /* Start a row; its cells follow, one per column, in the columns' order. */
@@ -106,7 +108,9 @@ void table_null(struct table *t);
  * Append the table in format f to sb: text (a header line of the heads,
  * numbers right-aligned, the last column unpadded), md (a pipe table), csv
  * (a header line of the keys), json (the array, printed as
- * json_print_free would) or html (a <table>).
+ * json_print_free would) or html (a <table>). A long table (csv of a
+ * million heads) is written in chunks: table_write, table_release, set
+ * no_header, add the next rows (csv and text only).
  */
 void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
 /* The rows as a JSON array of objects, for a command's own document. */
