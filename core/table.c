@@ -127,9 +127,11 @@ static void put_number(struct strbuf *sb, enum cell_type type, const struct tabl
 }
 
 /* The one cell writer per format: every escaping decision is here. */
-static void put_cell(struct strbuf *sb, enum output_format f, enum cell_type type,
+static void put_cell(struct strbuf *sb, enum output_format f, const struct table_column *col,
 		     const struct table_cell *c)
 {
+	enum cell_type type = col->type;
+
 	if (c->null) {
 		if (f == FORMAT_TEXT || type == CELL_BOUND)
 			strbuf_addch(sb, '-');
@@ -164,7 +166,9 @@ static void put_cell(struct strbuf *sb, enum output_format f, enum cell_type typ
 	case CELL_RATE:
 	case CELL_SECONDS:
 	case CELL_MINUTES:
-		if (f == FORMAT_CSV)
+		if (f == FORMAT_CSV && col->decimals)
+			strbuf_addf(sb, "%.*f", col->decimals, c->d);
+		else if (f == FORMAT_CSV)
 			strbuf_addf(sb, "%.17g", c->d);
 		else
 			put_number(sb, type, c);
@@ -221,7 +225,7 @@ static void write_text(const struct table *t, struct strbuf *sb)
 			size_t col = order[k];
 			struct strbuf *s = &text[row * t->nr_cols + col];
 
-			put_cell(s, FORMAT_TEXT, t->cols[col].type, cell(t, row, col));
+			put_cell(s, FORMAT_TEXT, &t->cols[col], cell(t, row, col));
 			if (s->len > width[col])
 				width[col] = s->len;
 		}
@@ -267,7 +271,7 @@ static void write_md(const struct table *t, struct strbuf *sb)
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_MD)) {
 				strbuf_addstr(sb, "| ");
-				put_cell(sb, FORMAT_MD, t->cols[col].type, cell(t, row, col));
+				put_cell(sb, FORMAT_MD, &t->cols[col], cell(t, row, col));
 				strbuf_addch(sb, ' ');
 			}
 		strbuf_addstr(sb, "|\n");
@@ -291,7 +295,7 @@ static void write_csv(const struct table *t, struct strbuf *sb)
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_CSV)) {
 				strbuf_addstr(sb, sep);
-				put_cell(sb, FORMAT_CSV, t->cols[col].type, cell(t, row, col));
+				put_cell(sb, FORMAT_CSV, &t->cols[col], cell(t, row, col));
 				sep = ",";
 			}
 		strbuf_addch(sb, '\n');
@@ -314,7 +318,7 @@ static void write_html(const struct table *t, struct strbuf *sb)
 			if (shown(&t->cols[col], FORMAT_HTML)) {
 				strbuf_addstr(sb, numeric(t->cols[col].type) ? "<td class=\"num\">"
 									     : "<td>");
-				put_cell(sb, FORMAT_HTML, t->cols[col].type, cell(t, row, col));
+				put_cell(sb, FORMAT_HTML, &t->cols[col], cell(t, row, col));
 				strbuf_addstr(sb, "</td>");
 			}
 		strbuf_addstr(sb, "</tr>\n");

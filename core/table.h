@@ -70,6 +70,7 @@ struct table_column {
 	enum cell_type type;
 	unsigned formats;	/* the formats that show it (a mask); 0: every one */
 	int gap;		/* text: spaces before it (0: 2; none for the first) */
+	int decimals;		/* csv: a fractional number's fixed decimals (0: %.17g) */
 };
 
 struct table_cell {
