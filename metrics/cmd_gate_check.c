@@ -5,6 +5,7 @@
 #include "core/json.h"
 #include "core/output.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
 #include "metrics/trust.h"
@@ -116,23 +117,44 @@ static void print_md(const struct metrics *m, const struct metrics_gate *g)
 }
 
 /* A row per criterion (numbers as JSON has them, n/a empty), then the verdict's. */
+static const struct table_column criterion_columns[] = {
+	{ .key = "criterion", .type = CELL_CLASS },
+	{ .key = "label", .type = CELL_TEXT },
+	{ .key = "op", .type = CELL_CLASS },
+	{ .key = "threshold", .type = CELL_RATE },
+	{ .key = "value", .type = CELL_RATE },
+	{ .key = "result", .type = CELL_CLASS },
+	{ .key = "advisory", .type = CELL_CLASS },
+};
+
 static void print_csv(const struct metrics_gate *g)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct table t = TABLE_INIT(criterion_columns);
 
-	strbuf_addstr(&sb, "criterion,label,op,threshold,value,result,advisory\n");
 	for (size_t i = 0; i < g->nr; i++) {
 		const struct metrics_criterion *c = &g->criteria[i];
 
-		strbuf_addf(&sb, "%s,", c->name);
-		csv_field(&sb, c->label);
-		strbuf_addf(&sb, ",%s", metrics_op_name(c->op));
-		metrics_csv_number(&sb, c->threshold);
-		metrics_csv_number(&sb, c->value);
-		strbuf_addf(&sb, ",%s,%s\n", c->pass ? "PASS" : "FAIL",
-			    c->advisory ? "true" : "false");
+		table_row(&t);
+		table_str(&t, c->name);
+		table_str(&t, c->label);
+		table_str(&t, metrics_op_name(c->op));
+		table_number(&t, c->threshold);
+		table_number(&t, c->value);
+		table_str(&t, c->pass ? "PASS" : "FAIL");
+		table_str(&t, c->advisory ? "true" : "false");
 	}
-	strbuf_addf(&sb, "verdict,verdict,,,,%s,false\n", g->go ? "GO" : "NO-GO");
+	/* The verdict is a row of its own: cron greps it. */
+	table_row(&t);
+	table_str(&t, "verdict");
+	table_str(&t, "verdict");
+	table_null(&t);
+	table_null(&t);
+	table_null(&t);
+	table_str(&t, g->go ? "GO" : "NO-GO");
+	table_str(&t, "false");
+	table_write(&t, FORMAT_CSV, &sb);
+	table_release(&t);
 	metrics_flush(&sb);
 }
 

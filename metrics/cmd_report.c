@@ -4,6 +4,7 @@
 #include "core/commands.h"
 #include "core/json.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "adapters/ruleset.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
@@ -293,40 +294,70 @@ static void print_json(const struct metrics *m)
 
 /* ---- CSV: one row per head of the window ---- */
 
+/* One row per head (and per run of main), every format's columns in one list. */
+static const struct table_column head_columns[] = {
+	{ .key = "pr", .type = CELL_COUNT },
+	{ .key = "repo", .type = CELL_TEXT },
+	{ .key = "head", .type = CELL_ID },
+	{ .key = "at", .type = CELL_TIME },
+	{ .key = "class", .type = CELL_CLASS },
+	{ .key = "why", .type = CELL_TEXT },
+	{ .key = "decision", .type = CELL_CLASS },
+	{ .key = "affected_fraction", .type = CELL_RATE },
+	{ .key = "shadow_wall_clock_s", .type = CELL_SECONDS },
+	{ .key = "full_wall_clock_s", .type = CELL_SECONDS },
+	{ .key = "diff_coverage", .type = CELL_RATE },
+	{ .key = "missed", .type = CELL_COUNT },
+	{ .key = "explained", .type = CELL_CLASS },
+	{ .key = "shadow_attempts", .type = CELL_COUNT },
+	{ .key = "full_attempts", .type = CELL_COUNT },
+	{ .key = "missed_blind_spots", .type = CELL_COUNT },
+	{ .key = "verifier_changed", .type = CELL_CLASS },
+};
+
+static void head_row(struct table *t, const struct metrics_row *r)
+{
+	table_row(t);
+	if (r->has_pr)
+		table_count(t, r->pr);
+	else
+		table_null(t);
+	table_str(t, r->repo);
+	table_str(t, r->sha);
+	table_time(t, r->at);
+	table_str(t, pair_class_name(r->cls));
+	table_str(t, r->why);
+	table_str(t, r->decision == DECISION_NONE ? NULL : decision_name(r->decision));
+	table_number(t, r->affected);
+	table_number(t, r->shadow_wall_s);
+	table_number(t, r->full_wall_s);
+	table_number(t, r->diff_coverage);
+	table_count(t, (int64_t)r->missed);
+	table_str(t, r->explained ? "yes" : pair_class_is_escape(r->cls) ? "no" : NULL);
+	table_count(t, r->shadow_attempts);
+	table_count(t, r->full_attempts);
+	table_count(t, (int64_t)r->missed_blind);
+	table_str(t, r->verifier_changed ? "yes" : NULL);
+}
+
 static void print_csv(const struct metrics *m)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct table t = TABLE_INIT(head_columns);
 
-	strbuf_addstr(&sb, "pr,repo,head,at,class,why,decision,affected_fraction,"
-		      "shadow_wall_clock_s,full_wall_clock_s,diff_coverage,missed,"
-		      "explained,shadow_attempts,full_attempts,missed_blind_spots,"
-		      "verifier_changed\n");
 	for (size_t i = 0; i < m->nr_rows; i++) {
-		const struct metrics_row *r = &m->rows[i];
-
-		if (r->has_pr)
-			strbuf_addf(&sb, "%" PRId64, r->pr);
-		strbuf_addch(&sb, ',');
-		csv_field(&sb, r->repo);
-		strbuf_addf(&sb, ",%s,", r->sha);
-		time_format(&sb, r->at);
-		strbuf_addf(&sb, ",%s,", pair_class_name(r->cls));
-		csv_field(&sb, r->why ? r->why : "");
-		strbuf_addf(&sb, ",%s", r->decision == DECISION_NONE ? ""
-							   : decision_name(r->decision));
-		metrics_csv_number(&sb, r->affected);
-		metrics_csv_number(&sb, r->shadow_wall_s);
-		metrics_csv_number(&sb, r->full_wall_s);
-		metrics_csv_number(&sb, r->diff_coverage);
-		strbuf_addf(&sb, ",%zu,%s,%d,%d,%zu,%s\n", r->missed,
-			    r->explained ? "yes" : pair_class_is_escape(r->cls) ? "no" : "",
-			    r->shadow_attempts, r->full_attempts, r->missed_blind,
-			    r->verifier_changed ? "yes" : "");
-		if (sb.len > 65536) {
+		head_row(&t, &m->rows[i]);
+		/* In chunks: a year of a million heads stays out of memory. */
+		if (t.nr_rows == 1024 || i + 1 == m->nr_rows) {
+			table_write(&t, FORMAT_CSV, &sb);
+			table_release(&t);
+			t.no_header = true;
 			fwrite(sb.buf, 1, sb.len, stdout);
 			strbuf_reset(&sb);
 		}
 	}
+	if (!m->nr_rows)
+		table_write(&t, FORMAT_CSV, &sb);
 	metrics_flush(&sb);
 }
 

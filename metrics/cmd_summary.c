@@ -7,6 +7,7 @@
 #include "core/commands.h"
 #include "core/json.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
@@ -261,44 +262,68 @@ static void print_json(const struct metrics *m)
 }
 
 /* One row per summary: cron can append it to a history. */
+static const struct table_column summary_columns[] = {
+	{ .key = "since", .type = CELL_BOUND },
+	{ .key = "until", .type = CELL_BOUND },
+	{ .key = "repo", .type = CELL_TEXT },
+	{ .key = "pairs", .type = CELL_COUNT },
+	{ .key = "escapes", .type = CELL_COUNT },
+	{ .key = "explained", .type = CELL_COUNT },
+	{ .key = "escape_rate", .type = CELL_RATE },
+	{ .key = "escape_rate_upper", .type = CELL_RATE },
+	{ .key = "escape_rate_ci_lower", .type = CELL_RATE },
+	{ .key = "escape_rate_ci_upper", .type = CELL_RATE },
+	{ .key = "confidence", .type = CELL_SETTING },
+	{ .key = "escape_target", .type = CELL_SETTING },
+	{ .key = "pairs_needed", .type = CELL_COUNT },
+	{ .key = "previous_pairs", .type = CELL_COUNT },
+	{ .key = "previous_escapes", .type = CELL_COUNT },
+	{ .key = "previous_rate", .type = CELL_RATE },
+	{ .key = "p_value", .type = CELL_RATE },
+	{ .key = "direction", .type = CELL_CLASS },
+	{ .key = "never_selected", .type = CELL_COUNT },
+	{ .key = "failed_in_full", .type = CELL_COUNT },
+	{ .key = "verifier_changed", .type = CELL_COUNT },
+};
+
+static void opt_count(struct table *t, bool has, int64_t v)
+{
+	if (has)
+		table_count(t, v);
+	else
+		table_null(t);
+}
+
 static void print_csv(const struct metrics *m)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const struct metrics_trend *t = &m->trend;
-	const char *dir = trend_direction_name(t->direction);
+	struct table t = TABLE_INIT(summary_columns);
+	const struct metrics_trend *tr = &m->trend;
 
-	strbuf_addstr(&sb, "since,until,repo,pairs,escapes,explained,escape_rate,"
-		      "escape_rate_upper,escape_rate_ci_lower,escape_rate_ci_upper,"
-		      "confidence,escape_target,pairs_needed,previous_pairs,previous_escapes,"
-		      "previous_rate,p_value,direction,never_selected,failed_in_full,"
-		      "verifier_changed\n");
-	metrics_fmt_bound(&sb, m->since);
-	strbuf_addch(&sb, ',');
-	metrics_fmt_bound(&sb, m->until);
-	strbuf_addch(&sb, ',');
-	csv_field(&sb, m->repo);
-	strbuf_addf(&sb, ",%" PRId64 ",%" PRId64 ",%" PRId64, m->pairs, m->escapes,
-		    m->escapes_explained);
-	metrics_csv_number(&sb, m->escape_rate);
-	metrics_csv_number(&sb, m->escape_bounds.upper);
-	metrics_csv_number(&sb, m->escape_bounds.ci[0]);
-	metrics_csv_number(&sb, m->escape_bounds.ci[1]);
-	strbuf_addf(&sb, ",%g,%g,", m->confidence, m->escape_target);
-	if (m->pairs_needed >= 0)
-		strbuf_addf(&sb, "%" PRId64, m->pairs_needed);
-	strbuf_addch(&sb, ',');
-	if (t->known)
-		strbuf_addf(&sb, "%" PRId64 ",%" PRId64, t->pairs, t->escapes);
-	else
-		strbuf_addch(&sb, ',');
-	metrics_csv_number(&sb, t->previous_rate);
-	metrics_csv_number(&sb, t->p_value);
-	strbuf_addf(&sb, ",%s,", dir ? dir : "");
-	if (m->blind.known)
-		strbuf_addf(&sb, "%zu,%zu", m->blind.never.nr, m->blind.failed.nr);
-	else
-		strbuf_addch(&sb, ',');
-	strbuf_addf(&sb, ",%" PRId64 "\n", m->verifier_heads);
+	table_row(&t);
+	table_time(&t, m->since);
+	table_time(&t, m->until);
+	table_str(&t, m->repo);
+	table_count(&t, m->pairs);
+	table_count(&t, m->escapes);
+	table_count(&t, m->escapes_explained);
+	table_number(&t, m->escape_rate);
+	table_number(&t, m->escape_bounds.upper);
+	table_number(&t, m->escape_bounds.ci[0]);
+	table_number(&t, m->escape_bounds.ci[1]);
+	table_number(&t, m->confidence);
+	table_number(&t, m->escape_target);
+	opt_count(&t, m->pairs_needed >= 0, m->pairs_needed);
+	opt_count(&t, tr->known, tr->pairs);
+	opt_count(&t, tr->known, tr->escapes);
+	table_number(&t, tr->previous_rate);
+	table_number(&t, tr->p_value);
+	table_str(&t, trend_direction_name(tr->direction));
+	opt_count(&t, m->blind.known, (int64_t)m->blind.never.nr);
+	opt_count(&t, m->blind.known, (int64_t)m->blind.failed.nr);
+	table_count(&t, m->verifier_heads);
+	table_write(&t, FORMAT_CSV, &sb);
+	table_release(&t);
 	metrics_flush(&sb);
 }
 

@@ -5,6 +5,7 @@
 #include "core/config.h"
 #include "core/json.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/testrec.h"
@@ -41,36 +42,50 @@ static void text_unquarantine(struct metrics_out *o, const struct test_records *
 	}
 }
 
-/* The count columns of the table, each as wide as its header or its widest value. */
-static const struct {
-	const char *head;
-	size_t field;
-} columns[] = {
-	{ "MISSED", offsetof(struct test_record, escaped) },
-	{ "FAILED", offsetof(struct test_record, failed) },
-	{ "INHER", offsetof(struct test_record, inherited) },
-	{ "FLAKY", offsetof(struct test_record, flaky) },
-	{ "QUAR", offsetof(struct test_record, quarantined) },
-	{ "SELECT", offsetof(struct test_record, selected) },
-	{ "RAN", offsetof(struct test_record, ran) },
+/*
+ * The records' columns, once for every format (core/table.h): json and csv
+ * in this order, text by text_order (most missed first reads left to right).
+ */
+static const struct table_column record_columns[] = {
+	{ .key = "id", .head = "TEST", .type = CELL_ID },
+	{ .key = "ran", .head = "RAN", .type = CELL_COUNT, .gap = 1 },
+	{ .key = "selected", .head = "SELECT", .type = CELL_COUNT, .gap = 1 },
+	{ .key = "failed", .head = "FAILED", .type = CELL_COUNT, .gap = 1 },
+	{ .key = "missed", .head = "MISSED", .type = CELL_COUNT, .gap = 1 },
+	{ .key = "inherited", .head = "INHER", .type = CELL_COUNT, .gap = 1 },
+	{ .key = "flaky", .head = "FLAKY", .type = CELL_COUNT, .gap = 1 },
+	{ .key = "quarantined", .head = "QUAR", .type = CELL_COUNT, .gap = 1 },
+	/* In json and csv: the ids need text's columns. */
+	{ .key = "first_seen", .type = CELL_TIME, .formats = FORMAT_JSON | FORMAT_CSV },
+	{ .key = "last_seen", .head = "LAST SEEN", .type = CELL_TIME },
+	{ .key = "unquarantine", .type = CELL_BOOL, .formats = FORMAT_CSV },
 };
+static const size_t record_text_order[] = { 4, 3, 5, 6, 7, 2, 1, 9, 0 };
 
-static int64_t column(const struct test_record *t, size_t k)
+static void record_row(struct table *t, const struct test_record *r,
+		       const struct test_records *all)
 {
-	return *(const int64_t *)((const char *)t + columns[k].field);
+	table_row(t);
+	table_str(t, r->id);
+	table_count(t, r->ran);
+	table_count(t, r->selected);
+	table_count(t, r->failed);
+	table_count(t, r->escaped);
+	table_count(t, r->inherited);
+	table_count(t, r->flaky);
+	table_count(t, r->quarantined);
+	table_time(t, r->first_at);
+	table_time(t, r->last_at);
+	table_bool(t, strlist_sorted_has(&all->unquarantine, r->id));
 }
 
-static int column_width(const struct test_records *r, size_t k)
+static void records_table(struct table *t, const struct test_records *r)
 {
-	int w = (int)strlen(columns[k].head);
-
-	for (size_t i = 0; i < r->nr; i++) {
-		int n = snprintf(NULL, 0, "%" PRId64, column(&r->items[i], k));
-
-		if (n > w)
-			w = n;
-	}
-	return w;
+	*t = (struct table)TABLE_INIT(record_columns);
+	t->text_order = record_text_order;
+	t->nr_text_order = ARRAY_SIZE(record_text_order);
+	for (size_t i = 0; i < r->nr; i++)
+		record_row(t, &r->items[i], r);
 }
 
 static void print_text(const struct metrics *m, const struct window *w,
@@ -78,28 +93,14 @@ static void print_text(const struct metrics *m, const struct window *w,
 {
 	struct metrics_out o = { STRBUF_INIT, false };
 	struct strbuf *sb = &o.sb;
-	int width[ARRAY_SIZE(columns)];
+	struct table t;
 
 	text_header(&o, w, m);
 	test_records_span(sb, r);
 	strbuf_addstr(sb, ", most missed first\n\n");
-	for (size_t k = 0; k < ARRAY_SIZE(columns); k++) {
-		width[k] = column_width(r, k);
-		strbuf_addf(sb, "%*s ", width[k], columns[k].head);
-	}
-	/* The first-seen date is in json and csv: the ids need the columns. */
-	strbuf_addf(sb, " %-10s  %s\n", "LAST SEEN", "TEST");
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct test_record *t = &r->items[i];
-
-		for (size_t k = 0; k < ARRAY_SIZE(columns); k++)
-			strbuf_addf(sb, "%*" PRId64 " ", width[k], column(t, k));
-		strbuf_addch(sb, ' ');
-		fmt_date(sb, t->last_at);
-		strbuf_addstr(sb, "  ");
-		metrics_put_text(&o, t->id);
-		strbuf_addch(sb, '\n');
-	}
+	records_table(&t, r);
+	table_write(&t, FORMAT_TEXT, sb);
+	table_release(&t);
 	text_unquarantine(&o, r);
 	metrics_flush(sb);
 }
@@ -141,26 +142,32 @@ static void print_history_text(const struct metrics *m, const struct window *w,
 	metrics_flush(sb);
 }
 
-static cJSON *json_record(const struct test_record *t)
+static cJSON *json_record(const struct test_record *r, const struct test_records *all)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct table t = TABLE_INIT(record_columns);
+	cJSON *list, *o;
 
-	json_add_string(o, "id", t->id);
-	json_add_int(o, "ran", t->ran);
-	json_add_int(o, "selected", t->selected);
-	json_add_int(o, "failed", t->failed);
-	json_add_int(o, "missed", t->escaped);
-	json_add_int(o, "inherited", t->inherited);
-	json_add_int(o, "flaky", t->flaky);
-	json_add_int(o, "quarantined", t->quarantined);
-	json_add_time(o, "first_seen", t->first_at);
-	json_add_time(o, "last_seen", t->last_at);
+	record_row(&t, r, all);
+	list = table_json(&t);
+	o = cJSON_DetachItemFromArray(list, 0);
+	cJSON_Delete(list);
+	table_release(&t);
 	return o;
 }
+
+static const struct table_column event_columns[] = {
+	{ .key = "at", .head = "WHEN", .type = CELL_TIME },
+	{ .key = "pr", .head = "PR", .type = CELL_COUNT },
+	{ .key = "head", .head = "HEAD", .type = CELL_ID },
+	{ .key = "class", .head = "CLASS", .type = CELL_CLASS },
+	{ .key = "outcome", .head = "OUTCOME", .type = CELL_TEXT },
+	{ .key = "selected", .head = "SELECTED", .type = CELL_BOOL },
+};
 
 static void print_json(const struct metrics *m, const struct test_records *r, const char *id)
 {
 	cJSON *root = cJSON_CreateObject(), *list, *u;
+	struct table all;
 
 	metrics_json_window(root, m);
 	json_add_int(root, "pairs", r->pairs);
@@ -168,26 +175,31 @@ static void print_json(const struct metrics *m, const struct test_records *r, co
 	if (id) {
 		const struct test_record *t = find(r, id);
 
-		cJSON_AddItemToObject(root, "test", t ? json_record(t) : cJSON_CreateNull());
-		list = cJSON_AddArrayToObject(root, "history");
+		struct table h = TABLE_INIT(event_columns);
+
+		cJSON_AddItemToObject(root, "test", t ? json_record(t, r) : cJSON_CreateNull());
 		for (size_t i = 0; i < r->nr_history; i++) {
 			const struct test_event *e = &r->history[i];
-			cJSON *o = cJSON_CreateObject();
 
-			json_add_time(o, "at", e->at);
-			json_add_opt_int(o, "pr", e->has_pr, e->pr);
-			json_add_string(o, "head", e->sha);
-			json_add_string(o, "class", e->class_name);
-			json_add_string(o, "outcome", e->outcome);
-			json_add_bool(o, "selected", e->selected);
-			cJSON_AddItemToArray(list, o);
+			table_row(&h);
+			table_time(&h, e->at);
+			if (e->has_pr)
+				table_count(&h, e->pr);
+			else
+				table_null(&h);
+			table_str(&h, e->sha);
+			table_str(&h, e->class_name);
+			table_str(&h, e->outcome);
+			table_bool(&h, e->selected);
 		}
+		cJSON_AddItemToObject(root, "history", table_json(&h));
+		table_release(&h);
 		json_print_free(root, stdout);
 		return;
 	}
-	list = cJSON_AddArrayToObject(root, "tests");
-	for (size_t i = 0; i < r->nr; i++)
-		cJSON_AddItemToArray(list, json_record(&r->items[i]));
+	records_table(&all, r);
+	cJSON_AddItemToObject(root, "tests", table_json(&all));
+	table_release(&all);
 	u = cJSON_AddObjectToObject(root, "unquarantine");
 	json_add_int(u, "green_days", r->green_days);
 	json_add_time(u, "since", r->green_since);
@@ -200,21 +212,11 @@ static void print_json(const struct metrics *m, const struct test_records *r, co
 static void print_csv(const struct test_records *r)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct table t;
 
-	strbuf_addstr(&sb, "id,ran,selected,failed,missed,inherited,flaky,quarantined,"
-		      "first_seen,last_seen,unquarantine\n");
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct test_record *t = &r->items[i];
-
-		csv_field(&sb, t->id);
-		strbuf_addf(&sb, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%"
-			    PRId64 ",%" PRId64 ",", t->ran, t->selected, t->failed, t->escaped,
-			    t->inherited, t->flaky, t->quarantined);
-		time_format(&sb, t->first_at);
-		strbuf_addch(&sb, ',');
-		time_format(&sb, t->last_at);
-		strbuf_addf(&sb, ",%s\n", strlist_sorted_has(&r->unquarantine, t->id) ? "yes" : "no");
-	}
+	records_table(&t, r);
+	table_write(&t, FORMAT_CSV, &sb);
+	table_release(&t);
 	metrics_flush(&sb);
 }
 

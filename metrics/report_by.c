@@ -1,6 +1,7 @@
 /* `tiadash report --by day|week|month`: the headline figures per period, in every format. */
 #include "core/tiadash.h"
 #include "core/json.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
@@ -126,32 +127,54 @@ static void print_json(const struct metrics *m, enum metrics_period by,
 	json_print_free(root, stdout);
 }
 
+/* A row per period; a figure added here is in the csv. */
+static const struct table_column period_columns[] = {
+	{ .key = "start", .type = CELL_TIME },
+	{ .key = "end", .type = CELL_TIME },
+	{ .key = "partial", .type = CELL_BOOL },
+	{ .key = "heads", .type = CELL_COUNT },
+	{ .key = "pairs", .type = CELL_COUNT },
+	{ .key = "escapes", .type = CELL_COUNT },
+	{ .key = "escape_rate", .type = CELL_RATE },
+	{ .key = "escape_rate_upper", .type = CELL_RATE },
+	{ .key = "escape_rate_ci_lower", .type = CELL_RATE },
+	{ .key = "escape_rate_ci_upper", .type = CELL_RATE },
+	{ .key = "shadow_runs", .type = CELL_COUNT },
+	{ .key = "force_full", .type = CELL_COUNT },
+	{ .key = "force_full_rate", .type = CELL_RATE },
+	{ .key = "affected_p50", .type = CELL_RATE },
+	{ .key = "shadow_wall_clock_p95", .type = CELL_SECONDS },
+	{ .key = "diff_coverage_mean", .type = CELL_RATE },
+};
+
 static void print_csv(const struct metrics_day *p, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct table t = TABLE_INIT(period_columns);
 
-	strbuf_addstr(&sb, "start,end,partial,heads,pairs,escapes,escape_rate,escape_rate_upper,"
-		      "escape_rate_ci_lower,escape_rate_ci_upper,shadow_runs,force_full,"
-		      "force_full_rate,affected_p50,shadow_wall_clock_p95,diff_coverage_mean\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct metrics_day *d = &p[i];
 
-		time_format(&sb, d->day);
-		strbuf_addch(&sb, ',');
-		time_format(&sb, d->end);
-		strbuf_addf(&sb, ",%s,%" PRId64 ",%" PRId64 ",%" PRId64, d->partial ? "yes" : "no",
-			    d->heads, d->pairs, d->escapes);
-		metrics_csv_number(&sb, d->escape_rate);
-		metrics_csv_number(&sb, d->escape.upper);
-		metrics_csv_number(&sb, d->escape.ci[0]);
-		metrics_csv_number(&sb, d->escape.ci[1]);
-		strbuf_addf(&sb, ",%" PRId64 ",%" PRId64, d->shadow_runs, d->force_full);
-		metrics_csv_number(&sb, d->force_full_rate);
-		metrics_csv_number(&sb, d->affected_p50);
-		metrics_csv_number(&sb, d->shadow_wall_p95);
-		metrics_csv_number(&sb, d->diff_coverage_mean);
-		strbuf_addch(&sb, '\n');
+		table_row(&t);
+		table_time(&t, d->day);
+		table_time(&t, d->end);
+		table_bool(&t, d->partial);
+		table_count(&t, d->heads);
+		table_count(&t, d->pairs);
+		table_count(&t, d->escapes);
+		table_number(&t, d->escape_rate);
+		table_number(&t, d->escape.upper);
+		table_number(&t, d->escape.ci[0]);
+		table_number(&t, d->escape.ci[1]);
+		table_count(&t, d->shadow_runs);
+		table_count(&t, d->force_full);
+		table_number(&t, d->force_full_rate);
+		table_number(&t, d->affected_p50);
+		table_number(&t, d->shadow_wall_p95);
+		table_number(&t, d->diff_coverage_mean);
 	}
+	table_write(&t, FORMAT_CSV, &sb);
+	table_release(&t);
 	metrics_flush(&sb);
 }
 

@@ -3,6 +3,7 @@
 #include "core/html.h"
 #include "core/json.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
 #include "seed/seed.h"
@@ -500,46 +501,60 @@ void seed_print_json(const struct seed_report *r, FILE *f)
 
 /* ---- csv: one row per mutant ---- */
 
-static void csv_num(struct strbuf *sb, double v)
-{
-	strbuf_addch(sb, ',');
-	if (!isnan(v))
-		strbuf_addf(sb, "%.3f", v);
-}
+static const struct table_column mutant_columns[] = {
+	{ .key = "commit", .type = CELL_ID },
+	{ .key = "pr", .type = CELL_COUNT },
+	{ .key = "path", .type = CELL_PATH },
+	{ .key = "line", .type = CELL_COUNT },
+	{ .key = "column", .type = CELL_COUNT },
+	{ .key = "operator", .type = CELL_CLASS },
+	{ .key = "before", .type = CELL_TEXT },
+	{ .key = "after", .type = CELL_TEXT },
+	{ .key = "verdict", .type = CELL_CLASS },
+	{ .key = "timed_out", .type = CELL_BOOL },
+	{ .key = "caught_by", .type = CELL_TEXT },
+	{ .key = "invalid", .type = CELL_TEXT },
+	{ .key = "subset_s", .type = CELL_SECONDS, .decimals = 3 },
+	{ .key = "full_s", .type = CELL_SECONDS, .decimals = 3 },
+	{ .key = "executed", .type = CELL_CLASS },
+};
 
 void seed_print_csv(const struct seed_report *r, FILE *f)
 {
 	const struct seed_info *i = &r->fig->info;
+	struct table t = TABLE_INIT(mutant_columns);
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, "commit,pr,path,line,column,operator,before,after,verdict,timed_out,"
-		      "caught_by,invalid,subset_s,full_s,executed\n");
 	for (size_t k = 0; k < i->nr_mutants; k++) {
 		const struct seed_mutant_info *m = &i->mutants[k];
 		const struct seed_change_info *c = change_of(i, m->change);
 		struct strbuf tests = STRBUF_INIT;
 
-		strbuf_addf(&sb, "%s,", c ? c->sha : "");
+		for (size_t n = 0; n < m->caught_by.nr; n++)
+			strbuf_addf(&tests, "%s%s", n ? " " : "", m->caught_by.items[n]);
+		table_row(&t);
+		table_str(&t, c ? c->sha : NULL);
 		if (c && c->has_pr)
-			strbuf_addf(&sb, "%" PRId64, c->pr);
-		strbuf_addch(&sb, ',');
-		csv_field(&sb, m->path);
-		strbuf_addf(&sb, ",%" PRId64 ",%" PRId64 ",%s,", m->line, m->col + 1, m->op);
-		csv_field(&sb, m->before);
-		strbuf_addch(&sb, ',');
-		csv_field(&sb, m->after);
-		strbuf_addf(&sb, ",%s,%s,", seed_verdict_name(m->verdict),
-			    m->timed_out ? "yes" : "no");
-		for (size_t t = 0; t < m->caught_by.nr; t++)
-			strbuf_addf(&tests, "%s%s", t ? " " : "", m->caught_by.items[t]);
-		csv_field(&sb, tests.buf);
-		strbuf_addch(&sb, ',');
-		csv_field(&sb, m->why ? m->why : "");
-		csv_num(&sb, m->subset_s);
-		csv_num(&sb, m->full_s);
-		strbuf_addf(&sb, ",%s\n", seed_executed_name(m->executed));
+			table_count(&t, c->pr);
+		else
+			table_null(&t);
+		table_str(&t, m->path);
+		table_count(&t, m->line);
+		table_count(&t, m->col + 1);
+		table_str(&t, m->op);
+		table_str(&t, m->before);
+		table_str(&t, m->after);
+		table_str(&t, seed_verdict_name(m->verdict));
+		table_bool(&t, m->timed_out);
+		table_str(&t, tests.buf);
+		table_str(&t, m->why);
+		table_number(&t, m->subset_s);
+		table_number(&t, m->full_s);
+		table_str(&t, seed_executed_name(m->executed));
 		strbuf_release(&tests);
 	}
+	table_write(&t, FORMAT_CSV, &sb);
+	table_release(&t);
 	fwrite(sb.buf, 1, sb.len, f);
 	strbuf_release(&sb);
 }

@@ -1,0 +1,413 @@
+/* The row model of table-shaped output: typed cells, one writer per format. */
+#include "core/tiadash.h"
+#include "core/table.h"
+#include "core/json.h"
+#include "core/sanitize.h"
+#include "core/textfit.h"
+#include "core/timeutil.h"
+
+void table_release(struct table *t)
+{
+	for (size_t i = 0; i < t->nr_cells; i++)
+		free(t->cells[i].s);
+	free(t->cells);
+	t->cells = NULL;
+	t->nr_rows = t->nr_cells = t->alloc = 0;
+}
+
+void table_row(struct table *t)
+{
+	if (t->nr_cells != t->nr_rows * t->nr_cols)
+		BUG("table row %zu has %zu of %zu cells", t->nr_rows,
+		    t->nr_cells - (t->nr_rows - 1) * t->nr_cols, t->nr_cols);
+	t->nr_rows++;
+}
+
+static bool fractional(enum cell_type type)
+{
+	return type == CELL_RATE || type == CELL_SECONDS || type == CELL_MINUTES ||
+	       type == CELL_SETTING;
+}
+
+static struct table_cell *next_cell(struct table *t, bool string, bool number)
+{
+	size_t col = t->nr_cells - (t->nr_rows - 1) * t->nr_cols;
+	enum cell_type type;
+	struct table_cell *c;
+
+	if (!t->nr_rows || col >= t->nr_cols)
+		BUG("table cell outside a row");
+	type = t->cols[col].type;
+	if (string != (type <= CELL_PATH) || number != fractional(type))
+		BUG("table column '%s' given a cell of another type", t->cols[col].key);
+	if (t->nr_cells == t->alloc) {
+		t->alloc = t->alloc ? 2 * t->alloc : 64;
+		t->cells = xrealloc(t->cells, t->alloc * sizeof(*t->cells));
+	}
+	c = &t->cells[t->nr_cells++];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
+static enum cell_type cur_type(const struct table *t)
+{
+	return t->cols[t->nr_cells - (t->nr_rows - 1) * t->nr_cols].type;
+}
+
+void table_str(struct table *t, const char *s)
+{
+	struct table_cell *c = next_cell(t, true, false);
+
+	c->null = !s;
+	c->s = s ? xstrdup(s) : NULL;
+}
+
+void table_count(struct table *t, int64_t v)
+{
+	if (t->nr_rows && cur_type(t) != CELL_COUNT)
+		BUG("table_count for a column not of counts");
+	next_cell(t, false, false)->i = v;
+}
+
+void table_number(struct table *t, double v)
+{
+	struct table_cell *c = next_cell(t, false, true);
+
+	c->d = v;
+	c->null = isnan(v);
+}
+
+void table_time(struct table *t, int64_t ms)
+{
+	struct table_cell *c;
+
+	if (t->nr_rows && cur_type(t) != CELL_TIME && cur_type(t) != CELL_BOUND)
+		BUG("table_time for a column not of times");
+	c = next_cell(t, false, false);
+	c->i = ms;
+	c->null = ms == INT64_MIN || ms == INT64_MAX;
+}
+
+void table_bool(struct table *t, bool v)
+{
+	if (t->nr_rows && cur_type(t) != CELL_BOOL)
+		BUG("table_bool for a column not of booleans");
+	next_cell(t, false, false)->i = v;
+}
+
+void table_null(struct table *t)
+{
+	size_t col = t->nr_cells - (t->nr_rows ? t->nr_rows - 1 : 0) * t->nr_cols;
+	enum cell_type type = t->nr_rows && col < t->nr_cols ? t->cols[col].type : CELL_TEXT;
+
+	next_cell(t, type <= CELL_PATH, fractional(type))->null = true;
+}
+
+static bool shown(const struct table_column *c, enum output_format f)
+{
+	return !c->formats || (c->formats & f);
+}
+
+static bool numeric(enum cell_type type)
+{
+	return (type >= CELL_COUNT && type <= CELL_MINUTES) || type == CELL_SETTING;
+}
+
+/* A number as people read it (text, md, html). */
+static void put_number(struct strbuf *sb, enum cell_type type, const struct table_cell *c)
+{
+	switch (type) {
+	case CELL_COUNT: strbuf_addf(sb, "%" PRId64, c->i); break;
+	case CELL_RATE: strbuf_addf(sb, "%.1f%%", 100 * c->d); break;
+	case CELL_SECONDS: strbuf_addf(sb, "%.1fs", c->d); break;
+	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
+	case CELL_SETTING: strbuf_addf(sb, "%g", c->d); break;
+	default: break;
+	}
+}
+
+/* The one cell writer per format: every escaping decision is here. */
+static void put_cell(struct strbuf *sb, enum output_format f, const struct table_column *col,
+		     const struct table_cell *c)
+{
+	enum cell_type type = col->type;
+
+	if (c->null) {
+		if (f == FORMAT_TEXT || type == CELL_BOUND)
+			strbuf_addch(sb, '-');
+		return;
+	}
+	switch (type) {
+	case CELL_TEXT:
+	case CELL_CLASS:
+	case CELL_ID:
+	case CELL_PATH:
+		if (f == FORMAT_CSV) {
+			csv_field(sb, c->s);
+		} else if (f == FORMAT_MD && (type == CELL_ID || type == CELL_PATH)) {
+			/* A code span shows it as written; a '|' would end the cell. */
+			struct strbuf code = STRBUF_INIT;
+
+			md_code(&code, c->s);
+			for (size_t i = 0; i < code.len; i++) {
+				if (code.buf[i] == '|')
+					strbuf_addch(sb, '\\');
+				strbuf_addch(sb, code.buf[i]);
+			}
+			strbuf_release(&code);
+		} else if (f == FORMAT_MD) {
+			md_escape(sb, c->s);
+		} else if (f == FORMAT_HTML) {
+			html_escape(sb, c->s);
+		} else {
+			sanitize_text(sb, c->s, strlen(c->s));
+		}
+		break;
+	case CELL_RATE:
+	case CELL_SECONDS:
+	case CELL_MINUTES:
+		if (f == FORMAT_CSV && col->decimals)
+			strbuf_addf(sb, "%.*f", col->decimals, c->d);
+		else if (f == FORMAT_CSV)
+			strbuf_addf(sb, "%.17g", c->d);
+		else
+			put_number(sb, type, c);
+		break;
+	case CELL_COUNT:
+	case CELL_SETTING:
+		put_number(sb, type, c);
+		break;
+	case CELL_BOUND:
+		time_format(sb, c->i);
+		break;
+	case CELL_TIME:
+		if (f == FORMAT_TEXT)
+			time_format_date(sb, c->i);
+		else
+			time_format(sb, c->i);
+		break;
+	case CELL_BOOL:
+		strbuf_addstr(sb, c->i ? "yes" : "no");
+		break;
+	}
+}
+
+static const struct table_cell *cell(const struct table *t, size_t row, size_t col)
+{
+	return &t->cells[row * t->nr_cols + col];
+}
+
+static const char *head(const struct table_column *c)
+{
+	return c->head ? c->head : c->key;
+}
+
+static void write_text(const struct table *t, struct strbuf *sb)
+{
+	size_t n = t->text_order ? t->nr_text_order : t->nr_cols, *order, *width, shown_nr = 0;
+	struct strbuf *text = xcalloc(t->nr_rows * t->nr_cols + 1, sizeof(*text));
+
+	for (size_t i = 0; i < t->nr_rows * t->nr_cols; i++)
+		text[i] = (struct strbuf)STRBUF_INIT;
+
+	order = xcalloc(n + 1, sizeof(*order));
+	width = xcalloc(t->nr_cols + 1, sizeof(*width));
+	for (size_t k = 0; k < n; k++) {
+		size_t col = t->text_order ? t->text_order[k] : k;
+
+		if (shown(&t->cols[col], FORMAT_TEXT))
+			order[shown_nr++] = col;
+	}
+	for (size_t col = 0; col < t->nr_cols; col++)
+		width[col] = strlen(head(&t->cols[col]));
+	for (size_t row = 0; row < t->nr_rows; row++) {
+		for (size_t k = 0; k < shown_nr; k++) {
+			size_t col = order[k];
+			struct strbuf *s = &text[row * t->nr_cols + col];
+
+			put_cell(s, FORMAT_TEXT, &t->cols[col], cell(t, row, col));
+			if (s->len > width[col])
+				width[col] = s->len;
+		}
+	}
+	for (size_t row = t->no_header ? 1 : 0; row <= t->nr_rows; row++) {
+		for (size_t k = 0; k < shown_nr; k++) {
+			const struct table_column *c = &t->cols[order[k]];
+			const char *s = row ? text[(row - 1) * t->nr_cols + order[k]].buf : head(c);
+			int w = (int)width[order[k]];
+
+			if (k)
+				strbuf_addf(sb, "%*s", c->gap ? c->gap : 2, "");
+			if (numeric(c->type))
+				strbuf_addf(sb, "%*s", w, s);
+			else if (k + 1 < shown_nr)
+				strbuf_addf(sb, "%-*s", w, s);
+			else
+				strbuf_addstr(sb, s);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	for (size_t i = 0; i < t->nr_rows * t->nr_cols; i++)
+		strbuf_release(&text[i]);
+	free(text);
+	free(order);
+	free(width);
+}
+
+static void write_md(const struct table *t, struct strbuf *sb)
+{
+	for (size_t col = 0; col < t->nr_cols; col++)
+		if (shown(&t->cols[col], FORMAT_MD)) {
+			strbuf_addstr(sb, "| ");
+			md_escape(sb, head(&t->cols[col]));
+			strbuf_addch(sb, ' ');
+		}
+	strbuf_addstr(sb, "|\n");
+	for (size_t col = 0; col < t->nr_cols; col++)
+		if (shown(&t->cols[col], FORMAT_MD))
+			strbuf_addstr(sb, numeric(t->cols[col].type) ? "|---:" : "|---");
+	strbuf_addstr(sb, "|\n");
+	for (size_t row = 0; row < t->nr_rows; row++) {
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_MD)) {
+				strbuf_addstr(sb, "| ");
+				put_cell(sb, FORMAT_MD, &t->cols[col], cell(t, row, col));
+				strbuf_addch(sb, ' ');
+			}
+		strbuf_addstr(sb, "|\n");
+	}
+}
+
+static void write_csv(const struct table *t, struct strbuf *sb)
+{
+	const char *sep = "";
+
+	for (size_t col = 0; col < t->nr_cols && !t->no_header; col++)
+		if (shown(&t->cols[col], FORMAT_CSV)) {
+			strbuf_addstr(sb, sep);
+			csv_field(sb, t->cols[col].key);
+			sep = ",";
+		}
+	if (!t->no_header)
+		strbuf_addch(sb, '\n');
+	for (size_t row = 0; row < t->nr_rows; row++) {
+		sep = "";
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_CSV)) {
+				strbuf_addstr(sb, sep);
+				put_cell(sb, FORMAT_CSV, &t->cols[col], cell(t, row, col));
+				sep = ",";
+			}
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void write_html(const struct table *t, struct strbuf *sb)
+{
+	strbuf_addstr(sb, "<table>\n<thead><tr>");
+	for (size_t col = 0; col < t->nr_cols; col++)
+		if (shown(&t->cols[col], FORMAT_HTML)) {
+			strbuf_addstr(sb, numeric(t->cols[col].type) ? "<th class=\"num\">" : "<th>");
+			html_escape(sb, head(&t->cols[col]));
+			strbuf_addstr(sb, "</th>");
+		}
+	strbuf_addstr(sb, "</tr></thead>\n<tbody>\n");
+	for (size_t row = 0; row < t->nr_rows; row++) {
+		strbuf_addstr(sb, "<tr>");
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_HTML)) {
+				strbuf_addstr(sb, numeric(t->cols[col].type) ? "<td class=\"num\">"
+									     : "<td>");
+				put_cell(sb, FORMAT_HTML, &t->cols[col], cell(t, row, col));
+				strbuf_addstr(sb, "</td>");
+			}
+		strbuf_addstr(sb, "</tr>\n");
+	}
+	strbuf_addstr(sb, "</tbody>\n</table>\n");
+}
+
+static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	cJSON *node;
+
+	if (c->null)
+		return cJSON_CreateNull();
+	switch (type) {
+	case CELL_COUNT: return cJSON_CreateNumber((double)c->i);
+	case CELL_RATE:
+	case CELL_SECONDS:
+	case CELL_MINUTES:
+	case CELL_SETTING: return isfinite(c->d) ? cJSON_CreateNumber(c->d) : cJSON_CreateNull();
+	case CELL_BOOL: return cJSON_CreateBool(c->i != 0);
+	case CELL_TIME:
+	case CELL_BOUND:
+		time_format(&sb, c->i);
+		node = cJSON_CreateString(sb.buf);
+		strbuf_release(&sb);
+		return node;
+	default: return json_string(c->s);
+	}
+}
+
+cJSON *table_json(const struct table *t)
+{
+	cJSON *list = cJSON_CreateArray();
+
+	for (size_t row = 0; row < t->nr_rows; row++) {
+		cJSON *o = cJSON_CreateObject();
+
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_JSON))
+				cJSON_AddItemToObject(o, t->cols[col].key,
+						      json_cell(t->cols[col].type, cell(t, row, col)));
+		cJSON_AddItemToArray(list, o);
+	}
+	return list;
+}
+
+static void write_json(const struct table *t, struct strbuf *sb)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		die("out of memory printing JSON");
+	json_print_free(table_json(t), f);
+	if (fclose(f))
+		die("out of memory printing JSON");
+	strbuf_add(sb, buf, len);
+	free(buf);
+}
+
+void table_write(const struct table *t, enum output_format f, struct strbuf *sb)
+{
+	if (t->nr_cells != t->nr_rows * t->nr_cols)
+		BUG("table's last row is not complete");
+	switch (f) {
+	case FORMAT_TEXT: write_text(t, sb); break;
+	case FORMAT_MD: write_md(t, sb); break;
+	case FORMAT_CSV: write_csv(t, sb); break;
+	case FORMAT_JSON: write_json(t, sb); break;
+	case FORMAT_HTML: write_html(t, sb); break;
+	}
+}
+
+int table_print(const struct table *t, enum output_format f, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT, fitted = STRBUF_INIT;
+	const struct strbuf *w = &sb;
+	int rc = 0;
+
+	table_write(t, f, &sb);
+	if (f == FORMAT_TEXT) {
+		text_fit(&fitted, sb.buf, sb.len, TEXT_WIDTH);
+		w = &fitted;
+	}
+	if (w->len && fwrite(w->buf, 1, w->len, out) != w->len)
+		rc = -1;
+	strbuf_release(&sb);
+	strbuf_release(&fitted);
+	return rc;
+}

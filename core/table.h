@@ -1,0 +1,122 @@
+/*
+ * One row model for table-shaped output (STYLE.md pattern 17). A command
+ * lists its columns once, each with its JSON/CSV key, its text header and
+ * its cell type, adds rows of typed cells, and table_write() renders them
+ * in any format: text (aligned, fitted to the terminal by its caller's
+ * text_fit), md, csv (formula-quoted), json (an array of objects, one per
+ * row, keyed by the columns' keys) and html. Each cell is escaped by its
+ * type in one place, table.c's cell writer for that format; a figure added
+ * as a column shows in every format the column allows.
+ *
+ *   static const struct table_column cols[] = {
+ *           { .key = "id", .head = "TEST", .type = CELL_ID },
+ *           { .key = "ran", .head = "RAN", .type = CELL_COUNT },
+ *   };
+ *   struct table t = TABLE_INIT(cols);
+ *   table_row(&t);
+ *   table_str(&t, id);
+ *   table_count(&t, ran);
+ *   table_write(&t, FORMAT_CSV, &sb);
+ *   table_release(&t);
+ */
+#ifndef TIADASH_CORE_TABLE_H
+#define TIADASH_CORE_TABLE_H
+
+#include "core/tiadash.h"
+#include "core/cli.h"
+#include "core/util.h"
+
+#include <cJSON.h>
+
+/*
+ * How a cell is written:
+ *
+ *            text           md               csv          json
+ *   TEXT     sanitized      md_escape        csv_field    string
+ *   CLASS    sanitized      md_escape        csv_field    string
+ *   ID/PATH  sanitized      code span        csv_field    string
+ *   COUNT    %lld           %lld             %lld         integer
+ *   RATE     12.5%          12.5%            %.17g        number
+ *   SECONDS  12.5s          12.5s            %.17g        number
+ *   MINUTES  12.5 min       12.5 min         %.17g        number
+ *   TIME     the date       RFC 3339         RFC 3339     RFC 3339 string
+ *   BOUND    RFC 3339       RFC 3339         RFC 3339     RFC 3339 string
+ *   SETTING  %g             %g               %g           number
+ *   BOOL     yes/no         yes/no           yes/no       true/false
+ *
+ * html writes md's text through html_escape. A null cell (table_null, a
+ * NULL string, NaN, an unbounded time) is "-" in text, empty in md and
+ * csv, null in json; a BOUND (a window's end) that is unbounded is "-"
+ * in text, md and csv alike.
+ */
+enum cell_type {
+	CELL_TEXT,
+	CELL_CLASS,
+	CELL_ID,
+	CELL_PATH,
+	CELL_COUNT,
+	CELL_RATE,
+	CELL_SECONDS,
+	CELL_MINUTES,
+	CELL_TIME,
+	CELL_BOOL,
+	CELL_BOUND,	/* a window's since or until (table_time) */
+	CELL_SETTING,	/* a value as the user set it: a confidence, a target (table_number) */
+};
+
+struct table_column {
+	const char *key;	/* json and csv key; md and html header unless head */
+	const char *head;	/* text header (and md's, html's); NULL: key */
+	enum cell_type type;
+	unsigned formats;	/* the formats that show it (a mask); 0: every one */
+	int gap;		/* text: spaces before it (0: 2; none for the first) */
+	int decimals;		/* csv: a fractional number's fixed decimals (0: %.17g) */
+};
+
+struct table_cell {
+	bool null;
+	int64_t i;
+	double d;
+	char *s;
+};
+
+struct table {
+	const struct table_column *cols;
+	size_t nr_cols;
+	struct table_cell *cells;	/* nr_rows * nr_cols, row-major */
+	size_t nr_rows, nr_cells, alloc;
+	const size_t *text_order;	/* text's column order; NULL: as listed */
+	size_t nr_text_order;
+	bool no_header;		/* rows only: a later chunk of a long table */
+};
+
+#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false }
+
+/* Free the rows (the columns are the caller's); the table can take rows again. */
+void table_release(struct table *t);
+
+/* Start a row; its cells follow, one per column, in the columns' order. */
+void table_row(struct table *t);
+/* The next cell of the row (the type must be the column's). */
+void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH; copied */
+void table_count(struct table *t, int64_t v);
+void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES SETTING */
+void table_time(struct table *t, int64_t ms);		/* TIME BOUND */
+void table_bool(struct table *t, bool v);
+void table_null(struct table *t);
+
+/*
+ * Append the table in format f to sb: text (a header line of the heads,
+ * numbers right-aligned, the last column unpadded), md (a pipe table), csv
+ * (a header line of the keys), json (the array, printed as
+ * json_print_free would) or html (a <table>). A long table (csv of a
+ * million heads) is written in chunks: table_write, table_release, set
+ * no_header, add the next rows (csv and text only).
+ */
+void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
+/* The rows as a JSON array of objects, for a command's own document. */
+cJSON *table_json(const struct table *t);
+/* table_write to out; text fitted to TEXT_WIDTH. -1 when writing failed. */
+int table_print(const struct table *t, enum output_format f, FILE *out);
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * The row model (core/table.c): each format's writer, escaping by cell
+ * type, and a figure added as one column showing in every format.
+ */
+#include "core/tiadash.h"
+#include "core/table.h"
+
+#include <setjmp.h>
+#include <cmocka.h>
+
+static char *render(const struct table *t, enum output_format f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	table_write(t, f, &sb);
+	return strbuf_detach(&sb, NULL);
+}
+
+static const struct table_column base[] = {
+	{ .key = "id", .head = "TEST", .type = CELL_ID },
+	{ .key = "class", .head = "CLASS", .type = CELL_CLASS },
+	{ .key = "ran", .head = "RAN", .type = CELL_COUNT },
+	{ .key = "rate", .head = "RATE", .type = CELL_RATE },
+	{ .key = "at", .head = "WHEN", .type = CELL_TIME, .formats = FORMAT_JSON | FORMAT_CSV | FORMAT_MD },
+};
+
+/* 2026-11-03T12:00:00Z */
+#define AT 1793707200000LL
+
+static void fill(struct table *t, bool figure)
+{
+	table_row(t);
+	table_str(t, "a|b::=cmd()");
+	table_str(t, "escape");
+	table_count(t, 12);
+	table_number(t, 0.125);
+	table_time(t, AT);
+	if (figure)
+		table_number(t, 42.5);
+	table_row(t);
+	table_str(t, "t::`x`");
+	table_str(t, NULL);
+	table_count(t, 3);
+	table_number(t, NAN);
+	table_time(t, INT64_MAX);
+	if (figure)
+		table_null(t);
+}
+
+static void every_format(void **state)
+{
+	struct table t = TABLE_INIT(base);
+	char *s;
+
+	UNUSED(state);
+	fill(&t, false);
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "TEST         CLASS   RAN   RATE\n"
+			       "a|b::=cmd()  escape   12  12.5%\n"
+			       "t::`x`       -         3      -\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "id,class,ran,rate,at\n"
+			       "a|b::=cmd(),escape,12,0.125,2026-11-03T12:00:00Z\n"
+			       "t::`x`,,3,,\n");
+	free(s);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| TEST | CLASS | RAN | RATE | WHEN |\n"
+			       "|---|---|---:|---:|---|\n"
+			       "| `a\\|b::=cmd()` | escape | 12 | 12.5% | 2026-11-03T12:00:00Z |\n"
+			       "| `` t::`x` `` |  | 3 |  |  |\n");
+	free(s);
+	s = render(&t, FORMAT_JSON);
+	assert_non_null(strstr(s, "\"id\":\t\"a|b::=cmd()\""));
+	assert_non_null(strstr(s, "\"rate\":\tnull"));
+	assert_non_null(strstr(s, "\"at\":\t\"2026-11-03T12:00:00Z\""));
+	assert_non_null(strstr(s, "\"class\":\tnull"));
+	free(s);
+	s = render(&t, FORMAT_HTML);
+	assert_non_null(strstr(s, "<td>a|b::=cmd()</td><td>escape</td><td class=\"num\">12</td>"));
+	assert_null(strstr(s, "WHEN"));
+	free(s);
+	table_release(&t);
+}
+
+/* Hostile strings are escaped by their column's type, in every format. */
+static void hostile(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "path", .head = NULL, .type = CELL_PATH },
+		{ .key = "why", .head = NULL, .type = CELL_TEXT },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "a\033[31m.py");
+	table_str(&t, "=1+1 <b>*x*</b> |");
+	s = render(&t, FORMAT_TEXT);
+	assert_null(strchr(s, '\033'));
+	free(s);
+	s = render(&t, FORMAT_MD);
+	assert_null(strstr(s, "<b>"));
+	assert_non_null(strstr(s, "\\|"));
+	free(s);
+	s = render(&t, FORMAT_HTML);
+	assert_non_null(strstr(s, "&lt;b&gt;"));
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_non_null(strstr(s, ",\"'=1+1 <b>*x*</b> |\"\n"));
+	free(s);
+	table_release(&t);
+}
+
+/*
+ * Adding a figure is one column: the same rows with a "minutes" column
+ * show it in text, md, csv, json and html, with nothing else changed.
+ */
+static void one_column_every_format(void **state)
+{
+	static const struct table_column more[] = {
+		{ .key = "id", .head = "TEST", .type = CELL_ID },
+		{ .key = "class", .head = "CLASS", .type = CELL_CLASS },
+		{ .key = "ran", .head = "RAN", .type = CELL_COUNT },
+		{ .key = "rate", .head = "RATE", .type = CELL_RATE },
+		{ .key = "at", .head = "WHEN", .type = CELL_TIME, .formats = FORMAT_JSON | FORMAT_CSV | FORMAT_MD },
+		{ .key = "gate_minutes", .head = "GATE", .type = CELL_MINUTES },
+	};
+	static const enum output_format formats[] = {
+		FORMAT_TEXT, FORMAT_MD, FORMAT_CSV, FORMAT_JSON, FORMAT_HTML,
+	};
+	struct table before = TABLE_INIT(base), after = TABLE_INIT(more);
+
+	UNUSED(state);
+	fill(&before, false);
+	fill(&after, true);
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++) {
+		char *b = render(&before, formats[i]), *a = render(&after, formats[i]);
+		const char *want = formats[i] == FORMAT_CSV ? "42.5" :
+				   formats[i] == FORMAT_JSON ? "\"gate_minutes\":\t42.5" : "42.5 min";
+
+		assert_null(strstr(b, "42.5"));
+		assert_non_null(strstr(a, want));
+		assert_non_null(strstr(a, formats[i] == FORMAT_TEXT ? "GATE" :
+					  formats[i] == FORMAT_JSON || formats[i] == FORMAT_CSV
+					  ? "gate_minutes" : "GATE"));
+		free(b);
+		free(a);
+	}
+	table_release(&before);
+	table_release(&after);
+}
+
+/* Text keeps the order it is given, gaps as the columns say. */
+static void text_order(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "id", .head = "TEST", .type = CELL_ID },
+		{ .key = "ran", .head = "RAN", .type = CELL_COUNT },
+		{ .key = "missed", .head = "MISSED", .type = CELL_COUNT, .gap = 1 },
+	};
+	static const size_t order[] = { 2, 1, 0 };
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	t.text_order = order;
+	t.nr_text_order = ARRAY_SIZE(order);
+	table_row(&t);
+	table_str(&t, "x");
+	table_count(&t, 7);
+	table_count(&t, 1);
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "MISSED  RAN  TEST\n     1    7  x\n");
+	free(s);
+	table_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_format),
+		cmocka_unit_test(hostile),
+		cmocka_unit_test(one_column_every_format),
+		cmocka_unit_test(text_order),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
