@@ -139,3 +139,17 @@ gen_pairs() {
 ref() {
 	python3 "$TEST_SRC/stats_ref.py" "$@"
 }
+
+# qrun DIR PR KIND STARTED VERDICT SELECTION REPORT QUARANTINE-LINE...: a run
+# of PR (heads.PR, heads.base) whose JUnit is REPORT and whose quarantine
+# list has the given lines; SELECTION is a JSON value or - (none).
+qrun() {
+	local dir=$1 pr=$2 kind=$3 at=$4 verdict=$5 sel=$6 report=$7 fields
+	shift 7
+	mkdir -p "$dir" && cp "$report" "$dir/junit.xml" && printf '%s\n' "$@" >"$dir/quarantine.txt" &&
+	fields="\"repo\": \"acme/x\", \"pr\": $pr, \"head\": \"$(head_of "$pr")\","
+	fields="$fields \"base\": \"$(head_of base)\", \"kind\": \"$kind\", \"attempt\": 1,"
+	fields="$fields \"started_at\": \"$at\", \"wall_clock_s\": 60, \"verdict\": \"$verdict\","
+	[ "$sel" = - ] || fields="$fields \"selection\": $sel,"
+	write_run "$dir" "$fields \"results\": [\"junit.xml\"], \"quarantine\": \"quarantine.txt\""
+}
