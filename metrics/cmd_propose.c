@@ -14,42 +14,12 @@
 #include "metrics/html.h"
 #include "metrics/proposals.h"
 
-enum {
-	OPT_RULES = MOPT_FIRST_PRIVATE,
-	OPT_NO_BUILTIN,
-	OPT_ACCEPT,
-	OPT_EXPLAIN,
-	OPT_NOTE,
-	OPT_LIMIT,
-	OPT_PREVIEW,
-	OPT_DEMOTE,
-	OPT_SELECTOR,
-	OPT_SELECTOR_FORMAT,
-	OPT_SETUP,
-};
-
-static const struct option propose_options[] = {
-	METRICS_WINDOW_OPTIONS,
-	{ "rules", required_argument, NULL, OPT_RULES },
-	{ "no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN },
-	{ "accept", required_argument, NULL, OPT_ACCEPT },
-	{ "explain", required_argument, NULL, OPT_EXPLAIN },
-	{ "note", required_argument, NULL, OPT_NOTE },
-	{ "limit", required_argument, NULL, OPT_LIMIT },
-	{ "preview", required_argument, NULL, OPT_PREVIEW },
-	{ "demote", no_argument, NULL, OPT_DEMOTE },
-	{ "selector", required_argument, NULL, OPT_SELECTOR },
-	{ "selector-format", required_argument, NULL, OPT_SELECTOR_FORMAT },
-	{ "setup", required_argument, NULL, OPT_SETUP },
-	{ NULL, 0, NULL, 0 },
-};
-
 #define DEFAULT_LIMIT 20
 
 struct propose_args {
 	struct metrics_args m;
 	struct strlist rules, previews;
-	bool builtin;
+	bool no_builtin; /* --no-builtin-rules */
 	const char *accept, *explain, *note;
 	bool demote;
 	const char *selector, *selector_format, *setup; /* --demote's selector */
@@ -991,65 +961,67 @@ out:
 
 /* ---- the command ---- */
 
-static int parse_args(struct propose_args *a, int argc, char **argv, int64_t now)
-{
-	int c, rc;
+static struct propose_args propose_args;
 
-	optind = 0;
-	while ((c = getopt_long(argc, argv, METRICS_SHORTOPTS, propose_options, NULL)) != -1) {
-		rc = metrics_args_option(&a->m, c, optarg, now);
-		if (rc == 0)
-			continue;
-		if (rc != 1)
-			return rc;
-		switch (c) {
-		case OPT_RULES:
-			strlist_push(&a->rules, optarg);
-			break;
-		case OPT_NO_BUILTIN:
-			a->builtin = false;
-			break;
-		case OPT_ACCEPT:
-			a->accept = optarg;
-			break;
-		case OPT_EXPLAIN:
-			a->explain = optarg;
-			break;
-		case OPT_NOTE:
-			a->note = optarg;
-			break;
-		case OPT_PREVIEW:
-			strlist_push(&a->previews, optarg);
-			break;
-		case OPT_DEMOTE:
-			a->demote = true;
-			break;
-		case OPT_SELECTOR:
-			a->selector = optarg;
-			break;
-		case OPT_SELECTOR_FORMAT:
-			if (!adapter_find_answer(optarg) && strcmp(optarg, "lists"))
-				return usage_error(&cmd_propose, "--selector-format '%s': "
-						   "expected lists or one of %s", optarg,
-						   adapter_answer_names);
-			a->selector_format = optarg;
-			break;
-		case OPT_SETUP:
-			a->setup = optarg;
-			break;
-		case OPT_LIMIT:
-			if (!strcmp(optarg, "all"))
-				a->limit = -1;
-			else if (!parse_int64(optarg, &a->limit) || a->limit < 0)
-				return usage_error(&cmd_propose, "--limit '%s': expected "
-						   "a count or 'all'", optarg);
-			break;
-		default:
-			return usage_error(&cmd_propose, "unknown option");
-		}
-	}
-	if (optind != argc)
-		return usage_error(&cmd_propose, "unexpected argument '%s'", argv[optind]);
+static int opt_selector_format(const struct opt *o, const char *arg,
+			       const struct opt_parse *p)
+{
+	if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
+		return usage_error(p->cmd, "--selector-format '%s': expected lists or "
+				   "one of %s", arg, adapter_answer_names);
+	*(const char **)o->value = arg;
+	return 0;
+}
+
+static int opt_limit(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	int64_t *limit = o->value;
+
+	if (!strcmp(arg, "all"))
+		*limit = -1;
+	else if (!parse_int64(arg, limit) || *limit < 0)
+		return usage_error(p->cmd, "--limit '%s': expected a count or 'all'", arg);
+	return 0;
+}
+
+static const struct opt propose_opts[] = {
+	OPT_METRICS_WINDOW(&propose_args.m),
+	OPT_STRING_LIST(0, "rules", &propose_args.rules, "FILE", "a rule file or selector "
+			"config in effect (repeatable; default: the selector configs found "
+			"at the repository root, then .tiadash/rules); an accepted glob "
+			"goes to the first"),
+	OPT_BOOL(0, "no-builtin-rules", &propose_args.no_builtin, "offer no built-in "
+		 "default as a candidate"),
+	OPT_FORMAT_HELP(&propose_args.m.format, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			FORMAT_HTML, "text (default), md, json or html (one page with charts)"),
+	OPT_OUTPUT(),
+	OPT_CALLBACK(0, "limit", &propose_args.limit, "N|all", "candidates listed in "
+		     "text, md and html (default 20)", opt_limit),
+	OPT_STRING_LIST(0, "preview", &propose_args.previews, "GLOB", "what GLOB would "
+			"match, close and cost (repeatable)"),
+	OPT_STRING(0, "accept", &propose_args.accept, "GLOB", "append GLOB to the rules "
+		   "file, with a comment naming the escapes it closes and the date"),
+	OPT_STRING(0, "explain", &propose_args.explain, "PR", "mark the escape of PR "
+		   "(or a commit) explained..."),
+	OPT_STRING(0, "note", &propose_args.note, "TEXT", "...with this note (kept in "
+		   "the store)"),
+	OPT_BOOL(0, "demote", &propose_args.demote, "rank the force-full rules in effect "
+		 "by the gate minutes they cost on HEAD's first-parent history in the "
+		 "window, and what dropping each would have missed against its forced "
+		 "changes' full runs"),
+	OPT_STRING(0, "selector", &propose_args.selector, "NAME|CMD", "--demote: replay "
+		   "this selector at the changes a rule forced (as replay --selector); "
+		   "without it only a full run that passed counts (nothing missed), one "
+		   "that failed is unknown"),
+	OPT_CALLBACK(0, "selector-format", &propose_args.selector_format, "F",
+		     "read CMD's answer as adapter F's", opt_selector_format),
+	OPT_STRING(0, "setup", &propose_args.setup, "CMD", "run once in each selector "
+		   "worktree"),
+	OPT_END(),
+};
+
+static int check_args(struct propose_args *a)
+{
 	if (!a->explain != !a->note)
 		return usage_error(&cmd_propose, "--explain PR and --note TEXT go together");
 	if (!!a->explain + !!a->accept + !!a->previews.nr + a->demote > 1)
@@ -1066,18 +1038,28 @@ static int parse_args(struct propose_args *a, int argc, char **argv, int64_t now
 
 static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 {
-	struct propose_args a = { .rules = STRLIST_INIT, .previews = STRLIST_INIT,
-				  .builtin = true, .limit = DEFAULT_LIMIT };
+	struct propose_args a;
 	struct proposals_rules rules = PROPOSALS_RULES_INIT;
 	struct proposals p = PROPOSALS_INIT;
 	struct proposals_opts opts = PROPOSALS_OPTS_INIT;
 	struct config cfg = CONFIG_INIT;
 	struct always_run ar = { NULL, 0 };
 	struct repo *repo;
-	int ret;
+	int ret, argi;
 
-	metrics_args_init(&a.m, &cmd_propose, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_HTML);
-	ret = parse_args(&a, argc, argv, ctx->now);
+	propose_args = (struct propose_args){ .rules = STRLIST_INIT,
+					      .previews = STRLIST_INIT,
+					      .limit = DEFAULT_LIMIT };
+	metrics_args_init(&propose_args.m, &cmd_propose,
+			  FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_HTML);
+	ret = parse_options(argc, argv, &cmd_propose, ctx, &argi) ? EXIT_INPUT_ERROR : 0;
+	a = propose_args;
+	propose_args.rules = (struct strlist)STRLIST_INIT;
+	propose_args.previews = (struct strlist)STRLIST_INIT;
+	if (!ret && argi < argc)
+		ret = usage_error(&cmd_propose, "unexpected argument '%s'", argv[argi]);
+	if (!ret)
+		ret = check_args(&a);
 	if (ret)
 		goto out;
 	if (a.m.format == FORMAT_TEXT)
@@ -1105,7 +1087,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 		goto out;
 	}
 	if (proposals_rules_load(&rules, &a.rules, repo ? repo->root : ctx->repo_path,
-				 a.builtin, a.accept != NULL) < 0)
+				 !a.no_builtin, a.accept != NULL) < 0)
 		goto out;
 	opts.idmap = cfg.idmap;
 	if (ctx->store &&
@@ -1159,34 +1141,8 @@ const struct cmd cmd_propose = {
 		 "[--explain PR --note TEXT] "
 		 "[--demote [--selector NAME|CMD [--selector-format F] [--setup CMD]]]",
 	.summary = "Propose force-full globs that close the window's escapes, scored on history.",
-	.help =
-	"  --since WHEN          window start (1y, 7d, 24h, 90m, 2026-11-01, RFC 3339)\n"
-	"  --until WHEN          window end (exclusive)\n"
-	"  --project NAME        only heads of this repository name (the manifests')\n"
-	"  --rules FILE          a rule file or selector config in effect\n"
-	"                        (repeatable; default: the selector configs found\n"
-	"                        at the repository root, then .tiadash/rules); an\n"
-	"                        accepted glob goes to the first\n"
-	"  --no-builtin-rules    offer no built-in default as a candidate\n"
-	"  --format F            text (default), md, json or html (one page with charts)\n"
-	"  -o FILE               write to FILE (atomically) instead of standard output\n"
-	"  --limit N|all         candidates listed in text, md and html (default 20)\n"
-	"  --preview GLOB        what GLOB would match, close and cost (repeatable)\n"
-	"  --accept GLOB         append GLOB to the rules file, with a comment\n"
-	"                        naming the escapes it closes and the date\n"
-	"  --explain PR          mark the escape of PR (or a commit) explained...\n"
-	"  --note TEXT           ...with this note (kept in the store)\n"
-	"  --demote              rank the force-full rules in effect by the gate\n"
-	"                        minutes they cost on HEAD's first-parent history\n"
-	"                        in the window, and what dropping each would have\n"
-	"                        missed against its forced changes' full runs\n"
-	"  --selector NAME|CMD   --demote: replay this selector at the changes a\n"
-	"                        rule forced (as replay --selector); without it\n"
-	"                        only a full run that passed counts (nothing\n"
-	"                        missed), one that failed is unknown\n"
-	"  --selector-format F   read CMD's answer as adapter F's\n"
-	"  --setup CMD           run once in each selector worktree\n"
-	"\n"
+	.opts = propose_opts,
+	.notes =
 	"Candidates come from the changed paths of the window's unexplained\n"
 	"escapes; each is scored on every stored change: the escapes it closes,\n"
 	"the extra force-full runs and gate minutes it costs, and the force-full\n"
@@ -1197,8 +1153,6 @@ const struct cmd cmd_propose = {
 	"head spent (shadow wall-clock, else full) minus the median narrowed\n"
 	"shadow run (0 when nothing is selected); the miss rate's exact upper\n"
 	"bound (95%) is over the evaluated changes. See tiadash(1).\n",
-	.options = propose_options,
-	.shortopts = METRICS_SHORTOPTS,
 };
 
 /* ---- the text forms the HTML page shows (metrics/html.h) ---- */

@@ -4,6 +4,7 @@
 #include "adapters/ruleset.h"
 #include "core/cli.h"
 #include "core/commands.h"
+#include "core/options.h"
 #include "core/config.h"
 #include "core/spawn.h"
 #include "core/store.h"
@@ -12,7 +13,6 @@
 #include "metrics/common.h"
 #include "seed/seed.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,6 +29,7 @@ struct seed_opts {
 	const char *test_cmd, *full_cmd, *build_cmd;
 	struct strlist rules;
 	bool cache, cache_given, seed_given, invalid_given, show;
+	bool no_builtin;          /* accepted: the built-ins never narrow an experiment */
 	int64_t show_id;          /* --show=ID; 0: the latest */
 	int64_t changes, mutants, budget_ms, seed;
 	double timeout_s, selector_timeout_s, confidence;
@@ -36,36 +37,6 @@ struct seed_opts {
 	int invalid_exits[MAX_INVALID_EXITS];
 	size_t nr_invalid_exits;
 	enum output_format format;
-};
-
-static const struct option seed_options[] = {
-	{ "since", required_argument, NULL, 's' },
-	{ "until", required_argument, NULL, 'u' },
-	{ "branch", required_argument, NULL, 'b' },
-	{ "repo", required_argument, NULL, 'R' },
-	{ "changes", required_argument, NULL, 'c' },
-	{ "mutants", required_argument, NULL, 'm' },
-	{ "selector", required_argument, NULL, 'S' },
-	{ "selector-format", required_argument, NULL, 'F' },
-	{ "selector-timeout", required_argument, NULL, 'T' },
-	{ "selector-cache", no_argument, NULL, 'C' },
-	{ "no-selector-cache", no_argument, NULL, 'N' },
-	{ "setup", required_argument, NULL, 'P' },
-	{ "rules", required_argument, NULL, 'r' },
-	{ "no-builtin-rules", no_argument, NULL, 'B' },
-	{ "test", required_argument, NULL, 't' },
-	{ "full", required_argument, NULL, 'a' },
-	{ "build", required_argument, NULL, 'd' },
-	{ "invalid-exit", required_argument, NULL, 'I' },
-	{ "timeout", required_argument, NULL, 'O' },
-	{ "budget", required_argument, NULL, 'G' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "seed", required_argument, NULL, 'e' },
-	{ "show", optional_argument, NULL, 'w' },
-	{ "confidence", required_argument, NULL, 'k' },
-	{ "format", required_argument, NULL, 'f' },
-	OUTPUT_OPTION,
-	{ NULL, 0, NULL, 0 },
 };
 
 static bool parse_count(const char *s, int64_t max, int64_t *out)
@@ -100,107 +71,160 @@ static bool parse_exits(const char *s, struct seed_opts *o)
 	return o->nr_invalid_exits > 0;
 }
 
-static int parse_opts(int argc, char **argv, struct seed_opts *o)
+static struct seed_opts seed_o;
+
+enum {
+	SO_CHANGES = 1, SO_MUTANTS, SO_SELECTOR_FORMAT, SO_SELECTOR_TIMEOUT,
+	SO_CACHE, SO_NO_CACHE, SO_INVALID_EXIT, SO_TIMEOUT, SO_BUDGET,
+	SO_SEED, SO_SHOW, SO_CONFIDENCE,
+};
+
+/* The options that need more than storing their value, by their SEED_ id. */
+static int seed_option(const struct opt *opt, const char *arg, const struct opt_parse *p)
 {
-	int c;
+	struct seed_opts *o = opt->value;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:j:o:", seed_options, NULL)) != -1) {
-		switch (c) {
-		case 's': o->since = optarg; break;
-		case 'u': o->until = optarg; break;
-		case 'b': o->branch = optarg; break;
-		case 'R': o->repo_path = optarg; break;
-		case 'S': o->selector = optarg; break;
-		case 'P': o->setup = optarg; break;
-		case 'r': strlist_push(&o->rules, optarg); break;
-		case 'B': break; /* the built-ins never narrow an experiment */
-		case 't': o->test_cmd = optarg; break;
-		case 'a': o->full_cmd = optarg; break;
-		case 'd': o->build_cmd = optarg; break;
-		case 'C': o->cache = o->cache_given = true; break;
-		case 'N': o->cache = false; o->cache_given = true; break;
-		case 'F':
-			if (!adapter_find_answer(optarg) && strcmp(optarg, "lists"))
-				return usage_error(&cmd_seed, "--selector-format '%s': expected "
-						   "lists or one of %s", optarg,
-						   adapter_answer_names);
-			o->selector_format = optarg;
-			break;
-		case 'c':
-			if (!parse_count(optarg, 10000, &o->changes))
-				return usage_error(&cmd_seed, "--changes '%s': expected 1 to "
-						   "10000 changes", optarg);
-			break;
-		case 'm':
-			if (!parse_count(optarg, 1000, &o->mutants))
-				return usage_error(&cmd_seed, "--mutants '%s': expected 1 to "
-						   "1000 mutants per change", optarg);
-			break;
-		case 'T':
-			if (!parse_secs(optarg, &o->selector_timeout_s))
-				return usage_error(&cmd_seed, "--selector-timeout '%s': expected "
-						   "seconds, more than 0", optarg);
-			break;
-		case 'O':
-			if (!parse_secs(optarg, &o->timeout_s))
-				return usage_error(&cmd_seed, "--timeout '%s': expected seconds, "
-						   "more than 0", optarg);
-			break;
-		case 'G':
-			if (!time_parse_duration(optarg, &o->budget_ms))
-				return usage_error(&cmd_seed, "--budget '%s': expected a duration "
-						   "(90s, 30m, 2h)", optarg);
-			break;
-		case 'I':
-			if (!parse_exits(optarg, o))
-				return usage_error(&cmd_seed, "--invalid-exit '%s': expected exit "
-						   "statuses 1 to 255 (2,4), or none", optarg);
-			o->invalid_given = true;
-			break;
-		case 'j': {
-			int64_t n;
-
-			if (!parse_count(optarg, 64, &n))
-				return usage_error(&cmd_seed, "-j '%s': expected 1 to 64 "
-						   "worktrees", optarg);
-			o->jobs = (int)n;
-			break;
-		}
-		case 'e':
-			if (!parse_int64(optarg, &o->seed) || o->seed < 0)
-				return usage_error(&cmd_seed, "--seed '%s': expected a number "
-						   "from 0", optarg);
-			o->seed_given = true;
-			break;
-		case 'w':
-			o->show = true;
-			if (optarg && (!parse_int64(optarg, &o->show_id) || o->show_id < 1))
-				return usage_error(&cmd_seed, "--show=ID '%s': expected an "
-						   "experiment's number", optarg);
-			break;
-		case 'k':
-			if (!metrics_parse_confidence(optarg, &o->confidence))
-				return usage_error(&cmd_seed, "--confidence '%s': expected 0.90, "
-						   "0.95 or 0.99", optarg);
-			break;
-		case 'f':
-			if (!parse_format(optarg, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
-					  FORMAT_CSV | FORMAT_HTML, &o->format))
-				return usage_error(&cmd_seed, "unknown format '%s'", optarg);
-			break;
-		case 'o': /* core/dispatch.c writes the output to the file */
-			break;
-		case ':':
-			return usage_error(&cmd_seed, "missing value for option '%s'",
-					   argv[optind - 1]);
-		default:
-			return usage_error(&cmd_seed, "unknown option '%s'", argv[optind - 1]);
-		}
+	UNUSED(p);
+	switch (opt->defval) {
+	case SO_CACHE: o->cache = o->cache_given = true; break;
+	case SO_NO_CACHE: o->cache = false; o->cache_given = true; break;
+	case SO_SELECTOR_FORMAT:
+		if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
+			return usage_error(&cmd_seed, "--selector-format '%s': expected "
+					   "lists or one of %s", arg, adapter_answer_names);
+		o->selector_format = arg;
+		break;
+	case SO_CHANGES:
+		if (!parse_count(arg, 10000, &o->changes))
+			return usage_error(&cmd_seed, "--changes '%s': expected 1 to "
+					   "10000 changes", arg);
+		break;
+	case SO_MUTANTS:
+		if (!parse_count(arg, 1000, &o->mutants))
+			return usage_error(&cmd_seed, "--mutants '%s': expected 1 to "
+					   "1000 mutants per change", arg);
+		break;
+	case SO_SELECTOR_TIMEOUT:
+		if (!parse_secs(arg, &o->selector_timeout_s))
+			return usage_error(&cmd_seed, "--selector-timeout '%s': expected "
+					   "seconds, more than 0", arg);
+		break;
+	case SO_TIMEOUT:
+		if (!parse_secs(arg, &o->timeout_s))
+			return usage_error(&cmd_seed, "--timeout '%s': expected seconds, "
+					   "more than 0", arg);
+		break;
+	case SO_BUDGET:
+		if (!time_parse_duration(arg, &o->budget_ms))
+			return usage_error(&cmd_seed, "--budget '%s': expected a duration "
+					   "(90s, 30m, 2h)", arg);
+		break;
+	case SO_INVALID_EXIT:
+		if (!parse_exits(arg, o))
+			return usage_error(&cmd_seed, "--invalid-exit '%s': expected exit "
+					   "statuses 1 to 255 (2,4), or none", arg);
+		o->invalid_given = true;
+		break;
+	case SO_SEED:
+		if (!parse_int64(arg, &o->seed) || o->seed < 0)
+			return usage_error(&cmd_seed, "--seed '%s': expected a number "
+					   "from 0", arg);
+		o->seed_given = true;
+		break;
+	case SO_SHOW:
+		o->show = true;
+		if (arg && (!parse_int64(arg, &o->show_id) || o->show_id < 1))
+			return usage_error(&cmd_seed, "--show=ID '%s': expected an "
+					   "experiment's number", arg);
+		break;
+	case SO_CONFIDENCE:
+		if (!metrics_parse_confidence(arg, &o->confidence))
+			return usage_error(&cmd_seed, "--confidence '%s': expected 0.90, "
+					   "0.95 or 0.99", arg);
+		break;
 	}
-	if (optind < argc)
-		return usage_error(&cmd_seed, "unexpected argument '%s'", argv[optind]);
+	return 0;
+}
+
+#define SEED_OPT(l, id, a, h) \
+	{ .type = OPT_T_CALLBACK, .long_name = (l), .value = &seed_o, .argh = (a), \
+	  .help = (h), .defval = (id), .callback = seed_option }
+
+static const struct opt seed_opts[] = {
+	OPT_STRING(0, "test", &seed_o.test_cmd, "CMD", "runs the selected tests (/bin/sh "
+		   "-c, in the worktree): the subset's ids are its arguments (\"$@\"), and "
+		   "one per line on stdin and in the file $TIADASH_SELECTED (a CMD naming "
+		   "TIADASH_SELECTED gets no arguments); write a JUnit report to "
+		   "$TIADASH_JUNIT to name the tests that caught a mutant"),
+	OPT_STRING(0, "full", &seed_o.full_cmd, "CMD", "runs the full suite (default: "
+		   "--test with nothing selected)"),
+	OPT_STRING(0, "build", &seed_o.build_cmd, "CMD", "compiles the tree; its failure "
+		   "makes a mutant invalid"),
+	OPT_STRING(0, "since", &seed_o.since, "WHEN", "the history to sample (default "
+		   "30d; replay's window)"),
+	OPT_STRING(0, "until", &seed_o.until, "WHEN", "sample changes before this date "
+		   "(default: all)"),
+	OPT_STRING(0, "branch", &seed_o.branch, "REF", "the branch whose first parents "
+		   "are sampled (HEAD)"),
+	OPT_STRING(0, "repo", &seed_o.repo_path, "PATH", "the git repository (also a "
+		   "global option)"),
+	SEED_OPT("changes", SO_CHANGES, "N", "changes with an impact set to seed around "
+		 "(default 10)"),
+	SEED_OPT("mutants", SO_MUTANTS, "N", "valid mutants per change, one per file a "
+		 "round while a file has sites left (default 3)"),
+	OPT_STRING(0, "selector", &seed_o.selector, "NAME|CMD", "the selector, as replay "
+		   "runs it (vitest, turbo, moon, testmon, or a line-protocol CMD); without "
+		   "it the rules' select entries are the map"),
+	SEED_OPT("selector-format", SO_SELECTOR_FORMAT, "F",
+		 "read CMD's answer as adapter F's"),
+	SEED_OPT("selector-timeout", SO_SELECTOR_TIMEOUT, "S",
+		 "seconds per selector call (default 60)"),
+	SEED_OPT("selector-cache", SO_CACHE, NULL,
+		 "reuse replay's answers by (selector, change)"),
+	SEED_OPT("no-selector-cache", SO_NO_CACHE, NULL, "do not reuse them"),
+	OPT_STRING(0, "setup", &seed_o.setup, "CMD", "run once in each worktree (link "
+		   "node_modules)"),
+	OPT_STRING_LIST(0, "rules", &seed_o.rules, "FILE", "the rules (default: the rules "
+			"in effect, the rule files and selector configs at the root); files "
+			"they force full runs for are never mutated"),
+	OPT_BOOL(0, "no-builtin-rules", &seed_o.no_builtin, "accepted as by replay: the "
+		 "built-ins are suggestions and never narrow an experiment"),
+	SEED_OPT("invalid-exit", SO_INVALID_EXIT, "N,...", "exit statuses of --test/--full "
+		 "meaning the mutant did not load (default 2 when CMD runs pytest, else "
+		 "none)"),
+	SEED_OPT("timeout", SO_TIMEOUT, "SECS", "a run's limit (default: 3 x the clean "
+		 "run + 10 s); a run past it counts as caught, marked timed out"),
+	SEED_OPT("budget", SO_BUDGET, "DURATION", "stop after this long (90s, 30m, 2h), "
+		 "keeping what finished"),
+	OPT_INT('j', "jobs", &seed_o.jobs, "N", 1, 64, "1 to 64 worktrees",
+		"worktrees in parallel (default 1)"),
+	SEED_OPT("seed", SO_SEED, "N", "the random choices (default: from the clock, "
+		 "printed)"),
+	SEED_OPT("confidence", SO_CONFIDENCE, "C", "of the intervals: 0.90, 0.95 "
+		 "(default) or 0.99"),
+	{ .type = OPT_T_CALLBACK, .long_name = "show", .value = &seed_o, .argh = "ID",
+	  .help = "print the latest stored experiment (or number ID) again, without "
+		  "running anything", .defval = SO_SHOW, .callback = seed_option,
+	  .flags = OPTF_OPTARG },
+	OPT_FORMAT_HELP(&seed_o.format, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON | FORMAT_CSV |
+			FORMAT_HTML, "text (default), md, json, csv (a row per mutant) or html"),
+	OPT_OUTPUT(),
+	OPT_END(),
+};
+
+static int parse_opts(int argc, char **argv, struct cmd_context *ctx, struct seed_opts *o)
+{
+	int argi;
+	enum parse_result r;
+
+	seed_o = *o;
+	r = parse_options(argc, argv, &cmd_seed, ctx, &argi);
+	*o = seed_o;
+	seed_o.rules = (struct strlist)STRLIST_INIT;
+	if (r)
+		return EXIT_INPUT_ERROR;
+	if (argi < argc)
+		return usage_error(&cmd_seed, "unexpected argument '%s'", argv[argi]);
 	if (o->show)
 		return 0;
 	if (!o->test_cmd || !*o->test_cmd)
@@ -363,7 +387,7 @@ static int run_seed(int argc, char **argv, struct cmd_context *ctx)
 	int64_t since, until = INT64_MAX, id = 0;
 	enum seed_stop stop = SEED_DONE;
 	char *slug = NULL;
-	int ret = parse_opts(argc, argv, &o);
+	int ret = parse_opts(argc, argv, ctx, &o);
 
 	memset(&sel, 0, sizeof(sel));
 	if (ret)
@@ -452,56 +476,14 @@ const struct cmd cmd_seed = {
 	.fn = run_seed,
 	.usage = "tiadash seed --test CMD [--full CMD] [--build CMD] [--since WHEN] "
 		 "[--until WHEN] [--branch REF] [--repo PATH] [--changes N] [--mutants N] "
-		 "[--selector NAME|CMD] [--selector-format F] [--setup CMD] "
+		 "[--selector NAME|CMD] [--selector-format F] [--selector-timeout S] "
+		 "[--selector-cache|--no-selector-cache] [--setup CMD] "
 		 "[--rules FILE]... [--no-builtin-rules] [--invalid-exit N,...] "
 		 "[--timeout SECS] [--budget DURATION] [-j N] [--seed N] [--confidence C] "
 		 "[--format text|md|json|csv|html] [-o FILE]\n"
 		 "       tiadash seed --show[=ID] [--confidence C] [--format text|md|json|csv|html] [-o FILE]",
 	.summary = "Seed defects outside sampled changes' impact sets: what the subset, "
 		   "the full suite and nothing catch.",
-	.help =
-	"  --test CMD            runs the selected tests (/bin/sh -c, in the worktree):\n"
-	"                        the subset's ids are its arguments (\"$@\"), and one per\n"
-	"                        line on stdin and in the file $TIADASH_SELECTED (a CMD\n"
-	"                        naming TIADASH_SELECTED gets no arguments); write a\n"
-	"                        JUnit report to $TIADASH_JUNIT to name the tests that\n"
-	"                        caught a mutant\n"
-	"  --full CMD            runs the full suite (default: --test with nothing\n"
-	"                        selected)\n"
-	"  --build CMD           compiles the tree; its failure makes a mutant invalid\n"
-	"  --since WHEN          the history to sample (default 30d; replay's window)\n"
-	"  --until WHEN          sample changes before this date (default: all)\n"
-	"  --branch REF          the branch whose first parents are sampled (HEAD)\n"
-	"  --repo PATH           the git repository (also a global option)\n"
-	"  --changes N           changes with an impact set to seed around (default 10)\n"
-	"  --mutants N           valid mutants per change, one per file a round\n"
-	"                        while a file has sites left (default 3)\n"
-	"  --selector NAME|CMD   the selector, as replay runs it (vitest, turbo, moon,\n"
-	"                        testmon, or a line-protocol CMD); without it the\n"
-	"                        rules' select entries are the map\n"
-	"  --selector-format F   read CMD's answer as adapter F's\n"
-	"  --selector-timeout S  seconds per selector call (default 60)\n"
-	"  --selector-cache, --no-selector-cache\n"
-	"                        reuse replay's answers by (selector, change)\n"
-	"  --setup CMD           run once in each worktree (link node_modules)\n"
-	"  --rules FILE          the rules (default: the rules in effect, the rule\n"
-	"                        files and selector configs at the root); files they\n"
-	"                        force full runs for are never mutated\n"
-	"  --no-builtin-rules    accepted as by replay: the built-ins are suggestions\n"
-	"                        and never narrow an experiment\n"
-	"  --invalid-exit N,...  exit statuses of --test/--full meaning the mutant did\n"
-	"                        not load (default 2 when CMD runs pytest, else none)\n"
-	"  --timeout SECS        a run's limit (default: 3 x the clean run + 10 s); a\n"
-	"                        run past it counts as caught, marked timed out\n"
-	"  --budget DURATION     stop after this long (90s, 30m, 2h), keeping what\n"
-	"                        finished\n"
-	"  -j, --jobs N          worktrees in parallel (default 1)\n"
-	"  --seed N              the random choices (default: from the clock, printed)\n"
-	"  --confidence C        of the intervals: 0.90, 0.95 (default) or 0.99\n"
-	"  --show[=ID]           print the latest stored experiment (or number ID)\n"
-	"                        again, without running anything\n"
-	"  --format F            text (default), md, json, csv (a row per mutant) or html\n"
-	"  -o FILE               write to FILE (atomically) instead of standard output\n",
-	.options = seed_options,
-	.shortopts = "+j:o:",
+	.flags = OPTS_IN_ORDER,
+	.opts = seed_opts,
 };
