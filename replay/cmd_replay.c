@@ -6,11 +6,11 @@
 #include "core/cli.h"
 #include "core/config.h"
 #include "core/commands.h"
+#include "core/options.h"
 #include "core/store.h"
 #include "core/timeutil.h"
 #include "replay/replay.h"
 
-#include <getopt.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,98 +55,108 @@ void replay_progress_done(struct replay_progress *p)
 	}
 }
 
-struct replay_opts {
+static struct replay_args {
 	const char *since, *until, *branch, *repo_path, *selector;
 	const char *setup, *selector_format;
 	struct strlist rules, what_if;
 	double timeout_s;
 	int jobs;
-	bool builtin, cache, cache_given, recheck;
+	int cache; /* -1: neither --selector-cache nor --no-selector-cache */
+	bool no_builtin, recheck;
 	enum output_format format;
-};
+} replay;
 
-static const struct option replay_options[] = {
-	{ "since", required_argument, NULL, 's' },
-	{ "until", required_argument, NULL, 'u' },
-	{ "branch", required_argument, NULL, 'b' },
-	{ "repo", required_argument, NULL, 'R' },
-	{ "rules", required_argument, NULL, 'r' },
-	{ "what-if", required_argument, NULL, 'w' },
-	{ "selector", required_argument, NULL, 'S' },
-	{ "selector-timeout", required_argument, NULL, 'T' },
-	{ "selector-format", required_argument, NULL, 'F' },
-	{ "setup", required_argument, NULL, 'P' },
-	{ "selector-cache", no_argument, NULL, 'C' },
-	{ "no-selector-cache", no_argument, NULL, 'N' },
-	{ "selector-recheck", no_argument, NULL, 'K' },
-	{ "jobs", required_argument, NULL, 'j' },
-	{ "no-builtin-rules", no_argument, NULL, 'B' },
-	{ "format", required_argument, NULL, 'f' },
-	OUTPUT_OPTION,
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_opts(int argc, char **argv, struct replay_opts *o)
+static int opt_selector_format(const struct opt *o, const char *arg,
+			       const struct opt_parse *p)
 {
-	int64_t n;
-	int c;
+	if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
+		return usage_error(p->cmd, "--selector-format '%s': expected lists or "
+				   "one of %s", arg, adapter_answer_names);
+	*(const char **)o->value = arg;
+	return 0;
+}
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:j:o:", replay_options, NULL)) != -1) {
-		switch (c) {
-		case 's': o->since = optarg; break;
-		case 'u': o->until = optarg; break;
-		case 'b': o->branch = optarg; break;
-		case 'R': o->repo_path = optarg; break;
-		case 'r': strlist_push(&o->rules, optarg); break;
-		case 'w': strlist_push(&o->what_if, optarg); break;
-		case 'S': o->selector = optarg; break;
-		case 'P': o->setup = optarg; break;
-		case 'C': o->cache = o->cache_given = true; break;
-		case 'N': o->cache = false; o->cache_given = true; break;
-		case 'K': o->recheck = true; break;
-		case 'F':
-			if (!adapter_find_answer(optarg) && strcmp(optarg, "lists"))
-				return usage_error(&cmd_replay, "--selector-format '%s': "
-						   "expected lists or one of %s", optarg,
-						   adapter_answer_names);
-			o->selector_format = optarg;
-			break;
-		case 'B': o->builtin = false; break;
-		case 'T':
-			if (!parse_double(optarg, &o->timeout_s) || o->timeout_s <= 0 ||
-			    o->timeout_s > 86400)
-				return usage_error(&cmd_replay, "--selector-timeout "
-						   "'%s': expected seconds, more "
-						   "than 0", optarg);
-			break;
-		case 'j':
-			if (!parse_int64(optarg, &n) || n < 1 || n > 256)
-				return usage_error(&cmd_replay, "-j '%s': expected "
-						   "1 to 256 parallel selectors", optarg);
-			o->jobs = (int)n;
-			break;
-		case 'f':
-			if (!parse_format(optarg, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
-					  FORMAT_CSV | FORMAT_HTML, &o->format))
-				return usage_error(&cmd_replay, "unknown format '%s'", optarg);
-			break;
-		case 'o': /* core/dispatch.c writes the output to the file */
-			break;
-		case ':':
-			return usage_error(&cmd_replay, "missing value for option '%s'",
-					   argv[optind - 1]);
-		default:
-			return usage_error(&cmd_replay, "unknown option '%s'",
-					   argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error(&cmd_replay, "unexpected argument '%s'", argv[optind]);
-	if (!o->since)
+static int opt_selector_timeout(const struct opt *o, const char *arg,
+				const struct opt_parse *p)
+{
+	double *t = o->value;
+
+	if (!parse_double(arg, t) || *t <= 0 || *t > 86400)
+		return usage_error(p->cmd, "--selector-timeout '%s': expected seconds, "
+				   "more than 0", arg);
+	return 0;
+}
+
+static const struct opt replay_opts[] = {
+	OPT_STRING(0, "since", &replay.since, "DATE",
+		   "first commit date to replay (7d, 2026-11-01, RFC 3339)"),
+	OPT_STRING(0, "until", &replay.until, "DATE",
+		   "replay commits before this date (default: all)"),
+	OPT_STRING(0, "branch", &replay.branch, "REF",
+		   "the branch whose first parents are walked (HEAD)"),
+	OPT_STRING(0, "repo", &replay.repo_path, "PATH",
+		   "the git repository (also a global option)"),
+	OPT_STRING_LIST(0, "rules", &replay.rules, "FILE",
+			"the baseline rule file (default .tiadash/rules); more --rules "
+			"files are a proposal added to it"),
+	OPT_STRING_LIST(0, "what-if", &replay.what_if, "GLOB",
+			"propose a force-full glob, tried before all rules (repeatable): "
+			"baseline and proposal side by side"),
+	OPT_STRING(0, "selector", &replay.selector, "NAME|CMD",
+		   "run a selector for each narrowed change, in a worktree at its head "
+		   "(.tiadash/worktrees/): NAME is vitest, turbo, moon or testmon (its "
+		   "own command and answer); a CMD (via /bin/sh -c) gets the changed "
+		   "paths on stdin (quoted as git diff --name-only does), TIADASH_BASE, "
+		   "TIADASH_HEAD, TIADASH_TREE and TIADASH_REPO, and prints test ids, or "
+		   "'run_all' and reasons, or 'nothing' (or nothing at all)"),
+	OPT_CALLBACK(0, "selector-format", &replay.selector_format, "F",
+		     "read CMD's answer as adapter F's (cbm, gstack, ...)",
+		     opt_selector_format),
+	OPT_STRING(0, "setup", &replay.setup, "CMD",
+		   "run once in each worktree before its first call (install or link "
+		   "node_modules, a virtualenv)"),
+	OPT_SET_INT(0, "selector-cache", &replay.cache, 1,
+		    "reuse answers by (selector, change); on for a NAME"),
+	OPT_SET_INT(0, "no-selector-cache", &replay.cache, 0,
+		    "reuse no answer (the default for a CMD)"),
+	OPT_BOOL(0, "selector-recheck", &replay.recheck,
+		 "call even when cached; a different answer is reported as not "
+		 "reproducible"),
+	OPT_CALLBACK(0, "selector-timeout", &replay.timeout_s, "SECS",
+		     "seconds per selector call (default 60)", opt_selector_timeout),
+	OPT_INT('j', "jobs", &replay.jobs, "N", 1, 256, "1 to 256 parallel selectors",
+		"selector calls and tree comparisons in parallel (default 1)"),
+	OPT_BOOL(0, "no-builtin-rules", &replay.no_builtin,
+		 "leave the built-in force-full defaults out"),
+	OPT_FORMAT_HELP(&replay.format, FORMAT_TEXT | FORMAT_MD | FORMAT_JSON |
+			FORMAT_CSV | FORMAT_HTML, "text (default), md, json, csv or html "
+			"(one self-contained page with charts)"),
+	OPT_OUTPUT(),
+	OPT_END(),
+};
+
+static int parse_opts(int argc, char **argv, struct cmd_context *ctx)
+{
+	int argi;
+
+	strlist_release(&replay.rules);
+	strlist_release(&replay.what_if);
+	replay.since = replay.until = replay.branch = replay.selector = NULL;
+	replay.setup = replay.selector_format = NULL;
+	replay.repo_path = ctx->repo_path;
+	replay.timeout_s = 60;
+	replay.jobs = 1;
+	replay.cache = -1;
+	replay.no_builtin = replay.recheck = false;
+	replay.format = FORMAT_TEXT;
+	if (parse_options(argc, argv, &cmd_replay, ctx, &argi))
+		return EXIT_INPUT_ERROR;
+	if (argi < argc)
+		return usage_error(&cmd_replay, "unexpected argument '%s'", argv[argi]);
+	if (!replay.since)
 		return usage_error(&cmd_replay, "--since is required");
-	if (!o->selector && (o->setup || o->selector_format || o->cache_given || o->recheck))
+	if (!replay.selector && (replay.setup || replay.selector_format ||
+				 replay.cache >= 0 || replay.recheck))
 		return usage_error(&cmd_replay, "--setup, --selector-format and the "
 				   "selector cache options need --selector");
 	return 0;
@@ -159,7 +169,7 @@ static int parse_opts(int argc, char **argv, struct replay_opts *o)
  * when there are --what-if globs or more --rules files: the what-if globs
  * first (run_all), then the baseline's files, the extra files in order.
  */
-static int load_rules(struct replay_run *run, const struct replay_opts *o)
+static int load_rules(struct replay_run *run, const struct replay_args *o)
 {
 	struct strlist first = STRLIST_INIT;
 	struct ruleset set = RULESET_INIT;
@@ -167,7 +177,7 @@ static int load_rules(struct replay_run *run, const struct replay_opts *o)
 
 	if (o->rules.nr)
 		strlist_push(&first, o->rules.items[0]);
-	ret = ruleset_resolve(&set, &first, o->repo_path, o->builtin ? RULESET_BUILTIN : 0);
+	ret = ruleset_resolve(&set, &first, o->repo_path, !o->no_builtin ? RULESET_BUILTIN : 0);
 	strlist_release(&first);
 	for (size_t i = 0; !ret && i < set.files.nr; i++) {
 		const char *f = set.files.items[i];
@@ -261,11 +271,6 @@ int replay_selector_config(struct replay_selector_opts *out, const char *selecto
 
 static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 {
-	struct replay_opts o = {
-		.rules = STRLIST_INIT, .what_if = STRLIST_INIT, .timeout_s = 60,
-		.jobs = 1, .builtin = true, .format = FORMAT_TEXT,
-		.repo_path = ctx->repo_path,
-	};
 	struct replay_run run = { .baseline = RULES_INIT, .proposal = RULES_INIT };
 	struct replay_progress progress;
 	struct repo *repo = NULL;
@@ -273,18 +278,18 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	struct config cfg = CONFIG_INIT;
 	char *slug = NULL;
 	bool walked;
-	int ret = parse_opts(argc, argv, &o);
+	int ret = parse_opts(argc, argv, ctx);
 
 	if (ret)
 		goto out;
 	ret = EXIT_INPUT_ERROR;
 	run.until = INT64_MAX;
-	if (!parse_window_bound("--since", o.since, ctx->now, &run.since) ||
-	    (o.until && !parse_window_bound("--until", o.until, ctx->now, &run.until)))
+	if (!parse_window_bound("--since", replay.since, ctx->now, &run.since) ||
+	    (replay.until && !parse_window_bound("--until", replay.until, ctx->now, &run.until)))
 		goto out;
-	run.branch = o.branch;
-	run.threads = o.jobs;
-	if (repo_open(&repo, o.repo_path) < 0 || load_rules(&run, &o) < 0 ||
+	run.branch = replay.branch;
+	run.threads = replay.jobs;
+	if (repo_open(&repo, replay.repo_path) < 0 || load_rules(&run, &replay) < 0 ||
 	    open_store(ctx, repo, &store) < 0)
 		goto out;
 	run.has_store = store != NULL;
@@ -294,29 +299,29 @@ static int run_replay(int argc, char **argv, struct cmd_context *ctx)
 	if (replay_record_load(&run.record, store, cfg.idmap, slug) < 0)
 		goto out;
 	replay_progress_init(&progress, "replay: commits");
-	walked = replay_walk_diff(repo, o.branch, run.since, run.until, o.jobs,
+	walked = replay_walk_diff(repo, replay.branch, run.since, run.until, replay.jobs,
 				  replay_progress_cb, &progress, &run.history) == 0;
 	replay_progress_done(&progress);
 	if (!walked)
 		goto out;
 	replay_apply_rules(&run, repo);
-	if (o.selector) {
+	if (replay.selector) {
 		replay_progress_init(&progress, "replay: selector");
-		if (replay_selector_config(&run.selector, o.selector, o.selector_format,
-					   o.cache_given, o.cache, repo, &cfg) < 0)
+		if (replay_selector_config(&run.selector, replay.selector, replay.selector_format,
+					   replay.cache >= 0, replay.cache == 1, repo, &cfg) < 0)
 			goto out;
-		run.selector.setup = o.setup;
-		run.selector.recheck = o.recheck;
-		run.selector.timeout_s = o.timeout_s;
-		run.selector.jobs = o.jobs;
+		run.selector.setup = replay.setup;
+		run.selector.recheck = replay.recheck;
+		run.selector.timeout_s = replay.timeout_s;
+		run.selector.jobs = replay.jobs;
 		run.selector.progress = replay_progress_cb;
 		run.selector.data = &progress;
 	}
 	if (replay_finish(&run) < 0)
 		goto out;
-	if (o.selector)
+	if (replay.selector)
 		replay_progress_done(&progress);
-	switch (o.format) {
+	switch (replay.format) {
 	case FORMAT_JSON: replay_print_json(&run, stdout); break;
 	case FORMAT_MD: replay_print_md(&run, stdout); break;
 	case FORMAT_CSV: replay_print_csv(&run, stdout); break;
@@ -330,14 +335,15 @@ out:
 	store_close(store);
 	repo_close(repo);
 	free(slug);
-	strlist_release(&o.rules);
-	strlist_release(&o.what_if);
+	strlist_release(&replay.rules);
+	strlist_release(&replay.what_if);
 	return ret;
 }
 
 const struct cmd cmd_replay = {
 	.name = "replay",
 	.fn = run_replay,
+	.flags = OPTS_IN_ORDER,
 	.usage = "tiadash replay --since DATE [--until DATE] [--branch REF] "
 		 "[--repo PATH] [--rules FILE]... [--what-if GLOB]... "
 		 "[--selector NAME|CMD] [--selector-format F] [--setup CMD] "
@@ -346,38 +352,5 @@ const struct cmd cmd_replay = {
 		 "[--no-builtin-rules] [--format text|md|json|csv|html] [-o FILE]",
 	.summary = "Replay merged first-parent history through the rules, "
 		   "the selector and the record.",
-	.help =
-	"  --since DATE          first commit date to replay (7d, 2026-11-01, RFC 3339)\n"
-	"  --until DATE          replay commits before this date (default: all)\n"
-	"  --branch REF          the branch whose first parents are walked (HEAD)\n"
-	"  --repo PATH           the git repository (also a global option)\n"
-	"  --rules FILE          the baseline rule file (default .tiadash/rules);\n"
-	"                        more --rules files are a proposal added to it\n"
-	"  --what-if GLOB        propose a force-full glob, tried before all rules\n"
-	"                        (repeatable): baseline and proposal side by side\n"
-	"  --selector NAME|CMD   run a selector for each narrowed change, in a\n"
-	"                        worktree at its head (.tiadash/worktrees/): NAME\n"
-	"                        is vitest, turbo, moon or testmon (its own command\n"
-	"                        and answer); a CMD (via /bin/sh -c) gets the\n"
-	"                        changed paths on stdin (quoted as git diff\n"
-	"                        --name-only does), TIADASH_BASE, TIADASH_HEAD,\n"
-	"                        TIADASH_TREE and TIADASH_REPO, and prints test\n"
-	"                        ids, or 'run_all' and reasons, or 'nothing' (or\n"
-	"                        nothing at all)\n"
-	"  --selector-format F   read CMD's answer as adapter F's (cbm, gstack, ...)\n"
-	"  --setup CMD           run once in each worktree before its first call\n"
-	"                        (install or link node_modules, a virtualenv)\n"
-	"  --selector-cache, --no-selector-cache\n"
-	"                        reuse answers by (selector, change); on for a NAME\n"
-	"  --selector-recheck    call even when cached; a different answer is\n"
-	"                        reported as not reproducible\n"
-	"  --selector-timeout S  seconds per selector call (default 60)\n"
-	"  -j, --jobs N          selector calls and tree comparisons in parallel\n"
-	"                        (default 1)\n"
-	"  --no-builtin-rules    leave the built-in force-full defaults out\n"
-	"  --format F            text (default), md, json, csv or html (one\n"
-	"                        self-contained page with charts)\n"
-	"  -o FILE               write to FILE (atomically) instead of standard output\n",
-	.options = replay_options,
-	.shortopts = "+j:o:",
+	.opts = replay_opts,
 };

@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/commands.h"
+#include "core/options.h"
 #include "core/json.h"
 #include "core/rules.h"
 #include "adapters/adapter.h"
@@ -9,7 +10,6 @@
 #include "core/sanitize.h"
 #include "replay/replay.h"
 
-#include <getopt.h>
 #include <unistd.h>
 
 enum rules_mode { MODE_NONE, MODE_BUILTIN, MODE_TEST, MODE_LIST, MODE_ADD };
@@ -203,21 +203,6 @@ static int read_paths(FILE *in, struct strlist *out)
 	return 0;
 }
 
-static const struct option rules_options[] = {
-	{ "rules", required_argument, NULL, 'r' },
-	{ "no-builtin-rules", no_argument, NULL, 'B' },
-	{ "builtin", no_argument, NULL, 'b' },
-	{ "test", no_argument, NULL, 't' },
-	{ "list", no_argument, NULL, 'l' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "repo", required_argument, NULL, 'R' },
-	{ "add", required_argument, NULL, 'a' },
-	{ "into", required_argument, NULL, 'i' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	OUTPUT_OPTION,
-	{ NULL, 0, NULL, 0 },
-};
-
 /* What `tiadash rules` was asked: one mode, the rule files and paths it names. */
 struct rules_args {
 	struct strlist files, paths;
@@ -225,77 +210,72 @@ struct rules_args {
 	enum rules_mode mode;
 	const char *repo_path;
 	const char *add_glob, *into; /* --add: adapters/adapter.h */
-	bool builtin, dry_run;
+	bool no_builtin, dry_run;
 };
 
-/* The mode an option asks for (MODE_NONE: it asks for none), or a usage error. */
-static int rules_option(struct rules_args *a, int c, char **argv, enum rules_mode *m)
+static struct rules_args rules;
+
+/* --builtin, --test, --list and --add: one mode, or a usage error. */
+static int opt_mode(const struct opt *o, const char *arg, const struct opt_parse *p)
 {
-	switch (c) {
-	case 'r':
-		strlist_push(&a->files, optarg);
-		break;
-	case 'B':
-		a->builtin = false;
-		break;
-	case 'b':
-		*m = MODE_BUILTIN;
-		break;
-	case 't':
-		*m = MODE_TEST;
-		break;
-	case 'l':
-		*m = MODE_LIST;
-		break;
-	case 'f':
-		if (!parse_format(optarg, FORMAT_TEXT | FORMAT_JSON, &a->format))
-			return usage_error(&cmd_rules, "unknown format '%s'", optarg);
-		break;
-	case 'R':
-		a->repo_path = optarg;
-		break;
-	case 'a':
-		*m = MODE_ADD;
-		a->add_glob = optarg;
-		break;
-	case 'i':
-		a->into = optarg;
-		break;
-	case 'n':
-		a->dry_run = true;
-		break;
-	case 'o': /* core/dispatch.c writes the output to the file */
-		break;
-	case ':':
-		return usage_error(&cmd_rules, "missing value for option '%s'",
-				   argv[optind - 1]);
-	default:
-		return usage_error(&cmd_rules, "unknown option '%s'", argv[optind - 1]);
-	}
-	return EXIT_OKAY;
+	enum rules_mode m = !strcmp(o->long_name, "builtin") ? MODE_BUILTIN :
+			    !strcmp(o->long_name, "test") ? MODE_TEST :
+			    !strcmp(o->long_name, "list") ? MODE_LIST : MODE_ADD;
+
+	if (rules.mode != MODE_NONE && m != rules.mode)
+		return m == MODE_ADD || rules.mode == MODE_ADD ?
+		       usage_error(p->cmd, "--add goes alone (not with --builtin, "
+				   "--test or --list)") :
+		       usage_error(p->cmd, "give one of --builtin, --test and --list");
+	rules.mode = m;
+	if (m == MODE_ADD)
+		rules.add_glob = arg;
+	return 0;
 }
 
-/* The options and arguments into a; EXIT_OKAY, or the usage error's status. */
-static int parse_rules_args(int argc, char **argv, struct rules_args *a)
+static const struct opt rules_opts[] = {
+	OPT_CALLBACK(0, "builtin", NULL, NULL,
+		     "print tiadash's built-in force-full rules", opt_mode),
+	OPT_CALLBACK(0, "list", NULL, NULL,
+		     "print the rules in effect, first match first", opt_mode),
+	OPT_CALLBACK(0, "test", NULL, NULL, "say which rule each PATH operand matches "
+		     "first (paths from standard input, one a line, when none given)",
+		     opt_mode),
+	OPT_STRING_LIST(0, "rules", &rules.files, "FILE",
+			"a rule file (repeatable, read in order): tiadash's own format, a "
+			".codebase-memory.json, or a selector's config (vitest.config.*, "
+			"turbo.json, .moon/tasks.yml, moon.yml, a harness YAML, "
+			".gstack/always-run.json); default .tiadash/rules in the "
+			"repository root, if present"),
+	OPT_BOOL(0, "no-builtin-rules", &rules.no_builtin,
+		 "leave the built-in force-full defaults out"),
+	OPT_STRING(0, "repo", &rules.repo_path, "PATH",
+		   "the repository whose .tiadash/rules is the default"),
+	OPT_FORMAT(&rules.format, FORMAT_TEXT | FORMAT_JSON),
+	OPT_OUTPUT(),
+	OPT_CALLBACK(0, "add", NULL, "GLOB", "add GLOB as a force-full trigger to the "
+		     "--into FILE (any --rules format): the diff first, then the file; "
+		     "for a vitest or moon config, the snippet to paste", opt_mode),
+	OPT_STRING(0, "into", &rules.into, "FILE", "the file --add writes to"),
+	OPT_BOOL(0, "dry-run", &rules.dry_run, "with --add: show the diff, write nothing"),
+	OPT_END(),
+};
+
+/* The options and arguments into rules; EXIT_OKAY, or the usage error's status. */
+static int parse_rules_args(int argc, char **argv, struct cmd_context *ctx)
 {
-	int c, ret;
+	struct rules_args *a = &rules;
+	int argi;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:", rules_options, NULL)) != -1) {
-		enum rules_mode m = MODE_NONE;
-
-		if ((ret = rules_option(a, c, argv, &m)) != EXIT_OKAY)
-			return ret;
-		if (m != MODE_NONE && a->mode != MODE_NONE && m != a->mode)
-			return m == MODE_ADD || a->mode == MODE_ADD ?
-			       usage_error(&cmd_rules, "--add goes alone (not with "
-					   "--builtin, --test or --list)") :
-			       usage_error(&cmd_rules, "give one of --builtin, "
-					   "--test and --list");
-		if (m != MODE_NONE)
-			a->mode = m;
-	}
+	strlist_release(&a->files);
+	strlist_release(&a->paths);
+	a->format = FORMAT_TEXT;
+	a->mode = MODE_NONE;
+	a->repo_path = ctx->repo_path;
+	a->add_glob = a->into = NULL;
+	a->no_builtin = a->dry_run = false;
+	if (parse_options(argc, argv, &cmd_rules, ctx, &argi))
+		return EXIT_INPUT_ERROR;
 	if (a->mode == MODE_NONE)
 		return usage_error(&cmd_rules, "give one of --builtin, --test "
 				   "and --list");
@@ -303,9 +283,9 @@ static int parse_rules_args(int argc, char **argv, struct rules_args *a)
 	    (a->dry_run && a->mode != MODE_ADD))
 		return usage_error(&cmd_rules, a->mode == MODE_ADD ? "--add needs --into FILE"
 				   : "--into and --dry-run go with --add");
-	if (a->mode != MODE_TEST && optind < argc)
-		return usage_error(&cmd_rules, "unexpected argument '%s'", argv[optind]);
-	for (int i = optind; i < argc; i++)
+	if (a->mode != MODE_TEST && argi < argc)
+		return usage_error(&cmd_rules, "unexpected argument '%s'", argv[argi]);
+	for (int i = argi; i < argc; i++)
 		strlist_push(&a->paths, argv[i]);
 	return EXIT_OKAY;
 }
@@ -316,7 +296,7 @@ static int show_rules(struct rules_args *a, struct ruleset *r)
 	if (a->mode == MODE_BUILTIN)
 		rules_add_builtin(&r->builtin);
 	else if (ruleset_resolve(r, &a->files, a->repo_path,
-				 a->builtin ? RULESET_BUILTIN : 0) < 0)
+				 !a->no_builtin ? RULESET_BUILTIN : 0) < 0)
 		return EXIT_INPUT_ERROR;
 	if (a->mode == MODE_TEST) {
 		if (!a->paths.nr && read_paths(stdin, &a->paths) < 0)
@@ -336,50 +316,28 @@ static int show_rules(struct rules_args *a, struct ruleset *r)
 
 static int run_rules(int argc, char **argv, struct cmd_context *ctx)
 {
-	struct rules_args a = {
-		STRLIST_INIT, STRLIST_INIT, FORMAT_TEXT, MODE_NONE, ctx->repo_path,
-		NULL, NULL, true, false,
-	};
+	struct rules_args *a = &rules;
 	struct ruleset r = RULESET_INIT;
-	int ret = parse_rules_args(argc, argv, &a);
+	int ret = parse_rules_args(argc, argv, ctx);
 
-	if (ret == EXIT_OKAY && a.mode == MODE_ADD)
-		ret = adapter_add(a.into, a.add_glob, a.dry_run, ctx->now) < 0 ?
+	if (ret == EXIT_OKAY && a->mode == MODE_ADD)
+		ret = adapter_add(a->into, a->add_glob, a->dry_run, ctx->now) < 0 ?
 		      EXIT_INPUT_ERROR : EXIT_OKAY;
 	else if (ret == EXIT_OKAY)
-		ret = show_rules(&a, &r);
+		ret = show_rules(a, &r);
 	ruleset_release(&r);
-	strlist_release(&a.files);
-	strlist_release(&a.paths);
+	strlist_release(&a->files);
+	strlist_release(&a->paths);
 	return ret;
 }
 
 const struct cmd cmd_rules = {
 	.name = "rules",
 	.fn = run_rules,
-	.usage = "tiadash rules [--rules FILE]... [--no-builtin-rules] "
-		 "(--builtin | --list | --test [PATH...]) [--format text|json] [-o FILE]\n"
+	.flags = OPTS_IN_ORDER,
+	.usage = "tiadash rules [--rules FILE]... [--no-builtin-rules] [--repo PATH] "
+		 "(--builtin | --list | --test [PATH]...) [--format text|json] [-o FILE]\n"
 		 "       tiadash rules --add GLOB --into FILE [--dry-run]",
 	.summary = "Show the force-full rules, or which rule each path matches.",
-	.help =
-	"  --builtin           print tiadash's built-in force-full rules\n"
-	"  --list              print the rules in effect, first match first\n"
-	"  --test [PATH...]    say which rule each path matches first (paths\n"
-	"                      from standard input, one a line, when none given)\n"
-	"  --rules FILE        a rule file (repeatable, read in order): tiadash's\n"
-	"                      own format, a .codebase-memory.json, or a\n"
-	"                      selector's config (vitest.config.*, turbo.json,\n"
-	"                      .moon/tasks.yml, moon.yml, a harness YAML,\n"
-	"                      .gstack/always-run.json); default\n"
-	"                      .tiadash/rules in the repository root, if present\n"
-	"  --no-builtin-rules  leave the built-in force-full defaults out\n"
-	"  --repo PATH         the repository whose .tiadash/rules is the default\n"
-	"  --format F          text (default) or json\n"
-	"  -o FILE             write to FILE (atomically) instead of standard output\n"
-	"  --add GLOB --into FILE  add GLOB as a force-full trigger to FILE (any\n"
-	"                      --rules format): the diff first, then the file;\n"
-	"                      for a vitest or moon config, the snippet to paste\n"
-	"  --dry-run           with --add: show the diff, write nothing\n",
-	.options = rules_options,
-	.shortopts = "+o:",
+	.opts = rules_opts,
 };

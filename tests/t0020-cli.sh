@@ -194,8 +194,8 @@ test_expect_success 'every command'"'"'s --help is written to fit: each option b
 	done &&
 	tiadash replay --help >h.replay &&
 	cat >expect <<-\EOF &&
-	  -j, --jobs N          selector calls and tree comparisons in parallel
-	                        (default 1)
+	  -j, --jobs N             selector calls and tree comparisons in parallel
+	                           (default 1)
 	EOF
 	grep -A1 "^  -j, --jobs N" h.replay >actual &&
 	test_cmp expect actual
