@@ -1,6 +1,7 @@
 /* `tiadash ingest`: manifests, indexes, directories, URLs, or bare files as one run. */
 #include "core/tiadash.h"
 #include "core/cli.h"
+#include "core/options.h"
 #include "core/commands.h"
 #include "core/config.h"
 #include "ingest/mainline.h"
@@ -12,7 +13,6 @@
 #include "ingest/junit.h"
 #include "adapters/adapter.h"
 
-#include <getopt.h>
 #include <unistd.h>
 
 /* --github/--gitlab (ingest/ciapi.c): what to pull. */
@@ -36,131 +36,169 @@ struct bare_opts {
 	struct ci_cli ci;
 };
 
-enum {
-	OPT_REPLACE = 256, OPT_KIND, OPT_HEAD, OPT_BASE, OPT_PR, OPT_ATTEMPT,
-	OPT_VERDICT, OPT_STARTED, OPT_WALL, OPT_REPO_NAME, OPT_DECISION,
-	OPT_REASON, OPT_TOTAL, OPT_SELECTED_COUNT, OPT_SELECTION, OPT_QUARANTINE,
-	OPT_FAILED, OPT_LANE, OPT_TIMEOUT, OPT_CONNECT_TIMEOUT, OPT_MAX_SIZE,
-	OPT_RETRIES, OPT_SELECTION_FORMAT, OPT_SELECTION_ROOT, OPT_TOTAL_PACKAGES,
-	OPT_GITHUB, OPT_GITLAB, OPT_WORKFLOW, OPT_JOB, OPT_SINCE, OPT_API_URL,
-	OPT_MAX_SOURCE_SIZE, OPT_WORKDIR,
-};
-
-static const struct option options[] = {
-	{ "replace", no_argument, NULL, OPT_REPLACE },
-	{ "kind", required_argument, NULL, OPT_KIND },
-	{ "head", required_argument, NULL, OPT_HEAD },
-	{ "base", required_argument, NULL, OPT_BASE },
-	{ "pr", required_argument, NULL, OPT_PR },
-	{ "attempt", required_argument, NULL, OPT_ATTEMPT },
-	{ "verdict", required_argument, NULL, OPT_VERDICT },
-	{ "started-at", required_argument, NULL, OPT_STARTED },
-	{ "wall-clock", required_argument, NULL, OPT_WALL },
-	{ "repo-name", required_argument, NULL, OPT_REPO_NAME },
-	{ "decision", required_argument, NULL, OPT_DECISION },
-	{ "reason", required_argument, NULL, OPT_REASON },
-	{ "total-tests", required_argument, NULL, OPT_TOTAL },
-	{ "selected-count", required_argument, NULL, OPT_SELECTED_COUNT },
-	{ "selection", required_argument, NULL, OPT_SELECTION },
-	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
-	{ "failed", required_argument, NULL, OPT_FAILED },
-	{ "lane", required_argument, NULL, OPT_LANE },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "connect-timeout", required_argument, NULL, OPT_CONNECT_TIMEOUT },
-	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-	{ "max-source-size", required_argument, NULL, OPT_MAX_SOURCE_SIZE },
-	{ "retries", required_argument, NULL, OPT_RETRIES },
-	{ "selection-format", required_argument, NULL, OPT_SELECTION_FORMAT },
-	{ "selection-root", required_argument, NULL, OPT_SELECTION_ROOT },
-	{ "total-packages", required_argument, NULL, OPT_TOTAL_PACKAGES },
-	{ "github", required_argument, NULL, OPT_GITHUB },
-	{ "gitlab", required_argument, NULL, OPT_GITLAB },
-	{ "workflow", required_argument, NULL, OPT_WORKFLOW },
-	{ "job", required_argument, NULL, OPT_JOB },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "api-url", required_argument, NULL, OPT_API_URL },
-	{ "workdir", required_argument, NULL, OPT_WORKDIR },
-	{ NULL, 0, NULL, 0 },
-};
+/* The values the option table fills (reset before each parse). */
+static struct {
+	struct bare_opts o;
+	bool replace;
+	struct http_options http;
+} io;
 
 static bool parse_count(const char *s, int64_t min, int64_t *out)
 {
 	return parse_int64(s, out) && *out >= min;
 }
 
-static int parse_options(int argc, char **argv, struct bare_opts *o, bool *replace,
-			 struct http_options *http)
+static int not_a_number(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	return usage_error(p->cmd, "--%s '%s' is not a valid number", opt->long_name, arg);
+}
+
+/* --pr, --attempt, --total-tests, --selected-count, --total-packages: counts. */
+#define COUNT_CALLBACK(fn, field, lo, hi) \
+	static int fn(const struct opt *opt, const char *arg, const struct opt_parse *p) \
+	{ \
+		io.o.has_##field = true; \
+		if (!parse_count(arg, (lo), &io.o.field) || io.o.field > (hi)) \
+			return not_a_number(opt, arg, p); \
+		return 0; \
+	}
+COUNT_CALLBACK(opt_pr, pr, 0, INT64_MAX)
+COUNT_CALLBACK(opt_attempt, attempt, 1, MANIFEST_MAX_ATTEMPT)
+COUNT_CALLBACK(opt_total, total, 0, INT64_MAX)
+COUNT_CALLBACK(opt_selected, selected, 0, INT64_MAX)
+COUNT_CALLBACK(opt_packages, packages, 1, INT64_MAX)
+
+static int opt_wall(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	io.o.has_wall = true;
+	if (!parse_double(arg, &io.o.wall) || io.o.wall < 0)
+		return not_a_number(opt, arg, p);
+	return 0;
+}
+
+/* --timeout, --connect-timeout: seconds into the double at opt->value. */
+static int opt_seconds(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	if (!http_parse_seconds(arg, opt->value))
+		return not_a_number(opt, arg, p);
+	return 0;
+}
+
+static int opt_max_size(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	if (!http_parse_size(arg, &io.http.max_size))
+		return not_a_number(opt, arg, p);
+	return 0;
+}
+
+static int opt_max_source(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	size_t n;
+
+	if (!http_parse_size(arg, &n))
+		return not_a_number(opt, arg, p);
+	io.http.max_source = n;
+	return 0;
+}
+
+static int opt_retries(const struct opt *opt, const char *arg, const struct opt_parse *p)
 {
 	int64_t retries;
 
-	int c;
-
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
-		const char *bad = NULL;
-
-		switch (c) {
-		case OPT_REPLACE: *replace = true; break;
-		case OPT_KIND: o->kind = optarg; break;
-		case OPT_HEAD: o->head = optarg; break;
-		case OPT_BASE: o->base = optarg; break;
-		case OPT_PR: o->has_pr = true; if (!parse_count(optarg, 0, &o->pr)) bad = "--pr"; break;
-		case OPT_ATTEMPT: o->has_attempt = true; if (!parse_count(optarg, 1, &o->attempt) || o->attempt > MANIFEST_MAX_ATTEMPT) bad = "--attempt"; break;
-		case OPT_VERDICT: o->verdict = optarg; break;
-		case OPT_STARTED: o->started_at = optarg; break;
-		case OPT_WALL: o->has_wall = true; if (!parse_double(optarg, &o->wall) || o->wall < 0) bad = "--wall-clock"; break;
-		case OPT_REPO_NAME: o->repo_name = optarg; break;
-		case OPT_DECISION: o->decision = optarg; break;
-		case OPT_REASON: strlist_push(&o->reasons, optarg); break;
-		case OPT_TOTAL: o->has_total = true; if (!parse_count(optarg, 0, &o->total)) bad = "--total-tests"; break;
-		case OPT_SELECTED_COUNT: o->has_selected = true; if (!parse_count(optarg, 0, &o->selected)) bad = "--selected-count"; break;
-		case OPT_SELECTION: o->selection = optarg; break;
-		case OPT_QUARANTINE: o->quarantine = optarg; break;
-		case OPT_FAILED: o->failed = optarg; break;
-		case OPT_LANE: o->lane = optarg; break;
-		case OPT_WORKDIR: o->workdir = optarg; break;
-		case OPT_TIMEOUT: if (!http_parse_seconds(optarg, &http->timeout)) bad = "--timeout"; break;
-		case OPT_CONNECT_TIMEOUT: if (!http_parse_seconds(optarg, &http->connect_timeout)) bad = "--connect-timeout"; break;
-		case OPT_MAX_SIZE: if (!http_parse_size(optarg, &http->max_size)) bad = "--max-size"; break;
-		case OPT_MAX_SOURCE_SIZE: {
-			size_t n;
-
-			if (!http_parse_size(optarg, &n))
-				bad = "--max-source-size";
-			else
-				http->max_source = n;
-			break;
-		}
-		case OPT_RETRIES: if (!parse_count(optarg, 0, &retries) || retries > 20) bad = "--retries"; else http->retries = (int)retries; break;
-		case OPT_SELECTION_FORMAT: {
-			if (!adapter_find_answer(optarg))
-				return usage_error(&cmd_ingest, "--selection-format '%s': "
-						   "expected one of %s", optarg,
-						   adapter_answer_names);
-			o->selection_format = optarg;
-			break;
-		}
-		case OPT_SELECTION_ROOT:
-			if (optarg[0] != '/')
-				return usage_error(&cmd_ingest, "--selection-root '%s': "
-						   "expected an absolute directory", optarg);
-			o->selection_root = optarg;
-			break;
-		case OPT_TOTAL_PACKAGES: o->has_packages = true; if (!parse_count(optarg, 1, &o->packages)) bad = "--total-packages"; break;
-		case OPT_GITHUB: o->ci.github = optarg; break;
-		case OPT_GITLAB: o->ci.gitlab = optarg; break;
-		case OPT_WORKFLOW: strlist_push(&o->ci.workflows, optarg); break;
-		case OPT_JOB: strlist_push(&o->ci.jobs, optarg); break;
-		case OPT_SINCE: o->ci.since = optarg; break;
-		case OPT_API_URL: o->ci.pull.api_url = optarg; break;
-		default: return usage_error(&cmd_ingest, "unknown option");
-		}
-		if (bad)
-			return usage_error(&cmd_ingest, "%s '%s' is not a valid number", bad, optarg);
-	}
-	o->bare = o->kind || o->head;
+	if (!parse_count(arg, 0, &retries) || retries > 20)
+		return not_a_number(opt, arg, p);
+	io.http.retries = (int)retries;
 	return 0;
 }
+
+static int opt_selection_format(const struct opt *opt, const char *arg,
+				const struct opt_parse *p)
+{
+	(void)opt;
+	if (!adapter_find_answer(arg))
+		return usage_error(p->cmd, "--selection-format '%s': expected one of %s",
+				   arg, adapter_answer_names);
+	io.o.selection_format = arg;
+	return 0;
+}
+
+static int opt_selection_root(const struct opt *opt, const char *arg,
+			      const struct opt_parse *p)
+{
+	(void)opt;
+	if (arg[0] != '/')
+		return usage_error(p->cmd, "--selection-root '%s': expected an absolute "
+				   "directory", arg);
+	io.o.selection_root = arg;
+	return 0;
+}
+
+static const struct opt ingest_opts[] = {
+	OPT_BOOL(0, "replace", &io.replace,
+		 "a changed source replaces the run stored from it"),
+	OPT_GROUP("\nURLs (http, https; TLS is always verified):"),
+	OPT_CALLBACK(0, "timeout", &io.http.timeout, "SECS",
+		     "give up on one attempt after this long (default 300)", opt_seconds),
+	OPT_CALLBACK(0, "connect-timeout", &io.http.connect_timeout, "SECS",
+		     "give up connecting after this long (default 10)", opt_seconds),
+	OPT_CALLBACK(0, "max-size", NULL, "SIZE",
+		     "refuse a file larger than this (default 512M)", opt_max_size),
+	OPT_CALLBACK(0, "max-source-size", NULL, "SIZE",
+		     "refuse a run whose files, decoded, add up to more (gzip bodies, "
+		     "archive entries; default 2G)", opt_max_source),
+	OPT_CALLBACK(0, "retries", NULL, "N",
+		     "retries on 5xx, 429 and broken transfers (default 3)", opt_retries),
+	OPT_GROUP("\nStraight from CI (the artifacts of runs hold `tiadash record` folders):"),
+	OPT_STRING(0, "github", &io.o.ci.github, "OWNER/REPO",
+		   "GitHub Actions: the runs of each --workflow FILE"),
+	OPT_STRING(0, "gitlab", &io.o.ci.gitlab, "PROJECT",
+		   "GitLab CI: the jobs named by each --job NAME"),
+	OPT_STRING_LIST(0, "workflow", &io.o.ci.workflows, "FILE",
+			"a GitHub workflow whose runs to pull (repeatable)"),
+	OPT_STRING_LIST(0, "job", &io.o.ci.jobs, "NAME",
+			"a GitLab job whose runs to pull (repeatable)"),
+	OPT_STRING(0, "since", &io.o.ci.since, "WHEN", "runs created since (default 7d)"),
+	OPT_STRING(0, "api-url", &io.o.ci.pull.api_url, "URL",
+		   "the API (GitHub Enterprise, a GitLab instance)"),
+	OPT_GROUP("\nBare files (JUnit XML, lcov, Cobertura, selection lists or answers) "
+		  "as one run:"),
+	OPT_STRING(0, "kind", &io.o.kind, "K", "shadow or full (required)"),
+	OPT_STRING(0, "head", &io.o.head, "SHA", "the tested commit (required)"),
+	OPT_STRING(0, "base", &io.o.base, "SHA",
+		   "the resolved MQ_AFFECTED_BASE (for changed files)"),
+	OPT_CALLBACK(0, "pr", NULL, "N", "pull request number", opt_pr),
+	OPT_CALLBACK(0, "attempt", NULL, "N", "attempt number (default 1)", opt_attempt),
+	OPT_STRING(0, "verdict", &io.o.verdict, "V",
+		   "pass, fail or error (default: from the results)"),
+	OPT_STRING(0, "started-at", &io.o.started_at, "TIME", "RFC 3339 start (default: now)"),
+	OPT_CALLBACK(0, "wall-clock", NULL, "SECS", "the job's gate wall-clock", opt_wall),
+	OPT_STRING(0, "repo-name", &io.o.repo_name, "NAME",
+		   "the repository's name, e.g. acme/ledger"),
+	OPT_STRING(0, "decision", &io.o.decision, "D", "selected, run_all or nothing"),
+	OPT_STRING_LIST(0, "reason", &io.o.reasons, "R", "a force-full reason (repeatable)"),
+	OPT_CALLBACK(0, "total-tests", NULL, "N", "the suite's total test count", opt_total),
+	OPT_CALLBACK(0, "selected-count", NULL, "N", "how many tests the selection runs",
+		     opt_selected),
+	OPT_STRING(0, "selection", &io.o.selection, "FILE",
+		   "the selection list (test-only.txt form)"),
+	OPT_CALLBACK(0, "selection-format", NULL, "NAME",
+		     "the selection is a selector's own output: vitest, turbo, testmon, "
+		     "moon, gstack or cbm", opt_selection_format),
+	OPT_CALLBACK(0, "selection-root", NULL, "DIR",
+		     "the directory the selector ran in (stripped from the absolute paths "
+		     "vitest prints)", opt_selection_root),
+	OPT_CALLBACK(0, "total-packages", NULL, "N",
+		     "turbo, moon: how many packages/projects exist", opt_packages),
+	OPT_STRING(0, "failed", &io.o.failed, "FILE",
+		   "failing test ids (.mq-failed-tests.txt form)"),
+	OPT_STRING(0, "quarantine", &io.o.quarantine, "FILE", "the quarantine list in effect"),
+	OPT_STRING(0, "lane", &io.o.lane, "NAME",
+		   "lane of a codebase-memory-mcp answer (default unit)"),
+	OPT_STRING(0, "workdir", &io.o.workdir, "DIR",
+		   "the directory the runner ran in, relative to the repository root "
+		   "(its relative names start there)"),
+	OPT_END(),
+};
 
 /* Resolve a commit given on the command line (a sha, or a ref when a repository is there). */
 static int resolve_commit(struct cmd_context *ctx, const char *opt, const char *rev, char out[41])
@@ -469,17 +507,20 @@ static void bare_opts_release(struct bare_opts *o)
 	strlist_release(&o->ci.jobs);
 }
 
-/* Every option and argument, checked: 0, or a usage error's status. */
-static int parse_all(int argc, char **argv, int64_t now, struct bare_opts *o,
-		     bool *replace, struct http_options *http)
+/* Every option and argument, checked: 0, or a usage error's status; *rest the first operand. */
+static int parse_all(int argc, char **argv, struct cmd_context *ctx, int *rest)
 {
-	if (http_options_init(http) < 0)
+	memset(&io, 0, sizeof(io));
+	if (http_options_init(&io.http) < 0)
 		return EXIT_INPUT_ERROR;
-	if (parse_options(argc, argv, o, replace, http) ||
-	    ci_options(&o->ci, o, argc - optind, now))
+	if (parse_options(argc, argv, &cmd_ingest, ctx, rest))
 		return EXIT_INPUT_ERROR;
-	if (optind >= argc && !o->ci.pull.project &&
-	    !(o->bare && (o->selection || o->failed || o->verdict || selects_nothing(o))))
+	io.o.bare = io.o.kind || io.o.head;
+	if (ci_options(&io.o.ci, &io.o, argc - *rest, ctx->now))
+		return EXIT_INPUT_ERROR;
+	if (*rest >= argc && !io.o.ci.pull.project &&
+	    !(io.o.bare && (io.o.selection || io.o.failed || io.o.verdict ||
+			    selects_nothing(&io.o))))
 		return usage_error(&cmd_ingest, "nothing to ingest");
 	return 0;
 }
@@ -487,49 +528,46 @@ static int parse_all(int argc, char **argv, int64_t now, struct bare_opts *o,
 /* Before the store is opened (created): a usage error leaves nothing behind. */
 static int check_ingest(int argc, char **argv, struct cmd_context *ctx)
 {
-	struct bare_opts o = { 0 };
-	struct http_options http;
-	bool replace = false;
-	int ret = parse_all(argc, argv, ctx->now, &o, &replace, &http);
+	int rest;
+	int ret = parse_all(argc, argv, ctx, &rest);
 
-	bare_opts_release(&o);
+	bare_opts_release(&io.o);
 	return ret;
 }
 
 static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 {
-	struct bare_opts o = { 0 };
-	struct http_options http;
+	struct bare_opts *o = &io.o;
 	struct config cfg = CONFIG_INIT;
 	struct ingest ing;
-	bool replace = false;
 	int64_t since_run;
-	int ret = parse_all(argc, argv, ctx->now, &o, &replace, &http);
+	int rest;
+	int ret = parse_all(argc, argv, ctx, &rest);
 
 	if (ret) {
-		bare_opts_release(&o);
+		bare_opts_release(o);
 		return ret;
 	}
 	if (config_load(&cfg, ctx->db_path) < 0) {
-		bare_opts_release(&o);
+		bare_opts_release(o);
 		return EXIT_INPUT_ERROR;
 	}
 	if (query_newest_run(ctx->store, &since_run) < 0) {
-		bare_opts_release(&o);
+		bare_opts_release(o);
 		config_release(&cfg);
 		return EXIT_INPUT_ERROR;
 	}
 	ingest_init(&ing, ctx->store, cmd_repo(ctx), ctx->now);
 	ing.idmap = cfg.idmap;
-	ing.replace = replace;
+	ing.replace = io.replace;
 	ing.progress = isatty(STDERR_FILENO);
-	ing.http_opts = &http;
-	if (o.ci.pull.project)
-		ret = ci_ingest(&ing, &o.ci.pull);
-	else if (o.bare)
-		ret = ingest_bare(&ing, ctx, &o, argc - optind, argv + optind);
+	ing.http_opts = &io.http;
+	if (o->ci.pull.project)
+		ret = ci_ingest(&ing, &o->ci.pull);
+	else if (o->bare)
+		ret = ingest_bare(&ing, ctx, o, argc - rest, argv + rest);
 	else
-		for (int i = optind; i < argc; i++)
+		for (int i = rest; i < argc; i++)
 			ret |= ingest_path(&ing, argv[i]);
 	if (ingest_flush(&ing) < 0)
 		ret = -1;
@@ -540,7 +578,7 @@ static int run_ingest(int argc, char **argv, struct cmd_context *ctx)
 	print_summary(&ing.stats);
 	ingest_release(&ing);
 	config_release(&cfg);
-	bare_opts_release(&o);
+	bare_opts_release(o);
 	return ret || ing.stats.failed ? EXIT_INPUT_ERROR : EXIT_OKAY;
 }
 
@@ -549,55 +587,22 @@ const struct cmd cmd_ingest = {
 	.fn = run_ingest,
 	.check = check_ingest,
 	.flags = NEED_DB_RW | WANT_REPO,
-	.usage = "tiadash ingest [--replace] SOURCE...\n"
-		 "       tiadash ingest --kind shadow|full --head SHA [--base SHA] [--pr N] [OPTIONS] FILE...\n"
+	.usage = "tiadash ingest [--replace] [--timeout SECS] [--connect-timeout SECS] "
+		 "[--max-size SIZE] [--max-source-size SIZE] [--retries N] SOURCE...\n"
+		 "       tiadash ingest --kind shadow|full --head SHA [--base SHA] [--pr N] "
+		 "[--attempt N] [--verdict V] [--started-at TIME] [--wall-clock SECS] "
+		 "[--repo-name NAME] [--decision D] [--reason R]... [--total-tests N] "
+		 "[--selected-count N] [--selection FILE] [--selection-format NAME] "
+		 "[--selection-root DIR] [--total-packages N] [--failed FILE] "
+		 "[--quarantine FILE] [--lane NAME] [--workdir DIR] FILE...\n"
 		 "       tiadash ingest --github OWNER/REPO --workflow FILE... [--since WHEN] [--api-url URL]\n"
 		 "       tiadash ingest --gitlab PROJECT --job NAME... [--since WHEN] [--api-url URL]",
 	.summary = "Ingest run manifests, indexes, directories or URLs (or bare files as one run).",
-	.help =
-		"A SOURCE is a run manifest (tiadash.run.v1), an index (tiadash.index.v1),\n"
-		"a directory searched for *.tiadash.json and tiadash-run.json, or a URL.\n"
-		"Each source is atomic and idempotent.\n\n"
-		"  --replace            a changed source replaces the run stored from it\n\n"
-		"URLs (http, https; TLS is always verified):\n"
-		"  --timeout SECS       give up on one attempt after this long (default 300)\n"
-		"  --connect-timeout SECS  give up connecting after this long (default 10)\n"
-		"  --max-size SIZE      refuse a file larger than this (default 512M)\n"
-		"  --max-source-size SIZE  refuse a run whose files, decoded, add up to\n"
-		"                       more (gzip bodies, archive entries; default 2G)\n"
-		"  --retries N          retries on 5xx, 429 and broken transfers (default 3)\n"
-		"  TIADASH_TOKEN is sent as a bearer token to the origin of the URL given,\n"
-		"  never to another; see tiadash(1) for the TIADASH_HTTP_* variables.\n\n"
-		"Straight from CI (the artifacts of runs hold `tiadash record` folders):\n"
-		"  --github OWNER/REPO  GitHub Actions: the runs of each --workflow FILE\n"
-		"  --gitlab PROJECT     GitLab CI: the jobs named by each --job NAME\n"
-		"  --since WHEN         runs created since (default 7d)\n"
-		"  --api-url URL        the API (GitHub Enterprise, a GitLab instance)\n"
-		"  GITHUB_TOKEN / GITLAB_TOKEN (else TIADASH_TOKEN) goes to the API only.\n\n"
-		"Bare files (JUnit XML, lcov, Cobertura, selection lists or answers) as one run:\n"
-		"  --kind K             shadow or full (required)\n"
-		"  --head SHA           the tested commit (required)\n"
-		"  --base SHA           the resolved MQ_AFFECTED_BASE (for changed files)\n"
-		"  --pr N               pull request number\n"
-		"  --attempt N          attempt number (default 1)\n"
-		"  --verdict V          pass, fail or error (default: from the results)\n"
-		"  --started-at TIME    RFC 3339 start (default: now)\n"
-		"  --wall-clock SECS    the job's gate wall-clock\n"
-		"  --repo-name NAME     the repository's name, e.g. acme/ledger\n"
-		"  --decision D         selected, run_all or nothing\n"
-		"  --reason R           a force-full reason (repeatable)\n"
-		"  --total-tests N      the suite's total test count\n"
-		"  --selected-count N   how many tests the selection runs\n"
-		"  --selection FILE     the selection list (test-only.txt form)\n"
-		"  --selection-format NAME  the selection is a selector's own output:\n"
-		"                       vitest, turbo, testmon, moon, gstack or cbm\n"
-		"  --selection-root DIR the directory the selector ran in (stripped\n"
-		"                       from the absolute paths vitest prints)\n"
-		"  --total-packages N   turbo, moon: how many packages/projects exist\n"
-		"  --failed FILE        failing test ids (.mq-failed-tests.txt form)\n"
-		"  --quarantine FILE    the quarantine list in effect\n"
-		"  --lane NAME          lane of a codebase-memory-mcp answer (default unit)\n"
-		"  --workdir DIR        the directory the runner ran in, relative to the\n"
-		"                       repository root (its relative names start there)\n",
-	.options = options,
+	.intro = "A SOURCE is a run manifest (tiadash.run.v1), an index (tiadash.index.v1),\n"
+		 "a directory searched for *.tiadash.json and tiadash-run.json, or a URL.\n"
+		 "Each source is atomic and idempotent.\n",
+	.opts = ingest_opts,
+	.notes = "TIADASH_TOKEN is sent as a bearer token to the origin of the URL given,\n"
+		 "never to another; see tiadash(1) for the TIADASH_HTTP_* variables.\n"
+		 "GITHUB_TOKEN / GITLAB_TOKEN (else TIADASH_TOKEN) goes to the API only.\n",
 };

@@ -1,6 +1,7 @@
 /* `tiadash record -- CMD`: run a CI job's command unchanged, then write its run folder. */
 #include "core/tiadash.h"
 #include "core/cli.h"
+#include "core/options.h"
 #include "core/commands.h"
 #include "core/timeutil.h"
 #include "adapters/adapter.h"
@@ -8,148 +9,155 @@
 #include "ingest/record.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-enum {
-	OPT_KIND = 256, OPT_OUT, OPT_RESULTS, OPT_COVERAGE, OPT_SELECTION,
-	OPT_SELECTION_FORMAT, OPT_LANE, OPT_DECISION, OPT_REASON, OPT_TOTAL,
-	OPT_SELECTED_COUNT, OPT_QUARANTINE, OPT_FAILED, OPT_HEAD, OPT_BASE, OPT_PR,
-	OPT_REPO_NAME, OPT_ATTEMPT, OPT_STARTED, OPT_WALL, OPT_DECISION_FILE,
-	OPT_TOTAL_PACKAGES,
-};
-
-static const struct option options[] = {
-	{ "kind", required_argument, NULL, OPT_KIND },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "results", required_argument, NULL, OPT_RESULTS },
-	{ "coverage", required_argument, NULL, OPT_COVERAGE },
-	{ "selection", required_argument, NULL, OPT_SELECTION },
-	{ "selection-format", required_argument, NULL, OPT_SELECTION_FORMAT },
-	{ "lane", required_argument, NULL, OPT_LANE },
-	{ "decision", required_argument, NULL, OPT_DECISION },
-	{ "decision-file", required_argument, NULL, OPT_DECISION_FILE },
-	{ "total-packages", required_argument, NULL, OPT_TOTAL_PACKAGES },
-	{ "reason", required_argument, NULL, OPT_REASON },
-	{ "total-tests", required_argument, NULL, OPT_TOTAL },
-	{ "selected-count", required_argument, NULL, OPT_SELECTED_COUNT },
-	{ "quarantine", required_argument, NULL, OPT_QUARANTINE },
-	{ "failed", required_argument, NULL, OPT_FAILED },
-	{ "head", required_argument, NULL, OPT_HEAD },
-	{ "base", required_argument, NULL, OPT_BASE },
-	{ "pr", required_argument, NULL, OPT_PR },
-	{ "repo-name", required_argument, NULL, OPT_REPO_NAME },
-	{ "attempt", required_argument, NULL, OPT_ATTEMPT },
-	{ "started-at", required_argument, NULL, OPT_STARTED },
-	{ "wall-clock", required_argument, NULL, OPT_WALL },
-	{ NULL, 0, NULL, 0 },
-};
+/* The values the option table fills (reset before each parse). */
+static struct record_opts ro;
+static bool ro_has_kind;
 
 static bool parse_count(const char *s, int64_t min, int64_t max, int64_t *out)
 {
 	return parse_int64(s, out) && *out >= min && *out <= max;
 }
 
-static int parse_value(int c, const char *arg, struct record_opts *o)
+static int not_a_number(const struct opt *opt, const char *arg, const struct opt_parse *p)
 {
-	const char *bad = NULL;
-	enum decision d;
+	return usage_error(p->cmd, "--%s '%s' is not a valid number", opt->long_name, arg);
+}
 
-	switch (c) {
-	case OPT_KIND:
-		if (!run_kind_parse(arg, &o->kind))
-			return usage_error(&cmd_record, "--kind must be shadow or full, "
-					   "not '%s'", arg);
-		break;
-	case OPT_OUT: o->out = arg; break;
-	case OPT_RESULTS: strlist_push(&o->results, arg); break;
-	case OPT_COVERAGE: strlist_push(&o->coverage, arg); break;
-	case OPT_SELECTION: o->selection = arg; break;
-	case OPT_SELECTION_FORMAT:
-		o->format = adapter_find_answer(arg);
-		if (!o->format && strcmp(arg, "list"))
-			return usage_error(&cmd_record, "--selection-format must be "
-					   "list or one of %s, not '%s'",
-					   adapter_answer_names, arg);
-		break;
-	case OPT_DECISION_FILE: o->decision_file = arg; break;
-	case OPT_TOTAL_PACKAGES:
-		o->has_total_packages = true;
-		if (!parse_count(arg, 1, INT64_MAX, &o->total_packages))
-			bad = "--total-packages";
-		break;
-	case OPT_LANE: o->lane = arg; break;
-	case OPT_DECISION:
-		if (!decision_parse(arg, &d))
-			return usage_error(&cmd_record, "--decision must be selected, "
-					   "run_all or nothing, not '%s'", arg);
-		o->decision = arg;
-		break;
-	case OPT_REASON: strlist_push(&o->reasons, arg); break;
-	case OPT_TOTAL:
-		o->has_total = true;
-		if (!parse_count(arg, 0, INT64_MAX, &o->total))
-			bad = "--total-tests";
-		break;
-	case OPT_SELECTED_COUNT:
-		o->has_selected_count = true;
-		if (!parse_count(arg, 0, INT64_MAX, &o->selected_count))
-			bad = "--selected-count";
-		break;
-	case OPT_QUARANTINE: o->quarantine = arg; break;
-	case OPT_FAILED: o->failed = arg; break;
-	case OPT_HEAD: o->head = arg; break;
-	case OPT_BASE: o->base = arg; break;
-	case OPT_PR:
-		o->has_pr = true;
-		if (!parse_count(arg, 1, INT64_MAX, &o->pr))
-			bad = "--pr";
-		break;
-	case OPT_REPO_NAME: o->repo_name = arg; break;
-	case OPT_ATTEMPT:
-		o->has_attempt = true;
-		if (!parse_count(arg, 1, MANIFEST_MAX_ATTEMPT, &o->attempt))
-			bad = "--attempt";
-		break;
-	case OPT_STARTED:
-		o->has_started = true;
-		if (!time_parse_rfc3339(arg, &o->started))
-			return usage_error(&cmd_record, "--started-at must be an RFC "
-					   "3339 time, not '%s'", arg);
-		break;
-	case OPT_WALL:
-		o->has_wall = true;
-		if (!parse_double(arg, &o->wall) || !(o->wall >= 0) || !isfinite(o->wall))
-			bad = "--wall-clock";
-		break;
-	default:
-		return usage_error(&cmd_record, "unknown option");
+/* --total-packages, --total-tests, --selected-count, --pr, --attempt: counts. */
+#define COUNT_CALLBACK(fn, has, field, lo, hi) \
+	static int fn(const struct opt *opt, const char *arg, const struct opt_parse *p) \
+	{ \
+		ro.has = true; \
+		if (!parse_count(arg, (lo), (hi), &ro.field)) \
+			return not_a_number(opt, arg, p); \
+		return 0; \
 	}
-	if (bad)
-		return usage_error(&cmd_record, "%s '%s' is not a valid number", bad, arg);
+COUNT_CALLBACK(opt_total_packages, has_total_packages, total_packages, 1, INT64_MAX)
+COUNT_CALLBACK(opt_total, has_total, total, 0, INT64_MAX)
+COUNT_CALLBACK(opt_selected, has_selected_count, selected_count, 0, INT64_MAX)
+COUNT_CALLBACK(opt_pr, has_pr, pr, 1, INT64_MAX)
+COUNT_CALLBACK(opt_attempt, has_attempt, attempt, 1, MANIFEST_MAX_ATTEMPT)
+
+static int opt_kind(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	(void)opt;
+	ro_has_kind = true;
+	if (!run_kind_parse(arg, &ro.kind))
+		return usage_error(p->cmd, "--kind must be shadow or full, not '%s'", arg);
 	return 0;
 }
 
-/* Options, then `--` and the command; usage errors stop before anything runs. */
-static int parse_options(int argc, char **argv, struct record_opts *o)
+static int opt_selection_format(const struct opt *opt, const char *arg,
+				const struct opt_parse *p)
 {
-	bool has_kind = false;
-	int c, ret;
+	(void)opt;
+	ro.format = adapter_find_answer(arg);
+	if (!ro.format && strcmp(arg, "list"))
+		return usage_error(p->cmd, "--selection-format must be list or one of %s, "
+				   "not '%s'", adapter_answer_names, arg);
+	return 0;
+}
 
-	optind = 0;
-	/* "+": the first word that is not an option ends them (the command's own follow) */
-	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
-		has_kind |= c == OPT_KIND;
-		if ((ret = parse_value(c, optarg, o)))
-			return ret;
-	}
-	if (optind >= argc || strcmp(argv[optind - 1], "--"))
+static int opt_decision(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	enum decision d;
+
+	(void)opt;
+	if (!decision_parse(arg, &d))
+		return usage_error(p->cmd, "--decision must be selected, run_all or "
+				   "nothing, not '%s'", arg);
+	ro.decision = arg;
+	return 0;
+}
+
+static int opt_started(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	(void)opt;
+	ro.has_started = true;
+	if (!time_parse_rfc3339(arg, &ro.started))
+		return usage_error(p->cmd, "--started-at must be an RFC 3339 time, not '%s'",
+				   arg);
+	return 0;
+}
+
+static int opt_wall(const struct opt *opt, const char *arg, const struct opt_parse *p)
+{
+	ro.has_wall = true;
+	if (!parse_double(arg, &ro.wall) || !(ro.wall >= 0) || !isfinite(ro.wall))
+		return not_a_number(opt, arg, p);
+	return 0;
+}
+
+static const struct opt record_opts[] = {
+	OPT_CALLBACK(0, "kind", NULL, "K", "shadow or full (required)", opt_kind),
+	OPT_STRING(0, "out", &ro.out, "DIR", "the run's folder (default: "
+		   ".tiadash/runs/KIND-HEAD-ATTEMPT in the repository root)"),
+	OPT_STRING_LIST(0, "results", &ro.results, "GLOB",
+			"JUnit XML reports (repeatable; `**` spans directories)"),
+	OPT_STRING_LIST(0, "coverage", &ro.coverage, "GLOB",
+			"lcov or Cobertura files (repeatable)"),
+	OPT_STRING(0, "selection", &ro.selection, "FILE",
+		   "the tests the selector chose (shadow runs)"),
+	OPT_CALLBACK(0, "selection-format", NULL, "F",
+		     "list (one id a line, default), or the selector's own answer: vitest, "
+		     "turbo, moon, testmon, gstack, cbm (codebase-memory-mcp's "
+		     "selection-engine.json)", opt_selection_format),
+	OPT_STRING(0, "lane", &ro.lane, "NAME", "lane of a cbm answer (default unit)"),
+	OPT_CALLBACK(0, "total-packages", NULL, "N",
+		     "how many packages (turbo) or projects (moon) exist", opt_total_packages),
+	OPT_CALLBACK(0, "decision", NULL, "D",
+		     "selected, run_all or nothing (default: from the list)", opt_decision),
+	OPT_STRING(0, "decision-file", &ro.decision_file, "FILE",
+		   "what the job decided at run time, one line: run_all REASON..., selected "
+		   "or nothing (default .mq-decision when the command wrote it)"),
+	OPT_STRING_LIST(0, "reason", &ro.reasons, "R",
+			"why it ran everything, e.g. force-full:**/go.mod (repeatable)"),
+	OPT_CALLBACK(0, "total-tests", NULL, "N", "the suite's total test count", opt_total),
+	OPT_CALLBACK(0, "selected-count", NULL, "N", "how many tests the selection runs",
+		     opt_selected),
+	OPT_STRING(0, "quarantine", &ro.quarantine, "FILE",
+		   "the quarantine list (default .mq/quarantine.txt if present)"),
+	OPT_STRING(0, "failed", &ro.failed, "FILE", "failing test ids (default "
+		   ".mq-failed-tests.txt when the command wrote it)"),
+	OPT_GROUP("\nWhat the CI knows, given explicitly (revisions resolve in the repository):"),
+	OPT_STRING(0, "head", &ro.head, "REV", "the tested commit (default HEAD)"),
+	OPT_STRING(0, "base", &ro.base, "REV", "the base (default $MQ_AFFECTED_BASE, else "
+		   "origin/main, a remote's HEAD, main, master; see tiadash(1))"),
+	OPT_CALLBACK(0, "pr", NULL, "N", "pull request number (default: from the CI)", opt_pr),
+	OPT_STRING(0, "repo-name", &ro.repo_name, "NAME",
+		   "e.g. acme/ledger (default: from the CI)"),
+	OPT_CALLBACK(0, "attempt", NULL, "N", "attempt number (default: the CI's retry "
+		     "count, else one more than the records of this head and kind)", opt_attempt),
+	OPT_CALLBACK(0, "started-at", NULL, "TIME", "RFC 3339 start (default: now)",
+		     opt_started),
+	OPT_CALLBACK(0, "wall-clock", NULL, "SECS", "the job's wall-clock (default: measured)",
+		     opt_wall),
+	OPT_END(),
+};
+
+/* Options, then `--` and the command; usage errors stop before anything runs. */
+static int parse_record_options(int argc, char **argv, struct cmd_context *ctx,
+				struct record_opts *o)
+{
+	int rest, ret;
+
+	memset(&ro, 0, sizeof(ro));
+	ro_has_kind = false;
+	/* In order: the first word that is not an option ends them (the command's own follow). */
+	ret = parse_options(argc, argv, &cmd_record, ctx, &rest);
+	*o = ro; /* the caller releases its lists */
+	memset(&ro, 0, sizeof(ro));
+	if (ret)
+		return EXIT_INPUT_ERROR;
+	if (rest >= argc || strcmp(argv[rest - 1], "--"))
 		return usage_error(&cmd_record, "give the command to run after '--'");
-	o->argv = argv + optind;
-	if (!has_kind)
+	o->argv = argv + rest;
+	if (!ro_has_kind)
 		return usage_error(&cmd_record, "--kind shadow|full is required");
 	if (o->kind != RUN_SHADOW && (o->selection || o->decision || o->reasons.nr ||
 				      o->has_total || o->has_selected_count))
@@ -326,7 +334,7 @@ static int run_record(int argc, char **argv, struct cmd_context *ctx)
 	struct record_opts o = RECORD_OPTS_INIT;
 	struct record_outcome out;
 	struct record r;
-	int ret = parse_options(argc, argv, &o);
+	int ret = parse_record_options(argc, argv, ctx, &o);
 
 	if (ret) {
 		record_opts_release(&o);
@@ -350,48 +358,20 @@ static int run_record(int argc, char **argv, struct cmd_context *ctx)
 const struct cmd cmd_record = {
 	.name = "record",
 	.fn = run_record,
-	.usage = "tiadash record --kind shadow|full [OPTIONS] -- COMMAND [ARGS...]",
+	.flags = OPTS_IN_ORDER,
+	.usage = "tiadash record --kind shadow|full [--out DIR] [--results GLOB]... "
+		 "[--coverage GLOB]... [--selection FILE] [--selection-format F] "
+		 "[--lane NAME] [--total-packages N] [--decision D] [--decision-file FILE] "
+		 "[--reason R]... [--total-tests N] [--selected-count N] "
+		 "[--quarantine FILE] [--failed FILE] [--head REV] [--base REV] [--pr N] "
+		 "[--repo-name NAME] [--attempt N] [--started-at TIME] "
+		 "[--wall-clock SECS] -- COMMAND [ARG]...",
 	.summary = "Run a CI job's command and record it as a run (a folder with a manifest).",
-	.help =
-		"Runs COMMAND (no shell) with the same stdin, stdout and stderr, and exits\n"
-		"with its exit status (128+N when signal N killed it). Then it copies the\n"
-		"files it names into one folder with a tiadash.run.v1 manifest\n"
-		"(tiadash-run.json), ready to upload and to ingest. If recording fails it\n"
-		"says so on stderr and still exits with the command's status.\n\n"
-		"  --kind K             shadow or full (required)\n"
-		"  --out DIR            the run's folder (default:\n"
-		"                       .tiadash/runs/KIND-HEAD-ATTEMPT in the repository\n"
-		"                       root)\n"
-		"  --results GLOB       JUnit XML reports (repeatable; `**` spans directories)\n"
-		"  --coverage GLOB      lcov or Cobertura files (repeatable)\n"
-		"  --selection FILE     the tests the selector chose (shadow runs)\n"
-		"  --selection-format F list (one id a line, default), or the selector's\n"
-		"                       own answer: vitest, turbo, moon, testmon, gstack,\n"
-		"                       cbm (codebase-memory-mcp's selection-engine.json)\n"
-		"  --lane NAME          lane of a cbm answer (default unit)\n"
-		"  --total-packages N   how many packages (turbo) or projects (moon) exist\n"
-		"  --decision D         selected, run_all or nothing (default: from the list)\n"
-		"  --decision-file FILE what the job decided at run time, one line:\n"
-		"                       run_all REASON..., selected or nothing (default\n"
-		"                       .mq-decision when the command wrote it)\n"
-		"  --reason R           why it ran everything, e.g. force-full:**/go.mod\n"
-		"                       (repeatable)\n"
-		"  --total-tests N      the suite's total test count\n"
-		"  --selected-count N   how many tests the selection runs\n"
-		"  --quarantine FILE    the quarantine list (default .mq/quarantine.txt if\n"
-		"                       present)\n"
-		"  --failed FILE        failing test ids (default .mq-failed-tests.txt when\n"
-		"                       the command wrote it)\n\n"
-		"What the CI knows, given explicitly (revisions resolve in the repository):\n"
-		"  --head REV           the tested commit (default HEAD)\n"
-		"  --base REV           the base (default $MQ_AFFECTED_BASE, else origin/main,\n"
-		"                       a remote's HEAD, main, master; see tiadash(1))\n"
-		"  --pr N               pull request number (default: from the CI)\n"
-		"  --repo-name NAME     e.g. acme/ledger (default: from the CI)\n"
-		"  --attempt N          attempt number (default: the CI's retry count, else\n"
-		"                       one more than the records of this head and kind)\n"
-		"  --started-at TIME    RFC 3339 start (default: now)\n"
-		"  --wall-clock SECS    the job's wall-clock (default: measured)\n\n"
-		"GitHub Actions, GitLab CI, Buildkite and Jenkins are read; see tiadash(1).\n",
-	.options = options,
+	.intro = "Runs COMMAND (no shell) with the same stdin, stdout and stderr, and exits\n"
+		 "with its exit status (128+N when signal N killed it). Then it copies the\n"
+		 "files it names into one folder with a tiadash.run.v1 manifest\n"
+		 "(tiadash-run.json), ready to upload and to ingest. If recording fails it\n"
+		 "says so on stderr and still exits with the command's status.\n",
+	.opts = record_opts,
+	.notes = "GitHub Actions, GitLab CI, Buildkite and Jenkins are read; see tiadash(1).\n",
 };

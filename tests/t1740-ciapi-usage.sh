@@ -124,8 +124,8 @@ test_expect_success 'a workflow or job name is one path segment, percent-encoded
 
 test_expect_success '--help lists the options' '
 	tiadash ingest --help >help &&
-	test_grep "^  --github OWNER/REPO  GitHub Actions: the runs of each --workflow FILE$" help &&
-	test_grep "^  --gitlab PROJECT     GitLab CI: the jobs named by each --job NAME$" help
+	test_grep "^  --github OWNER/REPO  *GitHub Actions: the runs of each --workflow FILE$" help &&
+	test_grep "^  --gitlab PROJECT  *GitLab CI: the jobs named by each --job NAME$" help
 '
 
 test_done

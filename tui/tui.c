@@ -2,12 +2,12 @@
  * the view stack, and the figures computed on a worker so the first frame never waits. */
 #include "core/tiadash.h"
 #include "core/commands.h"
+#include "core/options.h"
 #include "core/store.h"
 #include "metrics/common.h"
 #include "metrics/testrec.h"
 #include "tui/tui.h"
 
-#include <getopt.h>
 #include <locale.h>
 #include <signal.h>
 #include <unistd.h>
@@ -1007,83 +1007,79 @@ static int main_loop(struct tui *t)
 	return tui_pending_signal();
 }
 
-/* Options. */
+/* Options: the window options of report (no --format: the dashboard is the format). */
 
-enum {
-	OPT_RULES = MOPT_FIRST_PRIVATE,
-	OPT_MAX_FRAMES,
-	OPT_PRINT_KEYS,
-	OPT_COLOR,
-	OPT_GREEN,
-};
+static struct metrics_args tui_args;
+static struct tui_opts tui_o;
+static bool tui_print_keys;
+static const char *tui_keys_form;
 
-/* The window options of report (no --format: the dashboard is the format). */
-static const struct option tui_options[] = {
-	{ "since", required_argument, NULL, MOPT_SINCE },
-	{ "until", required_argument, NULL, MOPT_UNTIL },
-	{ "project", required_argument, NULL, MOPT_PROJECT },
-	{ "repo", required_argument, NULL, MOPT_REPO },
-	{ "rules", required_argument, NULL, OPT_RULES },
-	{ "max-frames", required_argument, NULL, OPT_MAX_FRAMES },
-	{ "print-keys", optional_argument, NULL, OPT_PRINT_KEYS },
-	{ "color", optional_argument, NULL, OPT_COLOR },
-	{ "green", required_argument, NULL, OPT_GREEN },
-	{ NULL, 0, NULL, 0 },
+static int tui_opt_max_frames(const struct opt *opt, const char *arg,
+			      const struct opt_parse *p)
+{
+	int64_t n;
+
+	(void)opt;
+	if (!parse_int64(arg, &n) || n < 1 || n > LONG_MAX)
+		return usage_error(p->cmd, "--max-frames '%s': expected a positive number",
+				   arg);
+	tui_o.max_frames = (long)n;
+	return 0;
+}
+
+static int tui_opt_print_keys(const struct opt *opt, const char *arg,
+			      const struct opt_parse *p)
+{
+	(void)opt;
+	if (arg && strcmp(arg, "roff") && strcmp(arg, "text"))
+		return usage_error(p->cmd, "--print-keys=%s: expected text or roff", arg);
+	tui_print_keys = true;
+	tui_keys_form = arg;
+	return 0;
+}
+
+static const struct opt tui_opts[] = {
+	OPT_METRICS_WINDOW(&tui_args),
+	OPT_STRING_LIST(0, "rules", &tui_o.rules_files, "FILE",
+			"force-full rules (repeatable); accepting a proposal appends to "
+			"the first one"),
+	OPT_INT_BAD_VALUE(0, "green", &tui_o.green_days, "N", 1, TEST_RECORDS_MAX_GREEN_DAYS,
+			  "days, ", "the tests view's unquarantine candidates: quarantined "
+			  "tests green in every full run of the last N days (default 14, "
+			  "as tiadash tests)"),
+	OPT_COLOR(&tui_o.color, "in colour: always, never (monochrome: bold, reverse), "
+		  "or auto (default: on a terminal)"),
+	OPT_CALLBACK(0, "max-frames", NULL, "N", "quit after drawing N frames (smoke tests)",
+		     tui_opt_max_frames),
+	OPT_CALLBACK_OPTARG(0, "print-keys", NULL, "text|roff",
+			    "print the key table and exit", tui_opt_print_keys),
+	OPT_END(),
 };
 
 /* 0 to run, 1 done (printed the keys), or an exit status > 1. */
 static int tui_parse_args(int argc, char **argv, struct cmd_context *ctx,
 			 struct tui_opts *o)
 {
-	struct metrics_args a;
-	int c, rc;
+	int argi, ret;
 
-	metrics_args_init(&a, &cmd_tui, 0);
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "", tui_options, NULL)) != -1) {
-		int64_t n;
-
-		if ((rc = metrics_args_option(&a, c, optarg, ctx->now)) != 1) {
-			if (rc)
-				return rc;
-			continue;
-		}
-		switch (c) {
-		case OPT_RULES:
-			strlist_push(&o->rules_files, optarg);
-			break;
-		case OPT_MAX_FRAMES:
-			if (!parse_int64(optarg, &n) || n < 1 || n > LONG_MAX)
-				return usage_error(&cmd_tui, "--max-frames '%s': expected "
-						   "a positive number", optarg);
-			o->max_frames = (long)n;
-			break;
-		case OPT_GREEN:
-			if (!parse_int64(optarg, &n) || n < 1 || n > TEST_RECORDS_MAX_GREEN_DAYS)
-				return usage_error(&cmd_tui, "bad value '%s' for --green (days, "
-						   "1 to %d)", optarg, TEST_RECORDS_MAX_GREEN_DAYS);
-			o->green_days = (int)n;
-			break;
-		case OPT_COLOR:
-			if (!color_parse(optarg, &o->color))
-				return usage_error(&cmd_tui, "--color is always, auto or never, "
-						   "not '%s'", optarg);
-			break;
-		case OPT_PRINT_KEYS:
-			if (optarg && strcmp(optarg, "roff") && strcmp(optarg, "text"))
-				return usage_error(&cmd_tui, "--print-keys=%s: expected "
-						   "text or roff", optarg);
-			setlocale(LC_ALL, "");
-			tui_keys_print(stdout, optarg && !strcmp(optarg, "roff"));
-			return 1;
-		default:
-			return usage_error(&cmd_tui, "unknown option");
-		}
+	metrics_args_init(&tui_args, &cmd_tui, 0);
+	memset(&tui_o, 0, sizeof(tui_o));
+	tui_print_keys = false;
+	tui_keys_form = NULL;
+	ret = parse_options(argc, argv, &cmd_tui, ctx, &argi);
+	*o = tui_o; /* the caller releases its list */
+	memset(&tui_o, 0, sizeof(tui_o));
+	if (ret)
+		return EXIT_INPUT_ERROR;
+	if (tui_print_keys) {
+		setlocale(LC_ALL, "");
+		tui_keys_print(stdout, tui_keys_form && !strcmp(tui_keys_form, "roff"));
+		return 1;
 	}
-	if (optind < argc)
-		return usage_error(&cmd_tui, "unexpected argument '%s'", argv[optind]);
-	o->window = a.window;
-	return metrics_args_check(&a);
+	if (argi < argc)
+		return usage_error(&cmd_tui, "unexpected argument '%s'", argv[argi]);
+	o->window = tui_args.window;
+	return metrics_args_check(&tui_args);
 }
 
 static void tui_release(struct tui *t)
@@ -1173,22 +1169,11 @@ const struct cmd cmd_tui = {
 	.fn = run_tui,
 	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash tui [--since WHEN] [--until WHEN] [--project NAME] "
-		 "[--rules FILE]... [--green N] [--color[=WHEN]]",
+		 "[--rules FILE]... [--green N] [--color[=WHEN]] [--max-frames N] "
+		 "[--print-keys[=text|roff]]",
 	.summary = "Open the dashboard: overview, runs, disagreements, detail, proposals.",
-	.help = "  --since WHEN   window start, inclusive (1y, 7d, 24h, 90m, 2026-11-01,\n"
-		"                 RFC 3339)\n"
-		"  --until WHEN   window end, exclusive\n"
-		"  --project NAME only heads of this repository name\n"
-		"  --rules FILE   force-full rules (repeatable); accepting a proposal\n"
-		"                 appends to the first one\n"
-		"  --green N      the tests view's unquarantine candidates: quarantined\n"
-		"                 tests green in every full run of the last N days\n"
-		"                 (default 14, as tiadash tests)\n"
-		"  --max-frames N quit after drawing N frames (smoke tests)\n"
-		"  --print-keys[=text|roff]\n"
-		"                 print the key table and exit\n"
-		"\nKeys: ? in the dashboard lists them; see also 'man tiadash'.\n"
-		"TIADASH_NO_DISPLAY=1 runs without a terminal and TIADASH_SCRIPT=FILE\n"
-		"reads keys and :commands from FILE (for tests).\n",
-	.options = tui_options,
+	.opts = tui_opts,
+	.notes = "Keys: ? in the dashboard lists them; see also 'man tiadash'.\n"
+		 "TIADASH_NO_DISPLAY=1 runs without a terminal and TIADASH_SCRIPT=FILE\n"
+		 "reads keys and :commands from FILE (for tests).\n",
 };
