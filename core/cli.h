@@ -9,7 +9,6 @@
 #include "core/tiadash.h"
 #include "core/util.h"
 
-#include <getopt.h>
 
 struct store;
 struct repo;
@@ -48,22 +47,15 @@ struct cmd {
 	const char *summary; /* one line for `tiadash help` */
 	/*
 	 * The command's option table (core/options.h): its parser, its
-	 * --help and the options its man-page synopsis names. A command
-	 * with one has no help, options nor shortopts.
-	 */
-	const struct opt *opts;
-	/* With opts: paragraphs --help prints before and after the options, or NULL. */
-	const char *intro;
-	const char *notes;
-	const char *help;    /* the options, as printed by --help (without opts) */
-	/*
-	 * The command's getopt_long table (optional). When set, the dispatcher
+	 * --help and the options its man-page synopsis names. The dispatcher
 	 * checks the arguments against it before opening the store, so a
 	 * usage error is reported as one even when the store is missing.
+	 * NULL: the command takes no options.
 	 */
-	const struct option *options;
-	/* Its getopt short-option string, e.g. "+j:" (NULL: none, permuting). */
-	const char *shortopts;
+	const struct opt *opts;
+	/* Paragraphs --help prints before and after the options, or NULL. */
+	const char *intro;
+	const char *notes;
 	/*
 	 * Optional: check the arguments before the store and repository are
 	 * opened (a usage error creates nothing). 0, or the exit status.
@@ -110,14 +102,6 @@ enum output_format {
 };
 /* Parse a --format value among `allowed` (a mask); false if not allowed. */
 bool parse_format(const char *s, unsigned allowed, enum output_format *out);
-
-/*
- * -o FILE / --output FILE, beside every --format: the dispatcher writes
- * the command's standard output to FILE atomically (core/output.h). A
- * command lists this in its options, "o:" in its short options, and skips
- * 'o' in its option loop.
- */
-#define OUTPUT_OPTION { "output", required_argument, NULL, 'o' }
 
 /*
  * The window of SPEC 4: since inclusive, until exclusive; INT64_MIN /

@@ -14,6 +14,7 @@
 #include "core/timeutil.h"
 
 #include <ctype.h>
+#include <getopt.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -186,8 +187,6 @@ void print_command_help(FILE *f, const struct cmd *c)
 		opt_help(&sb, c->opts);
 		if (c->notes)
 			strbuf_addf(&sb, "\n%s", c->notes);
-	} else if (c->help && *c->help) {
-		strbuf_addf(&sb, "\n%s", c->help);
 	}
 	text_fit(&fitted, sb.buf, sb.len, TEXT_WIDTH);
 	fwrite(fitted.buf, 1, fitted.len, f);
@@ -462,7 +461,7 @@ static const struct option *find_long(const struct option *opts, const char *nam
 	return NULL;
 }
 
-/* A command's getopt_long tables: its own, or built from its option table. */
+/* A command's getopt_long tables, built from its option table (none without one). */
 struct cmd_getopt {
 	const struct option *longopts;
 	const char *shortopts;
@@ -472,8 +471,6 @@ struct cmd_getopt {
 static void cmd_getopt_init(struct cmd_getopt *g, const struct cmd *c)
 {
 	memset(g, 0, sizeof(*g));
-	g->longopts = c->options;
-	g->shortopts = c->shortopts;
 	if (c->opts) {
 		opt_getopt_build(&g->built, c->opts, c->flags & OPTS_IN_ORDER);
 		g->longopts = g->built.longopts;
@@ -500,7 +497,7 @@ static void suggest_option(const struct cmd_getopt *g, const char *typed)
 
 /*
  * Check argv against the command's option table without acting on it;
- * *output is the value of its last -o (OUTPUT_OPTION), or NULL.
+ * *output is the value of its last -o (OPT_OUTPUT), or NULL.
  */
 static int check_options(const struct cmd *c, const struct cmd_getopt *g, int argc,
 			 char **argv, const char **output)

@@ -2,7 +2,7 @@
  * -o FILE (--output FILE): a command's standard output written to FILE,
  * atomically. Every command with --format takes it; the dispatcher begins
  * the redirection before the command runs and ends it after, so commands
- * only list OUTPUT_OPTION (core/cli.h) and skip 'o' in their option loop.
+ * only list OPT_OUTPUT() (core/options.h) in their option table.
  */
 #ifndef TIADASH_CORE_OUTPUT_H
 #define TIADASH_CORE_OUTPUT_H

@@ -16,7 +16,6 @@
 #include "metrics/trust.h"
 #include "metrics/verifier.h"
 
-#include <getopt.h>
 
 struct show {
 	struct store *store;

@@ -14,7 +14,6 @@
 #include "core/output.h"
 #include "metrics/metrics.h"
 
-#include <getopt.h>
 
 enum {
 	MOPT_SINCE = 1000,
@@ -29,36 +28,8 @@ enum {
 	MOPT_FIRST_PRIVATE, /* commands number their own options from here */
 };
 
-/*
- * --project NAME is the repository name (the manifests' "repo"); --repo
- * NAME is its old spelling, kept with a warning for one release (then
- * --repo will be the global repository path here too).
- */
-#define METRICS_WINDOW_OPTIONS                                       \
-	{ "since", required_argument, NULL, MOPT_SINCE },            \
-	{ "until", required_argument, NULL, MOPT_UNTIL },            \
-	{ "project", required_argument, NULL, MOPT_PROJECT },        \
-	{ "repo", required_argument, NULL, MOPT_REPO },              \
-	{ "format", required_argument, NULL, MOPT_FORMAT },          \
-	OUTPUT_OPTION
-/* The short options of a command with METRICS_WINDOW_OPTIONS (-o FILE). */
-#define METRICS_SHORTOPTS "o:"
-#define METRICS_THRESHOLD_OPTION                                     \
-	{ "threshold", required_argument, NULL, MOPT_THRESHOLD }
-/* --confidence 0.90|0.95|0.99 and --escape-target X (report, gate-check, summary). */
-#define METRICS_CONFIDENCE_OPTIONS                                   \
-	{ "confidence", required_argument, NULL, MOPT_CONFIDENCE },  \
-	{ "escape-target", required_argument, NULL, MOPT_ESCAPE_TARGET }
-/* --color[=WHEN] of the text format, as git's and the dashboard's (core/output.h). */
-#define METRICS_COLOR_OPTION                                         \
-	{ "color", optional_argument, NULL, MOPT_COLOR }
 /* --confidence C: one of 0.90, 0.95, 0.99 (what the man page lists). */
 bool metrics_parse_confidence(const char *s, double *out);
-
-#define METRICS_CONFIDENCE_HELP                                                \
-	"  --confidence C   of the bounds: 0.90, 0.95 (default) or 0.99\n"       \
-	"  --escape-target X  the escape rate the upper bound must reach\n"     \
-	"                   (default 0.05)\n"
 
 struct metrics_args {
 	const struct cmd *cmd;  /* for usage errors */
@@ -68,7 +39,7 @@ struct metrics_args {
 	enum output_format format;
 	double threshold;
 	double confidence, escape_target;
-	enum color_when color;  /* --color (METRICS_COLOR_OPTION); default auto */
+	enum color_when color;  /* --color (OPT_METRICS_COLOR); default auto */
 };
 /*
  * The shared rows of a metrics command's option table (core/options.h),
