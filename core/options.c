@@ -190,6 +190,16 @@ int opt_color(const struct opt *o, const char *arg, const struct opt_parse *p)
 	return 0;
 }
 
+int opt_seconds(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	double *secs = o->value;
+
+	if (!parse_double(arg, secs) || !(*secs > 0) || *secs > 86400)
+		return usage_error(p->cmd, "--%s '%s': expected seconds, more than 0",
+				   o->long_name, arg);
+	return 0;
+}
+
 /* "text (default), md or json" of a format mask. */
 static void format_help(struct strbuf *sb, unsigned mask)
 {

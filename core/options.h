@@ -122,6 +122,11 @@ struct opt {
 /* --color[=WHEN] into an enum color_when (core/output.h). */
 #define OPT_COLOR(v, h) OPT_CALLBACK_OPTARG(0, "color", (v), "WHEN", (h), opt_color)
 int opt_color(const struct opt *o, const char *arg, const struct opt_parse *p);
+/*
+ * A time limit in seconds into the double *o->value: more than 0, at most
+ * a day ("--timeout '0': expected seconds, more than 0").
+ */
+int opt_seconds(const struct opt *o, const char *arg, const struct opt_parse *p);
 
 enum parse_result {
 	PARSE_OK = 0,

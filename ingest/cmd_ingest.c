@@ -77,7 +77,7 @@ static int opt_wall(const struct opt *opt, const char *arg, const struct opt_par
 }
 
 /* --timeout, --connect-timeout: seconds into the double at opt->value. */
-static int opt_seconds(const struct opt *opt, const char *arg, const struct opt_parse *p)
+static int opt_http_seconds(const struct opt *opt, const char *arg, const struct opt_parse *p)
 {
 	if (!http_parse_seconds(arg, opt->value))
 		return not_a_number(opt, arg, p);
@@ -138,9 +138,9 @@ static const struct opt ingest_opts[] = {
 		 "a changed source replaces the run stored from it"),
 	OPT_GROUP("\nURLs (http, https; TLS is always verified):"),
 	OPT_CALLBACK(0, "timeout", &io.http.timeout, "SECS",
-		     "give up on one attempt after this long (default 300)", opt_seconds),
+		     "give up on one attempt after this long (default 300)", opt_http_seconds),
 	OPT_CALLBACK(0, "connect-timeout", &io.http.connect_timeout, "SECS",
-		     "give up connecting after this long (default 10)", opt_seconds),
+		     "give up connecting after this long (default 10)", opt_http_seconds),
 	OPT_CALLBACK(0, "max-size", NULL, "SIZE",
 		     "refuse a file larger than this (default 512M)", opt_max_size),
 	OPT_CALLBACK(0, "max-source-size", NULL, "SIZE",

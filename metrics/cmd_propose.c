@@ -963,16 +963,6 @@ out:
 
 static struct propose_args propose_args;
 
-static int opt_selector_format(const struct opt *o, const char *arg,
-			       const struct opt_parse *p)
-{
-	if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
-		return usage_error(p->cmd, "--selector-format '%s': expected lists or "
-				   "one of %s", arg, adapter_answer_names);
-	*(const char **)o->value = arg;
-	return 0;
-}
-
 static int opt_limit(const struct opt *o, const char *arg, const struct opt_parse *p)
 {
 	int64_t *limit = o->value;
@@ -1014,7 +1004,7 @@ static const struct opt propose_opts[] = {
 		   "without it only a full run that passed counts (nothing missed), one "
 		   "that failed is unknown"),
 	OPT_CALLBACK(0, "selector-format", &propose_args.selector_format, "F",
-		     "read CMD's answer as adapter F's", opt_selector_format),
+		     "read CMD's answer as adapter F's", adapter_opt_answer_format),
 	OPT_STRING(0, "setup", &propose_args.setup, "CMD", "run once in each selector "
 		   "worktree"),
 	OPT_END(),

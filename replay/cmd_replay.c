@@ -66,27 +66,6 @@ static struct replay_args {
 	enum output_format format;
 } replay;
 
-static int opt_selector_format(const struct opt *o, const char *arg,
-			       const struct opt_parse *p)
-{
-	if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
-		return usage_error(p->cmd, "--selector-format '%s': expected lists or "
-				   "one of %s", arg, adapter_answer_names);
-	*(const char **)o->value = arg;
-	return 0;
-}
-
-static int opt_selector_timeout(const struct opt *o, const char *arg,
-				const struct opt_parse *p)
-{
-	double *t = o->value;
-
-	if (!parse_double(arg, t) || *t <= 0 || *t > 86400)
-		return usage_error(p->cmd, "--selector-timeout '%s': expected seconds, "
-				   "more than 0", arg);
-	return 0;
-}
-
 static const struct opt replay_opts[] = {
 	OPT_STRING(0, "since", &replay.since, "DATE",
 		   "first commit date to replay (7d, 2026-11-01, RFC 3339)"),
@@ -111,7 +90,7 @@ static const struct opt replay_opts[] = {
 		   "'run_all' and reasons, or 'nothing' (or nothing at all)"),
 	OPT_CALLBACK(0, "selector-format", &replay.selector_format, "F",
 		     "read CMD's answer as adapter F's (cbm, gstack, ...)",
-		     opt_selector_format),
+		     adapter_opt_answer_format),
 	OPT_STRING(0, "setup", &replay.setup, "CMD",
 		   "run once in each worktree before its first call (install or link "
 		   "node_modules, a virtualenv)"),
@@ -123,7 +102,7 @@ static const struct opt replay_opts[] = {
 		 "call even when cached; a different answer is reported as not "
 		 "reproducible"),
 	OPT_CALLBACK(0, "selector-timeout", &replay.timeout_s, "SECS",
-		     "seconds per selector call (default 60)", opt_selector_timeout),
+		     "seconds per selector call (default 60)", opt_seconds),
 	OPT_INT('j', "jobs", &replay.jobs, "N", 1, 256, "1 to 256 parallel selectors",
 		"selector calls and tree comparisons in parallel (default 1)"),
 	OPT_BOOL(0, "no-builtin-rules", &replay.no_builtin,

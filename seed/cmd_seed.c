@@ -44,11 +44,6 @@ static bool parse_count(const char *s, int64_t max, int64_t *out)
 	return parse_int64(s, out) && *out >= 1 && *out <= max;
 }
 
-static bool parse_secs(const char *s, double *out)
-{
-	return parse_double(s, out) && *out > 0 && *out <= 86400;
-}
-
 /* "2,4" (or "none"): exit statuses meaning the tests did not load the mutant. */
 static bool parse_exits(const char *s, struct seed_opts *o)
 {
@@ -74,8 +69,8 @@ static bool parse_exits(const char *s, struct seed_opts *o)
 static struct seed_opts seed_o;
 
 enum {
-	SO_CHANGES = 1, SO_MUTANTS, SO_SELECTOR_FORMAT, SO_SELECTOR_TIMEOUT,
-	SO_CACHE, SO_NO_CACHE, SO_INVALID_EXIT, SO_TIMEOUT, SO_BUDGET,
+	SO_CHANGES = 1, SO_MUTANTS,
+	SO_CACHE, SO_NO_CACHE, SO_INVALID_EXIT, SO_BUDGET,
 	SO_SEED, SO_SHOW, SO_CONFIDENCE,
 };
 
@@ -88,12 +83,6 @@ static int seed_option(const struct opt *opt, const char *arg, const struct opt_
 	switch (opt->defval) {
 	case SO_CACHE: o->cache = o->cache_given = true; break;
 	case SO_NO_CACHE: o->cache = false; o->cache_given = true; break;
-	case SO_SELECTOR_FORMAT:
-		if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
-			return usage_error(&cmd_seed, "--selector-format '%s': expected "
-					   "lists or one of %s", arg, adapter_answer_names);
-		o->selector_format = arg;
-		break;
 	case SO_CHANGES:
 		if (!parse_count(arg, 10000, &o->changes))
 			return usage_error(&cmd_seed, "--changes '%s': expected 1 to "
@@ -103,16 +92,6 @@ static int seed_option(const struct opt *opt, const char *arg, const struct opt_
 		if (!parse_count(arg, 1000, &o->mutants))
 			return usage_error(&cmd_seed, "--mutants '%s': expected 1 to "
 					   "1000 mutants per change", arg);
-		break;
-	case SO_SELECTOR_TIMEOUT:
-		if (!parse_secs(arg, &o->selector_timeout_s))
-			return usage_error(&cmd_seed, "--selector-timeout '%s': expected "
-					   "seconds, more than 0", arg);
-		break;
-	case SO_TIMEOUT:
-		if (!parse_secs(arg, &o->timeout_s))
-			return usage_error(&cmd_seed, "--timeout '%s': expected seconds, "
-					   "more than 0", arg);
 		break;
 	case SO_BUDGET:
 		if (!time_parse_duration(arg, &o->budget_ms))
@@ -175,10 +154,10 @@ static const struct opt seed_opts[] = {
 	OPT_STRING(0, "selector", &seed_o.selector, "NAME|CMD", "the selector, as replay "
 		   "runs it (vitest, turbo, moon, testmon, or a line-protocol CMD); without "
 		   "it the rules' select entries are the map"),
-	SEED_OPT("selector-format", SO_SELECTOR_FORMAT, "F",
-		 "read CMD's answer as adapter F's"),
-	SEED_OPT("selector-timeout", SO_SELECTOR_TIMEOUT, "S",
-		 "seconds per selector call (default 60)"),
+	OPT_CALLBACK(0, "selector-format", &seed_o.selector_format, "F",
+		     "read CMD's answer as adapter F's", adapter_opt_answer_format),
+	OPT_CALLBACK(0, "selector-timeout", &seed_o.selector_timeout_s, "S",
+		     "seconds per selector call (default 60)", opt_seconds),
 	SEED_OPT("selector-cache", SO_CACHE, NULL,
 		 "reuse replay's answers by (selector, change)"),
 	SEED_OPT("no-selector-cache", SO_NO_CACHE, NULL, "do not reuse them"),
@@ -192,8 +171,9 @@ static const struct opt seed_opts[] = {
 	SEED_OPT("invalid-exit", SO_INVALID_EXIT, "N,...", "exit statuses of --test/--full "
 		 "meaning the mutant did not load (default 2 when CMD runs pytest, else "
 		 "none)"),
-	SEED_OPT("timeout", SO_TIMEOUT, "SECS", "a run's limit (default: 3 x the clean "
-		 "run + 10 s); a run past it counts as caught, marked timed out"),
+	OPT_CALLBACK(0, "timeout", &seed_o.timeout_s, "SECS", "a run's limit (default: 3 x "
+		     "the clean run + 10 s); a run past it counts as caught, marked timed out",
+		     opt_seconds),
 	SEED_OPT("budget", SO_BUDGET, "DURATION", "stop after this long (90s, 30m, 2h), "
 		 "keeping what finished"),
 	OPT_INT('j', "jobs", &seed_o.jobs, "N", 1, 64, "1 to 64 worktrees",
