@@ -69,6 +69,14 @@ void table_count(struct table *t, int64_t v)
 	next_cell(t, false, false)->i = v;
 }
 
+void table_count_known(struct table *t, bool known, int64_t v)
+{
+	if (known)
+		table_count(t, v);
+	else
+		table_null(t);
+}
+
 void table_number(struct table *t, double v)
 {
 	struct table_cell *c = next_cell(t, false, true);

@@ -100,6 +100,8 @@ void table_row(struct table *t);
 /* The next cell of the row (the type must be the column's). */
 void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH; copied */
 void table_count(struct table *t, int64_t v);
+/* v when known, else a null cell (an absent PR, an unknown trend). */
+void table_count_known(struct table *t, bool known, int64_t v);
 void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES SETTING */
 void table_time(struct table *t, int64_t ms);		/* TIME BOUND */
 void table_bool(struct table *t, bool v);

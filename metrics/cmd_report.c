@@ -318,10 +318,7 @@ static const struct table_column head_columns[] = {
 static void head_row(struct table *t, const struct metrics_row *r)
 {
 	table_row(t);
-	if (r->has_pr)
-		table_count(t, r->pr);
-	else
-		table_null(t);
+	table_count_known(t, r->has_pr, r->pr);
 	table_str(t, r->repo);
 	table_str(t, r->sha);
 	table_time(t, r->at);

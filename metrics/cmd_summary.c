@@ -286,14 +286,6 @@ static const struct table_column summary_columns[] = {
 	{ .key = "verifier_changed", .type = CELL_COUNT },
 };
 
-static void opt_count(struct table *t, bool has, int64_t v)
-{
-	if (has)
-		table_count(t, v);
-	else
-		table_null(t);
-}
-
 static void print_csv(const struct metrics *m)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -313,14 +305,14 @@ static void print_csv(const struct metrics *m)
 	table_number(&t, m->escape_bounds.ci[1]);
 	table_number(&t, m->confidence);
 	table_number(&t, m->escape_target);
-	opt_count(&t, m->pairs_needed >= 0, m->pairs_needed);
-	opt_count(&t, tr->known, tr->pairs);
-	opt_count(&t, tr->known, tr->escapes);
+	table_count_known(&t, m->pairs_needed >= 0, m->pairs_needed);
+	table_count_known(&t, tr->known, tr->pairs);
+	table_count_known(&t, tr->known, tr->escapes);
 	table_number(&t, tr->previous_rate);
 	table_number(&t, tr->p_value);
 	table_str(&t, trend_direction_name(tr->direction));
-	opt_count(&t, m->blind.known, (int64_t)m->blind.never.nr);
-	opt_count(&t, m->blind.known, (int64_t)m->blind.failed.nr);
+	table_count_known(&t, m->blind.known, (int64_t)m->blind.never.nr);
+	table_count_known(&t, m->blind.known, (int64_t)m->blind.failed.nr);
 	table_count(&t, m->verifier_heads);
 	table_write(&t, FORMAT_CSV, &sb);
 	table_release(&t);

@@ -534,10 +534,7 @@ void seed_print_csv(const struct seed_report *r, FILE *f)
 			strbuf_addf(&tests, "%s%s", n ? " " : "", m->caught_by.items[n]);
 		table_row(&t);
 		table_str(&t, c ? c->sha : NULL);
-		if (c && c->has_pr)
-			table_count(&t, c->pr);
-		else
-			table_null(&t);
+		table_count_known(&t, c && c->has_pr, c ? c->pr : 0);
 		table_str(&t, m->path);
 		table_count(&t, m->line);
 		table_count(&t, m->col + 1);
