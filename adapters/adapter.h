@@ -157,13 +157,6 @@ const struct adapter *adapter_find(const char *name);
  */
 const struct adapter *adapter_find_answer(const char *name);
 extern const char adapter_answer_names[];
-/*
- * The option-table callback of --selector-format F (replay, seed, propose):
- * "lists" or an answer adapter's name, into the const char * at o->value.
- */
-struct opt;
-struct opt_parse;
-int adapter_opt_answer_format(const struct opt *o, const char *arg, const struct opt_parse *p);
 
 /*
  * Whose configuration the file at path (its text, NUL-terminated at len)

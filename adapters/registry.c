@@ -2,7 +2,6 @@
 #include "core/tiadash.h"
 #include "adapters/common.h"
 #include "core/glob.h"
-#include "core/options.h"
 #include "core/sanitize.h"
 
 #include <fcntl.h>
@@ -23,15 +22,6 @@ const struct adapter *adapter_find_answer(const char *name)
 	const struct adapter *a = adapter_find(name);
 
 	return a && a->read_answer && a != &adapter_lists ? a : NULL;
-}
-
-int adapter_opt_answer_format(const struct opt *o, const char *arg, const struct opt_parse *p)
-{
-	if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
-		return usage_error(p->cmd, "--selector-format '%s': expected lists or one of %s",
-				   arg, adapter_answer_names);
-	*(const char **)o->value = arg;
-	return 0;
 }
 
 const struct adapter *adapter_find(const char *name)

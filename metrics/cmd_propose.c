@@ -1004,7 +1004,7 @@ static const struct opt propose_opts[] = {
 		   "without it only a full run that passed counts (nothing missed), one "
 		   "that failed is unknown"),
 	OPT_CALLBACK(0, "selector-format", &propose_args.selector_format, "F",
-		     "read CMD's answer as adapter F's", adapter_opt_answer_format),
+		     "read CMD's answer as adapter F's", replay_opt_selector_format),
 	OPT_STRING(0, "setup", &propose_args.setup, "CMD", "run once in each selector "
 		   "worktree"),
 	OPT_END(),

@@ -90,7 +90,7 @@ static const struct opt replay_opts[] = {
 		   "'run_all' and reasons, or 'nothing' (or nothing at all)"),
 	OPT_CALLBACK(0, "selector-format", &replay.selector_format, "F",
 		     "read CMD's answer as adapter F's (cbm, gstack, ...)",
-		     adapter_opt_answer_format),
+		     replay_opt_selector_format),
 	OPT_STRING(0, "setup", &replay.setup, "CMD",
 		   "run once in each worktree before its first call (install or link "
 		   "node_modules, a virtualenv)"),
@@ -215,6 +215,16 @@ char *replay_origin_slug(struct repo *repo)
 		slug = replay_repo_slug(url);
 	git_config_free(cfg);
 	return slug;
+}
+
+int replay_opt_selector_format(const struct opt *o, const char *arg,
+			       const struct opt_parse *p)
+{
+	if (!adapter_find_answer(arg) && strcmp(arg, "lists"))
+		return usage_error(p->cmd, "--selector-format '%s': expected lists or one of %s",
+				   arg, adapter_answer_names);
+	*(const char **)o->value = arg;
+	return 0;
 }
 
 int replay_selector_config(struct replay_selector_opts *out, const char *selector,

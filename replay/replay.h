@@ -390,6 +390,14 @@ struct config;
 int replay_selector_config(struct replay_selector_opts *out, const char *selector,
 			   const char *format, bool cache_given, bool cache,
 			   struct repo *repo, const struct config *cfg);
+/*
+ * The option-table callback of --selector-format F (replay, seed, propose):
+ * "lists" or an answer adapter's name, into the const char * at o->value.
+ */
+struct opt;
+struct opt_parse;
+int replay_opt_selector_format(const struct opt *o, const char *arg,
+			       const struct opt_parse *p);
 /* "owner/name" of the repository's remote.origin.url, or NULL; caller frees. */
 char *replay_origin_slug(struct repo *repo);
 

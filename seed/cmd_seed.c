@@ -155,7 +155,7 @@ static const struct opt seed_opts[] = {
 		   "runs it (vitest, turbo, moon, testmon, or a line-protocol CMD); without "
 		   "it the rules' select entries are the map"),
 	OPT_CALLBACK(0, "selector-format", &seed_o.selector_format, "F",
-		     "read CMD's answer as adapter F's", adapter_opt_answer_format),
+		     "read CMD's answer as adapter F's", replay_opt_selector_format),
 	OPT_CALLBACK(0, "selector-timeout", &seed_o.selector_timeout_s, "S",
 		     "seconds per selector call (default 60)", opt_seconds),
 	SEED_OPT("selector-cache", SO_CACHE, NULL,
