@@ -86,6 +86,8 @@ int tiadash_main(int argc, char **argv);
 void suggest_similar(const char *what, const char *typed, const char *const *names,
 		     size_t nr, const char *prefix);
 
+/* "usage: tiadash [--db PATH] ..." of the program, two lines. */
+extern const char program_usage[];
 /* Print a command's usage and help to f (fitted to 80 columns). */
 void print_command_help(FILE *f, const struct cmd *c);
 /* Print "usage: ..." of a command to f. */
