@@ -4,7 +4,8 @@
 # sees exactly the commit's files (a file changed two commits apart, one
 # deleted and added again, a mode change, a file that becomes a directory
 # and back, symbolic links, an empty file, directories left empty going
-# away), HEAD at the commit, and an index git finds clean.
+# away; a file .gitattributes converts, whether it changes or not), HEAD
+# at the commit, and an index git finds clean.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/data/rules/replay-lib.sh"
 
@@ -28,7 +29,10 @@ git init -q repo && (
 	echo e >e && : >a.txt && mkdir -p deep/er && echo d >deep/er/file.txt &&
 	git add . && commit_at 5 "Fifth (#5)" &&
 	git rm -q deep/er/file.txt && rm x.sh && ln -s a.txt x.sh &&
-	git add . && commit_at 6 "Sixth (#6)"
+	git add . && commit_at 6 "Sixth (#6)" &&
+	echo "a.txt eol=crlf" >.gitattributes && echo seven >a.txt &&
+	git add . && commit_at 7 "Seventh (#7)" &&
+	echo eight >a.txt && git add . && commit_at 8 "Eighth (#8)"
 ) || exit 2
 mkdir art && (cd repo && tiadash ingest ../art >/dev/null 2>&1) &&
 test -f repo/.tiadash/tiadash.db || exit 2
@@ -43,8 +47,8 @@ cat >sel.sh <<\EOF2
 		if [ "$p" = . ]; then :
 		elif [ -L "$p" ]; then echo "$p -> $(readlink "$p")"
 		elif [ -d "$p" ]; then echo "$p/"
-		elif [ -x "$p" ]; then echo "$p x $(cat "$p")"
-		else echo "$p - $(cat "$p")"
+		elif [ -x "$p" ]; then echo "$p x $(tr "\r" R <"$p")"
+		else echo "$p - $(tr "\r" R <"$p")"
 		fi
 	done
 } >"$OUT/$(git log -1 --format=%s | tr -dc 0-9)"
@@ -55,8 +59,8 @@ test_expect_success 'each call sees its commit, one checkout after another' '
 	mkdir out &&
 	(cd repo && OUT=$TRASH/out tiadash replay --since 2026-10-30 --no-builtin-rules -j 1 \
 		--selector "sh $TRASH/sel.sh" >/dev/null) &&
-	ls out >calls && printf "1\n2\n3\n4\n5\n6\n" >expect && test_cmp expect calls &&
-	cat out/1 out/2 out/3 out/4 out/5 out/6 >actual &&
+	ls out | sort -n >calls && seq 8 >expect && test_cmp expect calls &&
+	cat out/1 out/2 out/3 out/4 out/5 out/6 out/7 out/8 >actual &&
 	cat >expect <<-\EOF2 &&
 	Start (#1)
 	./a.txt - one
@@ -104,6 +108,26 @@ test_expect_success 'each call sees its commit, one checkout after another' '
 	./x.sh - echo x
 	Sixth (#6)
 	./a.txt - 
+	./dir/
+	./dir/b.txt - again
+	./e - e
+	./f - f2
+	./keep - k
+	./link - plain
+	./x.sh -> a.txt
+	Seventh (#7)
+	./.gitattributes - a.txt eol=crlf
+	./a.txt - sevenR
+	./dir/
+	./dir/b.txt - again
+	./e - e
+	./f - f2
+	./keep - k
+	./link - plain
+	./x.sh -> a.txt
+	Eighth (#8)
+	./.gitattributes - a.txt eol=crlf
+	./a.txt - eightR
 	./dir/
 	./dir/b.txt - again
 	./e - e
