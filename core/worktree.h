@@ -56,12 +56,13 @@ const struct spawn_env *worktree_pool_env(const struct worktree_pool *p);
 
 /*
  * Check commit sha (40 hex) out in slot, detached, forced: tracked files
- * as at that commit. The first checkout of a slot makes its worktree and
- * runs the setup; a later one rewrites only the paths that differ between
- * the two commits (what a command left elsewhere stays: worktree_pool_reset
- * removes it). The
- * slot's directory (an absolute, real path; owned by the pool) in *path.
- * Returns 0, or -1 after error() naming the commit.
+ * as at that commit, the index matching them (git status finds the tree
+ * clean) and HEAD at sha (without a reflog entry). The first checkout of a
+ * slot makes its worktree and runs the setup; a later one rewrites only
+ * the paths that differ between the two commits (what a command left
+ * elsewhere stays: worktree_pool_reset removes it). The slot's directory
+ * (an absolute, real path; owned by the pool) in *path. Returns 0, or -1
+ * after error() naming the commit.
  */
 int worktree_pool_checkout(struct worktree_pool *p, size_t slot, const char *sha,
 			   const char **path);
