@@ -227,6 +227,17 @@ static int read_answer(struct store *s, const struct idmap *map, struct pair_ver
 	return 0;
 }
 
+/* The identity figure's entries that select no test, with the id-map in force. */
+static int entries_unmatched(struct store *s, const struct idmap *map, struct pair_verdict *v)
+{
+	const struct run_info *sh = v->shadow;
+
+	if (sh->decision != DECISION_SELECTED || !sh->has_unmatched)
+		return 0;
+	return selection_unmatched_now(s, map, sh->id, v->full->id, sh->entries_unmatched,
+				       &v->entries_unmatched) < 0 ? -1 : 0;
+}
+
 static bool full_attempt_failed(const struct run_info *r, const struct run_info *latest)
 {
 	return r->kind == RUN_FULL && r->attempt < latest->attempt &&
@@ -364,6 +375,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	out->entries_unmatched = -1;
 	out->shadow = pair_latest(p, RUN_SHADOW);
 	out->full = pair_latest(p, RUN_FULL);
 	ret = out->shadow ? 0 : is_main_run(s, p);
@@ -376,7 +388,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 		out->cls = CLASS_INCOMPLETE;
 		return 0;
 	}
-	if (read_answer(s, map, out) < 0)
+	if (read_answer(s, map, out) < 0 || entries_unmatched(s, map, out) < 0)
 		return -1;
 	/* Most pairs have a clean full run: no need to read any list. */
 	if (out->full->failures == 0 && out->full->flaky == 0)

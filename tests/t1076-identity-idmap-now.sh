@@ -82,8 +82,9 @@ test_expect_success 'an id-map beside the store joins them at once: report, stat
 	json_close s1.json "d[\"identity\"][\"entries_matching_no_test\"]" 0 &&
 	tiadash --db st/s.db status >s1.txt &&
 	test_grep "^          0 of 3 selection entries select no test" s1.txt &&
-	tiadash --db st/s.db gate-check $W --min-pairs 1 --min-days 1 --format json >g1.json &&
-	json_close g1.json "[c[\"value\"] for c in d[\"criteria\"] if c[\"name\"] == \"identity_resolved\"]" "[1.0]"
+	test_expect_code 1 tiadash --db st/s.db gate-check $W --min-pairs 1 --min-days 1 --format json >g1.json &&
+	json_close g1.json "[[c[k] for k in (\"label\", \"value\", \"pass\")] for c in d[\"criteria\"] if c[\"name\"] == \"identity_resolved\"]" \
+		"[[\"failing tests resolved\", 1.0, true]]"
 '
 
 test_expect_success 'the id-map taken away: the entries select no test again' '
