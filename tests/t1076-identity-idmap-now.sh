@@ -87,12 +87,22 @@ test_expect_success 'an id-map beside the store joins them at once: report, stat
 		"[[\"failing tests resolved\", 1.0, true]]"
 '
 
+test_expect_success 'the classes read the same id-map: the failure was selected and ran' '
+	tiadash --db st/s.db show 2 --format json >p2.json &&
+	json_close p2.json "[d[\"class\"], d[\"missed\"], d[\"non_hermetic\"], d[\"not_run\"]]" \
+		"[\"non-hermetic\", [], [\"src/test/java/com/acme/ledger/FxTest.java::converts\"], []]" &&
+	json_close r1.json "[d[\"classes\"][k] for k in (\"agree\", \"escape\", \"non-hermetic\")]" "[1, 0, 1]"
+'
+
 test_expect_success 'the id-map taken away: the entries select no test again' '
 	rm st/config &&
 	tiadash --db st/s.db report $W --format json >r2.json &&
 	json_close r2.json "d[\"identity\"][\"entries_matching_no_test\"]" 3 &&
 	tiadash --db st/s.db status --format json >s2.json &&
-	json_close s2.json "d[\"identity\"][\"entries_matching_no_test\"]" 3
+	json_close s2.json "d[\"identity\"][\"entries_matching_no_test\"]" 3 &&
+	tiadash --db st/s.db show 2 --format json >q2.json &&
+	json_close q2.json "[d[\"class\"], d[\"missed\"]]" \
+		"[\"escape\", [\"src/test/java/com/acme/ledger/FxTest.java::converts\"]]"
 '
 
 test_done
