@@ -116,3 +116,108 @@ int pair_answer(struct store *s, const struct idmap *map, const struct run_info 
 	*out = a;
 	return 0;
 }
+
+/* The entries being told again (selection_unmatched_now): which select a test. */
+struct unmatched_scan {
+	struct idset set;
+	bool *hit;      /* by the set's index */
+	size_t left;    /* distinct entries not hit yet: the scan stops at none */
+	bool listed;    /* the full run has a stored test list */
+};
+
+static bool hit_entry(int64_t index, void *data)
+{
+	struct unmatched_scan *u = data;
+
+	if (!u->hit[index]) {
+		u->hit[index] = true;
+		u->left--;
+	}
+	return false;
+}
+
+static int scan_group(const struct test_group *g, void *data)
+{
+	struct unmatched_scan *u = data;
+
+	u->listed = true;
+	idset_suite_matches(&u->set, g->suite, hit_entry, u);
+	for (size_t i = 0; i < g->cases->nr && u->left; i++)
+		idset_case_matches(&u->set, g->suite, g->cases->items[i], hit_entry, u);
+	return u->left ? 0 : 1;
+}
+
+int selection_unmatched_now(struct store *s, const struct idmap *map, int64_t shadow_id,
+			    int64_t full_id, int64_t stored, int64_t *out)
+{
+	struct strlist unmatched = STRLIST_INIT;
+	struct unmatched_scan u = { IDSET_INIT, NULL, 0, false };
+	int64_t *at = NULL;
+	bool known = false;
+	int ret;
+
+	*out = stored;
+	if (stored <= 0 || !full_id)
+		return stored <= 0 ? 0 : 1;
+	ret = query_selection_unmatched(s, shadow_id, &unmatched, &known);
+	if (!ret && (!known || !unmatched.nr)) {
+		strlist_release(&unmatched);
+		return 1;
+	}
+	if (!ret) {
+		at = xcalloc(unmatched.nr, sizeof(*at));
+		idset_reserve_hashed(&u.set, unmatched.nr);
+		for (size_t i = 0; i < unmatched.nr; i++) {
+			/* Read as the figures read it: through the id-map in force. */
+			char *mapped = map ? idmap_apply(map, unmatched.items[i]) : NULL;
+
+			at[i] = idset_add_hashed(&u.set, mapped ? mapped : unmatched.items[i]);
+			free(mapped);
+		}
+		u.left = idset_size(&u.set);
+		u.hit = xcalloc(u.left + 1, sizeof(*u.hit));
+		ret = u.left ? query_run_tests_each(s, full_id, scan_group, &u) : 0;
+	}
+	if (ret >= 0 && (u.listed || !u.left)) {
+		*out = 0;
+		for (size_t i = 0; i < unmatched.nr; i++)
+			*out += at[i] < 0 || !u.hit[at[i]];
+		ret = 0;
+	} else if (ret >= 0) {
+		ret = 1;
+	}
+	free(at);
+	free(u.hit);
+	idset_release(&u.set);
+	strlist_release(&unmatched);
+	return ret;
+}
+
+struct unmatched_sum {
+	struct store *s;
+	const struct idmap *map;
+	int64_t change; /* what the id-map in force makes of the stored counts */
+};
+
+static int redo_selection(int64_t shadow_id, int64_t full_id, int64_t unmatched, void *data)
+{
+	struct unmatched_sum *u = data;
+	int64_t now;
+
+	if (selection_unmatched_now(u->s, u->map, shadow_id, full_id, unmatched, &now) < 0)
+		return -1;
+	u->change += now - unmatched;
+	return 0;
+}
+
+int identity_unmatched_now(struct store *s, const struct idmap *map, struct identity_figures *f)
+{
+	struct unmatched_sum u = { s, map, 0 };
+
+	if (!f->has_unmatched || !f->entries_unmatched)
+		return 0;
+	if (query_unmatched_selections(s, redo_selection, &u) < 0)
+		return -1;
+	f->entries_unmatched += u.change;
+	return 0;
+}

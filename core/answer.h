@@ -30,4 +30,27 @@ int selection_idset(struct store *s, const struct idmap *map,
 /* idset_add of every entry of l. */
 void idset_add_list(struct idset *set, const struct idmap *map, const struct strlist *l);
 
+/*
+ * How many of a narrowed shadow run's selection entries select no test,
+ * read with the id-map in force (map; NULL: none) rather than the one
+ * ingest matched them with: of the entries ingest found selecting none of
+ * the tests the shadow run reported (`stored` of them), those that through
+ * map select none of the tests its head's full run ran either (full_id:
+ * that run, 0: none). An id-map that joins the entries a selector names
+ * to the reports' names then counts at once, without an ingest. Into
+ * *out; 0 when told, 1 when it cannot be (no full run, or none with a
+ * stored test list, or the entries were not stored): *out is then
+ * `stored`. An entry that ingest matched is not read again. -1 after
+ * error().
+ */
+int selection_unmatched_now(struct store *s, const struct idmap *map, int64_t shadow_id,
+			    int64_t full_id, int64_t stored, int64_t *out);
+/*
+ * The store's identity figures (query_status) with every selection's
+ * entries that select no test told again by selection_unmatched_now.
+ * -1 after error().
+ */
+int identity_unmatched_now(struct store *s, const struct idmap *map,
+			   struct identity_figures *f);
+
 #endif

@@ -1,7 +1,9 @@
 /* `tiadash init` and `tiadash status`: create the store, say what it holds. */
 #include "core/tiadash.h"
+#include "core/answer.h"
 #include "core/cli.h"
 #include "core/commands.h"
+#include "core/config.h"
 #include "core/json.h"
 #include "core/options.h"
 #include "core/query.h"
@@ -128,6 +130,7 @@ static const struct opt status_opts[] = {
 static int run_status(int argc, char **argv, struct cmd_context *ctx)
 {
 	struct store_status st;
+	struct config cfg = CONFIG_INIT;
 	int argi;
 
 	status_format = FORMAT_TEXT;
@@ -135,10 +138,16 @@ static int run_status(int argc, char **argv, struct cmd_context *ctx)
 		return EXIT_INPUT_ERROR;
 	if (argi < argc)
 		return usage_error(&cmd_status, "unexpected argument '%s'", argv[argi]);
-	if (query_status(ctx->store, &st) < 0) {
+	/* The identity figure reads the selections with the id-map in force, as the figures do. */
+	if (config_load(&cfg, ctx->db_path) < 0)
+		return EXIT_INPUT_ERROR;
+	if (query_status(ctx->store, &st) < 0 ||
+	    identity_unmatched_now(ctx->store, cfg.idmap, &st.identity) < 0) {
 		identity_figures_release(&st.identity);
+		config_release(&cfg);
 		return EXIT_INPUT_ERROR;
 	}
+	config_release(&cfg);
 	if (status_format == FORMAT_JSON)
 		print_status_json(&st);
 	else

@@ -1174,6 +1174,30 @@ int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out
 	return query_selection_each(s, run_id, push_entry, out);
 }
 
+int query_unmatched_selections(struct store *s, unmatched_fn fn, void *data)
+{
+	static const char sql[] =
+		"SELECT s.run_id, s.entries_unmatched, (SELECT f.id FROM run f"
+		"  WHERE f.head_id = r.head_id AND f.kind = 'full' ORDER BY f.attempt DESC LIMIT 1)"
+		" FROM selection s JOIN run r ON r.id = s.run_id"
+		" WHERE s.decision = 'selected' AND s.entries_unmatched > 0 ORDER BY s.run_id";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	struct int_vec rows = INT_VEC_INIT;
+	int rc, ret = 0;
+
+	/* Read first: fn reads the store with statements of its own. */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		for (int i = 0; i < 3; i++)
+			int_vec_push(&rows, sqlite3_column_int64(st, i));
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read the selections' unmatched entries");
+	for (size_t i = 0; !ret && i + 2 < rows.nr; i += 3)
+		ret = fn(rows.v[i], rows.v[i + 2], rows.v[i + 1], data);
+	int_vec_release(&rows);
+	return ret;
+}
+
 int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *out,
 			      bool *known)
 {

@@ -363,6 +363,15 @@ void quarantine_index_release(struct quarantine_index *q);
  */
 int query_selection_each(struct store *s, int64_t run_id, entry_fn fn, void *data);
 /*
+ * Every narrowed selection with entries that selected none of its run's
+ * tests at ingest: fn(shadow run id, its head's latest full run id or 0,
+ * how many such entries) in run order; fn returns non-zero to stop
+ * (returned as is).
+ */
+typedef int (*unmatched_fn)(int64_t shadow_id, int64_t full_id, int64_t unmatched,
+			    void *data);
+int query_unmatched_selections(struct store *s, unmatched_fn fn, void *data);
+/*
  * The entries of a run's selection that select none of the tests its own
  * results reported, appended to out (sorted); *known is false when the run
  * reported none, or was stored before tiadash kept them.

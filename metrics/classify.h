@@ -106,6 +106,12 @@ struct pair_verdict {
 	 */
 	int64_t failing, resolved, by_name;
 	struct strlist unresolved;
+	/*
+	 * The shadow run's selection entries that select no test, read with
+	 * the id-map the pair is classified with (selection_unmatched_now in
+	 * core/answer.h); as stored when that cannot be told.
+	 */
+	int64_t entries_unmatched;
 };
 void pair_verdict_release(struct pair_verdict *v);
 

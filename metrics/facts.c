@@ -5,7 +5,7 @@
 #include "metrics/facts.h"
 
 /* Change it with the blob's layout or with what a class means: facts of another are made again. */
-#define FACTS_FORMAT "tiadash pair facts 5"
+#define FACTS_FORMAT "tiadash pair facts 6"
 
 int64_t pair_facts_key(const struct idmap *map, const char *class_stamp)
 {
@@ -60,7 +60,8 @@ void pair_facts_of(const struct pair_info *p, struct pair_verdict *v, struct pai
 	out->has_unmatched = out->has_entries && sh->has_unmatched;
 	out->entries_total = out->has_entries ? sh->entries_total : 0;
 	out->entries_unresolved = out->has_entries ? sh->entries_unresolved : 0;
-	out->entries_unmatched = out->has_unmatched ? sh->entries_unmatched : 0;
+	out->entries_unmatched = !out->has_unmatched ? 0 : v->entries_unmatched >= 0 ?
+				v->entries_unmatched : sh->entries_unmatched;
 	strlist_release(&out->reasons);
 	for (size_t i = 0; sh && sh->decision == DECISION_RUN_ALL && i < sh->reasons.nr; i++)
 		strlist_push(&out->reasons, sh->reasons.items[i]);

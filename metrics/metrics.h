@@ -40,7 +40,9 @@
  *                incomplete, each once per pair; resolved: its suite key
  *                resolved to a path or is a suite name (core/identity.h);
  *                the entries of every head's latest shadow run whose
- *                decision is `selected` 
+ *                decision is `selected`; those that select no test are
+ *                read with the id-map in force (selection_unmatched_now,
+ *                core/answer.h), not the one ingest matched them with
  *   shadow days  distinct UTC days (of the window) on which a head's first
  *                shadow run started
  *   seeded       the window's defect-seeding experiment (metrics/seeded.h)
