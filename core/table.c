@@ -2,14 +2,19 @@
 #include "core/tiadash.h"
 #include "core/table.h"
 #include "core/json.h"
+#include "core/html.h"
 #include "core/sanitize.h"
 #include "core/textfit.h"
 #include "core/timeutil.h"
 
 void table_release(struct table *t)
 {
-	for (size_t i = 0; i < t->nr_cells; i++)
+	for (size_t i = 0; i < t->nr_cells; i++) {
 		free(t->cells[i].s);
+		for (size_t k = 0; k < t->cells[i].nr_items; k++)
+			free(t->cells[i].items[k]);
+		free(t->cells[i].items);
+	}
 	free(t->cells);
 	t->cells = NULL;
 	t->nr_rows = t->nr_cells = t->alloc = 0;
@@ -21,6 +26,11 @@ void table_row(struct table *t)
 		BUG("table row %zu has %zu of %zu cells", t->nr_rows,
 		    t->nr_cells - (t->nr_rows - 1) * t->nr_cols, t->nr_cols);
 	t->nr_rows++;
+}
+
+static bool stringy(enum cell_type type)
+{
+	return type <= CELL_CODE;
 }
 
 static bool fractional(enum cell_type type)
@@ -38,7 +48,7 @@ static struct table_cell *next_cell(struct table *t, bool string, bool number)
 	if (!t->nr_rows || col >= t->nr_cols)
 		BUG("table cell outside a row");
 	type = t->cols[col].type;
-	if (string != (type <= CELL_PATH) || number != fractional(type))
+	if (string != stringy(type) || number != fractional(type))
 		BUG("table column '%s' given a cell of another type", t->cols[col].key);
 	if (t->nr_cells == t->alloc) {
 		t->alloc = t->alloc ? 2 * t->alloc : 64;
@@ -60,6 +70,16 @@ void table_str(struct table *t, const char *s)
 
 	c->null = !s;
 	c->s = s ? xstrdup(s) : NULL;
+}
+
+void table_list(struct table *t, const struct strlist *l)
+{
+	struct table_cell *c = next_cell(t, true, false);
+
+	c->items = xcalloc(l->nr + 1, sizeof(*c->items));
+	c->nr_items = l->nr;
+	for (size_t k = 0; k < l->nr; k++)
+		c->items[k] = xstrdup(l->items[k]);
 }
 
 void table_count(struct table *t, int64_t v)
@@ -108,7 +128,7 @@ void table_null(struct table *t)
 	size_t col = t->nr_cells - (t->nr_rows ? t->nr_rows - 1 : 0) * t->nr_cols;
 	enum cell_type type = t->nr_rows && col < t->nr_cols ? t->cols[col].type : CELL_TEXT;
 
-	next_cell(t, type <= CELL_PATH, fractional(type))->null = true;
+	next_cell(t, stringy(type), fractional(type))->null = true;
 }
 
 static bool shown(const struct table_column *c, enum output_format f)
@@ -134,6 +154,33 @@ static void put_number(struct strbuf *sb, enum cell_type type, const struct tabl
 	}
 }
 
+/* A string cell's one string in format f, escaped by the column's type. */
+static void put_string(struct strbuf *sb, enum output_format f, enum cell_type type, const char *s)
+{
+	if (f == FORMAT_CSV) {
+		csv_field(sb, s);
+	} else if (f == FORMAT_MD && (type == CELL_ID || type == CELL_PATH)) {
+		/* A code span shows it as written; a '|' would end the cell. */
+		struct strbuf code = STRBUF_INIT;
+
+		md_code(&code, s);
+		for (size_t i = 0; i < code.len; i++) {
+			if (code.buf[i] == '|')
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, code.buf[i]);
+		}
+		strbuf_release(&code);
+	} else if (f == FORMAT_MD) {
+		md_escape(sb, s);
+	} else if (f == FORMAT_HTML && type == CELL_CODE) {
+		html_code(sb, s);
+	} else if (f == FORMAT_HTML) {
+		html_escape(sb, s);
+	} else {
+		sanitize_text(sb, s, strlen(s));
+	}
+}
+
 /* The one cell writer per format: every escaping decision is here. */
 static void put_cell(struct strbuf *sb, enum output_format f, const struct table_column *col,
 		     const struct table_cell *c)
@@ -141,7 +188,9 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 	enum cell_type type = col->type;
 
 	if (c->null) {
-		if (f == FORMAT_TEXT || type == CELL_BOUND)
+		if (col->na && f != FORMAT_CSV)
+			strbuf_addstr(sb, col->na);
+		else if (f == FORMAT_TEXT || type == CELL_BOUND)
 			strbuf_addch(sb, '-');
 		return;
 	}
@@ -150,25 +199,16 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 	case CELL_CLASS:
 	case CELL_ID:
 	case CELL_PATH:
-		if (f == FORMAT_CSV) {
-			csv_field(sb, c->s);
-		} else if (f == FORMAT_MD && (type == CELL_ID || type == CELL_PATH)) {
-			/* A code span shows it as written; a '|' would end the cell. */
-			struct strbuf code = STRBUF_INIT;
-
-			md_code(&code, c->s);
-			for (size_t i = 0; i < code.len; i++) {
-				if (code.buf[i] == '|')
-					strbuf_addch(sb, '\\');
-				strbuf_addch(sb, code.buf[i]);
-			}
-			strbuf_release(&code);
-		} else if (f == FORMAT_MD) {
-			md_escape(sb, c->s);
-		} else if (f == FORMAT_HTML) {
-			html_escape(sb, c->s);
-		} else {
-			sanitize_text(sb, c->s, strlen(c->s));
+	case CELL_CODE:
+		if (!c->items) {
+			put_string(sb, f, type, c->s);
+			break;
+		}
+		for (size_t k = 0; k < c->nr_items; k++) {
+			if (k)
+				strbuf_addstr(sb, f == FORMAT_CSV ? " " : f == FORMAT_TEXT ? ", "
+								: "<br>");
+			put_string(sb, f, type, c->items[k]);
 		}
 		break;
 	case CELL_RATE:
@@ -312,7 +352,10 @@ static void write_csv(const struct table *t, struct strbuf *sb)
 
 static void write_html(const struct table *t, struct strbuf *sb)
 {
-	strbuf_addstr(sb, "<table>\n<thead><tr>");
+	strbuf_addstr(sb, "<table");
+	if (t->html_class)
+		strbuf_addf(sb, " class=\"%s\"", t->html_class);
+	strbuf_addstr(sb, ">\n<thead><tr>");
 	for (size_t col = 0; col < t->nr_cols; col++)
 		if (shown(&t->cols[col], FORMAT_HTML)) {
 			strbuf_addstr(sb, numeric(t->cols[col].type) ? "<th class=\"num\">" : "<th>");
@@ -354,8 +397,14 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 		node = cJSON_CreateString(sb.buf);
 		strbuf_release(&sb);
 		return node;
-	default: return json_string(c->s);
+	default: break;
 	}
+	if (!c->items)
+		return json_string(c->s);
+	node = cJSON_CreateArray();
+	for (size_t k = 0; k < c->nr_items; k++)
+		cJSON_AddItemToArray(node, json_string(c->items[k]));
+	return node;
 }
 
 cJSON *table_json(const struct table *t)

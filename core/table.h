@@ -35,6 +35,7 @@
  *   TEXT     sanitized      md_escape        csv_field    string
  *   CLASS    sanitized      md_escape        csv_field    string
  *   ID/PATH  sanitized      code span        csv_field    string
+ *   CODE     sanitized      md_escape        csv_field    string
  *   COUNT    %lld           %lld             %lld         integer
  *   RATE     12.5%          12.5%            %.17g        number
  *   SECONDS  12.5s          12.5s            %.17g        number
@@ -44,16 +45,24 @@
  *   SETTING  %g             %g               %g           number
  *   BOOL     yes/no         yes/no           yes/no       true/false
  *
- * html writes md's text through html_escape. A null cell (table_null, a
- * NULL string, NaN, an unbounded time) is "-" in text, empty in md and
- * csv, null in json; a BOUND (a window's end) that is unbounded is "-"
- * in text, md and csv alike.
+ * html writes md's text through html_escape, but a CODE cell (a line of
+ * source, a test the seeding names) as html_code's <code>: seed's pages
+ * showed them so, and its markdown as plain escaped text. A null cell
+ * (table_null, a NULL string, NaN, an unbounded time) is "-" in text,
+ * empty in md and csv, null in json, or the column's na text in text, md
+ * and html; a BOUND (a window's end) that is unbounded is "-" in text, md
+ * and csv alike.
+ *
+ * A list cell (table_list, in a string column) holds several strings,
+ * each escaped by the column's type: joined by "<br>" in md and html, by
+ * a space in csv and by ", " in text; an array in json.
  */
 enum cell_type {
 	CELL_TEXT,
 	CELL_CLASS,
 	CELL_ID,
 	CELL_PATH,
+	CELL_CODE,	/* source text: <code> in html, escaped text in md */
 	CELL_COUNT,
 	CELL_RATE,
 	CELL_SECONDS,
@@ -71,6 +80,7 @@ struct table_column {
 	unsigned formats;	/* the formats that show it (a mask); 0: every one */
 	int gap;		/* text: spaces before it (0: 2; none for the first) */
 	int decimals;		/* csv: a fractional number's fixed decimals (0: %.17g) */
+	const char *na;		/* text, md, html: a null cell's text (NULL: as above) */
 };
 
 struct table_cell {
@@ -78,6 +88,8 @@ struct table_cell {
 	int64_t i;
 	double d;
 	char *s;
+	char **items;		/* a list cell's strings (table_list) */
+	size_t nr_items;
 };
 
 struct table {
@@ -88,9 +100,10 @@ struct table {
 	const size_t *text_order;	/* text's column order; NULL: as listed */
 	size_t nr_text_order;
 	bool no_header;		/* rows only: a later chunk of a long table */
+	const char *html_class;	/* html: the <table>'s class (NULL: none) */
 };
 
-#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false }
+#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false, NULL }
 
 /* Free the rows (the columns are the caller's); the table can take rows again. */
 void table_release(struct table *t);
@@ -98,7 +111,9 @@ void table_release(struct table *t);
 /* Start a row; its cells follow, one per column, in the columns' order. */
 void table_row(struct table *t);
 /* The next cell of the row (the type must be the column's). */
-void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH; copied */
+void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH CODE; copied */
+/* A list cell of l's strings, copied (TEXT CLASS ID PATH CODE). */
+void table_list(struct table *t, const struct strlist *l);
 void table_count(struct table *t, int64_t v);
 /* v when known, else a null cell (an absent PR, an unknown trend). */
 void table_count_known(struct table *t, bool known, int64_t v);

@@ -177,6 +177,45 @@ static void text_order(void **state)
 	table_release(&t);
 }
 
+/* A list cell and a code column (seed's tables), a null's own text, a page table's class. */
+static void lists_and_code(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "mutant", .type = CELL_CODE },
+		{ .key = "caught by", .type = CELL_CODE },
+		{ .key = "rate", .type = CELL_RATE, .na = "n/a" },
+	};
+	struct table t = TABLE_INIT(cols);
+	struct strlist l = STRLIST_INIT;
+	char *s;
+
+	UNUSED(state);
+	strlist_push(&l, "t::a<b>");
+	strlist_push(&l, "t::(c)");
+	table_row(&t);
+	table_str(&t, "a/b.js:3");
+	table_list(&t, &l);
+	table_number(&t, NAN);
+	t.html_class = "escapes";
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| mutant | caught by | rate |\n|---|---|---:|\n"
+			       "| a/b.js:3 | t::a&lt;b&gt;<br>t::\\(c\\) | n/a |\n");
+	free(s);
+	s = render(&t, FORMAT_HTML);
+	assert_non_null(strstr(s, "<table class=\"escapes\">"));
+	assert_non_null(strstr(s, "<tr><td><code>a/<wbr>b.js:3</code></td><td><code>t::<wbr>a&lt;b&gt;"
+				  "</code><br><code>t::<wbr>(c)</code></td><td class=\"num\">n/a</td></tr>"));
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "mutant,caught by,rate\na/b.js:3,t::a<b> t::(c),\n");
+	free(s);
+	s = render(&t, FORMAT_JSON);
+	assert_non_null(strstr(s, "\"caught by\":\t[\"t::a<b>\", \"t::(c)\"]"));
+	free(s);
+	strlist_release(&l);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +223,7 @@ int main(void)
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(one_column_every_format),
 		cmocka_unit_test(text_order),
+		cmocka_unit_test(lists_and_code),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
