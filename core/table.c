@@ -82,6 +82,23 @@ void table_list(struct table *t, const struct strlist *l)
 		c->items[k] = xstrdup(l->items[k]);
 }
 
+void table_word(struct table *t, const char *s)
+{
+	table_str(t, s);
+	t->cells[t->nr_cells - 1].word = true;
+}
+
+void table_pr(struct table *t, bool known, int64_t pr)
+{
+	struct table_cell *c;
+
+	if (t->nr_rows && cur_type(t) != CELL_PR)
+		BUG("table_pr for a column not of pull requests");
+	c = next_cell(t, false, false);
+	c->i = pr;
+	c->null = !known;
+}
+
 void table_count(struct table *t, int64_t v)
 {
 	if (t->nr_rows && cur_type(t) != CELL_COUNT)
@@ -109,7 +126,8 @@ void table_time(struct table *t, int64_t ms)
 {
 	struct table_cell *c;
 
-	if (t->nr_rows && cur_type(t) != CELL_TIME && cur_type(t) != CELL_BOUND)
+	if (t->nr_rows && cur_type(t) != CELL_TIME && cur_type(t) != CELL_BOUND &&
+	    cur_type(t) != CELL_DATE)
 		BUG("table_time for a column not of times");
 	c = next_cell(t, false, false);
 	c->i = ms;
@@ -138,7 +156,8 @@ static bool shown(const struct table_column *c, enum output_format f)
 
 static bool numeric(enum cell_type type)
 {
-	return (type >= CELL_COUNT && type <= CELL_MINUTES) || type == CELL_SETTING;
+	return (type >= CELL_COUNT && type <= CELL_MINUTES) || type == CELL_SETTING ||
+	       type == CELL_PR;
 }
 
 /* A number as people read it (text, md, html). */
@@ -150,6 +169,7 @@ static void put_number(struct strbuf *sb, enum cell_type type, const struct tabl
 	case CELL_SECONDS: strbuf_addf(sb, "%.1fs", c->d); break;
 	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
 	case CELL_SETTING: strbuf_addf(sb, "%g", c->d); break;
+	case CELL_PR: strbuf_addf(sb, "#%" PRId64, c->i); break;
 	default: break;
 	}
 }
@@ -200,15 +220,23 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 	case CELL_ID:
 	case CELL_PATH:
 	case CELL_CODE:
-		if (!c->items) {
+		if (c->word && f == FORMAT_MD) {
+			strbuf_addstr(sb, c->s);
+		} else if (c->items && f == FORMAT_CSV) {
+			struct strbuf joined = STRBUF_INIT;
+
+			for (size_t k = 0; k < c->nr_items; k++)
+				strbuf_addf(&joined, "%s%s", k ? ";" : "", c->items[k]);
+			csv_field(sb, joined.buf);
+			strbuf_release(&joined);
+		} else if (c->items) {
+			for (size_t k = 0; k < c->nr_items; k++) {
+				if (k)
+					strbuf_addstr(sb, f == FORMAT_TEXT ? ", " : "<br>");
+				put_string(sb, f, type, c->items[k]);
+			}
+		} else {
 			put_string(sb, f, type, c->s);
-			break;
-		}
-		for (size_t k = 0; k < c->nr_items; k++) {
-			if (k)
-				strbuf_addstr(sb, f == FORMAT_CSV ? " " : f == FORMAT_TEXT ? ", "
-								: "<br>");
-			put_string(sb, f, type, c->items[k]);
 		}
 		break;
 	case CELL_RATE:
@@ -221,9 +249,21 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 		else
 			put_number(sb, type, c);
 		break;
+	case CELL_PR:
+		if (f == FORMAT_CSV)
+			strbuf_addf(sb, "%" PRId64, c->i);
+		else
+			put_number(sb, type, c);
+		break;
 	case CELL_COUNT:
 	case CELL_SETTING:
 		put_number(sb, type, c);
+		break;
+	case CELL_DATE:
+		if (f == FORMAT_CSV)
+			time_format(sb, c->i);
+		else
+			time_format_date(sb, c->i);
 		break;
 	case CELL_BOUND:
 		time_format(sb, c->i);
@@ -304,17 +344,19 @@ static void write_text(const struct table *t, struct strbuf *sb)
 
 static void write_md(const struct table *t, struct strbuf *sb)
 {
-	for (size_t col = 0; col < t->nr_cols; col++)
-		if (shown(&t->cols[col], FORMAT_MD)) {
-			strbuf_addstr(sb, "| ");
-			md_escape(sb, head(&t->cols[col]));
-			strbuf_addch(sb, ' ');
-		}
-	strbuf_addstr(sb, "|\n");
-	for (size_t col = 0; col < t->nr_cols; col++)
-		if (shown(&t->cols[col], FORMAT_MD))
-			strbuf_addstr(sb, numeric(t->cols[col].type) ? "|---:" : "|---");
-	strbuf_addstr(sb, "|\n");
+	if (!t->no_header) {
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_MD)) {
+				strbuf_addstr(sb, "| ");
+				md_escape(sb, head(&t->cols[col]));
+				strbuf_addch(sb, ' ');
+			}
+		strbuf_addstr(sb, "|\n");
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_MD))
+				strbuf_addstr(sb, numeric(t->cols[col].type) ? "|---:" : "|---");
+		strbuf_addstr(sb, "|\n");
+	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_MD)) {
@@ -385,7 +427,8 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 	if (c->null)
 		return cJSON_CreateNull();
 	switch (type) {
-	case CELL_COUNT: return cJSON_CreateNumber((double)c->i);
+	case CELL_COUNT:
+	case CELL_PR: return cJSON_CreateNumber((double)c->i);
 	case CELL_RATE:
 	case CELL_SECONDS:
 	case CELL_MINUTES:
@@ -393,6 +436,7 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 	case CELL_BOOL: return cJSON_CreateBool(c->i != 0);
 	case CELL_TIME:
 	case CELL_BOUND:
+	case CELL_DATE:
 		time_format(&sb, c->i);
 		node = cJSON_CreateString(sb.buf);
 		strbuf_release(&sb);

@@ -44,6 +44,8 @@
  *   BOUND    RFC 3339       RFC 3339         RFC 3339     RFC 3339 string
  *   SETTING  %g             %g               %g           number
  *   BOOL     yes/no         yes/no           yes/no       true/false
+ *   PR       #N             #N               N            integer
+ *   DATE     the date       the date         RFC 3339     RFC 3339 string
  *
  * html writes md's text through html_escape, but a CODE cell (a line of
  * source, a test the seeding names) as html_code's <code>: seed's pages
@@ -55,7 +57,11 @@
  *
  * A list cell (table_list, in a string column) holds several strings,
  * each escaped by the column's type: joined by "<br>" in md and html, by
- * a space in csv and by ", " in text; an array in json.
+ * ';' in csv (the field then quoted) and by ", " in text; an array in json.
+ *
+ * A word cell (table_word) is a name of tiadash's own vocabulary (a
+ * replay decision, run_all): md writes it as it is, unescaped, as the
+ * markdown always showed those; every other format as its column's type.
  */
 enum cell_type {
 	CELL_TEXT,
@@ -71,6 +77,8 @@ enum cell_type {
 	CELL_BOOL,
 	CELL_BOUND,	/* a window's since or until (table_time) */
 	CELL_SETTING,	/* a value as the user set it: a confidence, a target (table_number) */
+	CELL_PR,	/* a pull request's number (table_pr) */
+	CELL_DATE,	/* a day: the date where people read it, RFC 3339 in data (table_time) */
 };
 
 struct table_column {
@@ -88,6 +96,7 @@ struct table_cell {
 	int64_t i;
 	double d;
 	char *s;
+	bool word;		/* md: as it is (table_word) */
 	char **items;		/* a list cell's strings (table_list) */
 	size_t nr_items;
 };
@@ -114,11 +123,15 @@ void table_row(struct table *t);
 void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH CODE; copied */
 /* A list cell of l's strings, copied (TEXT CLASS ID PATH CODE). */
 void table_list(struct table *t, const struct strlist *l);
+/* A string cell of tiadash's own vocabulary, unescaped in md; NULL: a null cell. */
+void table_word(struct table *t, const char *s);
+/* A pull request's number when known, else a null cell. */
+void table_pr(struct table *t, bool known, int64_t pr);
 void table_count(struct table *t, int64_t v);
 /* v when known, else a null cell (an absent PR, an unknown trend). */
 void table_count_known(struct table *t, bool known, int64_t v);
 void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES SETTING */
-void table_time(struct table *t, int64_t ms);		/* TIME BOUND */
+void table_time(struct table *t, int64_t ms);		/* TIME BOUND DATE */
 void table_bool(struct table *t, bool v);
 void table_null(struct table *t);
 
@@ -128,7 +141,7 @@ void table_null(struct table *t);
  * (a header line of the keys), json (the array, printed as
  * json_print_free would) or html (a <table>). A long table (csv of a
  * million heads) is written in chunks: table_write, table_release, set
- * no_header, add the next rows (csv and text only).
+ * no_header, add the next rows (csv, md and text).
  */
 void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
 /* The rows as a JSON array of objects, for a command's own document. */

@@ -207,12 +207,47 @@ static void lists_and_code(void **state)
 				  "</code><br><code>t::<wbr>(c)</code></td><td class=\"num\">n/a</td></tr>"));
 	free(s);
 	s = render(&t, FORMAT_CSV);
-	assert_string_equal(s, "mutant,caught by,rate\na/b.js:3,t::a<b> t::(c),\n");
+	assert_string_equal(s, "mutant,caught by,rate\na/b.js:3,\"t::a<b>;t::(c)\",\n");
 	free(s);
 	s = render(&t, FORMAT_JSON);
 	assert_non_null(strstr(s, "\"caught by\":\t[\"t::a<b>\", \"t::(c)\"]"));
 	free(s);
 	strlist_release(&l);
+	table_release(&t);
+}
+
+/* Replay's cells: a PR, a day, a decision word (as it is in md, escaped elsewhere). */
+static void pr_date_word(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "pr", .head = "PR", .type = CELL_PR },
+		{ .key = "date", .type = CELL_DATE },
+		{ .key = "decision", .type = CELL_CLASS },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_pr(&t, true, 782);
+	table_time(&t, AT);
+	table_word(&t, "run_all");
+	table_row(&t);
+	table_pr(&t, false, 0);
+	table_time(&t, AT);
+	table_str(&t, "run_all");
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| PR | date | decision |\n|---:|---|---|\n"
+			       "| #782 | 2026-11-03 | run_all |\n|  | 2026-11-03 | run\\_all |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "pr,date,decision\n782,2026-11-03T12:00:00Z,run_all\n"
+			       ",2026-11-03T12:00:00Z,run_all\n");
+	free(s);
+	s = render(&t, FORMAT_JSON);
+	assert_non_null(strstr(s, "\"pr\":\t782,"));
+	assert_non_null(strstr(s, "\"pr\":\tnull,"));
+	free(s);
 	table_release(&t);
 }
 
@@ -224,6 +259,7 @@ int main(void)
 		cmocka_unit_test(one_column_every_format),
 		cmocka_unit_test(text_order),
 		cmocka_unit_test(lists_and_code),
+		cmocka_unit_test(pr_date_word),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
