@@ -88,6 +88,14 @@ void table_word(struct table *t, const char *s)
 	t->cells[t->nr_cells - 1].word = true;
 }
 
+void table_note(struct table *t, const char *note)
+{
+	if (!t->nr_cells || t->nr_cells <= (t->nr_rows - 1) * t->nr_cols ||
+	    !stringy(t->cols[(t->nr_cells - 1) % t->nr_cols].type))
+		BUG("table_note without a string cell before it");
+	t->cells[t->nr_cells - 1].note = note;
+}
+
 void table_pr(struct table *t, bool known, int64_t pr)
 {
 	struct table_cell *c;
@@ -161,12 +169,20 @@ static bool numeric(enum cell_type type)
 }
 
 /* A number as people read it (text, md, html). */
-static void put_number(struct strbuf *sb, enum cell_type type, const struct table_cell *c)
+static void put_number(struct strbuf *sb, const struct table_column *col,
+		       const struct table_cell *c)
 {
+	enum cell_type type = col->type;
+
+	if (col->delta && fractional(type)) {
+		strbuf_addf(sb, "%+.1f", c->d);
+		return;
+	}
 	switch (type) {
 	case CELL_COUNT: strbuf_addf(sb, "%" PRId64, c->i); break;
 	case CELL_RATE: strbuf_addf(sb, "%.1f%%", 100 * c->d); break;
-	case CELL_SECONDS: strbuf_addf(sb, "%.1fs", c->d); break;
+	/* A tenth of a second matters below ten seconds, not above. */
+	case CELL_SECONDS: strbuf_addf(sb, c->d < 10 ? "%.1f s" : "%.0f s", c->d); break;
 	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
 	case CELL_SETTING: strbuf_addf(sb, "%g", c->d); break;
 	case CELL_PR: strbuf_addf(sb, "#%" PRId64, c->i); break;
@@ -238,6 +254,8 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 		} else {
 			put_string(sb, f, type, c->s);
 		}
+		if (c->note && f != FORMAT_CSV)
+			strbuf_addf(sb, " %s", c->note);
 		break;
 	case CELL_RATE:
 	case CELL_SECONDS:
@@ -247,17 +265,17 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 		else if (f == FORMAT_CSV)
 			strbuf_addf(sb, "%.17g", c->d);
 		else
-			put_number(sb, type, c);
+			put_number(sb, col, c);
 		break;
 	case CELL_PR:
 		if (f == FORMAT_CSV)
 			strbuf_addf(sb, "%" PRId64, c->i);
 		else
-			put_number(sb, type, c);
+			put_number(sb, col, c);
 		break;
 	case CELL_COUNT:
 	case CELL_SETTING:
-		put_number(sb, type, c);
+		put_number(sb, col, c);
 		break;
 	case CELL_DATE:
 		if (f == FORMAT_CSV)

@@ -38,7 +38,7 @@
  *   CODE     sanitized      md_escape        csv_field    string
  *   COUNT    %lld           %lld             %lld         integer
  *   RATE     12.5%          12.5%            %.17g        number
- *   SECONDS  12.5s          12.5s            %.17g        number
+ *   SECONDS  9.5 s, 1474 s  9.5 s, 1474 s    %.17g        number
  *   MINUTES  12.5 min       12.5 min         %.17g        number
  *   TIME     the date       RFC 3339         RFC 3339     RFC 3339 string
  *   BOUND    RFC 3339       RFC 3339         RFC 3339     RFC 3339 string
@@ -62,6 +62,9 @@
  * A word cell (table_word) is a name of tiadash's own vocabulary (a
  * replay decision, run_all): md writes it as it is, unescaped, as the
  * markdown always showed those; every other format as its column's type.
+ * A note (table_note) follows a string cell in the formats people read
+ * (text, md, html), after a space, in tiadash's words ("(suggested:
+ * built-in)"); csv and json leave it out, having the fact as a field.
  */
 enum cell_type {
 	CELL_TEXT,
@@ -89,6 +92,7 @@ struct table_column {
 	int gap;		/* text: spaces before it (0: 2; none for the first) */
 	int decimals;		/* csv: a fractional number's fixed decimals (0: %.17g) */
 	const char *na;		/* text, md, html: a null cell's text (NULL: as above) */
+	bool delta;		/* text, md, html: a fractional number as a change, %+.1f, no unit */
 };
 
 struct table_cell {
@@ -97,6 +101,7 @@ struct table_cell {
 	double d;
 	char *s;
 	bool word;		/* md: as it is (table_word) */
+	const char *note;	/* text, md, html: after the value (table_note); static */
 	char **items;		/* a list cell's strings (table_list) */
 	size_t nr_items;
 };
@@ -125,6 +130,8 @@ void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH CODE; copi
 void table_list(struct table *t, const struct strlist *l);
 /* A string cell of tiadash's own vocabulary, unescaped in md; NULL: a null cell. */
 void table_word(struct table *t, const char *s);
+/* A note of tiadash's own after the row's last string cell; note is static. */
+void table_note(struct table *t, const char *note);
 /* A pull request's number when known, else a null cell. */
 void table_pr(struct table *t, bool known, int64_t pr);
 void table_count(struct table *t, int64_t v);

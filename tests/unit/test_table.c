@@ -251,6 +251,39 @@ static void pr_date_word(void **state)
 	table_release(&t);
 }
 
+/* Propose's cells: a note for people, a change in minutes, seconds as people read them. */
+static void note_delta_seconds(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "glob", .type = CELL_TEXT },
+		{ .key = "added min", .type = CELL_MINUTES, .delta = true, .na = "n/a" },
+		{ .key = "p95", .type = CELL_SECONDS },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "**/x_y/**");
+	table_note(&t, "(suggested: built-in)");
+	table_number(&t, 39.74);
+	table_number(&t, 1474.4);
+	table_row(&t);
+	table_str(&t, "a");
+	table_number(&t, NAN);
+	table_number(&t, 9.54);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| glob | added min | p95 |\n|---|---:|---:|\n"
+			       "| \\*\\*/x\\_y/\\*\\* (suggested: built-in) | +39.7 | 1474 s |\n"
+			       "| a | n/a | 9.5 s |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "glob,added min,p95\n**/x_y/**,39.740000000000002,1474.4000000000001\n"
+			       "a,,9.5399999999999991\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -260,6 +293,7 @@ int main(void)
 		cmocka_unit_test(text_order),
 		cmocka_unit_test(lists_and_code),
 		cmocka_unit_test(pr_date_word),
+		cmocka_unit_test(note_delta_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
