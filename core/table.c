@@ -162,10 +162,16 @@ static bool shown(const struct table_column *c, enum output_format f)
 	return !c->formats || (c->formats & f);
 }
 
-static bool numeric(enum cell_type type)
+static bool numeric_type(enum cell_type type)
 {
 	return (type >= CELL_COUNT && type <= CELL_MINUTES) || type == CELL_SETTING ||
 	       type == CELL_PR;
+}
+
+/* Aligned right: a number, or a column its command aligns so. */
+static bool numeric(const struct table_column *c)
+{
+	return numeric_type(c->type) || c->right;
 }
 
 /* A number as people read it (text, md, html). */
@@ -344,7 +350,7 @@ static void write_text(const struct table *t, struct strbuf *sb)
 
 			if (k)
 				strbuf_addf(sb, "%*s", c->gap ? c->gap : 2, "");
-			if (numeric(c->type))
+			if (numeric(c))
 				strbuf_addf(sb, "%*s", w, s);
 			else if (k + 1 < shown_nr)
 				strbuf_addf(sb, "%-*s", w, s);
@@ -372,7 +378,7 @@ static void write_md(const struct table *t, struct strbuf *sb)
 		strbuf_addstr(sb, "|\n");
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_MD))
-				strbuf_addstr(sb, numeric(t->cols[col].type) ? "|---:" : "|---");
+				strbuf_addstr(sb, numeric(&t->cols[col]) ? "|---:" : "|---");
 		strbuf_addstr(sb, "|\n");
 	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
@@ -418,7 +424,7 @@ static void write_html(const struct table *t, struct strbuf *sb)
 	strbuf_addstr(sb, ">\n<thead><tr>");
 	for (size_t col = 0; col < t->nr_cols; col++)
 		if (shown(&t->cols[col], FORMAT_HTML)) {
-			strbuf_addstr(sb, numeric(t->cols[col].type) ? "<th class=\"num\">" : "<th>");
+			strbuf_addstr(sb, numeric(&t->cols[col]) ? "<th class=\"num\">" : "<th>");
 			html_escape(sb, head(&t->cols[col]));
 			strbuf_addstr(sb, "</th>");
 		}
@@ -427,7 +433,7 @@ static void write_html(const struct table *t, struct strbuf *sb)
 		strbuf_addstr(sb, "<tr>");
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_HTML)) {
-				strbuf_addstr(sb, numeric(t->cols[col].type) ? "<td class=\"num\">"
+				strbuf_addstr(sb, numeric(&t->cols[col]) ? "<td class=\"num\">"
 									     : "<td>");
 				put_cell(sb, FORMAT_HTML, &t->cols[col], cell(t, row, col));
 				strbuf_addstr(sb, "</td>");
