@@ -180,8 +180,8 @@ static void put_number(struct strbuf *sb, const struct table_column *col,
 {
 	enum cell_type type = col->type;
 
-	if (col->delta && fractional(type)) {
-		strbuf_addf(sb, "%+.1f", c->d);
+	if ((col->delta || col->plain) && fractional(type)) {
+		strbuf_addf(sb, col->delta ? "%+.1f" : "%.1f", c->d);
 		return;
 	}
 	switch (type) {
@@ -371,9 +371,8 @@ static void write_md(const struct table *t, struct strbuf *sb)
 	if (!t->no_header) {
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_MD)) {
-				strbuf_addstr(sb, "| ");
-				md_escape(sb, head(&t->cols[col]));
-				strbuf_addch(sb, ' ');
+				/* The heads are tiadash's: "selected (non-hermetic)" */
+				strbuf_addf(sb, "| %s ", head(&t->cols[col]));
 			}
 		strbuf_addstr(sb, "|\n");
 		for (size_t col = 0; col < t->nr_cols; col++)

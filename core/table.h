@@ -93,6 +93,7 @@ struct table_column {
 	int decimals;		/* csv: a fractional number's fixed decimals (0: %.17g) */
 	const char *na;		/* text, md, html: a null cell's text (NULL: as above) */
 	bool delta;		/* text, md, html: a fractional number as a change, %+.1f, no unit */
+	bool plain;		/* text, md, html: a fractional number as %.1f, no unit (the head's) */
 	bool right;		/* text, md, html: aligned right, as numbers are */
 };
 
