@@ -76,8 +76,10 @@ void table_list(struct table *t, const struct strlist *l)
 {
 	struct table_cell *c = next_cell(t, true, false);
 
+	if (l->nr > UINT32_MAX)
+		BUG("a list cell of %zu strings", l->nr);
 	c->items = xcalloc(l->nr + 1, sizeof(*c->items));
-	c->nr_items = l->nr;
+	c->nr_items = (uint32_t)l->nr;
 	for (size_t k = 0; k < l->nr; k++)
 		c->items[k] = xstrdup(l->items[k]);
 }

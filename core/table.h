@@ -99,13 +99,13 @@ struct table_column {
 
 struct table_cell {
 	bool null;
+	bool word;		/* md: as it is (table_word) */
+	uint32_t nr_items;	/* a list cell's strings (table_list) */
 	int64_t i;
 	double d;
 	char *s;
-	bool word;		/* md: as it is (table_word) */
+	char **items;
 	const char *note;	/* text, md, html: after the value (table_note); static */
-	char **items;		/* a list cell's strings (table_list) */
-	size_t nr_items;
 };
 
 struct table {
