@@ -2,14 +2,19 @@
 #include "core/tiadash.h"
 #include "core/table.h"
 #include "core/json.h"
+#include "core/html.h"
 #include "core/sanitize.h"
 #include "core/textfit.h"
 #include "core/timeutil.h"
 
 void table_release(struct table *t)
 {
-	for (size_t i = 0; i < t->nr_cells; i++)
+	for (size_t i = 0; i < t->nr_cells; i++) {
 		free(t->cells[i].s);
+		for (size_t k = 0; k < t->cells[i].nr_items; k++)
+			free(t->cells[i].items[k]);
+		free(t->cells[i].items);
+	}
 	free(t->cells);
 	t->cells = NULL;
 	t->nr_rows = t->nr_cells = t->alloc = 0;
@@ -21,6 +26,11 @@ void table_row(struct table *t)
 		BUG("table row %zu has %zu of %zu cells", t->nr_rows,
 		    t->nr_cells - (t->nr_rows - 1) * t->nr_cols, t->nr_cols);
 	t->nr_rows++;
+}
+
+static bool stringy(enum cell_type type)
+{
+	return type <= CELL_CODE;
 }
 
 static bool fractional(enum cell_type type)
@@ -38,7 +48,7 @@ static struct table_cell *next_cell(struct table *t, bool string, bool number)
 	if (!t->nr_rows || col >= t->nr_cols)
 		BUG("table cell outside a row");
 	type = t->cols[col].type;
-	if (string != (type <= CELL_PATH) || number != fractional(type))
+	if (string != stringy(type) || number != fractional(type))
 		BUG("table column '%s' given a cell of another type", t->cols[col].key);
 	if (t->nr_cells == t->alloc) {
 		t->alloc = t->alloc ? 2 * t->alloc : 64;
@@ -60,6 +70,43 @@ void table_str(struct table *t, const char *s)
 
 	c->null = !s;
 	c->s = s ? xstrdup(s) : NULL;
+}
+
+void table_list(struct table *t, const struct strlist *l)
+{
+	struct table_cell *c = next_cell(t, true, false);
+
+	if (l->nr > UINT32_MAX)
+		BUG("a list cell of %zu strings", l->nr);
+	c->items = xcalloc(l->nr + 1, sizeof(*c->items));
+	c->nr_items = (uint32_t)l->nr;
+	for (size_t k = 0; k < l->nr; k++)
+		c->items[k] = xstrdup(l->items[k]);
+}
+
+void table_word(struct table *t, const char *s)
+{
+	table_str(t, s);
+	t->cells[t->nr_cells - 1].word = true;
+}
+
+void table_note(struct table *t, const char *note)
+{
+	if (!t->nr_cells || t->nr_cells <= (t->nr_rows - 1) * t->nr_cols ||
+	    !stringy(t->cols[(t->nr_cells - 1) % t->nr_cols].type))
+		BUG("table_note without a string cell before it");
+	t->cells[t->nr_cells - 1].note = note;
+}
+
+void table_pr(struct table *t, bool known, int64_t pr)
+{
+	struct table_cell *c;
+
+	if (t->nr_rows && cur_type(t) != CELL_PR)
+		BUG("table_pr for a column not of pull requests");
+	c = next_cell(t, false, false);
+	c->i = pr;
+	c->null = !known;
 }
 
 void table_count(struct table *t, int64_t v)
@@ -89,7 +136,8 @@ void table_time(struct table *t, int64_t ms)
 {
 	struct table_cell *c;
 
-	if (t->nr_rows && cur_type(t) != CELL_TIME && cur_type(t) != CELL_BOUND)
+	if (t->nr_rows && cur_type(t) != CELL_TIME && cur_type(t) != CELL_BOUND &&
+	    cur_type(t) != CELL_DATE)
 		BUG("table_time for a column not of times");
 	c = next_cell(t, false, false);
 	c->i = ms;
@@ -108,7 +156,7 @@ void table_null(struct table *t)
 	size_t col = t->nr_cells - (t->nr_rows ? t->nr_rows - 1 : 0) * t->nr_cols;
 	enum cell_type type = t->nr_rows && col < t->nr_cols ? t->cols[col].type : CELL_TEXT;
 
-	next_cell(t, type <= CELL_PATH, fractional(type))->null = true;
+	next_cell(t, stringy(type), fractional(type))->null = true;
 }
 
 static bool shown(const struct table_column *c, enum output_format f)
@@ -116,21 +164,64 @@ static bool shown(const struct table_column *c, enum output_format f)
 	return !c->formats || (c->formats & f);
 }
 
-static bool numeric(enum cell_type type)
+static bool numeric_type(enum cell_type type)
 {
-	return (type >= CELL_COUNT && type <= CELL_MINUTES) || type == CELL_SETTING;
+	return (type >= CELL_COUNT && type <= CELL_MINUTES) || type == CELL_SETTING ||
+	       type == CELL_PR;
+}
+
+/* Aligned right: a number, or a column its command aligns so. */
+static bool numeric(const struct table_column *c)
+{
+	return numeric_type(c->type) || c->right;
 }
 
 /* A number as people read it (text, md, html). */
-static void put_number(struct strbuf *sb, enum cell_type type, const struct table_cell *c)
+static void put_number(struct strbuf *sb, const struct table_column *col,
+		       const struct table_cell *c)
 {
+	enum cell_type type = col->type;
+
+	if ((col->delta || col->plain) && fractional(type)) {
+		strbuf_addf(sb, col->delta ? "%+.1f" : "%.1f", c->d);
+		return;
+	}
 	switch (type) {
 	case CELL_COUNT: strbuf_addf(sb, "%" PRId64, c->i); break;
 	case CELL_RATE: strbuf_addf(sb, "%.1f%%", 100 * c->d); break;
-	case CELL_SECONDS: strbuf_addf(sb, "%.1fs", c->d); break;
+	/* A tenth of a second matters below ten seconds, not above. */
+	case CELL_SECONDS: strbuf_addf(sb, c->d < 10 ? "%.1f s" : "%.0f s", c->d); break;
 	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
 	case CELL_SETTING: strbuf_addf(sb, "%g", c->d); break;
+	case CELL_PR: strbuf_addf(sb, "#%" PRId64, c->i); break;
 	default: break;
+	}
+}
+
+/* A string cell's one string in format f, escaped by the column's type. */
+static void put_string(struct strbuf *sb, enum output_format f, enum cell_type type, const char *s)
+{
+	if (f == FORMAT_CSV) {
+		csv_field(sb, s);
+	} else if (f == FORMAT_MD && (type == CELL_ID || type == CELL_PATH)) {
+		/* A code span shows it as written; a '|' would end the cell. */
+		struct strbuf code = STRBUF_INIT;
+
+		md_code(&code, s);
+		for (size_t i = 0; i < code.len; i++) {
+			if (code.buf[i] == '|')
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, code.buf[i]);
+		}
+		strbuf_release(&code);
+	} else if (f == FORMAT_MD) {
+		md_escape(sb, s);
+	} else if (f == FORMAT_HTML && type == CELL_CODE) {
+		html_code(sb, s);
+	} else if (f == FORMAT_HTML) {
+		html_escape(sb, s);
+	} else {
+		sanitize_text(sb, s, strlen(s));
 	}
 }
 
@@ -141,7 +232,9 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 	enum cell_type type = col->type;
 
 	if (c->null) {
-		if (f == FORMAT_TEXT || type == CELL_BOUND)
+		if (col->na && f != FORMAT_CSV)
+			strbuf_addstr(sb, col->na);
+		else if (f == FORMAT_TEXT || type == CELL_BOUND)
 			strbuf_addch(sb, '-');
 		return;
 	}
@@ -150,26 +243,27 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 	case CELL_CLASS:
 	case CELL_ID:
 	case CELL_PATH:
-		if (f == FORMAT_CSV) {
-			csv_field(sb, c->s);
-		} else if (f == FORMAT_MD && (type == CELL_ID || type == CELL_PATH)) {
-			/* A code span shows it as written; a '|' would end the cell. */
-			struct strbuf code = STRBUF_INIT;
+	case CELL_CODE:
+		if (c->word && f == FORMAT_MD) {
+			strbuf_addstr(sb, c->s);
+		} else if (c->items && f == FORMAT_CSV) {
+			struct strbuf joined = STRBUF_INIT;
 
-			md_code(&code, c->s);
-			for (size_t i = 0; i < code.len; i++) {
-				if (code.buf[i] == '|')
-					strbuf_addch(sb, '\\');
-				strbuf_addch(sb, code.buf[i]);
+			for (size_t k = 0; k < c->nr_items; k++)
+				strbuf_addf(&joined, "%s%s", k ? ";" : "", c->items[k]);
+			csv_field(sb, joined.buf);
+			strbuf_release(&joined);
+		} else if (c->items) {
+			for (size_t k = 0; k < c->nr_items; k++) {
+				if (k)
+					strbuf_addstr(sb, f == FORMAT_TEXT ? ", " : "<br>");
+				put_string(sb, f, type, c->items[k]);
 			}
-			strbuf_release(&code);
-		} else if (f == FORMAT_MD) {
-			md_escape(sb, c->s);
-		} else if (f == FORMAT_HTML) {
-			html_escape(sb, c->s);
 		} else {
-			sanitize_text(sb, c->s, strlen(c->s));
+			put_string(sb, f, type, c->s);
 		}
+		if (c->note && f != FORMAT_CSV)
+			strbuf_addf(sb, " %s", c->note);
 		break;
 	case CELL_RATE:
 	case CELL_SECONDS:
@@ -179,11 +273,23 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 		else if (f == FORMAT_CSV)
 			strbuf_addf(sb, "%.17g", c->d);
 		else
-			put_number(sb, type, c);
+			put_number(sb, col, c);
+		break;
+	case CELL_PR:
+		if (f == FORMAT_CSV)
+			strbuf_addf(sb, "%" PRId64, c->i);
+		else
+			put_number(sb, col, c);
 		break;
 	case CELL_COUNT:
 	case CELL_SETTING:
-		put_number(sb, type, c);
+		put_number(sb, col, c);
+		break;
+	case CELL_DATE:
+		if (f == FORMAT_CSV)
+			time_format(sb, c->i);
+		else
+			time_format_date(sb, c->i);
 		break;
 	case CELL_BOUND:
 		time_format(sb, c->i);
@@ -246,7 +352,7 @@ static void write_text(const struct table *t, struct strbuf *sb)
 
 			if (k)
 				strbuf_addf(sb, "%*s", c->gap ? c->gap : 2, "");
-			if (numeric(c->type))
+			if (numeric(c))
 				strbuf_addf(sb, "%*s", w, s);
 			else if (k + 1 < shown_nr)
 				strbuf_addf(sb, "%-*s", w, s);
@@ -264,17 +370,18 @@ static void write_text(const struct table *t, struct strbuf *sb)
 
 static void write_md(const struct table *t, struct strbuf *sb)
 {
-	for (size_t col = 0; col < t->nr_cols; col++)
-		if (shown(&t->cols[col], FORMAT_MD)) {
-			strbuf_addstr(sb, "| ");
-			md_escape(sb, head(&t->cols[col]));
-			strbuf_addch(sb, ' ');
-		}
-	strbuf_addstr(sb, "|\n");
-	for (size_t col = 0; col < t->nr_cols; col++)
-		if (shown(&t->cols[col], FORMAT_MD))
-			strbuf_addstr(sb, numeric(t->cols[col].type) ? "|---:" : "|---");
-	strbuf_addstr(sb, "|\n");
+	if (!t->no_header) {
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_MD)) {
+				/* The heads are tiadash's: "selected (non-hermetic)" */
+				strbuf_addf(sb, "| %s ", head(&t->cols[col]));
+			}
+		strbuf_addstr(sb, "|\n");
+		for (size_t col = 0; col < t->nr_cols; col++)
+			if (shown(&t->cols[col], FORMAT_MD))
+				strbuf_addstr(sb, numeric(&t->cols[col]) ? "|---:" : "|---");
+		strbuf_addstr(sb, "|\n");
+	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_MD)) {
@@ -312,10 +419,13 @@ static void write_csv(const struct table *t, struct strbuf *sb)
 
 static void write_html(const struct table *t, struct strbuf *sb)
 {
-	strbuf_addstr(sb, "<table>\n<thead><tr>");
+	strbuf_addstr(sb, "<table");
+	if (t->html_class)
+		strbuf_addf(sb, " class=\"%s\"", t->html_class);
+	strbuf_addstr(sb, ">\n<thead><tr>");
 	for (size_t col = 0; col < t->nr_cols; col++)
 		if (shown(&t->cols[col], FORMAT_HTML)) {
-			strbuf_addstr(sb, numeric(t->cols[col].type) ? "<th class=\"num\">" : "<th>");
+			strbuf_addstr(sb, numeric(&t->cols[col]) ? "<th class=\"num\">" : "<th>");
 			html_escape(sb, head(&t->cols[col]));
 			strbuf_addstr(sb, "</th>");
 		}
@@ -324,7 +434,7 @@ static void write_html(const struct table *t, struct strbuf *sb)
 		strbuf_addstr(sb, "<tr>");
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_HTML)) {
-				strbuf_addstr(sb, numeric(t->cols[col].type) ? "<td class=\"num\">"
+				strbuf_addstr(sb, numeric(&t->cols[col]) ? "<td class=\"num\">"
 									     : "<td>");
 				put_cell(sb, FORMAT_HTML, &t->cols[col], cell(t, row, col));
 				strbuf_addstr(sb, "</td>");
@@ -342,7 +452,8 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 	if (c->null)
 		return cJSON_CreateNull();
 	switch (type) {
-	case CELL_COUNT: return cJSON_CreateNumber((double)c->i);
+	case CELL_COUNT:
+	case CELL_PR: return cJSON_CreateNumber((double)c->i);
 	case CELL_RATE:
 	case CELL_SECONDS:
 	case CELL_MINUTES:
@@ -350,12 +461,19 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 	case CELL_BOOL: return cJSON_CreateBool(c->i != 0);
 	case CELL_TIME:
 	case CELL_BOUND:
+	case CELL_DATE:
 		time_format(&sb, c->i);
 		node = cJSON_CreateString(sb.buf);
 		strbuf_release(&sb);
 		return node;
-	default: return json_string(c->s);
+	default: break;
 	}
+	if (!c->items)
+		return json_string(c->s);
+	node = cJSON_CreateArray();
+	for (size_t k = 0; k < c->nr_items; k++)
+		cJSON_AddItemToArray(node, json_string(c->items[k]));
+	return node;
 }
 
 cJSON *table_json(const struct table *t)

@@ -35,25 +35,43 @@
  *   TEXT     sanitized      md_escape        csv_field    string
  *   CLASS    sanitized      md_escape        csv_field    string
  *   ID/PATH  sanitized      code span        csv_field    string
+ *   CODE     sanitized      md_escape        csv_field    string
  *   COUNT    %lld           %lld             %lld         integer
  *   RATE     12.5%          12.5%            %.17g        number
- *   SECONDS  12.5s          12.5s            %.17g        number
+ *   SECONDS  9.5 s, 1474 s  9.5 s, 1474 s    %.17g        number
  *   MINUTES  12.5 min       12.5 min         %.17g        number
  *   TIME     the date       RFC 3339         RFC 3339     RFC 3339 string
  *   BOUND    RFC 3339       RFC 3339         RFC 3339     RFC 3339 string
  *   SETTING  %g             %g               %g           number
  *   BOOL     yes/no         yes/no           yes/no       true/false
+ *   PR       #N             #N               N            integer
+ *   DATE     the date       the date         RFC 3339     RFC 3339 string
  *
- * html writes md's text through html_escape. A null cell (table_null, a
- * NULL string, NaN, an unbounded time) is "-" in text, empty in md and
- * csv, null in json; a BOUND (a window's end) that is unbounded is "-"
- * in text, md and csv alike.
+ * html writes md's text through html_escape, but a CODE cell (a line of
+ * source, a test the seeding names) as html_code's <code>: seed's pages
+ * showed them so, and its markdown as plain escaped text. A null cell
+ * (table_null, a NULL string, NaN, an unbounded time) is "-" in text,
+ * empty in md and csv, null in json, or the column's na text in text, md
+ * and html; a BOUND (a window's end) that is unbounded is "-" in text, md
+ * and csv alike.
+ *
+ * A list cell (table_list, in a string column) holds several strings,
+ * each escaped by the column's type: joined by "<br>" in md and html, by
+ * ';' in csv (the field then quoted) and by ", " in text; an array in json.
+ *
+ * A word cell (table_word) is a name of tiadash's own vocabulary (a
+ * replay decision, run_all): md writes it as it is, unescaped, as the
+ * markdown always showed those; every other format as its column's type.
+ * A note (table_note) follows a string cell in the formats people read
+ * (text, md, html), after a space, in tiadash's words ("(suggested:
+ * built-in)"); csv and json leave it out, having the fact as a field.
  */
 enum cell_type {
 	CELL_TEXT,
 	CELL_CLASS,
 	CELL_ID,
 	CELL_PATH,
+	CELL_CODE,	/* source text: <code> in html, escaped text in md */
 	CELL_COUNT,
 	CELL_RATE,
 	CELL_SECONDS,
@@ -62,6 +80,8 @@ enum cell_type {
 	CELL_BOOL,
 	CELL_BOUND,	/* a window's since or until (table_time) */
 	CELL_SETTING,	/* a value as the user set it: a confidence, a target (table_number) */
+	CELL_PR,	/* a pull request's number (table_pr) */
+	CELL_DATE,	/* a day: the date where people read it, RFC 3339 in data (table_time) */
 };
 
 struct table_column {
@@ -71,13 +91,21 @@ struct table_column {
 	unsigned formats;	/* the formats that show it (a mask); 0: every one */
 	int gap;		/* text: spaces before it (0: 2; none for the first) */
 	int decimals;		/* csv: a fractional number's fixed decimals (0: %.17g) */
+	const char *na;		/* text, md, html: a null cell's text (NULL: as above) */
+	bool delta;		/* text, md, html: a fractional number as a change, %+.1f, no unit */
+	bool plain;		/* text, md, html: a fractional number as %.1f, no unit (the head's) */
+	bool right;		/* text, md, html: aligned right, as numbers are */
 };
 
 struct table_cell {
 	bool null;
+	bool word;		/* md: as it is (table_word) */
+	uint32_t nr_items;	/* a list cell's strings (table_list) */
 	int64_t i;
 	double d;
 	char *s;
+	char **items;
+	const char *note;	/* text, md, html: after the value (table_note); static */
 };
 
 struct table {
@@ -88,9 +116,10 @@ struct table {
 	const size_t *text_order;	/* text's column order; NULL: as listed */
 	size_t nr_text_order;
 	bool no_header;		/* rows only: a later chunk of a long table */
+	const char *html_class;	/* html: the <table>'s class (NULL: none) */
 };
 
-#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false }
+#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false, NULL }
 
 /* Free the rows (the columns are the caller's); the table can take rows again. */
 void table_release(struct table *t);
@@ -98,12 +127,20 @@ void table_release(struct table *t);
 /* Start a row; its cells follow, one per column, in the columns' order. */
 void table_row(struct table *t);
 /* The next cell of the row (the type must be the column's). */
-void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH; copied */
+void table_str(struct table *t, const char *s);	/* TEXT CLASS ID PATH CODE; copied */
+/* A list cell of l's strings, copied (TEXT CLASS ID PATH CODE). */
+void table_list(struct table *t, const struct strlist *l);
+/* A string cell of tiadash's own vocabulary, unescaped in md; NULL: a null cell. */
+void table_word(struct table *t, const char *s);
+/* A note of tiadash's own after the row's last string cell; note is static. */
+void table_note(struct table *t, const char *note);
+/* A pull request's number when known, else a null cell. */
+void table_pr(struct table *t, bool known, int64_t pr);
 void table_count(struct table *t, int64_t v);
 /* v when known, else a null cell (an absent PR, an unknown trend). */
 void table_count_known(struct table *t, bool known, int64_t v);
 void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES SETTING */
-void table_time(struct table *t, int64_t ms);		/* TIME BOUND */
+void table_time(struct table *t, int64_t ms);		/* TIME BOUND DATE */
 void table_bool(struct table *t, bool v);
 void table_null(struct table *t);
 
@@ -113,7 +150,7 @@ void table_null(struct table *t);
  * (a header line of the keys), json (the array, printed as
  * json_print_free would) or html (a <table>). A long table (csv of a
  * million heads) is written in chunks: table_write, table_release, set
- * no_header, add the next rows (csv and text only).
+ * no_header, add the next rows (csv, md and text).
  */
 void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
 /* The rows as a JSON array of objects, for a command's own document. */

@@ -92,67 +92,95 @@ static void print_text(const struct metrics *m, const struct metrics_gate *g, bo
 	metrics_flush(&sb);
 }
 
+/*
+ * A row per criterion, once for md, csv and json (core/table.h): md shows
+ * the threshold and value as the criterion reads ("<= 0.0500"), csv and
+ * json the numbers (n/a empty or null); json has pass and advisory as
+ * booleans, csv as words.
+ */
+static const struct table_column criterion_columns[] = {
+	{ .key = "criterion", .type = CELL_CLASS, .formats = FORMAT_CSV },
+	{ .key = "name", .type = CELL_CLASS, .formats = FORMAT_JSON },
+	{ .key = "label", .head = "criterion", .type = CELL_TEXT },
+	{ .key = "op", .type = CELL_CLASS, .formats = FORMAT_CSV | FORMAT_JSON },
+	{ .key = "threshold", .type = CELL_RATE, .formats = FORMAT_CSV | FORMAT_JSON },
+	{ .key = "threshold", .type = CELL_TEXT, .formats = FORMAT_MD, .right = true },
+	{ .key = "value", .type = CELL_RATE, .formats = FORMAT_CSV | FORMAT_JSON },
+	{ .key = "value", .type = CELL_TEXT, .formats = FORMAT_MD, .right = true },
+	{ .key = "result", .type = CELL_CLASS, .formats = FORMAT_CSV | FORMAT_MD },
+	{ .key = "pass", .type = CELL_BOOL, .formats = FORMAT_JSON },
+	{ .key = "advisory", .type = CELL_CLASS, .formats = FORMAT_CSV },
+	{ .key = "advisory", .type = CELL_BOOL, .formats = FORMAT_JSON },
+};
+
+static void criterion_rows(struct table *t, const struct metrics_gate *g)
+{
+	for (size_t i = 0; i < g->nr; i++) {
+		const struct metrics_criterion *c = &g->criteria[i];
+		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT;
+
+		strbuf_addf(&thr, "%s ", metrics_op_name(c->op));
+		metrics_fmt_criterion(&thr, c, c->threshold);
+		metrics_fmt_criterion(&val, c, c->value);
+		table_row(t);
+		table_str(t, c->name);
+		table_str(t, c->name);
+		/* The labels are tiadash's: "escape rate upper bound (95%)". */
+		table_word(t, c->label);
+		if (c->advisory)
+			table_note(t, "(advisory)");
+		table_str(t, metrics_op_name(c->op));
+		table_number(t, c->threshold);
+		table_word(t, thr.buf);
+		table_number(t, c->value);
+		table_word(t, val.buf);
+		table_str(t, c->pass ? "PASS" : "FAIL");
+		if (!c->pass && c->advisory)
+			table_note(t, "(advisory)");
+		table_bool(t, c->pass);
+		table_str(t, c->advisory ? "true" : "false");
+		table_bool(t, c->advisory);
+		strbuf_release(&thr);
+		strbuf_release(&val);
+	}
+}
+
 /* For a flip PR or a chat: the same table and lines, in markdown. */
 static void print_md(const struct metrics *m, const struct metrics_gate *g)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct table t = TABLE_INIT(criterion_columns);
 
 	strbuf_addstr(&sb, "## Gate check: ");
 	metrics_fmt_window(&sb, m, true);
-	strbuf_addstr(&sb, "\n\n| criterion | threshold | value | result |\n"
-		      "|---|---:|---:|---|\n");
-	for (size_t i = 0; i < g->nr; i++) {
-		const struct metrics_criterion *c = &g->criteria[i];
-		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT, label = STRBUF_INIT;
-
-		fmt_cells(c, &thr, &val, &label);
-		strbuf_addf(&sb, "| %s | %s | %s | %s |\n", label.buf, thr.buf, val.buf,
-			    result_name(c));
-		strbuf_release(&thr);
-		strbuf_release(&val);
-		strbuf_release(&label);
-	}
+	strbuf_addstr(&sb, "\n\n");
+	criterion_rows(&t, g);
+	table_write(&t, FORMAT_MD, &sb);
+	table_release(&t);
 	fmt_verdict(&sb, m, g, true, false);
 	metrics_flush(&sb);
 }
-
-/* A row per criterion (numbers as JSON has them, n/a empty), then the verdict's. */
-static const struct table_column criterion_columns[] = {
-	{ .key = "criterion", .type = CELL_CLASS },
-	{ .key = "label", .type = CELL_TEXT },
-	{ .key = "op", .type = CELL_CLASS },
-	{ .key = "threshold", .type = CELL_RATE },
-	{ .key = "value", .type = CELL_RATE },
-	{ .key = "result", .type = CELL_CLASS },
-	{ .key = "advisory", .type = CELL_CLASS },
-};
 
 static void print_csv(const struct metrics_gate *g)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct table t = TABLE_INIT(criterion_columns);
 
-	for (size_t i = 0; i < g->nr; i++) {
-		const struct metrics_criterion *c = &g->criteria[i];
-
-		table_row(&t);
-		table_str(&t, c->name);
-		table_str(&t, c->label);
-		table_str(&t, metrics_op_name(c->op));
-		table_number(&t, c->threshold);
-		table_number(&t, c->value);
-		table_str(&t, c->pass ? "PASS" : "FAIL");
-		table_str(&t, c->advisory ? "true" : "false");
-	}
+	criterion_rows(&t, g);
 	/* The verdict is a row of its own: cron greps it. */
 	table_row(&t);
 	table_str(&t, "verdict");
+	table_null(&t);
 	table_str(&t, "verdict");
+	table_null(&t);
+	table_null(&t);
 	table_null(&t);
 	table_null(&t);
 	table_null(&t);
 	table_str(&t, g->go ? "GO" : "NO-GO");
+	table_null(&t);
 	table_str(&t, "false");
+	table_null(&t);
 	table_write(&t, FORMAT_CSV, &sb);
 	table_release(&t);
 	metrics_flush(&sb);
@@ -160,23 +188,13 @@ static void print_csv(const struct metrics_gate *g)
 
 static void print_json(const struct metrics *m, const struct metrics_gate *g)
 {
-	cJSON *root = cJSON_CreateObject(), *list = cJSON_CreateArray();
+	cJSON *root = cJSON_CreateObject();
+	struct table criteria = TABLE_INIT(criterion_columns);
 
 	json_add_string(root, "verdict", g->go ? "GO" : "NO-GO");
-	for (size_t i = 0; i < g->nr; i++) {
-		const struct metrics_criterion *c = &g->criteria[i];
-		cJSON *o = cJSON_CreateObject();
-
-		json_add_string(o, "name", c->name);
-		json_add_string(o, "label", c->label);
-		json_add_string(o, "op", metrics_op_name(c->op));
-		json_add_number(o, "threshold", c->threshold);
-		json_add_number(o, "value", c->value);
-		json_add_bool(o, "pass", c->pass);
-		json_add_bool(o, "advisory", c->advisory);
-		cJSON_AddItemToArray(list, o);
-	}
-	cJSON_AddItemToObject(root, "criteria", list);
+	criterion_rows(&criteria, g);
+	cJSON_AddItemToObject(root, "criteria", table_json(&criteria));
+	table_release(&criteria);
 	json_add_opt_int(root, "pairs_needed", m->pairs_needed >= 0, m->pairs_needed);
 	json_add_int(root, "inherited", m->class_counts[CLASS_INHERITED]);
 	json_add_int(root, "unresolved", m->class_counts[CLASS_UNRESOLVED]);

@@ -7,6 +7,7 @@
 #include "core/notes.h"
 #include "adapters/adapter.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "metrics/blind.h"
 #include "metrics/common.h"
@@ -416,26 +417,35 @@ static void print_text(const struct proposals *p, const struct proposals_rules *
 
 /* ---- markdown ---- */
 
-static void md_row(struct strbuf *sb, const struct proposals *p, const struct proposal *it)
-{
-	strbuf_addstr(sb, "| ");
-	md_escape(sb, it->glob);
-	if (it->form == FORM_BUILTIN)
-		strbuf_addstr(sb, " (suggested: built-in)");
-	strbuf_addf(sb, " | %zu | ", it->nr_closes);
-	proposals_name_evidence(sb, p, it);
-	strbuf_addf(sb, " | %" PRId64 " | ", it->forced);
-	fmt_minutes(sb, it->forced_minutes);
-	strbuf_addstr(sb, " | ");
-	metrics_fmt_pct(sb, it->force_full_rate_after, 1);
-	strbuf_addstr(sb, " | ");
-	metrics_fmt_secs(sb, it->p95_after);
-	strbuf_addstr(sb, " |\n");
-}
+/* The candidates' table (core/table.h): a glob's cost and what it closes. */
+static const struct table_column glob_columns[] = {
+	{ .key = "glob", .type = CELL_TEXT },
+	{ .key = "closes", .type = CELL_COUNT },
+	{ .key = "escapes", .type = CELL_TEXT },
+	{ .key = "added force-full", .type = CELL_COUNT },
+	{ .key = "added min", .type = CELL_MINUTES, .delta = true, .na = "n/a" },
+	{ .key = "force-full after", .type = CELL_RATE, .na = "n/a" },
+	{ .key = "p95 after", .type = CELL_SECONDS, .na = "n/a" },
+};
 
-static const char md_table_head[] =
-	"| glob | closes | escapes | added force-full | added min | force-full after | p95 after |\n"
-	"|---|---:|---|---:|---:|---:|---:|\n";
+static void glob_row(struct table *t, const struct proposals *p, const struct proposal *it)
+{
+	struct strbuf esc = STRBUF_INIT;
+
+	proposals_name_evidence(&esc, p, it);
+	table_row(t);
+	table_str(t, it->glob);
+	if (it->form == FORM_BUILTIN)
+		table_note(t, "(suggested: built-in)");
+	table_count(t, (int64_t)it->nr_closes);
+	/* "PR 434, 688; latent PR 414": tiadash's words and numbers */
+	table_word(t, esc.buf);
+	table_count(t, it->forced);
+	table_number(t, it->forced_minutes);
+	table_number(t, it->force_full_rate_after);
+	table_number(t, it->p95_after);
+	strbuf_release(&esc);
+}
 
 /* The escapes, or the latent misses, a section each. */
 static void md_changes(struct strbuf *sb, const struct proposals *p,
@@ -473,6 +483,7 @@ static void md_changes(struct strbuf *sb, const struct proposals *p,
 static void print_md(const struct proposals *p, const struct proposals_rules *r,
 		     int64_t limit, const struct always_run *ar)
 {
+	struct table rec = TABLE_INIT(glob_columns), cand = TABLE_INIT(glob_columns);
 	struct strbuf sb = STRBUF_INIT;
 	size_t shown = limit < 0 || (uint64_t)limit > p->nr ? p->nr : (size_t)limit;
 
@@ -504,15 +515,17 @@ static void print_md(const struct proposals *p, const struct proposals_rules *r,
 		strbuf_addstr(&sb, ", shadow p95 ");
 		metrics_fmt_secs(&sb, p->rec_p95_after);
 		strbuf_addstr(&sb, ".\n\n");
-		strbuf_addstr(&sb, md_table_head);
 		for (size_t i = 0; i < p->nr_recommended; i++)
-			md_row(&sb, p, &p->items[p->recommended[i]]);
+			glob_row(&rec, p, &p->items[p->recommended[i]]);
+		table_write(&rec, FORMAT_MD, &sb);
 	}
 	strbuf_addf(&sb, "\n## Candidates (%zu of %zu)\n\n", shown, p->nr);
-	if (shown)
-		strbuf_addstr(&sb, md_table_head);
 	for (size_t i = 0; i < shown; i++)
-		md_row(&sb, p, &p->items[i]);
+		glob_row(&cand, p, &p->items[i]);
+	if (shown)
+		table_write(&cand, FORMAT_MD, &sb);
+	table_release(&rec);
+	table_release(&cand);
 	md_changes(&sb, p, r, "\n## Escapes\n", p->escapes_list, p->nr_escapes);
 	md_changes(&sb, p, r, "\n## Latent misses (evidence, not escapes)\n", p->latent_list,
 		   p->nr_latent);

@@ -134,25 +134,77 @@ static void json_escapes(cJSON *root, const struct metrics *m)
 	cJSON_AddItemToObject(e, "list", json_stream_slot());
 }
 
-static cJSON *json_escape(const struct metrics *m, const struct metrics_escape *x)
+/*
+ * An escape's columns, once for json's list and md's table (core/table.h):
+ * md names the change and lists the tests a pair ran but did not report
+ * after the non-hermetic ones; json has each list and the facts apart.
+ */
+static const struct table_column escape_columns[] = {
+	{ .key = "pr", .type = CELL_PR, .formats = FORMAT_JSON },
+	{ .key = "head", .type = CELL_ID, .formats = FORMAT_JSON },
+	{ .key = "repo", .type = CELL_TEXT, .formats = FORMAT_JSON },
+	{ .key = "at", .type = CELL_TIME, .formats = FORMAT_JSON },
+	{ .key = "change", .type = CELL_TEXT, .formats = FORMAT_MD },
+	{ .key = "class", .type = CELL_CLASS, .formats = FORMAT_JSON | FORMAT_MD },
+	{ .key = "missed", .head = "missed tests", .type = CELL_TEXT,
+	  .formats = FORMAT_JSON | FORMAT_MD },
+	{ .key = "missed_blind_spots", .type = CELL_TEXT, .formats = FORMAT_JSON },
+	{ .key = "non_hermetic", .type = CELL_TEXT, .formats = FORMAT_JSON },
+	{ .key = "selected (non-hermetic)", .type = CELL_TEXT, .formats = FORMAT_MD },
+	{ .key = "not_run", .type = CELL_TEXT, .formats = FORMAT_JSON },
+	{ .key = "explained", .type = CELL_BOOL, .formats = FORMAT_JSON },
+	{ .key = "explained", .type = CELL_TEXT, .formats = FORMAT_MD },
+	{ .key = "note", .type = CELL_TEXT, .formats = FORMAT_JSON },
+};
+
+static void escape_row(struct table *t, const struct metrics *m, const struct metrics_escape *x)
 {
 	const struct metrics_row *r = &m->rows[x->row];
-	cJSON *o = cJSON_CreateObject(), *blind;
+	struct strlist blind = STRLIST_INIT, ran = STRLIST_INIT;
+	struct strbuf change = STRBUF_INIT;
 
-	json_add_opt_int(o, "pr", r->has_pr, r->pr);
-	json_add_string(o, "head", r->sha);
-	json_add_string(o, "repo", r->repo);
-	json_add_time(o, "at", r->at);
-	json_add_string(o, "class", pair_class_name(r->cls));
-	cJSON_AddItemToObject(o, "missed", json_strlist(&x->missed));
-	blind = cJSON_AddArrayToObject(o, "missed_blind_spots");
 	for (size_t j = 0; j < x->missed.nr; j++)
 		if (x->missed_blind[j])
-			json_push_string(blind, x->missed.items[j]);
-	cJSON_AddItemToObject(o, "non_hermetic", json_strlist(&x->non_hermetic));
-	cJSON_AddItemToObject(o, "not_run", json_strlist(&x->not_run));
-	json_add_bool(o, "explained", x->explained);
-	json_add_string_or_null(o, "note", x->note);
+			strlist_push(&blind, x->missed.items[j]);
+	/* md: the selected tests that failed, then those not run, marked so */
+	for (size_t j = 0; j < x->non_hermetic.nr; j++)
+		strlist_push(&ran, x->non_hermetic.items[j]);
+	for (size_t j = 0; j < x->not_run.nr; j++)
+		strlist_push_owned(&ran, j ? xstrdup(x->not_run.items[j])
+					   : xstrfmt("not run: %s", x->not_run.items[j]));
+	metrics_fmt_change(&change, r);
+	table_row(t);
+	table_pr(t, r->has_pr, r->pr);
+	table_str(t, r->sha);
+	table_str(t, r->repo);
+	table_time(t, r->at);
+	/* "PR #434 8a1a2820ad6c": tiadash's words and numbers */
+	table_word(t, change.buf);
+	table_str(t, pair_class_name(r->cls));
+	table_list(t, &x->missed);
+	table_list(t, &blind);
+	table_list(t, &x->non_hermetic);
+	table_list(t, &ran);
+	table_list(t, &x->not_run);
+	table_bool(t, x->explained);
+	table_str(t, x->explained && x->note ? x->note : x->explained ? "" : "no");
+	table_str(t, x->note);
+	strlist_release(&blind);
+	strlist_release(&ran);
+	strbuf_release(&change);
+}
+
+/* One escape's json object, from a table of its one row. */
+static cJSON *json_escape(const struct metrics *m, const struct metrics_escape *x)
+{
+	struct table t = TABLE_INIT(escape_columns);
+	cJSON *list, *o;
+
+	escape_row(&t, m, x);
+	list = table_json(&t);
+	o = cJSON_DetachItemFromArray(list, 0);
+	cJSON_Delete(list);
+	table_release(&t);
 	return o;
 }
 
@@ -737,12 +789,20 @@ static void print_text(const struct metrics *m, bool color)
 	metrics_flush(&o.sb);
 }
 
-static void md_row(struct metrics_out *o, const char *figure, const char *value)
+/* The overview's figures, a row each: tiadash's labels and sentences (md as written). */
+static const struct table_column figure_columns[] = {
+	{ .key = "figure", .type = CELL_TEXT },
+	{ .key = "value", .type = CELL_TEXT },
+};
+
+static void md_row(struct table *t, const char *figure, const char *value)
 {
-	strbuf_addf(&o->sb, "| %s | %s |\n", figure, value);
+	table_row(t);
+	table_word(t, figure);
+	table_word(t, value);
 }
 
-static void md_dist(struct metrics_out *o, const char *what, const struct metrics_dist *d)
+static void md_dist(struct table *o, const char *what, const struct metrics_dist *d)
 {
 	struct strbuf v = STRBUF_INIT;
 
@@ -756,7 +816,7 @@ static void md_dist(struct metrics_out *o, const char *what, const struct metric
 	strbuf_release(&v);
 }
 
-static void md_queue(struct metrics_out *o, const struct metrics *m)
+static void md_queue(struct table *o, const struct metrics *m)
 {
 	struct queue_result cheap, full;
 	struct strbuf v = STRBUF_INIT;
@@ -770,13 +830,14 @@ static void md_queue(struct metrics_out *o, const struct metrics *m)
 	strbuf_release(&v);
 }
 
-static void md_overview(struct metrics_out *o, const struct metrics *m)
+static void md_overview(struct metrics_out *out, const struct metrics *m)
 {
 	struct strbuf v = STRBUF_INIT, label = STRBUF_INIT;
+	struct table figures = TABLE_INIT(figure_columns), *o = &figures;
 
-	strbuf_addstr(&o->sb, "# tiadash report\n\nWindow: ");
-	metrics_fmt_window(&o->sb, m, true);
-	strbuf_addstr(&o->sb, "\n\n| figure | value |\n|---|---|\n");
+	strbuf_addstr(&out->sb, "# tiadash report\n\nWindow: ");
+	metrics_fmt_window(&out->sb, m, true);
+	strbuf_addstr(&out->sb, "\n\n");
 	strbuf_addf(&v, "%" PRId64 " shadow, %" PRId64 " full", m->shadow_runs, m->full_runs);
 	md_row(o, "runs (every attempt)", v.buf);
 	strbuf_reset(&v);
@@ -867,63 +928,49 @@ static void md_overview(struct metrics_out *o, const struct metrics *m)
 			    metrics_seeded_label((enum seed_verdict)k));
 		md_row(o, label.buf, v.buf);
 	}
+	table_write(&figures, FORMAT_MD, &out->sb);
+	table_release(&figures);
 	strbuf_release(&label);
 	strbuf_release(&v);
 }
 
+static const struct table_column reason_columns[] = {
+	{ .key = "reason", .type = CELL_TEXT },
+	{ .key = "runs", .type = CELL_COUNT },
+	{ .key = "minutes", .type = CELL_MINUTES, .plain = true, .na = "n/a" },
+};
+
 static void md_force_full(struct metrics_out *o, const struct metrics *m)
 {
+	struct table t = TABLE_INIT(reason_columns);
+
 	if (!m->nr_reasons)
 		return;
 	strbuf_addstr(&o->sb, "\n## Force-full reasons\n\n"
 		      "Ranked by the gate minutes beyond a narrowed run (p50 ");
 	metrics_fmt_secs(&o->sb, m->narrowed_wall_p50);
-	strbuf_addstr(&o->sb, ").\n\n| reason | runs | minutes |\n|---|---:|---:|\n");
+	strbuf_addstr(&o->sb, ").\n\n");
 	for (size_t i = 0; i < m->nr_reasons; i++) {
-		strbuf_addstr(&o->sb, "| ");
-		metrics_put_text(o, m->reasons[i].reason);
-		strbuf_addf(&o->sb, " | %" PRId64 " | ", m->reasons[i].runs);
-		metrics_fmt(&o->sb, "%.1f", m->reasons[i].minutes);
-		strbuf_addstr(&o->sb, " |\n");
+		table_row(&t);
+		table_str(&t, m->reasons[i].reason);
+		table_count(&t, m->reasons[i].runs);
+		table_number(&t, m->reasons[i].minutes);
 	}
-}
-
-static void md_list(struct metrics_out *o, const struct strlist *l)
-{
-	for (size_t i = 0; i < l->nr; i++) {
-		if (i)
-			strbuf_addstr(&o->sb, "<br>");
-		metrics_put_text(o, l->items[i]);
-	}
+	table_write(&t, FORMAT_MD, &o->sb);
+	table_release(&t);
 }
 
 static void md_escapes(struct metrics_out *o, const struct metrics *m)
 {
+	struct table t = TABLE_INIT(escape_columns);
+
 	if (!m->nr_escape_list)
 		return;
-	strbuf_addstr(&o->sb, "\n## Escapes\n\n| change | class | missed tests | "
-		      "selected (non-hermetic) | explained |\n|---|---|---|---|---|\n");
-	for (size_t i = 0; i < m->nr_escape_list; i++) {
-		const struct metrics_escape *e = &m->escape_list[i];
-		const struct metrics_row *r = &m->rows[e->row];
-
-		strbuf_addstr(&o->sb, "| ");
-		metrics_fmt_change(&o->sb, r);
-		strbuf_addf(&o->sb, " | %s | ", pair_class_name(r->cls));
-		md_list(o, &e->missed);
-		strbuf_addstr(&o->sb, " | ");
-		md_list(o, &e->non_hermetic);
-		if (e->not_run.nr) {
-			strbuf_addstr(&o->sb, e->non_hermetic.nr ? "<br>not run: " : "not run: ");
-			md_list(o, &e->not_run);
-		}
-		strbuf_addstr(&o->sb, " | ");
-		if (e->explained)
-			metrics_put_text(o, e->note);
-		else
-			strbuf_addstr(&o->sb, "no");
-		strbuf_addstr(&o->sb, " |\n");
-	}
+	strbuf_addstr(&o->sb, "\n## Escapes\n\n");
+	for (size_t i = 0; i < m->nr_escape_list; i++)
+		escape_row(&t, m, &m->escape_list[i]);
+	table_write(&t, FORMAT_MD, &o->sb);
+	table_release(&t);
 }
 
 static void md_days(struct metrics_out *o, const struct metrics *m)

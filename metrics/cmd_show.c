@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/repo.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "metrics/blind.h"
 #include "metrics/classify.h"
@@ -80,28 +81,39 @@ static cJSON *json_changed(const struct show *sh)
 	return arr;
 }
 
-static int json_runs(struct show *sh, cJSON *arr)
+/* The pair's runs as rows (core/table.h): JSON's "runs". */
+static const struct table_column run_columns[] = {
+	{ .key = "kind", .type = CELL_CLASS },
+	{ .key = "attempt", .type = CELL_COUNT },
+	{ .key = "verdict", .type = CELL_CLASS },
+	{ .key = "wall_clock_s", .type = CELL_SECONDS },
+	{ .key = "tests", .type = CELL_COUNT },
+	{ .key = "failed", .type = CELL_ID },
+	{ .key = "skipped", .type = CELL_COUNT },
+	{ .key = "errors", .type = CELL_COUNT },
+	{ .key = "started_at", .type = CELL_TIME },
+	{ .key = "git", .type = CELL_CLASS },
+};
+
+static int run_rows(struct show *sh, struct table *t)
 {
 	for (size_t i = 0; i < sh->pair.nr; i++) {
 		const struct run_info *r = &sh->pair.runs[i];
 		struct strlist failed = STRLIST_INIT;
-		cJSON *o = cJSON_CreateObject();
 
-		if (run_failed(sh, r, &failed) < 0) {
-			cJSON_Delete(o);
+		if (run_failed(sh, r, &failed) < 0)
 			return -1;
-		}
-		json_add_string(o, "kind", run_kind_name(r->kind));
-		json_add_int(o, "attempt", r->attempt);
-		json_add_string(o, "verdict", verdict_name(r->verdict));
-		json_add_number(o, "wall_clock_s", r->wall_clock_s);
-		json_add_int(o, "tests", r->tests);
-		cJSON_AddItemToObject(o, "failed", json_strings(&failed));
-		json_add_int(o, "skipped", r->skipped);
-		json_add_int(o, "errors", r->errors);
-		json_add_time(o, "started_at", r->started_at);
-		json_add_string(o, "git", git_state_name(r->git));
-		cJSON_AddItemToArray(arr, o);
+		table_row(t);
+		table_str(t, run_kind_name(r->kind));
+		table_count(t, r->attempt);
+		table_str(t, verdict_name(r->verdict));
+		table_number(t, r->wall_clock_s);
+		table_count(t, r->tests);
+		table_list(t, &failed);
+		table_count(t, r->skipped);
+		table_count(t, r->errors);
+		table_time(t, r->started_at);
+		table_str(t, git_state_name(r->git));
 		strlist_release(&failed);
 	}
 	return 0;
@@ -161,7 +173,7 @@ static int each_entry(json_put_fn put, void *out, void *data)
 static int print_json(struct show *sh)
 {
 	cJSON *root = cJSON_CreateObject();
-	cJSON *runs = cJSON_CreateArray();
+	struct table runs = TABLE_INIT(run_columns);
 	cJSON *sel;
 
 	json_add_opt_int(root, "pr", sh->pair.has_pr, sh->pair.pr);
@@ -171,11 +183,13 @@ static int print_json(struct show *sh)
 	json_add_string(root, "class", pair_class_name(sh->v.cls));
 	json_add_string_or_null(root, "why", sh->v.why);
 	cJSON_AddItemToObject(root, "changed", json_changed(sh));
-	cJSON_AddItemToObject(root, "runs", runs);
-	if (json_runs(sh, runs) < 0) {
+	if (run_rows(sh, &runs) < 0) {
+		table_release(&runs);
 		cJSON_Delete(root);
 		return -1;
 	}
+	cJSON_AddItemToObject(root, "runs", table_json(&runs));
+	table_release(&runs);
 	sel = json_selection(sh, sh->sel_run);
 	if (!sel) {
 		cJSON_Delete(root);

@@ -1,8 +1,9 @@
-/* Replay reports: aligned text for terminals, markdown, JSON and CSV. */
+/* Replay reports: aligned text for terminals, markdown, JSON and CSV (the tables through core/table.h). */
 #include "core/tiadash.h"
 #include "adapters/adapter.h"
 #include "core/json.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "replay/replay.h"
 
@@ -492,28 +493,146 @@ void replay_print_text(const struct replay_run *run, FILE *f)
 	}
 }
 
+/* ---- the changes as a table (core/table.h): md and csv ---- */
+
+#define MD FORMAT_MD
+#define CSV FORMAT_CSV
+
+/*
+ * An outcome's columns: the markdown heads them the same for the baseline
+ * and the proposal, the csv keys the proposal's apart.
+ */
+#define OUTCOME_COLUMNS(pre, decision_head)                                            \
+	{ .key = pre "decision", .head = decision_head, .type = CELL_CLASS },           \
+	{ .key = pre "reasons", .head = "reasons", .type = CELL_TEXT },                 \
+	{ .key = pre "selected", .head = "selected", .type = CELL_COUNT, .na = "-" },   \
+	{ .key = pre "missed", .head = "missed", .type = CELL_TEXT },                   \
+	{ .key = pre "disagrees", .type = CELL_BOOL, .formats = CSV }
+
+/* The markdown shows a short commit and the recorded decision or the disagreement. */
+#define CHANGE_COLUMNS_BEGIN                                                           \
+	{ .key = "commit", .type = CELL_ID, .formats = MD },                        \
+	{ .key = "commit", .type = CELL_ID, .formats = CSV },                           \
+	{ .key = "pr", .head = "PR", .type = CELL_PR },                                 \
+	{ .key = "date", .type = CELL_DATE },                                           \
+	{ .key = "changed", .type = CELL_COUNT, .na = "?" }
+
+#define CHANGE_COLUMNS_END                                                             \
+	{ .key = "recorded", .type = CELL_TEXT, .formats = MD },                        \
+	{ .key = "recorded_decision", .type = CELL_CLASS, .formats = CSV },             \
+	{ .key = "builtin_decision", .type = CELL_CLASS, .formats = CSV },              \
+	{ .key = "builtin_reasons", .type = CELL_TEXT, .formats = CSV }
+
+static const struct table_column change_columns[] = {
+	CHANGE_COLUMNS_BEGIN,
+	OUTCOME_COLUMNS("", "decision"),
+	CHANGE_COLUMNS_END,
+};
+
+static const struct table_column change_columns_pair[] = {
+	CHANGE_COLUMNS_BEGIN,
+	OUTCOME_COLUMNS("", "baseline"),
+	OUTCOME_COLUMNS("proposal_", "proposal"),
+	CHANGE_COLUMNS_END,
+};
+
+static void outcome_cells(struct table *t, const struct replay_outcome *o)
+{
+	table_word(t, replay_decision_name(o->decision));
+	table_list(t, &o->reasons);
+	table_count_known(t, o->has_selected, o->selected);
+	table_list(t, &o->missed);
+	if (o->compared)
+		table_bool(t, o->disagrees);
+	else
+		table_null(t);
+}
+
+static void change_row(struct table *t, const struct replay_run *run,
+		       const struct replay_change *ch)
+{
+	const struct replay_commit *c = ch->commit;
+	const char *recorded = ch->head ? ch->head->shadow_decision : NULL;
+	char *shortsha = xstrfmt("%.10s", c->sha);
+
+	table_row(t);
+	table_str(t, shortsha);
+	table_str(t, c->sha);
+	table_pr(t, c->has_pr, c->pr);
+	table_time(t, c->date);
+	table_count_known(t, replay_paths_known(c), (int64_t)c->paths.nr);
+	outcome_cells(t, &ch->base);
+	if (run->has_proposal)
+		outcome_cells(t, &ch->prop);
+	/* The recorded decision, or how the baseline disagrees with it. */
+	if (ch->base.disagrees)
+		table_str(t, ch->base.disagreement);
+	else
+		table_word(t, recorded ? recorded : "");
+	table_word(t, recorded ? recorded : "");
+	/* The built-ins' what-if, as JSON's "builtin" (empty: they force nothing). */
+	if (replay_builtin_forces(ch)) {
+		table_word(t, "run_all");
+		table_list(t, &ch->suggested);
+	} else {
+		table_word(t, "");
+		table_word(t, "");
+	}
+	free(shortsha);
+}
+
+static struct table change_table(const struct replay_run *run)
+{
+	struct table t = TABLE_INIT(change_columns);
+
+	if (run->has_proposal) {
+		t.cols = change_columns_pair;
+		t.nr_cols = ARRAY_SIZE(change_columns_pair);
+	}
+	return t;
+}
+
+/* One change's row alone (print_rows' row: a table of one row, headless). */
+static void change_line(const struct replay_run *run, const struct replay_change *ch,
+			FILE *f, enum output_format fmt)
+{
+	struct table t = change_table(run);
+
+	t.no_header = true;
+	change_row(&t, run, ch);
+	table_print(&t, fmt, f);
+	table_release(&t);
+}
+
+static void md_row(const struct replay_run *run, const struct replay_change *ch, FILE *f)
+{
+	change_line(run, ch, f, FORMAT_MD);
+}
+
+static void csv_row(const struct replay_run *run, const struct replay_change *ch, FILE *f)
+{
+	change_line(run, ch, f, FORMAT_CSV);
+}
+
+/*
+ * Every change's row in format f (md or csv) after the header: a row at
+ * a time, as print_rows formats them (the older half in a second thread
+ * with -j 2), so a million changes are never held whole.
+ */
+static void print_changes(const struct replay_run *run, enum output_format f, FILE *out)
+{
+	struct table head = change_table(run);
+
+	table_print(&head, f, out);
+	print_rows(run, out, f == FORMAT_MD ? md_row : csv_row);
+}
+
 /* ---- markdown ---- */
 
-static void md_list(struct strbuf *sb, const struct strlist *l)
-{
-	for (size_t i = 0; i < l->nr; i++) {
-		if (i)
-			strbuf_addstr(sb, "<br>");
-		md_escape(sb, l->items[i]);
-	}
-}
-
-static void md_outcome(struct strbuf *sb, const struct replay_outcome *o)
-{
-	char *sel = selected_of(o);
-
-	strbuf_addf(sb, " %s | ", replay_decision_name(o->decision));
-	md_list(sb, &o->reasons);
-	strbuf_addf(sb, " | %s | ", sel);
-	md_list(sb, &o->missed);
-	strbuf_addstr(sb, " |");
-	free(sel);
-}
+static const struct table_column reason_columns[] = {
+	{ .key = "force-full reason", .type = CELL_TEXT },
+	{ .key = "changes", .type = CELL_COUNT },
+};
 
 void replay_print_md(const struct replay_run *run, FILE *f)
 {
@@ -523,34 +642,7 @@ void replay_print_md(const struct replay_run *run, FILE *f)
 
 	md_escape(&branch, run->branch ? run->branch : "HEAD");
 	fprintf(f, "## Replay of %s at `%.12s`\n\n", branch.buf, run->history.tip);
-	if (!run->has_proposal)
-		fputs("| commit | PR | date | changed | decision | reasons | selected "
-		      "| missed | recorded |\n|---|---:|---|---:|---|---|---:|---|---|\n", f);
-	else
-		fputs("| commit | PR | date | changed | baseline | reasons | selected "
-		      "| missed | proposal | reasons | selected | missed | recorded |\n"
-		      "|---|---:|---|---:|---|---|---:|---|---|---|---:|---|---|\n", f);
-	for (size_t i = 0; i < run->nr; i++) {
-		const struct replay_change *ch = &run->changes[i];
-		char *pr = pr_of(ch->commit), *date = date_of(ch->commit->date);
-		char *chg = changed_of(ch->commit);
-
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "| `%.10s` | %s | %s | %s |", ch->commit->sha,
-			    ch->commit->has_pr ? pr : "", date, chg);
-		md_outcome(&sb, &ch->base);
-		if (run->has_proposal)
-			md_outcome(&sb, &ch->prop);
-		/* The recorded decision, or how the baseline disagrees with it. */
-		strbuf_addch(&sb, ' ');
-		if (ch->base.disagrees)
-			md_escape(&sb, ch->base.disagreement);
-		else if (ch->head && ch->head->shadow_decision)
-			strbuf_addstr(&sb, ch->head->shadow_decision);
-		strbuf_addstr(&sb, " |");
-		fprintf(f, "%s\n", sb.buf);
-		free(pr), free(date), free(chg);
-	}
+	print_changes(run, FORMAT_MD, f);
 	fputs("\n| total | baseline |", f);
 	if (run->has_proposal)
 		fputs(" proposal |\n|---|---:|---:|\n", f);
@@ -584,14 +676,17 @@ void replay_print_md(const struct replay_run *run, FILE *f)
 		strbuf_release(&line);
 	}
 	if (t->reason_names.nr) {
+		struct table r = TABLE_INIT(reason_columns);
 		size_t *order = reason_order(t);
 
-		fputs("\n| force-full reason | changes |\n|---|---:|\n", f);
 		for (size_t k = 0; k < t->reason_names.nr; k++) {
-			strbuf_reset(&sb);
-			md_escape(&sb, t->reason_names.items[order[k]]);
-			fprintf(f, "| %s | %zu |\n", sb.buf, t->reason_counts[order[k]]);
+			table_row(&r);
+			table_str(&r, t->reason_names.items[order[k]]);
+			table_count(&r, (int64_t)t->reason_counts[order[k]]);
 		}
+		fputc('\n', f);
+		table_print(&r, FORMAT_MD, f);
+		table_release(&r);
 		free(order);
 	}
 	free(ma), free(mb);
@@ -754,65 +849,9 @@ void replay_print_json(const struct replay_run *run, FILE *f)
 
 /* ---- CSV ---- */
 
-static void csv_list(struct strbuf *sb, const struct strlist *l)
-{
-	struct strbuf joined = STRBUF_INIT;
-
-	join(&joined, l, ";");
-	csv_field(sb, joined.buf);
-	strbuf_release(&joined);
-}
-
-static void csv_outcome(struct strbuf *sb, const struct replay_outcome *o)
-{
-	strbuf_addf(sb, ",%s,", replay_decision_name(o->decision));
-	csv_list(sb, &o->reasons);
-	strbuf_addch(sb, ',');
-	if (o->has_selected)
-		strbuf_addf(sb, "%" PRId64, o->selected);
-	strbuf_addch(sb, ',');
-	csv_list(sb, &o->missed);
-	strbuf_addf(sb, ",%s", !o->compared ? "" : o->disagrees ? "yes" : "no");
-}
-
-static void csv_row(const struct replay_run *run, const struct replay_change *ch,
-		    FILE *f)
-{
-	const struct replay_commit *c = ch->commit;
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%s,", c->sha);
-	if (c->has_pr)
-		strbuf_addf(&sb, "%" PRId64, c->pr);
-	strbuf_addch(&sb, ',');
-	time_format(&sb, c->date);
-	strbuf_addch(&sb, ',');
-	if (replay_paths_known(c))
-		strbuf_addf(&sb, "%zu", c->paths.nr);
-	csv_outcome(&sb, &ch->base);
-	if (run->has_proposal)
-		csv_outcome(&sb, &ch->prop);
-	strbuf_addf(&sb, ",%s", ch->head && ch->head->shadow_decision ?
-		    ch->head->shadow_decision : "");
-	/* The built-ins' what-if, as JSON's "builtin" (empty: they force nothing). */
-	if (replay_builtin_forces(ch)) {
-		strbuf_addstr(&sb, ",run_all,");
-		csv_list(&sb, &ch->suggested);
-	} else {
-		strbuf_addstr(&sb, ",,");
-	}
-	fprintf(f, "%s\n", sb.buf);
-	strbuf_release(&sb);
-}
-
 void replay_print_csv(const struct replay_run *run, FILE *f)
 {
-	fputs("commit,pr,date,changed,decision,reasons,selected,missed,disagrees", f);
-	if (run->has_proposal)
-		fputs(",proposal_decision,proposal_reasons,proposal_selected,"
-		      "proposal_missed,proposal_disagrees", f);
-	fputs(",recorded_decision,builtin_decision,builtin_reasons\n", f);
-	print_rows(run, f, csv_row);
+	print_changes(run, FORMAT_CSV, f);
 }
 
 /* ---- the pieces the HTML page (output_html.c) shows as these formats do ---- */

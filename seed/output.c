@@ -287,89 +287,159 @@ void seed_print_text(const struct seed_report *r, FILE *f)
 	strbuf_release(&o.sb);
 }
 
-/* ---- markdown ---- */
+/* ---- the tables of md and html (core/table.h): each column once, by the formats that show it ---- */
 
-static void md_cell(struct metrics_out *o, const char *s)
+#define MD FORMAT_MD
+#define HTML FORMAT_HTML
+
+static const struct table_column rate_columns[] = {
+	{ .key = "seeded defects", .type = CELL_CLASS },
+	{ .key = "count", .type = CELL_COUNT },
+	{ .key = "rate", .type = CELL_RATE, .na = "n/a" },
+	{ .key = "interval", .type = CELL_TEXT },
+};
+
+/* The share of each class with its interval, as the markdown's table. */
+static void rate_table(struct table *t, const struct metrics_seeded *fig)
 {
-	strbuf_addstr(&o->sb, " ");
-	put(o, s);
-	strbuf_addstr(&o->sb, " |");
+	for (int k = 0; k < NR_SEED_CLASSES; k++) {
+		const struct stats_rate *x = &fig->rates[k];
+		struct strbuf ci = STRBUF_INIT;
+
+		if (isnan(x->rate))
+			strbuf_addstr(&ci, "n/a");
+		else
+			strbuf_addf(&ci, "%.1f%% to %.1f%%", x->ci[0] * 100, x->ci[1] * 100);
+		table_row(t);
+		table_str(t, metrics_seeded_label((enum seed_verdict)k));
+		table_count(t, x->x);
+		table_number(t, x->rate);
+		table_str(t, ci.buf);
+		strbuf_release(&ci);
+	}
 }
+
+/* The markdown names a mutant's change; the page shows its before and after. */
+static const struct table_column escape_columns[] = {
+	{ .key = "mutant", .type = CELL_CODE },
+	{ .key = "operator", .type = CELL_CLASS },
+	{ .key = "change", .type = CELL_TEXT, .formats = MD },
+	{ .key = "before / after", .type = CELL_CODE, .formats = HTML },
+	{ .key = "caught by", .type = CELL_CODE },
+};
+
+/* The markdown has the file and line apart, before and after apart; the page each in one. */
+static const struct table_column uncaught_columns[] = {
+	{ .key = "file", .type = CELL_CODE, .formats = MD },
+	{ .key = "line", .type = CELL_COUNT, .formats = MD },
+	{ .key = "mutant", .type = CELL_CODE, .formats = HTML },
+	{ .key = "operator", .type = CELL_CLASS },
+	{ .key = "before", .type = CELL_CODE, .formats = MD },
+	{ .key = "after", .type = CELL_CODE, .formats = MD },
+	{ .key = "before / after", .type = CELL_CODE, .formats = HTML },
+	{ .key = "executed by the full suite", .type = CELL_CLASS },
+};
+
+/* "path:line" of a mutant into sb (reset). */
+static const char *where_of(struct strbuf *sb, const struct seed_mutant_info *m)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s:%" PRId64, m->path, m->line);
+	return sb->buf;
+}
+
+static void before_after(struct strlist *l, const struct seed_mutant_info *m)
+{
+	strlist_push(l, m->before);
+	strlist_push(l, m->after);
+}
+
+/* The escapes (verdict full), in the mutants' order. */
+static void escape_table(struct table *t, const struct seed_info *i)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < i->nr_mutants; k++) {
+		const struct seed_mutant_info *m = &i->mutants[k];
+		struct strlist both = STRLIST_INIT;
+
+		if (m->verdict != SEED_FULL)
+			continue;
+		table_row(t);
+		table_str(t, where_of(&sb, m));
+		table_str(t, m->op);
+		strbuf_reset(&sb);
+		fmt_change(&sb, i, m->change);
+		table_str(t, sb.buf);
+		before_after(&both, m);
+		table_list(t, &both);
+		table_list(t, &m->caught_by);
+		strlist_release(&both);
+	}
+	strbuf_release(&sb);
+}
+
+/* The mutants no test caught, by file then line; false when there is none. */
+static bool uncaught_table(struct table *t, const struct seed_info *i)
+{
+	size_t nr, *v = uncaught_by_file(i, &nr);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < nr; k++) {
+		const struct seed_mutant_info *m = &i->mutants[v[k]];
+		struct strlist both = STRLIST_INIT;
+
+		table_row(t);
+		table_str(t, m->path);
+		table_count(t, m->line);
+		table_str(t, where_of(&sb, m));
+		table_str(t, m->op);
+		table_str(t, m->before);
+		table_str(t, m->after);
+		before_after(&both, m);
+		table_list(t, &both);
+		table_str(t, seed_executed_name(m->executed));
+		strlist_release(&both);
+	}
+	strbuf_release(&sb);
+	free(v);
+	return nr > 0;
+}
+
+/* ---- markdown ---- */
 
 void seed_print_md(const struct seed_report *r, FILE *f)
 {
 	const struct metrics_seeded *fig = r->fig;
 	const struct seed_info *i = &fig->info;
-	struct metrics_out o = { STRBUF_INIT, true };
-	struct strbuf *sb = &o.sb;
-	size_t nr, *v;
+	struct table rates = TABLE_INIT(rate_columns), esc = TABLE_INIT(escape_columns);
+	struct table unc = TABLE_INIT(uncaught_columns);
+	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(sb, "# tiadash seed\n\n");
-	metrics_seeded_summary(sb, fig);
-	strbuf_addstr(sb, ".\n\nSelector: ");
-	put(&o, i->selector);
-	strbuf_addstr(sb, "\n\n| seeded defects | count | rate | interval |\n|---|---:|---:|---|\n");
-	for (int k = 0; k < NR_SEED_CLASSES; k++) {
-		const struct stats_rate *x = &fig->rates[k];
-
-		strbuf_addf(sb, "| %s | %" PRId64 " | ", metrics_seeded_label((enum seed_verdict)k),
-			    x->x);
-		metrics_fmt_pct(sb, x->rate, 1);
-		strbuf_addstr(sb, " | ");
-		if (isnan(x->rate))
-			strbuf_addstr(sb, "n/a");
-		else
-			strbuf_addf(sb, "%.1f%% to %.1f%%", x->ci[0] * 100, x->ci[1] * 100);
-		strbuf_addstr(sb, " |\n");
-	}
+	strbuf_addstr(&sb, "# tiadash seed\n\n");
+	metrics_seeded_summary(&sb, fig);
+	strbuf_addstr(&sb, ".\n\nSelector: ");
+	md_escape(&sb, i->selector);
+	strbuf_addstr(&sb, "\n\n");
+	rate_table(&rates, fig);
+	table_write(&rates, FORMAT_MD, &sb);
 	if (stop_note(r))
-		strbuf_addf(sb, "\n%s.\n", stop_note(r));
+		strbuf_addf(&sb, "\n%s.\n", stop_note(r));
 	if (fig->counts[SEED_FULL]) {
-		strbuf_addstr(sb, "\n## Escapes\n\n| mutant | operator | change | caught by |\n"
-			      "|---|---|---|---|\n");
-		for (size_t k = 0; k < i->nr_mutants; k++) {
-			const struct seed_mutant_info *m = &i->mutants[k];
-			struct strbuf where = STRBUF_INIT;
-
-			if (m->verdict != SEED_FULL)
-				continue;
-			strbuf_addf(&where, "%s:%" PRId64, m->path, m->line);
-			strbuf_addstr(sb, "|");
-			md_cell(&o, where.buf);
-			md_cell(&o, m->op);
-			strbuf_reset(&where);
-			fmt_change(&where, i, m->change);
-			md_cell(&o, where.buf);
-			strbuf_addstr(sb, " ");
-			for (size_t t = 0; t < m->caught_by.nr; t++) {
-				if (t)
-					strbuf_addstr(sb, "<br>");
-				put(&o, m->caught_by.items[t]);
-			}
-			strbuf_addstr(sb, " |\n");
-			strbuf_release(&where);
-		}
+		strbuf_addstr(&sb, "\n## Escapes\n\n");
+		escape_table(&esc, i);
+		table_write(&esc, FORMAT_MD, &sb);
 	}
-	v = uncaught_by_file(i, &nr);
-	if (nr)
-		strbuf_addstr(sb, "\n## Caught by no test\n\nEquivalent mutants, which no test can "
-			      "catch, are among them.\n\n| file | line | operator | before | after "
-			      "| executed by the full suite |\n|---|---:|---|---|---|---|\n");
-	for (size_t k = 0; k < nr; k++) {
-		const struct seed_mutant_info *m = &i->mutants[v[k]];
-
-		strbuf_addstr(sb, "|");
-		md_cell(&o, m->path);
-		strbuf_addf(sb, " %" PRId64 " |", m->line);
-		md_cell(&o, m->op);
-		md_cell(&o, m->before);
-		md_cell(&o, m->after);
-		md_cell(&o, seed_executed_name(m->executed));
-		strbuf_addch(sb, '\n');
+	if (uncaught_table(&unc, i)) {
+		strbuf_addstr(&sb, "\n## Caught by no test\n\nEquivalent mutants, which no test "
+			      "can catch, are among them.\n\n");
+		table_write(&unc, FORMAT_MD, &sb);
 	}
-	free(v);
-	fwrite(sb->buf, 1, sb->len, f);
-	strbuf_release(sb);
+	table_release(&rates);
+	table_release(&esc);
+	table_release(&unc);
+	fwrite(sb.buf, 1, sb.len, f);
+	strbuf_release(&sb);
 }
 
 /* ---- json ---- */
@@ -558,73 +628,10 @@ void seed_print_csv(const struct seed_report *r, FILE *f)
 
 /* ---- html ---- */
 
-static void html_escapes(struct strbuf *sb, const struct seed_info *i)
-{
-	strbuf_addstr(sb, "<table class=\"escapes\">\n<tr><th>mutant</th><th>operator</th>"
-		      "<th>before / after</th><th>caught by</th></tr>\n");
-	for (size_t k = 0; k < i->nr_mutants; k++) {
-		const struct seed_mutant_info *m = &i->mutants[k];
-		struct strbuf where = STRBUF_INIT;
-
-		if (m->verdict != SEED_FULL)
-			continue;
-		strbuf_addf(&where, "%s:%" PRId64, m->path, m->line);
-		strbuf_addstr(sb, "<tr><td>");
-		html_code(sb, where.buf);
-		strbuf_addstr(sb, "</td><td>");
-		html_escape(sb, m->op);
-		strbuf_addstr(sb, "</td><td>");
-		html_code(sb, m->before);
-		strbuf_addstr(sb, "<br>");
-		html_code(sb, m->after);
-		strbuf_addstr(sb, "</td><td>");
-		for (size_t t = 0; t < m->caught_by.nr; t++) {
-			if (t)
-				strbuf_addstr(sb, "<br>");
-			html_code(sb, m->caught_by.items[t]);
-		}
-		strbuf_addstr(sb, "</td></tr>\n");
-		strbuf_release(&where);
-	}
-	strbuf_addstr(sb, "</table>\n");
-}
-
-/* Before and after, and whether the full suite ran the line: is it a gap or an equivalent? */
-static void html_uncaught(struct strbuf *sb, const struct seed_info *i)
-{
-	size_t nr, *v = uncaught_by_file(i, &nr);
-
-	if (nr)
-		strbuf_addstr(sb, "<h2>Caught by no test</h2>\n<p>Equivalent mutants, which no "
-			      "test can catch, are among them.</p>\n<table class=\"uncaught\">\n"
-			      "<tr><th>mutant</th><th>operator</th><th>before / after</th>"
-			      "<th>executed by the full suite</th></tr>\n");
-	for (size_t k = 0; k < nr; k++) {
-		const struct seed_mutant_info *m = &i->mutants[v[k]];
-		struct strbuf where = STRBUF_INIT;
-
-		strbuf_addf(&where, "%s:%" PRId64, m->path, m->line);
-		strbuf_addstr(sb, "<tr><td>");
-		html_code(sb, where.buf);
-		strbuf_addstr(sb, "</td><td>");
-		html_escape(sb, m->op);
-		strbuf_addstr(sb, "</td><td>");
-		html_code(sb, m->before);
-		strbuf_addstr(sb, "<br>");
-		html_code(sb, m->after);
-		strbuf_addstr(sb, "</td><td>");
-		html_escape(sb, seed_executed_name(m->executed));
-		strbuf_addstr(sb, "</td></tr>\n");
-		strbuf_release(&where);
-	}
-	if (nr)
-		strbuf_addstr(sb, "</table>\n");
-	free(v);
-}
-
 void seed_print_html(const struct seed_report *r, int64_t now, FILE *f)
 {
 	const struct metrics_seeded *fig = r->fig;
+	struct table esc = TABLE_INIT(escape_columns), unc = TABLE_INIT(uncaught_columns);
 	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT, shown = STRBUF_INIT;
 
 	metrics_seeded_summary(&line, fig);
@@ -653,9 +660,19 @@ void seed_print_html(const struct seed_report *r, int64_t now, FILE *f)
 	metrics_seeded_html_table(&sb, fig, "");
 	if (fig->counts[SEED_FULL]) {
 		strbuf_addstr(&sb, "<h2>Escapes (caught only by the full suite)</h2>\n");
-		html_escapes(&sb, &fig->info);
+		esc.html_class = "escapes";
+		escape_table(&esc, &fig->info);
+		table_write(&esc, FORMAT_HTML, &sb);
 	}
-	html_uncaught(&sb, &fig->info);
+	/* Before and after, and whether the full suite ran the line: is it a gap or an equivalent? */
+	if (uncaught_table(&unc, &fig->info)) {
+		strbuf_addstr(&sb, "<h2>Caught by no test</h2>\n<p>Equivalent mutants, which no "
+			      "test can catch, are among them.</p>\n");
+		unc.html_class = "uncaught";
+		table_write(&unc, FORMAT_HTML, &sb);
+	}
+	table_release(&esc);
+	table_release(&unc);
 	strbuf_addstr(&sb, "</section>\n");
 	html_end(&sb);
 	html_write(&sb, f);

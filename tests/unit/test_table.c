@@ -177,6 +177,113 @@ static void text_order(void **state)
 	table_release(&t);
 }
 
+/* A list cell and a code column (seed's tables), a null's own text, a page table's class. */
+static void lists_and_code(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "mutant", .type = CELL_CODE },
+		{ .key = "caught by", .type = CELL_CODE },
+		{ .key = "rate", .type = CELL_RATE, .na = "n/a" },
+	};
+	struct table t = TABLE_INIT(cols);
+	struct strlist l = STRLIST_INIT;
+	char *s;
+
+	UNUSED(state);
+	strlist_push(&l, "t::a<b>");
+	strlist_push(&l, "t::(c)");
+	table_row(&t);
+	table_str(&t, "a/b.js:3");
+	table_list(&t, &l);
+	table_number(&t, NAN);
+	t.html_class = "escapes";
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| mutant | caught by | rate |\n|---|---|---:|\n"
+			       "| a/b.js:3 | t::a&lt;b&gt;<br>t::\\(c\\) | n/a |\n");
+	free(s);
+	s = render(&t, FORMAT_HTML);
+	assert_non_null(strstr(s, "<table class=\"escapes\">"));
+	assert_non_null(strstr(s, "<tr><td><code>a/<wbr>b.js:3</code></td><td><code>t::<wbr>a&lt;b&gt;"
+				  "</code><br><code>t::<wbr>(c)</code></td><td class=\"num\">n/a</td></tr>"));
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "mutant,caught by,rate\na/b.js:3,\"t::a<b>;t::(c)\",\n");
+	free(s);
+	s = render(&t, FORMAT_JSON);
+	assert_non_null(strstr(s, "\"caught by\":\t[\"t::a<b>\", \"t::(c)\"]"));
+	free(s);
+	strlist_release(&l);
+	table_release(&t);
+}
+
+/* Replay's cells: a PR, a day, a decision word (as it is in md, escaped elsewhere). */
+static void pr_date_word(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "pr", .head = "PR", .type = CELL_PR },
+		{ .key = "date", .type = CELL_DATE },
+		{ .key = "decision", .type = CELL_CLASS },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_pr(&t, true, 782);
+	table_time(&t, AT);
+	table_word(&t, "run_all");
+	table_row(&t);
+	table_pr(&t, false, 0);
+	table_time(&t, AT);
+	table_str(&t, "run_all");
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| PR | date | decision |\n|---:|---|---|\n"
+			       "| #782 | 2026-11-03 | run_all |\n|  | 2026-11-03 | run\\_all |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "pr,date,decision\n782,2026-11-03T12:00:00Z,run_all\n"
+			       ",2026-11-03T12:00:00Z,run_all\n");
+	free(s);
+	s = render(&t, FORMAT_JSON);
+	assert_non_null(strstr(s, "\"pr\":\t782,"));
+	assert_non_null(strstr(s, "\"pr\":\tnull,"));
+	free(s);
+	table_release(&t);
+}
+
+/* Propose's cells: a note for people, a change in minutes, seconds as people read them. */
+static void note_delta_seconds(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "glob", .type = CELL_TEXT },
+		{ .key = "added min", .type = CELL_MINUTES, .delta = true, .na = "n/a" },
+		{ .key = "p95", .type = CELL_SECONDS },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "**/x_y/**");
+	table_note(&t, "(suggested: built-in)");
+	table_number(&t, 39.74);
+	table_number(&t, 1474.4);
+	table_row(&t);
+	table_str(&t, "a");
+	table_number(&t, NAN);
+	table_number(&t, 9.54);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| glob | added min | p95 |\n|---|---:|---:|\n"
+			       "| \\*\\*/x\\_y/\\*\\* (suggested: built-in) | +39.7 | 1474 s |\n"
+			       "| a | n/a | 9.5 s |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "glob,added min,p95\n**/x_y/**,39.740000000000002,1474.4000000000001\n"
+			       "a,,9.5399999999999991\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -184,6 +291,9 @@ int main(void)
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(one_column_every_format),
 		cmocka_unit_test(text_order),
+		cmocka_unit_test(lists_and_code),
+		cmocka_unit_test(pr_date_word),
+		cmocka_unit_test(note_delta_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
