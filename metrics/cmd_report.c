@@ -1057,7 +1057,9 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 		return usage_error(&cmd_report, "unexpected argument '%s'", argv[argi]);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
-	if (metrics_load_args(ctx, &a, &m) < 0) {
+	/* Only csv (a row a head) and html (its charts) read every head's row. */
+	if ((by_period || a.format == FORMAT_CSV || a.format == FORMAT_HTML
+	     ? metrics_load_args(ctx, &a, &m) : metrics_load_figures(ctx, &a, &m)) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
 	}
