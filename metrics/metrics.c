@@ -499,13 +499,45 @@ static void add_pair_note(struct acc *a, struct pair_facts *f)
 	memcpy(n->main_sha, f->main_sha, sizeof(n->main_sha));
 }
 
+/*
+ * An unresolved test into the identity figures' list as
+ * identity_figures_finish leaves it, sorted, unique, the first
+ * IDENTITY_LISTED: kept so as it grows, not a copy of every failing test
+ * of 10^6 pairs (4 MB) sorted at the end.
+ */
+static void add_unresolved(struct strlist *l, const char *s)
+{
+	size_t lo = 0, hi = l->nr;
+	char *item;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->items[mid], s);
+
+		if (!c)
+			return;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= IDENTITY_LISTED)
+		return;
+	if (l->nr >= IDENTITY_LISTED)
+		free(l->items[--l->nr]);
+	strlist_push(l, s);
+	item = l->items[l->nr - 1];
+	memmove(&l->items[lo + 1], &l->items[lo], (l->nr - 1 - lo) * sizeof(*l->items));
+	l->items[lo] = item;
+}
+
 static void add_identity(struct identity_figures *id, const struct pair_facts *f)
 {
 	id->failing_tests += f->failing;
 	id->resolved += f->resolved;
 	id->by_name += f->by_name;
 	for (size_t i = 0; i < f->unresolved.nr; i++)
-		strlist_push(&id->unresolved, f->unresolved.items[i]);
+		add_unresolved(&id->unresolved, f->unresolved.items[i]);
 	if (!f->has_entries)
 		return;
 	id->selection_entries += f->entries_total;
@@ -680,6 +712,34 @@ struct vkey {
 };
 #define VSUM_BITS 21
 
+/*
+ * A key in 8 bytes, not 16 (10^6 of them): the repo's index in 14 bits,
+ * the attempts to 3 (what decides) in 2, the group offset into 48. false:
+ * it does not fit (kept whole).
+ */
+#define VKEY_GROUP_BITS 48
+#define VKEY_REPO_BITS 14
+static bool vkey_pack(const struct vkey *k, uint64_t *out)
+{
+	int64_t half = INT64_C(1) << (VKEY_GROUP_BITS - 1);
+
+	if (k->repo >= (UINT32_C(1) << VKEY_REPO_BITS) || k->group < -half || k->group >= half)
+		return false;
+	*out = (uint64_t)k->repo << (VKEY_GROUP_BITS + 2) |
+	       (uint64_t)(k->attempts > 3 ? 3 : k->attempts) << VKEY_GROUP_BITS |
+	       (uint64_t)(k->group + half);
+	return true;
+}
+
+static struct vkey vkey_unpack(uint64_t p)
+{
+	int64_t half = INT64_C(1) << (VKEY_GROUP_BITS - 1);
+	uint64_t mask = (UINT64_C(1) << VKEY_GROUP_BITS) - 1;
+
+	return (struct vkey){ (int64_t)(p & mask) - half, (uint32_t)(p >> (VKEY_GROUP_BITS + 2)),
+			      (uint32_t)(p >> VKEY_GROUP_BITS) & 3 };
+}
+
 struct metrics_lean {
 	struct vbag affected, narrowed, diff_coverage;
 	struct dvec wall_narrowed, wall_other, wall_full;
@@ -691,14 +751,15 @@ struct metrics_lean {
 	struct metrics_day *days;
 	size_t nr_days, alloc_days;
 	struct day_acc day;
-	/* The savings' sums, and the paired force-full runs' shadow wall-clock, in order. */
+	/* The savings' sums (its force-full runs: the gates' pairs with that bit). */
 	int64_t sv_pairs;
 	double sv_full, sv_shadow;
-	struct dvec sv_forced;
 	size_t alloc_incomplete;
 	unsigned char *vsum;
-	struct vkey *vkeys;
+	uint64_t *vkeys;          /* packed (vkey_pack) */
 	size_t nr_vkeys, alloc_vkeys;
+	struct vkey *vwide;       /* those that do not pack */
+	size_t nr_vwide, alloc_vwide;
 	const char *vrepo_last;
 	uint32_t vrepo_last_idx;
 };
@@ -716,9 +777,9 @@ static void lean_release(struct metrics_lean *l)
 	free(l->days);
 	free(l->day.aff.v);
 	free(l->day.wall.v);
-	free(l->sv_forced.v);
 	free(l->vsum);
 	free(l->vkeys);
+	free(l->vwide);
 	free(l);
 }
 
@@ -776,6 +837,27 @@ static void gates_push(struct metrics_gates *g, const struct metrics_row *r, int
 			  (r->decision == DECISION_SELECTED ? METRICS_GAP_NARROWED : 0);
 }
 
+/*
+ * Room for the pairs and verifier keys of a window's heads, taken at once:
+ * arrays grown a pair at a time leave their smaller copies on the heap.
+ */
+static void lean_reserve(struct metrics *m, size_t heads)
+{
+	struct metrics_gates *g = &m->gates;
+	struct metrics_lean *l = m->lean_;
+
+	if (heads > g->alloc) {
+		g->alloc = heads;
+		g->shadow_s = xrealloc(g->shadow_s, g->alloc * sizeof(*g->shadow_s));
+		g->full_s = xrealloc(g->full_s, g->alloc * sizeof(*g->full_s));
+		g->gap = xrealloc(g->gap, g->alloc * sizeof(*g->gap));
+	}
+	if (heads > l->alloc_vkeys) {
+		l->alloc_vkeys = heads;
+		l->vkeys = xrealloc(l->vkeys, l->alloc_vkeys * sizeof(*l->vkeys));
+	}
+}
+
 static void gates_release(struct metrics_gates *g)
 {
 	free(g->shadow_s);
@@ -820,10 +902,16 @@ static void lean_add(struct metrics *m, const struct metrics_row *r)
 		struct vkey k = { vgroup_of(r), lean_repo_index(m, l, r->repo),
 				  (uint32_t)r->shadow_attempts };
 		unsigned char *c = &l->vsum[vkey_hash(k.repo, k.group) >> (64 - VSUM_BITS)];
+		uint64_t packed;
 
 		*c = (unsigned char)(*c + r->shadow_attempts >= 3 ? 3 : *c + r->shadow_attempts);
-		ALLOC_GROW(l->vkeys, l->nr_vkeys + 1, l->alloc_vkeys);
-		l->vkeys[l->nr_vkeys++] = k;
+		if (vkey_pack(&k, &packed)) {
+			ALLOC_GROW(l->vkeys, l->nr_vkeys + 1, l->alloc_vkeys);
+			l->vkeys[l->nr_vkeys++] = packed;
+		} else {
+			ALLOC_GROW(l->vwide, l->nr_vwide + 1, l->alloc_vwide);
+			l->vwide[l->nr_vwide++] = k;
+		}
 	}
 	/* The day: a new one closes the one before (rows come in window order). */
 	if (!l->nr_days || l->days[l->nr_days - 1].day != day) {
@@ -863,8 +951,6 @@ static void lean_add(struct metrics *m, const struct metrics_row *r)
 		l->sv_pairs++;
 		l->sv_full += r->full_wall_s;
 		l->sv_shadow += r->shadow_wall_s;
-		if (r->decision == DECISION_RUN_ALL)
-			dvec_push(&l->sv_forced, r->shadow_wall_s);
 	}
 }
 
@@ -1273,9 +1359,18 @@ static int window_facts(struct acc *a, const struct window *w, facts_fn fn, void
 	return ret;
 }
 
+static void lean_reserve(struct metrics *m, size_t heads);
+
 /* The pass on this thread alone. */
 static int pass_alone(struct acc *a, const struct window *w, enum pass_source src)
 {
+	int64_t heads;
+
+	if (a->m->lean_) {
+		if (query_window_count(a->store, w, &heads) < 0)
+			return -1;
+		lean_reserve(a->m, heads > 0 ? (size_t)heads : 0);
+	}
 	if (src == FROM_RUNS)
 		return query_pairs(a->store, w, on_pair, a);
 	return window_facts(a, w, on_fact, a, &a->seen);
@@ -2154,14 +2249,15 @@ static void finish_savings(struct metrics *m)
 	double base = m->narrowed_wall_p50, full = 0, shadow = 0, back = 0, per_week;
 
 	if (m->lean_) {
-		const struct dvec *forced = &m->lean_->sv_forced;
+		const struct metrics_gates *g = &m->gates;
 
+		/* The pairs with both wall-clocks are the gates' pairs, in the same order. */
 		sv->pairs = m->lean_->sv_pairs;
 		full = m->lean_->sv_full;
 		shadow = m->lean_->sv_shadow;
-		for (size_t i = 0; i < forced->nr; i++)
-			if (forced->v[i] > base)
-				back += forced->v[i] - base;
+		for (size_t i = 0; i < g->nr; i++)
+			if ((g->gap[i] & METRICS_GAP_FORCE_FULL) && g->shadow_s[i] > base)
+				back += g->shadow_s[i] - base;
 	}
 	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
@@ -2386,20 +2482,32 @@ static int lean_busy_heads(struct acc *a, struct lean_heads *lh)
 {
 	struct metrics *m = a->m;
 	struct metrics_lean *l = m->lean_;
-	size_t nc = 0;
+	struct vkey *cand;
+	size_t nc = l->nr_vwide;
 	int ret = 0;
 
-	for (size_t i = 0; i < l->nr_vkeys; i++)
-		if (l->vsum[vkey_hash(l->vkeys[i].repo, l->vkeys[i].group) >> (64 - VSUM_BITS)] >= 3)
-			l->vkeys[nc++] = l->vkeys[i];
+	/* The keys of the slots at 3, and those that did not pack; the rest go first. */
+	for (size_t i = 0; i < l->nr_vkeys; i++) {
+		struct vkey k = vkey_unpack(l->vkeys[i]);
+
+		if (l->vsum[vkey_hash(k.repo, k.group) >> (64 - VSUM_BITS)] >= 3)
+			l->vkeys[nc++ - l->nr_vwide] = l->vkeys[i];
+	}
+	cand = xmalloc((nc ? nc : 1) * sizeof(*cand));
+	for (size_t i = 0; i < nc; i++)
+		cand[i] = i < l->nr_vwide ? l->vwide[i] : vkey_unpack(l->vkeys[i - l->nr_vwide]);
+	free(l->vkeys);
+	free(l->vsum);
+	l->vkeys = NULL;
+	l->vsum = NULL;
 	if (nc > 1)
-		qsort(l->vkeys, nc, sizeof(*l->vkeys), cmp_vkey);
+		qsort(cand, nc, sizeof(*cand), cmp_vkey);
 	for (size_t i = 0, j; i < nc && !ret; i = j) {
 		int64_t attempts = 0;
-		const struct vkey *k = &l->vkeys[i];
+		const struct vkey *k = &cand[i];
 
-		for (j = i; j < nc && !cmp_vkey(&l->vkeys[j], k); j++)
-			attempts += l->vkeys[j].attempts;
+		for (j = i; j < nc && !cmp_vkey(&cand[j], k); j++)
+			attempts += cand[j].attempts;
 		if (attempts < 3)
 			continue;
 		if (k->group >= 0)
@@ -2408,6 +2516,7 @@ static int lean_busy_heads(struct acc *a, struct lean_heads *lh)
 		else
 			ret = query_head_pair(a->store, -k->group - 1, add_lean_head, lh);
 	}
+	free(cand);
 	sort_rows(lh->tmp.rows, lh->tmp.nr_rows, NULL);
 	return ret < 0 ? -1 : 0;
 }
@@ -2432,8 +2541,6 @@ static int lean_verifier(struct acc *a)
 	int ret = lean_busy_heads(a, &lh), vret;
 
 	pair_facts_release(&lh.facts);
-	free(m->lean_->vkeys);
-	m->lean_->vkeys = NULL;
 	vret = verifier_init(&v, a->store, a->opts->repo);
 	if (!ret)
 		ret = vret;
@@ -2465,26 +2572,35 @@ static void lean_tail(struct metrics *m)
 	struct dvec *w = &l->wall_narrowed;
 	int64_t first, last;
 
-	/* The narrowed shadow runs' median, then all of them, then the full runs'. */
+	size_t n = w->nr + l->wall_other.nr + g->nr, nv = w->nr;
+	double *v;
+
+	/*
+	 * The narrowed shadow runs' median, then all of them, then the full
+	 * runs', in one array each of its final size: a grown one leaves its
+	 * smaller copies on the heap (core/util.c keeps freed memory).
+	 */
+	v = xmalloc((n ? n : 1) * sizeof(*v));
+	if (w->nr)
+		memcpy(v, w->v, w->nr * sizeof(*v));
 	for (size_t i = 0; i < g->nr; i++)
 		if (g->gap[i] & METRICS_GAP_NARROWED)
-			dvec_push(w, g->shadow_s[i]);
-	m->narrowed_wall_p50 = metrics_quantile(w->v, w->nr, 0.5);
-	for (size_t i = 0; i < l->wall_other.nr; i++)
-		dvec_push(w, l->wall_other.v[i]);
-	free(l->wall_other.v);
-	l->wall_other.v = NULL;
+			v[nv++] = g->shadow_s[i];
+	m->narrowed_wall_p50 = metrics_quantile(v, nv, 0.5);
+	if (l->wall_other.nr)
+		memcpy(v + nv, l->wall_other.v, l->wall_other.nr * sizeof(*v));
+	nv += l->wall_other.nr;
 	for (size_t i = 0; i < g->nr; i++)
 		if (!(g->gap[i] & METRICS_GAP_NARROWED))
-			dvec_push(w, g->shadow_s[i]);
-	metrics_dist_of(w->v, w->nr, &m->wall_shadow);
-	free(w->v);
-	w->v = NULL;
-	for (size_t i = 0; i < g->nr; i++)
-		dvec_push(&l->wall_full, g->full_s[i]);
-	metrics_dist_of(l->wall_full.v, l->wall_full.nr, &m->wall_full);
-	free(l->wall_full.v);
-	l->wall_full.v = NULL;
+			v[nv++] = g->shadow_s[i];
+	metrics_dist_of(v, nv, &m->wall_shadow);
+	n = l->wall_full.nr + g->nr;
+	v = xrealloc(v, (n ? n : 1) * sizeof(*v));
+	if (l->wall_full.nr)
+		memcpy(v, l->wall_full.v, l->wall_full.nr * sizeof(*v));
+	memcpy(v + l->wall_full.nr, g->full_s, g->nr * sizeof(*v));
+	metrics_dist_of(v, n, &m->wall_full);
+	free(v);
 	/* The days as finish_days lays them out, those with heads made in the pass. */
 	if (l->nr_days)
 		day_close(m, &l->days[l->nr_days - 1], &l->day);
