@@ -362,7 +362,20 @@ struct acc {
 	struct metrics_row *spill;
 	size_t nr_spill, alloc_spill;
 	size_t seen; /* heads added (a lean pass keeps a row for few of them) */
+	/*
+	 * A lean pass's force-full entries in 4 bytes, not 24: the reason's
+	 * index under two bits, paired and the first of its run. A run's
+	 * wall-clock is its pair's in metrics.gates (the next with the
+	 * force-full bit) when paired, else the next of ff_walls.
+	 */
+	uint32_t *ffl;
+	size_t nr_ffl, alloc_ffl;
+	struct dvec ff_walls;
+	bool ff_run;
 };
+#define FF_PAIRED (UINT32_C(1) << 31)
+#define FF_RUN (UINT32_C(1) << 30)
+#define FF_REASON (FF_RUN - 1)
 
 /* Intern s in the metrics' string pool; the result lives until release. */
 static const char *pool_str(struct metrics *m, const char *s)
@@ -424,6 +437,15 @@ static size_t reason_slot(struct acc *a, const char *reason)
 
 static void add_ff(struct acc *a, size_t reason, double wall_s, bool paired)
 {
+	if (a->m->lean_) {
+		if (reason > FF_REASON)
+			BUG("%zu force-full reasons", reason);
+		ALLOC_GROW(a->ffl, a->nr_ffl + 1, a->alloc_ffl);
+		a->ffl[a->nr_ffl++] = (uint32_t)reason | (paired ? FF_PAIRED : 0) |
+				      (a->ff_run ? FF_RUN : 0);
+		a->ff_run = false;
+		return;
+	}
 	ALLOC_GROW(a->ff, a->nr_ff + 1, a->alloc_ff);
 	a->ff[a->nr_ff].reason = reason;
 	a->ff[a->nr_ff].wall_s = wall_s;
@@ -443,6 +465,11 @@ static void add_reason(struct acc *a, const char *reason, double wall_s, bool pa
 static void add_force_full(struct acc *a, const struct strlist *reasons, double wall_s,
 			   bool paired)
 {
+	if (a->m->lean_) {
+		a->ff_run = true;
+		if (!paired)
+			dvec_push(&a->ff_walls, wall_s);
+	}
 	if (!reasons->nr) {
 		add_reason(a, "(no reason)", wall_s, paired);
 		return;
@@ -457,10 +484,20 @@ static void add_force_full(struct acc *a, const struct strlist *reasons, double 
 	}
 }
 
+/*
+ * src's strings into dst, its array cut to their number: a decoded list
+ * grows by ALLOC_GROW (25 slots for the first string), and the escapes of
+ * 10^6 pairs keep theirs to the end (5 MB of empty slots).
+ */
 static void move_list(struct strlist *dst, struct strlist *src)
 {
 	*dst = *src;
 	memset(src, 0, sizeof(*src));
+	if (dst->alloc > dst->nr) {
+		dst->items = dst->nr ? xrealloc(dst->items, dst->nr * sizeof(*dst->items))
+				     : (free(dst->items), NULL);
+		dst->alloc = dst->nr;
+	}
 }
 
 static void add_escape(struct acc *a, struct pair_facts *f, struct metrics_row *r)
@@ -1410,6 +1447,11 @@ static void pass_reset(struct acc *a)
 	free(a->ff);
 	a->ff = NULL;
 	a->nr_ff = a->alloc_ff = 0;
+	free(a->ffl);
+	a->ffl = NULL;
+	a->nr_ffl = a->alloc_ffl = 0;
+	free(a->ff_walls.v);
+	memset(&a->ff_walls, 0, sizeof(a->ff_walls));
 	a->seen = 0;
 	a->alloc_reasons = a->alloc_escapes = a->alloc_prs = a->alloc_notes = 0;
 }
@@ -2225,10 +2267,31 @@ static int cmp_reason(const void *pa, const void *pb)
 static void finish_reasons(struct acc *a)
 {
 	struct metrics *m = a->m;
-	double base = m->narrowed_wall_p50;
+	double base = m->narrowed_wall_p50, wall = NAN;
 
 	for (size_t i = 0; i < m->nr_reasons; i++)
 		m->reasons[i].minutes = m->reasons[i].given_back = isnan(base) ? NAN : 0;
+	/* A lean pass's entries (a->ffl), their runs' wall-clock read as they come. */
+	for (size_t i = 0, gi = 0, wi = 0; i < a->nr_ffl && !isnan(base); i++) {
+		uint32_t e = a->ffl[i];
+		double extra;
+
+		if (e & FF_RUN) {
+			if (e & FF_PAIRED) {
+				while (!(m->gates.gap[gi] & METRICS_GAP_FORCE_FULL))
+					gi++;
+				wall = m->gates.shadow_s[gi++];
+			} else {
+				wall = a->ff_walls.v[wi++];
+			}
+		}
+		extra = wall - base;
+		if (isnan(extra) || extra <= 0)
+			continue;
+		m->reasons[e & FF_REASON].minutes += extra / 60.0;
+		if (e & FF_PAIRED)
+			m->reasons[e & FF_REASON].given_back += extra / 60.0;
+	}
 	for (size_t i = 0; i < a->nr_ff && !isnan(base); i++) {
 		double extra = a->ff[i].wall_s - base;
 
@@ -2815,6 +2878,8 @@ int metrics_compute(struct store *s, const struct window *w,
 	note_index_release(&notes);
 	pair_facts_release(&a.facts);
 	free(a.ff);
+	free(a.ffl);
+	free(a.ff_walls.v);
 	return ret ? -1 : 0;
 }
 
