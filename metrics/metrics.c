@@ -296,17 +296,34 @@ void metrics_sort(double *v, size_t n)
 		intro_sort(v, n, depth_limit(n));
 }
 
-void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
+/* The figures of n values sorted in v. */
+static void dist_of_sorted(const double *v, size_t n, struct metrics_dist *out)
 {
 	double sum = 0;
 
-	metrics_sort(v, n);
 	for (size_t i = 0; i < n; i++)
 		sum += v[i];
 	out->n = n;
 	out->p50 = metrics_percentile(v, n, 0.5);
 	out->p95 = metrics_percentile(v, n, 0.95);
 	out->mean = n ? sum / (double)n : NAN;
+}
+
+void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
+{
+	metrics_sort(v, n);
+	dist_of_sorted(v, n, out);
+}
+
+/*
+ * metrics_dist_of sorting in place, with no scratch array: a lean pass's
+ * 10^6 wall-clock times sort a little slower and 8 MB lighter.
+ */
+static void dist_of_in_place(double *v, size_t n, struct metrics_dist *out)
+{
+	if (n > 1)
+		intro_sort(v, n, depth_limit(n));
+	dist_of_sorted(v, n, out);
 }
 
 double metrics_saving(double shadow, double full)
@@ -2656,13 +2673,13 @@ static void lean_tail(struct metrics *m)
 	for (size_t i = 0; i < g->nr; i++)
 		if (!(g->gap[i] & METRICS_GAP_NARROWED))
 			v[nv++] = g->shadow_s[i];
-	metrics_dist_of(v, nv, &m->wall_shadow);
+	dist_of_in_place(v, nv, &m->wall_shadow);
 	n = l->wall_full.nr + g->nr;
 	v = xrealloc(v, (n ? n : 1) * sizeof(*v));
 	if (l->wall_full.nr)
 		memcpy(v, l->wall_full.v, l->wall_full.nr * sizeof(*v));
 	memcpy(v + l->wall_full.nr, g->full_s, g->nr * sizeof(*v));
-	metrics_dist_of(v, n, &m->wall_full);
+	dist_of_in_place(v, n, &m->wall_full);
 	free(v);
 	/* The days as finish_days lays them out, those with heads made in the pass. */
 	if (l->nr_days)
