@@ -1058,8 +1058,9 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 	if ((rc = metrics_args_check(&a)))
 		return rc;
 	/* Only csv (a row a head) and html (its charts) read every head's row. */
-	if ((by_period || a.format == FORMAT_CSV || a.format == FORMAT_HTML
-	     ? metrics_load_args(ctx, &a, &m) : metrics_load_figures(ctx, &a, &m)) < 0) {
+	if ((a.format == FORMAT_HTML || (!by_period && a.format == FORMAT_CSV)
+	     ? metrics_load_args(ctx, &a, &m)
+	     : metrics_load_figures(ctx, &a, by_period ? (int)by + 1 : 0, &m)) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
 	}

@@ -805,6 +805,11 @@ struct metrics_lean {
 	struct metrics_day *days;
 	size_t nr_days, alloc_days;
 	struct day_acc day;
+	/* The same for the periods of metrics_opts.by (by: the period + 1; 0: none). */
+	int by;
+	struct metrics_day *per;
+	size_t nr_per, alloc_per;
+	struct day_acc per_acc;
 	/* The savings' sums (its force-full runs: the gates' pairs with that bit). */
 	int64_t sv_pairs;
 	double sv_full, sv_shadow;
@@ -831,16 +836,20 @@ static void lean_release(struct metrics_lean *l)
 	free(l->days);
 	free(l->day.aff.v);
 	free(l->day.wall.v);
+	free(l->per);
+	free(l->per_acc.aff.v);
+	free(l->per_acc.wall.v);
 	free(l->vsum);
 	free(l->vkeys);
 	free(l->vwide);
 	free(l);
 }
 
-static struct metrics_lean *lean_new(void)
+static struct metrics_lean *lean_new(int by)
 {
 	struct metrics_lean *l = xcalloc(1, sizeof(*l));
 
+	l->by = by;
 	l->prev_shadow_day = INT64_MIN;
 	l->vsum = xcalloc((size_t)1 << VSUM_BITS, 1);
 	return l;
@@ -866,6 +875,7 @@ static uint32_t lean_repo_index(struct metrics *m, struct metrics_lean *l, const
 }
 
 static int64_t vgroup_of(const struct metrics_row *r);
+static int64_t period_first_day(int64_t day, enum metrics_period by);
 
 /* A pair with both wall-clock times into g (struct metrics_gates); *at: the one before's time. */
 static void gates_push(struct metrics_gates *g, const struct metrics_row *r, int64_t *at)
@@ -976,6 +986,18 @@ static void lean_add(struct metrics *m, const struct metrics_row *r)
 		l->days[l->nr_days++].day = day;
 	}
 	day_add(&l->days[l->nr_days - 1], &l->day, r);
+	if (l->by) {
+		int64_t first = period_first_day(day, (enum metrics_period)(l->by - 1));
+
+		if (!l->nr_per || l->per[l->nr_per - 1].day != first) {
+			if (l->nr_per)
+				day_close(m, &l->per[l->nr_per - 1], &l->per_acc);
+			ALLOC_GROW(l->per, l->nr_per + 1, l->alloc_per);
+			memset(&l->per[l->nr_per], 0, sizeof(*l->per));
+			l->per[l->nr_per++].day = first;
+		}
+		day_add(&l->per[l->nr_per - 1], &l->per_acc, r);
+	}
 	/* The counts finish_figures, finish_incomplete and finish_savings take of the rows. */
 	m->class_counts[r->cls]++;
 	if (r->cls == CLASS_MAIN)
@@ -1458,7 +1480,7 @@ static void pass_reset(struct acc *a)
 	metrics_release(m);
 	*m = head;
 	if (a->opts->lean && !a->opts->split)
-		m->lean_ = lean_new();
+		m->lean_ = lean_new(a->opts->by);
 	m->rows_sparse = m->lean_ != NULL;
 	strmap_clear(&a->reason_index);
 	free(a->ff);
@@ -2645,6 +2667,8 @@ static int lean_verifier(struct acc *a)
 }
 
 /* tail_work after a lean pass: the wall-clock distributions and the days from its sums. */
+static void lean_periods(struct metrics *m);
+
 static void lean_tail(struct metrics *m)
 {
 	struct metrics_lean *l = m->lean_;
@@ -2684,6 +2708,8 @@ static void lean_tail(struct metrics *m)
 	/* The days as finish_days lays them out, those with heads made in the pass. */
 	if (l->nr_days)
 		day_close(m, &l->days[l->nr_days - 1], &l->day);
+	if (l->by)
+		lean_periods(m);
 	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !l->seen)
 		return;
 	first = m->since != INT64_MIN ? day_of(m->since) : day_of(l->first_at);
@@ -2805,8 +2831,16 @@ size_t metrics_by_period(const struct metrics *m, enum metrics_period by,
 	size_t n;
 
 	*out = NULL;
-	if (m->rows_sparse)
-		BUG("periods of a lean pass's metrics: it keeps no row a head");
+	if (m->rows_sparse) {
+		/* A lean pass made them (metrics_opts.by): a copy, as made here. */
+		if (m->periods_by_ != (int)by + 1)
+			BUG("periods by %s of a lean pass that made none", metrics_period_name(by));
+		if (m->nr_periods_) {
+			*out = xmalloc(m->nr_periods_ * sizeof(**out));
+			memcpy(*out, m->periods_, m->nr_periods_ * sizeof(**out));
+		}
+		return m->nr_periods_;
+	}
 	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !m->nr_rows)
 		return 0;
 	first = day_of(m->since != INT64_MIN ? m->since : m->rows[0].at);
@@ -2819,6 +2853,64 @@ size_t metrics_by_period(const struct metrics *m, enum metrics_period by,
 		n = fill_periods(m, by, day_of(m->rows[0].at),
 				 day_of(m->rows[m->nr_rows - 1].at), out);
 	return n == SIZE_MAX ? 0 : n;
+}
+
+/*
+ * fill_periods from a lean pass's periods (those with heads; the others
+ * empty), into *out: SIZE_MAX (nothing kept) past METRICS_MAX_DAYS.
+ */
+static size_t lean_fill_periods(const struct metrics *m, enum metrics_period by, int64_t first,
+				int64_t last, struct metrics_day **out)
+{
+	struct metrics_lean *l = m->lean_;
+	size_t n = 0, alloc = 0, j = 0;
+
+	for (int64_t p = period_first_day(first, by); p <= last; p = period_next_day(p, by)) {
+		struct metrics_day *d;
+
+		if (n == METRICS_MAX_DAYS) {
+			n = SIZE_MAX;
+			break;
+		}
+		ALLOC_GROW(*out, n + 1, alloc);
+		d = memset(&(*out)[n++], 0, sizeof(**out));
+		while (j < l->nr_per && l->per[j].day < p)
+			j++;
+		if (j < l->nr_per && l->per[j].day == p)
+			*d = l->per[j];
+		else
+			day_close(m, d, &l->per_acc);
+		set_span(m, d, p * MS_PER_DAY, period_next_day(p, by) * MS_PER_DAY);
+	}
+	if (n == SIZE_MAX) {
+		free(*out);
+		*out = NULL;
+	}
+	return n;
+}
+
+/* metrics_by_period's periods of a lean pass, kept in m for it (m->periods_). */
+static void lean_periods(struct metrics *m)
+{
+	struct metrics_lean *l = m->lean_;
+	enum metrics_period by = (enum metrics_period)(l->by - 1);
+	int64_t first, last;
+	size_t n = 0;
+
+	if (l->nr_per)
+		day_close(m, &l->per[l->nr_per - 1], &l->per_acc);
+	m->periods_by_ = l->by;
+	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !l->seen)
+		return;
+	first = day_of(m->since != INT64_MIN ? m->since : l->first_at);
+	last = day_of(m->until != INT64_MAX ? m->until - 1 : l->last_at);
+	if (last < first)
+		return;
+	n = lean_fill_periods(m, by, first, last, &m->periods_);
+	/* A window of more periods than that: those from the first head to the last. */
+	if (n == SIZE_MAX && l->seen)
+		n = lean_fill_periods(m, by, day_of(l->first_at), day_of(l->last_at), &m->periods_);
+	m->nr_periods_ = n == SIZE_MAX ? 0 : n;
 }
 
 int metrics_compute(struct store *s, const struct window *w,
@@ -2847,7 +2939,7 @@ int metrics_compute(struct store *s, const struct window *w,
 	out->escape_target = a.opts->escape_target;
 	win.repo = out->repo;
 	if (a.opts->lean && !a.opts->split)
-		out->lean_ = lean_new();
+		out->lean_ = lean_new(a.opts->by);
 	out->rows_sparse = out->lean_ != NULL;
 	/*
 	 * Fresh before the blind spots' connection reads it too (one rebuild,
@@ -2930,5 +3022,6 @@ void metrics_release(struct metrics *m)
 	metrics_seeded_release(&m->seeded);
 	lean_release(m->lean_);
 	gates_release(&m->gates);
+	free(m->periods_);
 	memset(m, 0, sizeof(*m));
 }

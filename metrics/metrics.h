@@ -105,11 +105,13 @@ struct metrics_opts {
 	bool lean;                 /* figures only (ignored with split): rows keeps only
 				      the heads escapes, pair notes and the verifier check
 				      point to, not one a head (metrics.rows_sparse) */
+	int by;                    /* a lean pass's periods too (metrics_by_period):
+				      enum metrics_period + 1, 0: none */
 };
 #define METRICS_OPTS_INIT { .idmap = NULL, .threshold = METRICS_DEFAULT_THRESHOLD, \
 	.confidence = METRICS_DEFAULT_CONFIDENCE,                              \
 	.escape_target = METRICS_DEFAULT_ESCAPE_TARGET, .now = 0, .repo = NULL, .split = false, \
-	.lean = false }
+	.lean = false, .by = 0 }
 
 /* One head of the window, compactly: a row of the runs and disagreements views. */
 struct metrics_row { /* wide members first: 10^5 rows, no padding between */
@@ -377,6 +379,10 @@ struct metrics {
 	size_t nr_rows, alloc_rows;
 	bool rows_sparse;
 	struct metrics_gates gates; /* with rows_sparse: the merge queue's pairs */
+	/* With rows_sparse: the periods of metrics_opts.by, made in the pass. */
+	struct metrics_day *periods_;
+	size_t nr_periods_;
+	int periods_by_;
 
 	/* Private: interned strings the rows point to. */
 	struct strlist pool_;
