@@ -316,12 +316,79 @@ void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
 }
 
 /*
+ * Sort v in place, with no scratch array (radix_sort's is 8 MB at 10^6
+ * values): the keys (sort_key) permuted in place into 2048 buckets by the
+ * 11 bits below the highest one in which they differ (American flag sort),
+ * then each bucket, back to doubles, by the introsort. The same order as
+ * radix_sort's (a -0 and a 0 fall in different buckets).
+ */
+static void sort_in_place(double *v, size_t n)
+{
+	unsigned char *mem = (unsigned char *)v;
+	uint64_t *a = (uint64_t *)(void *)v, lo = UINT64_MAX, hi = 0, diff;
+	size_t *next = xcalloc(2 * RADIX_SIZE, sizeof(*next)), *end = next + RADIX_SIZE;
+	unsigned shift = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d;
+		uint64_t k;
+
+		memcpy(&d, mem + i * sizeof(d), sizeof(d));
+		k = sort_key(d);
+		memcpy(mem + i * sizeof(k), &k, sizeof(k));
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	for (diff = lo ^ hi; diff >> shift >= RADIX_SIZE; shift++)
+		;
+#define DIGIT(k) ((size_t)(((k) >> shift) & (RADIX_SIZE - 1)))
+	for (size_t i = 0; i < n; i++)
+		end[DIGIT(a[i])]++;
+	for (size_t b = 0, sum = 0; b < RADIX_SIZE; b++) {
+		next[b] = sum;
+		sum += end[b];
+		end[b] = sum;
+	}
+	for (size_t b = 0; b < RADIX_SIZE; b++) {
+		while (next[b] < end[b]) {
+			uint64_t x = a[next[b]];
+			size_t d = DIGIT(x);
+
+			while (d != b) {
+				uint64_t t = a[next[d]];
+
+				a[next[d]++] = x;
+				x = t;
+				d = DIGIT(x);
+			}
+			a[next[b]++] = x;
+		}
+	}
+#undef DIGIT
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+		double d;
+
+		memcpy(&k, mem + i * sizeof(k), sizeof(k));
+		d = key_value(k);
+		memcpy(mem + i * sizeof(d), &d, sizeof(d));
+	}
+	/* The buckets end where next stopped: each sorted alone. */
+	for (size_t b = 0, from = 0; b < RADIX_SIZE; from = end[b++])
+		if (end[b] - from > 1)
+			intro_sort(v + from, end[b] - from, depth_limit(end[b] - from));
+	free(next);
+}
+
+/*
  * metrics_dist_of sorting in place, with no scratch array: a lean pass's
- * 10^6 wall-clock times sort a little slower and 8 MB lighter.
+ * 10^6 wall-clock times, 8 MB lighter.
  */
 static void dist_of_in_place(double *v, size_t n, struct metrics_dist *out)
 {
-	if (n > 1)
+	if (n >= 4096)
+		sort_in_place(v, n);
+	else if (n > 1)
 		intro_sort(v, n, depth_limit(n));
 	dist_of_sorted(v, n, out);
 }
