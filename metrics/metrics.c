@@ -2707,6 +2707,7 @@ static int lean_verifier(struct acc *a)
 	struct metrics *m = a->m;
 	struct lean_heads lh = { .a = a, .facts = PAIR_FACTS_INIT };
 	struct verifier v;
+	size_t kept = m->nr_rows; /* the escapes' and pair notes' */
 	int ret = lean_busy_heads(a, &lh), vret;
 
 	pair_facts_release(&lh.facts);
@@ -2719,7 +2720,9 @@ static int lean_verifier(struct acc *a)
 	m->nr_verifier = v.nr;
 	for (size_t i = 0; i < m->nr_verifier; i++)
 		m->verifier[i].row = lean_row_of(m, &lh.tmp.rows[m->verifier[i].row]);
-	sort_rows(m->rows, m->nr_rows, m);
+	/* Rows added for flagged heads go in window order, as every row is. */
+	if (m->nr_rows > kept)
+		sort_rows(m->rows, m->nr_rows, m);
 	if (m->nr_verifier > 1)
 		qsort(m->verifier, m->nr_verifier, sizeof(*m->verifier), cmp_found);
 	for (size_t i = 0; i < m->nr_verifier; i++) {
