@@ -1104,7 +1104,10 @@ static int run_report(int argc, char **argv, struct cmd_context *ctx)
 		return usage_error(&cmd_report, "unexpected argument '%s'", argv[argi]);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
-	if (metrics_load_args(ctx, &a, &m) < 0) {
+	/* Only csv (a row a head) and html (its charts) read every head's row. */
+	if ((a.format == FORMAT_HTML || (!by_period && a.format == FORMAT_CSV)
+	     ? metrics_load_args(ctx, &a, &m)
+	     : metrics_load_figures(ctx, &a, by_period ? (int)by + 1 : 0, &m)) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
 	}

@@ -186,15 +186,29 @@ int metrics_load(struct cmd_context *ctx, const struct window *w, double thresho
 	return load(ctx, w, &opts, out);
 }
 
-int metrics_load_args(struct cmd_context *ctx, const struct metrics_args *a,
-		      struct metrics *out)
+static int load_args(struct cmd_context *ctx, const struct metrics_args *a, bool lean,
+		     int by, struct metrics *out)
 {
 	struct metrics_opts opts = METRICS_OPTS_INIT;
 
 	opts.threshold = a->threshold;
 	opts.confidence = a->confidence;
 	opts.escape_target = a->escape_target;
+	opts.lean = lean;
+	opts.by = by;
 	return load(ctx, &a->window, &opts, out);
+}
+
+int metrics_load_args(struct cmd_context *ctx, const struct metrics_args *a,
+		      struct metrics *out)
+{
+	return load_args(ctx, a, false, 0, out);
+}
+
+int metrics_load_figures(struct cmd_context *ctx, const struct metrics_args *a, int by,
+			 struct metrics *out)
+{
+	return load_args(ctx, a, true, by, out);
 }
 
 void metrics_fmt_confidence(struct strbuf *sb, double confidence)

@@ -118,6 +118,13 @@ int metrics_load(struct cmd_context *ctx, const struct window *w, double thresho
  */
 int metrics_load_args(struct cmd_context *ctx, const struct metrics_args *a,
 		      struct metrics *out);
+/*
+ * The same for a consumer of the figures alone (metrics_opts.lean): out's
+ * rows are those of its escapes, pair notes and verifier heads only; by
+ * (enum metrics_period + 1, 0: none): the periods metrics_by_period gives.
+ */
+int metrics_load_figures(struct cmd_context *ctx, const struct metrics_args *a, int by,
+			 struct metrics *out);
 
 /* Append the confidence as people read it: "95%". */
 void metrics_fmt_confidence(struct strbuf *sb, double confidence);

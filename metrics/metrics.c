@@ -296,17 +296,101 @@ void metrics_sort(double *v, size_t n)
 		intro_sort(v, n, depth_limit(n));
 }
 
-void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
+/* The figures of n values sorted in v. */
+static void dist_of_sorted(const double *v, size_t n, struct metrics_dist *out)
 {
 	double sum = 0;
 
-	metrics_sort(v, n);
 	for (size_t i = 0; i < n; i++)
 		sum += v[i];
 	out->n = n;
 	out->p50 = metrics_percentile(v, n, 0.5);
 	out->p95 = metrics_percentile(v, n, 0.95);
 	out->mean = n ? sum / (double)n : NAN;
+}
+
+void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
+{
+	metrics_sort(v, n);
+	dist_of_sorted(v, n, out);
+}
+
+/*
+ * Sort v in place, with no scratch array (radix_sort's is 8 MB at 10^6
+ * values): the keys (sort_key) permuted in place into 2048 buckets by the
+ * 11 bits below the highest one in which they differ (American flag sort),
+ * then each bucket, back to doubles, by the introsort. The same order as
+ * radix_sort's (a -0 and a 0 fall in different buckets).
+ */
+static void sort_in_place(double *v, size_t n)
+{
+	unsigned char *mem = (unsigned char *)v;
+	uint64_t *a = (uint64_t *)(void *)v, lo = UINT64_MAX, hi = 0, diff;
+	size_t *next = xcalloc(2 * RADIX_SIZE, sizeof(*next)), *end = next + RADIX_SIZE;
+	unsigned shift = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d;
+		uint64_t k;
+
+		memcpy(&d, mem + i * sizeof(d), sizeof(d));
+		k = sort_key(d);
+		memcpy(mem + i * sizeof(k), &k, sizeof(k));
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	for (diff = lo ^ hi; diff >> shift >= RADIX_SIZE; shift++)
+		;
+#define DIGIT(k) ((size_t)(((k) >> shift) & (RADIX_SIZE - 1)))
+	for (size_t i = 0; i < n; i++)
+		end[DIGIT(a[i])]++;
+	for (size_t b = 0, sum = 0; b < RADIX_SIZE; b++) {
+		next[b] = sum;
+		sum += end[b];
+		end[b] = sum;
+	}
+	for (size_t b = 0; b < RADIX_SIZE; b++) {
+		while (next[b] < end[b]) {
+			uint64_t x = a[next[b]];
+			size_t d = DIGIT(x);
+
+			while (d != b) {
+				uint64_t t = a[next[d]];
+
+				a[next[d]++] = x;
+				x = t;
+				d = DIGIT(x);
+			}
+			a[next[b]++] = x;
+		}
+	}
+#undef DIGIT
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+		double d;
+
+		memcpy(&k, mem + i * sizeof(k), sizeof(k));
+		d = key_value(k);
+		memcpy(mem + i * sizeof(d), &d, sizeof(d));
+	}
+	/* The buckets end where next stopped: each sorted alone. */
+	for (size_t b = 0, from = 0; b < RADIX_SIZE; from = end[b++])
+		if (end[b] - from > 1)
+			intro_sort(v + from, end[b] - from, depth_limit(end[b] - from));
+	free(next);
+}
+
+/*
+ * metrics_dist_of sorting in place, with no scratch array: a lean pass's
+ * 10^6 wall-clock times, 8 MB lighter.
+ */
+static void dist_of_in_place(double *v, size_t n, struct metrics_dist *out)
+{
+	if (n >= 4096)
+		sort_in_place(v, n);
+	else if (n > 1)
+		intro_sort(v, n, depth_limit(n));
+	dist_of_sorted(v, n, out);
 }
 
 double metrics_saving(double shadow, double full)
@@ -327,6 +411,15 @@ static void dvec_push(struct dvec *d, double x)
 	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
 	d->v[d->nr++] = x;
 }
+
+/* A day's (a period's) figures as its rows arrive: the values its quantiles are of. */
+struct day_acc {
+	struct dvec aff, wall;
+	double dc_sum;
+	size_t dc_n;
+};
+static void day_add(struct metrics_day *d, struct day_acc *da, const struct metrics_row *r);
+static void day_close(const struct metrics *m, struct metrics_day *d, struct day_acc *da);
 
 /* A force-full run's contribution to one reason's minutes. */
 struct ff_entry {
@@ -352,7 +445,21 @@ struct acc {
 	bool backward;
 	struct metrics_row *spill;
 	size_t nr_spill, alloc_spill;
+	size_t seen; /* heads added (a lean pass keeps a row for few of them) */
+	/*
+	 * A lean pass's force-full entries in 4 bytes, not 24: the reason's
+	 * index under two bits, paired and the first of its run. A run's
+	 * wall-clock is its pair's in metrics.gates (the next with the
+	 * force-full bit) when paired, else the next of ff_walls.
+	 */
+	uint32_t *ffl;
+	size_t nr_ffl, alloc_ffl;
+	struct dvec ff_walls;
+	bool ff_run;
 };
+#define FF_PAIRED (UINT32_C(1) << 31)
+#define FF_RUN (UINT32_C(1) << 30)
+#define FF_REASON (FF_RUN - 1)
 
 /* Intern s in the metrics' string pool; the result lives until release. */
 static const char *pool_str(struct metrics *m, const char *s)
@@ -414,6 +521,15 @@ static size_t reason_slot(struct acc *a, const char *reason)
 
 static void add_ff(struct acc *a, size_t reason, double wall_s, bool paired)
 {
+	if (a->m->lean_) {
+		if (reason > FF_REASON)
+			BUG("%zu force-full reasons", reason);
+		ALLOC_GROW(a->ffl, a->nr_ffl + 1, a->alloc_ffl);
+		a->ffl[a->nr_ffl++] = (uint32_t)reason | (paired ? FF_PAIRED : 0) |
+				      (a->ff_run ? FF_RUN : 0);
+		a->ff_run = false;
+		return;
+	}
 	ALLOC_GROW(a->ff, a->nr_ff + 1, a->alloc_ff);
 	a->ff[a->nr_ff].reason = reason;
 	a->ff[a->nr_ff].wall_s = wall_s;
@@ -433,6 +549,11 @@ static void add_reason(struct acc *a, const char *reason, double wall_s, bool pa
 static void add_force_full(struct acc *a, const struct strlist *reasons, double wall_s,
 			   bool paired)
 {
+	if (a->m->lean_) {
+		a->ff_run = true;
+		if (!paired)
+			dvec_push(&a->ff_walls, wall_s);
+	}
 	if (!reasons->nr) {
 		add_reason(a, "(no reason)", wall_s, paired);
 		return;
@@ -447,10 +568,20 @@ static void add_force_full(struct acc *a, const struct strlist *reasons, double 
 	}
 }
 
+/*
+ * src's strings into dst, its array cut to their number: a decoded list
+ * grows by ALLOC_GROW (25 slots for the first string), and the escapes of
+ * 10^6 pairs keep theirs to the end (5 MB of empty slots).
+ */
 static void move_list(struct strlist *dst, struct strlist *src)
 {
 	*dst = *src;
 	memset(src, 0, sizeof(*src));
+	if (dst->alloc > dst->nr) {
+		dst->items = dst->nr ? xrealloc(dst->items, dst->nr * sizeof(*dst->items))
+				     : (free(dst->items), NULL);
+		dst->alloc = dst->nr;
+	}
 }
 
 static void add_escape(struct acc *a, struct pair_facts *f, struct metrics_row *r)
@@ -489,13 +620,45 @@ static void add_pair_note(struct acc *a, struct pair_facts *f)
 	memcpy(n->main_sha, f->main_sha, sizeof(n->main_sha));
 }
 
+/*
+ * An unresolved test into the identity figures' list as
+ * identity_figures_finish leaves it, sorted, unique, the first
+ * IDENTITY_LISTED: kept so as it grows, not a copy of every failing test
+ * of 10^6 pairs (4 MB) sorted at the end.
+ */
+static void add_unresolved(struct strlist *l, const char *s)
+{
+	size_t lo = 0, hi = l->nr;
+	char *item;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(l->items[mid], s);
+
+		if (!c)
+			return;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= IDENTITY_LISTED)
+		return;
+	if (l->nr >= IDENTITY_LISTED)
+		free(l->items[--l->nr]);
+	strlist_push(l, s);
+	item = l->items[l->nr - 1];
+	memmove(&l->items[lo + 1], &l->items[lo], (l->nr - 1 - lo) * sizeof(*l->items));
+	l->items[lo] = item;
+}
+
 static void add_identity(struct identity_figures *id, const struct pair_facts *f)
 {
 	id->failing_tests += f->failing;
 	id->resolved += f->resolved;
 	id->by_name += f->by_name;
 	for (size_t i = 0; i < f->unresolved.nr; i++)
-		strlist_push(&id->unresolved, f->unresolved.items[i]);
+		add_unresolved(&id->unresolved, f->unresolved.items[i]);
 	if (!f->has_entries)
 		return;
 	id->selection_entries += f->entries_total;
@@ -537,17 +700,419 @@ static struct metrics_row *take_row(struct acc *a)
 	return &a->spill[a->nr_spill++];
 }
 
+/*
+ * A lean pass (metrics_opts.lean): each head's figures go into sums as its
+ * facts arrive, and its row is dropped unless an escape or a pair note
+ * points to it. A report over 10^6 heads kept 152 MB of rows for figures
+ * made of counts, five distributions and the days.
+ *
+ * The affected fractions and the diff coverage take few distinct values
+ * (ratios of a run's counts): a bag of value -> count holds them, and gives
+ * the same percentiles and the same mean (its sum taken in sorted order, a
+ * value as often as it came) as the sorted array. The wall-clock times are
+ * mostly distinct: they stay arrays, the shadow runs' in two, narrowed and
+ * the others, so that the narrowed median needs no third.
+ */
+struct vbag_slot {
+	double v;
+	size_t n; /* 0: a free slot */
+};
+
+struct vbag {
+	struct vbag_slot *t;
+	size_t cap, nr;  /* slots, values held (distinct) */
+	size_t total;    /* values added */
+};
+
+static size_t vbag_index(const struct vbag *b, uint64_t k)
+{
+	return (size_t)((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (b->cap - 1);
+}
+
+static void vbag_put(struct vbag *b, double x, size_t n)
+{
+	uint64_t k = sort_key(x);
+	size_t i = vbag_index(b, k);
+
+	/* Bit patterns, not values, tell two apart: 0.0 and -0.0 stay both, as in the arrays. */
+	while (b->t[i].n && sort_key(b->t[i].v) != k)
+		i = (i + 1) & (b->cap - 1);
+	if (!b->t[i].n) {
+		b->t[i].v = x;
+		b->nr++;
+	}
+	b->t[i].n += n;
+}
+
+static void vbag_add(struct vbag *b, double x)
+{
+	if (4 * (b->nr + 1) > 3 * b->cap) {
+		struct vbag_slot *old = b->t;
+		size_t cap = b->cap;
+
+		b->cap = cap ? 2 * cap : 64;
+		b->t = xcalloc(b->cap, sizeof(*b->t));
+		b->nr = 0;
+		for (size_t i = 0; i < cap; i++)
+			if (old[i].n)
+				vbag_put(b, old[i].v, old[i].n);
+		free(old);
+	}
+	vbag_put(b, x, 1);
+	b->total++;
+}
+
+static int cmp_slot(const void *x, const void *y)
+{
+	uint64_t a = sort_key(((const struct vbag_slot *)x)->v);
+	uint64_t b = sort_key(((const struct vbag_slot *)y)->v);
+
+	return (a > b) - (a < b);
+}
+
+/* The k-th smallest value of the bag's sorted slots s (nr of them), k < total. */
+static double vbag_at(const struct vbag_slot *s, size_t nr, size_t k)
+{
+	for (size_t i = 0; i < nr; i++) {
+		if (k < s[i].n)
+			return s[i].v;
+		k -= s[i].n;
+	}
+	BUG("rank past the bag's values");
+}
+
+/* metrics_percentile of the bag's values, sorted in s. */
+static double vbag_percentile(const struct vbag_slot *s, size_t nr, size_t n, double q)
+{
+	double frac;
+	size_t lo;
+
+	if (n == 0)
+		return NAN;
+	if (q <= 0)
+		return vbag_at(s, nr, 0);
+	if (q >= 1)
+		return vbag_at(s, nr, n - 1);
+	lo = quantile_rank(n, q, &frac);
+	return quantile_lerp(vbag_at(s, nr, lo), vbag_at(s, nr, lo + 1 < n ? lo + 1 : n - 1), frac);
+}
+
+/* metrics_dist_of the bag's values; the bag is emptied. */
+static void vbag_dist(struct vbag *b, struct metrics_dist *out)
+{
+	size_t nr = 0;
+	double sum = 0;
+
+	for (size_t i = 0; i < b->cap; i++)
+		if (b->t[i].n)
+			b->t[nr++] = b->t[i];
+	if (nr > 1)
+		qsort(b->t, nr, sizeof(*b->t), cmp_slot);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < b->t[i].n; j++)
+			sum += b->t[i].v;
+	out->n = b->total;
+	out->p50 = vbag_percentile(b->t, nr, b->total, 0.5);
+	out->p95 = vbag_percentile(b->t, nr, b->total, 0.95);
+	out->mean = b->total ? sum / (double)b->total : NAN;
+	free(b->t);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * The verifier check's groups (a PR of a repo; a push: its head) of a lean
+ * pass's heads with shadow attempts: the repo as its index in the pool.
+ * A byte a slot of vsum adds up, to 3, the attempts of the groups hashed
+ * there, so that after the pass only the keys of slots at 3 are counted
+ * exactly: few of 10^6.
+ */
+struct vkey {
+	int64_t group;
+	uint32_t repo;
+	uint32_t attempts;
+};
+#define VSUM_BITS 21
+
+/*
+ * A key in 8 bytes, not 16 (10^6 of them): the repo's index in 14 bits,
+ * the attempts to 3 (what decides) in 2, the group offset into 48. false:
+ * it does not fit (kept whole).
+ */
+#define VKEY_GROUP_BITS 48
+#define VKEY_REPO_BITS 14
+static bool vkey_pack(const struct vkey *k, uint64_t *out)
+{
+	int64_t half = INT64_C(1) << (VKEY_GROUP_BITS - 1);
+
+	if (k->repo >= (UINT32_C(1) << VKEY_REPO_BITS) || k->group < -half || k->group >= half)
+		return false;
+	*out = (uint64_t)k->repo << (VKEY_GROUP_BITS + 2) |
+	       (uint64_t)(k->attempts > 3 ? 3 : k->attempts) << VKEY_GROUP_BITS |
+	       (uint64_t)(k->group + half);
+	return true;
+}
+
+static struct vkey vkey_unpack(uint64_t p)
+{
+	int64_t half = INT64_C(1) << (VKEY_GROUP_BITS - 1);
+	uint64_t mask = (UINT64_C(1) << VKEY_GROUP_BITS) - 1;
+
+	return (struct vkey){ (int64_t)(p & mask) - half, (uint32_t)(p >> (VKEY_GROUP_BITS + 2)),
+			      (uint32_t)(p >> VKEY_GROUP_BITS) & 3 };
+}
+
+struct metrics_lean {
+	struct vbag affected, narrowed, diff_coverage;
+	struct dvec wall_narrowed, wall_other, wall_full;
+	size_t seen;              /* heads (main's runs too) */
+	int64_t gates_at;         /* the window time of the last pair of metrics.gates */
+	int64_t first_at, last_at;
+	int64_t prev_shadow_day;
+	/* The days with heads, in order; the one at hand is days[nr_days - 1]. */
+	struct metrics_day *days;
+	size_t nr_days, alloc_days;
+	struct day_acc day;
+	/* The same for the periods of metrics_opts.by (by: the period + 1; 0: none). */
+	int by;
+	struct metrics_day *per;
+	size_t nr_per, alloc_per;
+	struct day_acc per_acc;
+	/* The savings' sums (its force-full runs: the gates' pairs with that bit). */
+	int64_t sv_pairs;
+	double sv_full, sv_shadow;
+	size_t alloc_incomplete;
+	unsigned char *vsum;
+	uint64_t *vkeys;          /* packed (vkey_pack) */
+	size_t nr_vkeys, alloc_vkeys;
+	struct vkey *vwide;       /* those that do not pack */
+	size_t nr_vwide, alloc_vwide;
+	const char *vrepo_last;
+	uint32_t vrepo_last_idx;
+};
+
+static void lean_release(struct metrics_lean *l)
+{
+	if (!l)
+		return;
+	free(l->affected.t);
+	free(l->narrowed.t);
+	free(l->diff_coverage.t);
+	free(l->wall_narrowed.v);
+	free(l->wall_other.v);
+	free(l->wall_full.v);
+	free(l->days);
+	free(l->day.aff.v);
+	free(l->day.wall.v);
+	free(l->per);
+	free(l->per_acc.aff.v);
+	free(l->per_acc.wall.v);
+	free(l->vsum);
+	free(l->vkeys);
+	free(l->vwide);
+	free(l);
+}
+
+static struct metrics_lean *lean_new(int by)
+{
+	struct metrics_lean *l = xcalloc(1, sizeof(*l));
+
+	l->by = by;
+	l->prev_shadow_day = INT64_MIN;
+	l->vsum = xcalloc((size_t)1 << VSUM_BITS, 1);
+	return l;
+}
+
+static uint64_t vkey_hash(uint32_t repo, int64_t group)
+{
+	return ((uint64_t)repo * UINT64_C(0xff51afd7ed558ccd) ^ (uint64_t)group) *
+	       UINT64_C(0x9e3779b97f4a7c15);
+}
+
+/* The pool index of a pooled string (rows come by repo: mostly the last one). */
+static uint32_t lean_repo_index(struct metrics *m, struct metrics_lean *l, const char *repo)
+{
+	int64_t idx;
+
+	if (repo == l->vrepo_last)
+		return l->vrepo_last_idx;
+	if (!strmap_get(&m->pool_index_, repo, &idx))
+		BUG("repo '%s' not pooled", repo);
+	l->vrepo_last = repo;
+	return l->vrepo_last_idx = (uint32_t)idx;
+}
+
+static int64_t vgroup_of(const struct metrics_row *r);
+static int64_t period_first_day(int64_t day, enum metrics_period by);
+
+/* A pair with both wall-clock times into g (struct metrics_gates); *at: the one before's time. */
+static void gates_push(struct metrics_gates *g, const struct metrics_row *r, int64_t *at)
+{
+	uint32_t gap = METRICS_GAP_FAR;
+
+	if (r->at >= *at && r->at - *at < METRICS_GAP_FAR)
+		gap = (uint32_t)(r->at - *at);
+	else {
+		ALLOC_GROW(g->far, g->nr_far + 1, g->alloc_far);
+		g->far[g->nr_far++] = r->at;
+	}
+	*at = r->at;
+	if (g->nr == g->alloc) {
+		g->alloc = g->alloc ? g->alloc + g->alloc / 2 : 1024;
+		g->shadow_s = xrealloc(g->shadow_s, g->alloc * sizeof(*g->shadow_s));
+		g->full_s = xrealloc(g->full_s, g->alloc * sizeof(*g->full_s));
+		g->gap = xrealloc(g->gap, g->alloc * sizeof(*g->gap));
+	}
+	g->shadow_s[g->nr] = r->shadow_wall_s;
+	g->full_s[g->nr] = r->full_wall_s;
+	g->gap[g->nr++] = gap | (r->decision == DECISION_RUN_ALL ? METRICS_GAP_FORCE_FULL : 0) |
+			  (r->decision == DECISION_SELECTED ? METRICS_GAP_NARROWED : 0);
+}
+
+/*
+ * Room for the pairs and verifier keys of a window's heads, taken at once:
+ * arrays grown a pair at a time leave their smaller copies on the heap.
+ */
+static void lean_reserve(struct metrics *m, size_t heads)
+{
+	struct metrics_gates *g = &m->gates;
+	struct metrics_lean *l = m->lean_;
+
+	if (heads > g->alloc) {
+		g->alloc = heads;
+		g->shadow_s = xrealloc(g->shadow_s, g->alloc * sizeof(*g->shadow_s));
+		g->full_s = xrealloc(g->full_s, g->alloc * sizeof(*g->full_s));
+		g->gap = xrealloc(g->gap, g->alloc * sizeof(*g->gap));
+	}
+	if (heads > l->alloc_vkeys) {
+		l->alloc_vkeys = heads;
+		l->vkeys = xrealloc(l->vkeys, l->alloc_vkeys * sizeof(*l->vkeys));
+	}
+}
+
+static void gates_release(struct metrics_gates *g)
+{
+	free(g->shadow_s);
+	free(g->full_s);
+	free(g->gap);
+	free(g->far);
+	memset(g, 0, sizeof(*g));
+}
+
+/* Row r (whether kept or not) into the lean pass's sums. */
+static void lean_add(struct metrics *m, const struct metrics_row *r)
+{
+	struct metrics_lean *l = m->lean_;
+	int64_t day = day_of(r->at);
+
+	if (!l->seen++)
+		l->first_at = r->at;
+	l->last_at = r->at;
+	/* The distributions, over every row as rows_dists reads them. */
+	if (!isnan(r->affected)) {
+		vbag_add(&l->affected, r->affected);
+		if (r->decision == DECISION_SELECTED)
+			vbag_add(&l->narrowed, r->affected);
+	}
+	if (!isnan(r->diff_coverage))
+		vbag_add(&l->diff_coverage, r->diff_coverage);
+	if (!isnan(r->shadow_wall_s) && !isnan(r->full_wall_s)) {
+		gates_push(&m->gates, r, &l->gates_at);
+	} else {
+		if (!isnan(r->shadow_wall_s))
+			dvec_push(r->decision == DECISION_SELECTED ? &l->wall_narrowed
+								   : &l->wall_other,
+				  r->shadow_wall_s);
+		if (!isnan(r->full_wall_s))
+			dvec_push(&l->wall_full, r->full_wall_s);
+	}
+	if (r->shadow_attempts > 0 && day != l->prev_shadow_day) {
+		m->shadow_days++;
+		l->prev_shadow_day = day;
+	}
+	if (r->shadow_attempts > 0) {
+		struct vkey k = { vgroup_of(r), lean_repo_index(m, l, r->repo),
+				  (uint32_t)r->shadow_attempts };
+		unsigned char *c = &l->vsum[vkey_hash(k.repo, k.group) >> (64 - VSUM_BITS)];
+		uint64_t packed;
+
+		*c = (unsigned char)(*c + r->shadow_attempts >= 3 ? 3 : *c + r->shadow_attempts);
+		if (vkey_pack(&k, &packed)) {
+			ALLOC_GROW(l->vkeys, l->nr_vkeys + 1, l->alloc_vkeys);
+			l->vkeys[l->nr_vkeys++] = packed;
+		} else {
+			ALLOC_GROW(l->vwide, l->nr_vwide + 1, l->alloc_vwide);
+			l->vwide[l->nr_vwide++] = k;
+		}
+	}
+	/* The day: a new one closes the one before (rows come in window order). */
+	if (!l->nr_days || l->days[l->nr_days - 1].day != day) {
+		if (l->nr_days)
+			day_close(m, &l->days[l->nr_days - 1], &l->day);
+		ALLOC_GROW(l->days, l->nr_days + 1, l->alloc_days);
+		memset(&l->days[l->nr_days], 0, sizeof(*l->days));
+		l->days[l->nr_days++].day = day;
+	}
+	day_add(&l->days[l->nr_days - 1], &l->day, r);
+	if (l->by) {
+		int64_t first = period_first_day(day, (enum metrics_period)(l->by - 1));
+
+		if (!l->nr_per || l->per[l->nr_per - 1].day != first) {
+			if (l->nr_per)
+				day_close(m, &l->per[l->nr_per - 1], &l->per_acc);
+			ALLOC_GROW(l->per, l->nr_per + 1, l->alloc_per);
+			memset(&l->per[l->nr_per], 0, sizeof(*l->per));
+			l->per[l->nr_per++].day = first;
+		}
+		day_add(&l->per[l->nr_per - 1], &l->per_acc, r);
+	}
+	/* The counts finish_figures, finish_incomplete and finish_savings take of the rows. */
+	m->class_counts[r->cls]++;
+	if (r->cls == CLASS_MAIN)
+		return;
+	m->escapes_base_unrun += r->base_unrun;
+	m->shadow_heads += r->shadow_attempts > 0;
+	m->full_heads += r->full_attempts > 0;
+	m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
+	m->force_full += r->decision == DECISION_RUN_ALL;
+	m->escapes += pair_class_is_escape(r->cls);
+	m->escapes_explained += r->explained;
+	if (!isnan(r->diff_coverage))
+		m->below_threshold += r->diff_coverage < m->threshold;
+	if (r->cls == CLASS_INCOMPLETE && r->why) {
+		size_t j;
+
+		for (j = 0; j < m->nr_incomplete && m->incomplete[j].why != r->why; j++)
+			;
+		if (j == m->nr_incomplete) {
+			ALLOC_GROW(m->incomplete, m->nr_incomplete + 1, l->alloc_incomplete);
+			m->incomplete[m->nr_incomplete].why = r->why;
+			m->incomplete[m->nr_incomplete++].heads = 0;
+		}
+		m->incomplete[j].heads++;
+	}
+	if (!isnan(r->shadow_wall_s) && !isnan(r->full_wall_s)) {
+		l->sv_pairs++;
+		l->sv_full += r->full_wall_s;
+		l->sv_shadow += r->shadow_wall_s;
+	}
+}
+
 /* One pair's facts into the pass: a row, its force-full reasons, identity, escape. */
 static void add_facts(struct acc *a, struct pair_facts *f)
 {
 	struct metrics *m = a->m;
-	struct metrics_row *r = take_row(a);
+	struct metrics_row lean_row;
+	bool keep = !m->lean_ || pair_class_is_escape(f->cls) || f->inherited.nr || f->latent.nr;
+	struct metrics_row *r = keep ? take_row(a) : &lean_row;
 
 	fill_row(m, f, r);
-	m->nr_rows++;
+	m->nr_rows += keep;
+	a->seen++;
 	if (f->cls == CLASS_MAIN) {
 		/* Main's record, not a gate's run: in no figure of the pairs. */
 		r->full_wall_s = NAN;
+		if (m->lean_)
+			lean_add(m, r);
 		return;
 	}
 	m->shadow_runs += r->shadow_attempts;
@@ -565,6 +1130,8 @@ static void add_facts(struct acc *a, struct pair_facts *f)
 		add_escape(a, f, r);
 	if (f->inherited.nr || f->latent.nr)
 		add_pair_note(a, f);
+	if (m->lean_)
+		lean_add(m, r); /* after add_escape: it knows whether the escape is explained */
 }
 
 /* p's facts into out: p classified (with q's quarantine lists). -1 after error(). */
@@ -935,12 +1502,21 @@ static int window_facts(struct acc *a, const struct window *w, facts_fn fn, void
 	return ret;
 }
 
+static void lean_reserve(struct metrics *m, size_t heads);
+
 /* The pass on this thread alone. */
 static int pass_alone(struct acc *a, const struct window *w, enum pass_source src)
 {
+	int64_t heads;
+
+	if (a->m->lean_) {
+		if (query_window_count(a->store, w, &heads) < 0)
+			return -1;
+		lean_reserve(a->m, heads > 0 ? (size_t)heads : 0);
+	}
 	if (src == FROM_RUNS)
 		return query_pairs(a->store, w, on_pair, a);
-	return window_facts(a, w, on_fact, a, &a->m->nr_rows);
+	return window_facts(a, w, on_fact, a, &a->seen);
 }
 
 static int pass_from(struct acc *a, const struct window *w, enum pass_source src)
@@ -970,10 +1546,19 @@ static void pass_reset(struct acc *a)
 	m->repo = NULL;
 	metrics_release(m);
 	*m = head;
+	if (a->opts->lean && !a->opts->split)
+		m->lean_ = lean_new(a->opts->by);
+	m->rows_sparse = m->lean_ != NULL;
 	strmap_clear(&a->reason_index);
 	free(a->ff);
 	a->ff = NULL;
 	a->nr_ff = a->alloc_ff = 0;
+	free(a->ffl);
+	a->ffl = NULL;
+	a->nr_ffl = a->alloc_ffl = 0;
+	free(a->ff_walls.v);
+	memset(&a->ff_walls, 0, sizeof(a->ff_walls));
+	a->seen = 0;
 	a->alloc_reasons = a->alloc_escapes = a->alloc_prs = a->alloc_notes = 0;
 }
 
@@ -1187,7 +1772,7 @@ static void finish_figures(struct acc *a)
 		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage, NULL },
 	};
 
-	for (size_t i = 0; i < m->nr_rows; i++) {
+	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
 
 		m->class_counts[r->cls]++;
@@ -1204,9 +1789,15 @@ static void finish_figures(struct acc *a)
 			m->below_threshold += r->diff_coverage < m->threshold;
 	}
 	m->main_runs = m->class_counts[CLASS_MAIN];
-	m->heads = (int64_t)m->nr_rows - m->main_runs;
+	m->heads = (int64_t)(m->lean_ ? m->lean_->seen : m->nr_rows) - m->main_runs;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
-	rows_dists(m, specs, ARRAY_SIZE(specs));
+	if (m->lean_) {
+		vbag_dist(&m->lean_->affected, &m->affected);
+		vbag_dist(&m->lean_->narrowed, &m->narrowed);
+		vbag_dist(&m->lean_->diff_coverage, &m->diff_coverage);
+	} else {
+		rows_dists(m, specs, ARRAY_SIZE(specs));
+	}
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
 	m->escape_rate = m->pairs ? (double)m->escapes / (double)m->pairs : NAN;
 	identity_figures_finish(&m->identity);
@@ -1215,6 +1806,8 @@ static void finish_figures(struct acc *a)
 }
 
 static void finish_days(struct metrics *m);
+static void lean_tail(struct metrics *m);
+static int lean_verifier(struct acc *a);
 
 /*
  * The rest of the figures of the rows: the wall-clock distributions (and
@@ -1237,6 +1830,10 @@ static void tail_work(struct metrics *m)
 		{ FIG_SHADOW_WALL, true, NULL, &m->narrowed_wall_p50 },
 	};
 
+	if (m->lean_) {
+		lean_tail(m);
+		return;
+	}
 	rows_dists(m, specs, ARRAY_SIZE(specs));
 	finish_days(m);
 }
@@ -1292,7 +1889,9 @@ static double pace_days(const struct metrics *m, int64_t now)
 {
 	int64_t since = m->since, until = m->until != INT64_MAX ? m->until : now;
 
-	if (since == INT64_MIN && m->nr_rows)
+	if (since == INT64_MIN && m->lean_ && m->lean_->seen)
+		since = m->lean_->first_at;
+	else if (since == INT64_MIN && !m->lean_ && m->nr_rows)
 		since = m->rows[0].at;
 	if (!now || since == INT64_MIN || until <= since)
 		return m->window_days;
@@ -1608,10 +2207,17 @@ static int cmp_found(const void *x, const void *y)
 }
 
 /* The verifier check over every PR of the window (metrics/verifier.h). */
-static int finish_verifier(struct store *s, const struct metrics_opts *opts, struct metrics *m)
+static int finish_verifier(struct acc *a)
 {
+	struct store *s = a->store;
+	const struct metrics_opts *opts = a->opts;
+	struct metrics *m = a->m;
 	struct verifier v;
-	int ret = verifier_init(&v, s, opts->repo);
+	int ret;
+
+	if (m->lean_)
+		return lean_verifier(a);
+	ret = verifier_init(&v, s, opts->repo);
 
 	if (!ret)
 		ret = check_groups(&v, m);
@@ -1734,7 +2340,7 @@ static void finish_incomplete(struct metrics *m)
 {
 	size_t alloc = 0;
 
-	for (size_t i = 0; i < m->nr_rows; i++) {
+	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++) {
 		const char *why = m->rows[i].why;
 		size_t j;
 
@@ -1767,10 +2373,31 @@ static int cmp_reason(const void *pa, const void *pb)
 static void finish_reasons(struct acc *a)
 {
 	struct metrics *m = a->m;
-	double base = m->narrowed_wall_p50;
+	double base = m->narrowed_wall_p50, wall = NAN;
 
 	for (size_t i = 0; i < m->nr_reasons; i++)
 		m->reasons[i].minutes = m->reasons[i].given_back = isnan(base) ? NAN : 0;
+	/* A lean pass's entries (a->ffl), their runs' wall-clock read as they come. */
+	for (size_t i = 0, gi = 0, wi = 0; i < a->nr_ffl && !isnan(base); i++) {
+		uint32_t e = a->ffl[i];
+		double extra;
+
+		if (e & FF_RUN) {
+			if (e & FF_PAIRED) {
+				while (!(m->gates.gap[gi] & METRICS_GAP_FORCE_FULL))
+					gi++;
+				wall = m->gates.shadow_s[gi++];
+			} else {
+				wall = a->ff_walls.v[wi++];
+			}
+		}
+		extra = wall - base;
+		if (isnan(extra) || extra <= 0)
+			continue;
+		m->reasons[e & FF_REASON].minutes += extra / 60.0;
+		if (e & FF_PAIRED)
+			m->reasons[e & FF_REASON].given_back += extra / 60.0;
+	}
 	for (size_t i = 0; i < a->nr_ff && !isnan(base); i++) {
 		double extra = a->ff[i].wall_s - base;
 
@@ -1790,7 +2417,18 @@ static void finish_savings(struct metrics *m)
 	struct metrics_savings *sv = &m->savings;
 	double base = m->narrowed_wall_p50, full = 0, shadow = 0, back = 0, per_week;
 
-	for (size_t i = 0; i < m->nr_rows; i++) {
+	if (m->lean_) {
+		const struct metrics_gates *g = &m->gates;
+
+		/* The pairs with both wall-clocks are the gates' pairs, in the same order. */
+		sv->pairs = m->lean_->sv_pairs;
+		full = m->lean_->sv_full;
+		shadow = m->lean_->sv_shadow;
+		for (size_t i = 0; i < g->nr; i++)
+			if ((g->gap[i] & METRICS_GAP_FORCE_FULL) && g->shadow_s[i] > base)
+				back += g->shadow_s[i] - base;
+	}
+	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
 
 		if (isnan(r->shadow_wall_s) || isnan(r->full_wall_s))
@@ -1837,45 +2475,53 @@ static void set_span(const struct metrics *m, struct metrics_day *d, int64_t sta
 	d->partial = (m->since > start && m->since < end) || (m->until > start && m->until < end);
 }
 
-/* Figures of one day from its rows [from, to). */
-static void fill_day(const struct metrics *m, size_t from, size_t to,
-		     struct metrics_day *d, struct dvec *aff, struct dvec *wall)
+/* Row r into day d. */
+static void day_add(struct metrics_day *d, struct day_acc *da, const struct metrics_row *r)
 {
-	double dc_sum = 0;
-	size_t dc_n = 0;
-
-	aff->nr = wall->nr = 0;
-	for (size_t i = from; i < to; i++) {
-		const struct metrics_row *r = &m->rows[i];
-
-		if (r->cls == CLASS_MAIN)
-			continue;
-		d->heads++;
-		d->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
-		d->escapes += pair_class_is_escape(r->cls);
-		d->shadow_runs += r->shadow_attempts > 0;
-		d->force_full += r->decision == DECISION_RUN_ALL;
-		if (!isnan(r->affected))
-			dvec_push(aff, r->affected);
-		if (!isnan(r->shadow_wall_s))
-			dvec_push(wall, r->shadow_wall_s);
-		if (!isnan(r->diff_coverage)) {
-			dc_sum += r->diff_coverage;
-			dc_n++;
-		}
+	if (r->cls == CLASS_MAIN)
+		return;
+	d->heads++;
+	d->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
+	d->escapes += pair_class_is_escape(r->cls);
+	d->shadow_runs += r->shadow_attempts > 0;
+	d->force_full += r->decision == DECISION_RUN_ALL;
+	if (!isnan(r->affected))
+		dvec_push(&da->aff, r->affected);
+	if (!isnan(r->shadow_wall_s))
+		dvec_push(&da->wall, r->shadow_wall_s);
+	if (!isnan(r->diff_coverage)) {
+		da->dc_sum += r->diff_coverage;
+		da->dc_n++;
 	}
+}
+
+/* Day d's figures from what day_add gathered; da is emptied for the next day. */
+static void day_close(const struct metrics *m, struct metrics_day *d, struct day_acc *da)
+{
 	stats_rate_of(d->escapes, d->pairs, m->confidence, &d->escape);
 	d->force_full_rate = d->shadow_runs ? (double)d->force_full / (double)d->shadow_runs : NAN;
 	d->escape_rate = d->pairs ? (double)d->escapes / (double)d->pairs : NAN;
-	d->affected_p50 = metrics_quantile(aff->v, aff->nr, 0.5);
-	d->shadow_wall_p95 = metrics_quantile(wall->v, wall->nr, 0.95);
-	d->diff_coverage_mean = dc_n ? dc_sum / (double)dc_n : NAN;
+	d->affected_p50 = metrics_quantile(da->aff.v, da->aff.nr, 0.5);
+	d->shadow_wall_p95 = metrics_quantile(da->wall.v, da->wall.nr, 0.95);
+	d->diff_coverage_mean = da->dc_n ? da->dc_sum / (double)da->dc_n : NAN;
+	da->aff.nr = da->wall.nr = 0;
+	da->dc_sum = 0;
+	da->dc_n = 0;
+}
+
+/* Figures of one day from its rows [from, to). */
+static void fill_day(const struct metrics *m, size_t from, size_t to,
+		     struct metrics_day *d, struct day_acc *da)
+{
+	for (size_t i = from; i < to; i++)
+		day_add(d, da, &m->rows[i]);
+	day_close(m, d, da);
 }
 
 static void finish_days(struct metrics *m)
 {
 	int64_t first, last;
-	struct dvec aff = { 0 }, wall = { 0 };
+	struct day_acc da = { 0 };
 	size_t i = 0;
 	int64_t prev_shadow_day = INT64_MIN;
 
@@ -1914,10 +2560,250 @@ static void finish_days(struct metrics *m)
 		while (i < m->nr_rows && day_of(m->rows[i].at) == day)
 			i++;
 		set_span(m, d, day * MS_PER_DAY, (day + 1) * MS_PER_DAY);
-		fill_day(m, from, i, d, &aff, &wall);
+		fill_day(m, from, i, d, &da);
 	}
-	free(aff.v);
-	free(wall.v);
+	free(da.aff.v);
+	free(da.wall.v);
+}
+
+/* Window order: time, then head id (the pair cache's). */
+struct row_place {
+	int64_t at, head_id;
+	size_t old;
+};
+
+static int cmp_place(const void *x, const void *y)
+{
+	const struct row_place *a = x, *b = y;
+
+	if (a->at != b->at)
+		return a->at < b->at ? -1 : 1;
+	return (a->head_id > b->head_id) - (a->head_id < b->head_id);
+}
+
+/* Rows in window order, and the indices that point to them moved with them. */
+static void sort_rows(struct metrics_row *rows, size_t nr, struct metrics *m)
+{
+	struct row_place *p = xmalloc((nr ? nr : 1) * sizeof(*p));
+	size_t *to = xmalloc((nr ? nr : 1) * sizeof(*to));
+	struct metrics_row *sorted = xmalloc((nr ? nr : 1) * sizeof(*sorted));
+
+	for (size_t i = 0; i < nr; i++)
+		p[i] = (struct row_place){ rows[i].at, rows[i].head_id, i };
+	if (nr > 1)
+		qsort(p, nr, sizeof(*p), cmp_place);
+	for (size_t i = 0; i < nr; i++) {
+		sorted[i] = rows[p[i].old];
+		to[p[i].old] = i;
+	}
+	memcpy(rows, sorted, nr * sizeof(*rows));
+	for (size_t i = 0; m && i < m->nr_escape_list; i++)
+		m->escape_list[i].row = to[m->escape_list[i].row];
+	for (size_t i = 0; m && i < m->nr_pair_notes; i++)
+		m->pair_notes[i].row = to[m->pair_notes[i].row];
+	for (size_t i = 0; m && i < m->nr_verifier; i++)
+		m->verifier[i].row = to[m->verifier[i].row];
+	free(sorted);
+	free(to);
+	free(p);
+}
+
+static int cmp_vkey(const void *x, const void *y)
+{
+	const struct vkey *a = x, *b = y;
+
+	if (a->repo != b->repo)
+		return a->repo < b->repo ? -1 : 1;
+	return (a->group > b->group) - (a->group < b->group);
+}
+
+/* The heads of a busy group in a lean pass's window, as rows of their own (tmp). */
+struct lean_heads {
+	struct acc *a;
+	struct metrics tmp;
+	struct pair_facts facts;
+};
+
+static int add_lean_head(const struct pair_info *p, void *data)
+{
+	struct lean_heads *lh = data;
+	struct metrics *m = lh->a->m;
+
+	if (p->at < m->since || p->at >= m->until ||
+	    (*m->repo && (!p->repo || strcmp(p->repo, m->repo))))
+		return 0;
+	if (make_facts(lh->a->store, lh->a->opts->idmap, lh->a->quarantine, p, &lh->facts) < 0)
+		return -1;
+	if (!lh->facts.shadow_attempts)
+		return 0;
+	ALLOC_GROW(lh->tmp.rows, lh->tmp.nr_rows + 1, lh->tmp.alloc_rows);
+	fill_row(m, &lh->facts, &lh->tmp.rows[lh->tmp.nr_rows++]);
+	return 0;
+}
+
+/*
+ * The heads of the groups with three shadow attempts or more (a lean pass
+ * kept no row of theirs) into lh->tmp, in window order: the keys whose
+ * vsum slot reached 3, counted exactly, and the heads of those groups read
+ * again and classified.
+ */
+static int lean_busy_heads(struct acc *a, struct lean_heads *lh)
+{
+	struct metrics *m = a->m;
+	struct metrics_lean *l = m->lean_;
+	struct vkey *cand;
+	size_t nc = l->nr_vwide;
+	int ret = 0;
+
+	/* The keys of the slots at 3, and those that did not pack; the rest go first. */
+	for (size_t i = 0; i < l->nr_vkeys; i++) {
+		struct vkey k = vkey_unpack(l->vkeys[i]);
+
+		if (l->vsum[vkey_hash(k.repo, k.group) >> (64 - VSUM_BITS)] >= 3)
+			l->vkeys[nc++ - l->nr_vwide] = l->vkeys[i];
+	}
+	cand = xmalloc((nc ? nc : 1) * sizeof(*cand));
+	for (size_t i = 0; i < nc; i++)
+		cand[i] = i < l->nr_vwide ? l->vwide[i] : vkey_unpack(l->vkeys[i - l->nr_vwide]);
+	free(l->vkeys);
+	free(l->vsum);
+	l->vkeys = NULL;
+	l->vsum = NULL;
+	if (nc > 1)
+		qsort(cand, nc, sizeof(*cand), cmp_vkey);
+	for (size_t i = 0, j; i < nc && !ret; i = j) {
+		int64_t attempts = 0;
+		const struct vkey *k = &cand[i];
+
+		for (j = i; j < nc && !cmp_vkey(&cand[j], k); j++)
+			attempts += cand[j].attempts;
+		if (attempts < 3)
+			continue;
+		if (k->group >= 0)
+			ret = query_pr_heads(a->store, m->pool_.items[k->repo], k->group,
+					     add_lean_head, lh);
+		else
+			ret = query_head_pair(a->store, -k->group - 1, add_lean_head, lh);
+	}
+	free(cand);
+	sort_rows(lh->tmp.rows, lh->tmp.nr_rows, NULL);
+	return ret < 0 ? -1 : 0;
+}
+
+/* The kept row of head r (added when there is none). */
+static size_t lean_row_of(struct metrics *m, const struct metrics_row *r)
+{
+	for (size_t i = 0; i < m->nr_rows; i++)
+		if (m->rows[i].head_id == r->head_id)
+			return i;
+	ALLOC_GROW(m->rows, m->nr_rows + 1, m->alloc_rows);
+	m->rows[m->nr_rows] = *r;
+	return m->nr_rows++;
+}
+
+/* finish_verifier after a lean pass: the busy groups' heads read again, rows kept for those flagged. */
+static int lean_verifier(struct acc *a)
+{
+	struct metrics *m = a->m;
+	struct lean_heads lh = { .a = a, .facts = PAIR_FACTS_INIT };
+	struct verifier v;
+	size_t kept = m->nr_rows; /* the escapes' and pair notes' */
+	int ret = lean_busy_heads(a, &lh), vret;
+
+	pair_facts_release(&lh.facts);
+	vret = verifier_init(&v, a->store, a->opts->repo);
+	if (!ret)
+		ret = vret;
+	if (!ret)
+		ret = check_groups(&v, &lh.tmp);
+	m->verifier = v.found;
+	m->nr_verifier = v.nr;
+	for (size_t i = 0; i < m->nr_verifier; i++)
+		m->verifier[i].row = lean_row_of(m, &lh.tmp.rows[m->verifier[i].row]);
+	/* Rows added for flagged heads go in window order, as every row is. */
+	if (m->nr_rows > kept)
+		sort_rows(m->rows, m->nr_rows, m);
+	if (m->nr_verifier > 1)
+		qsort(m->verifier, m->nr_verifier, sizeof(*m->verifier), cmp_found);
+	for (size_t i = 0; i < m->nr_verifier; i++) {
+		struct metrics_row *r = &m->rows[m->verifier[i].row];
+
+		m->verifier_heads += !r->verifier_changed;
+		r->verifier_changed = true;
+	}
+	verifier_release(&v);
+	free(lh.tmp.rows);
+	return ret;
+}
+
+/* tail_work after a lean pass: the wall-clock distributions and the days from its sums. */
+static void lean_periods(struct metrics *m);
+
+static void lean_tail(struct metrics *m)
+{
+	struct metrics_lean *l = m->lean_;
+	const struct metrics_gates *g = &m->gates;
+	struct dvec *w = &l->wall_narrowed;
+	int64_t first, last;
+
+	size_t n = w->nr + l->wall_other.nr + g->nr, nv = w->nr;
+	double *v;
+
+	/*
+	 * The narrowed shadow runs' median, then all of them, then the full
+	 * runs', in one array each of its final size: a grown one leaves its
+	 * smaller copies on the heap (core/util.c keeps freed memory).
+	 */
+	v = xmalloc((n ? n : 1) * sizeof(*v));
+	if (w->nr)
+		memcpy(v, w->v, w->nr * sizeof(*v));
+	for (size_t i = 0; i < g->nr; i++)
+		if (g->gap[i] & METRICS_GAP_NARROWED)
+			v[nv++] = g->shadow_s[i];
+	m->narrowed_wall_p50 = metrics_quantile(v, nv, 0.5);
+	if (l->wall_other.nr)
+		memcpy(v + nv, l->wall_other.v, l->wall_other.nr * sizeof(*v));
+	nv += l->wall_other.nr;
+	for (size_t i = 0; i < g->nr; i++)
+		if (!(g->gap[i] & METRICS_GAP_NARROWED))
+			v[nv++] = g->shadow_s[i];
+	dist_of_in_place(v, nv, &m->wall_shadow);
+	n = l->wall_full.nr + g->nr;
+	v = xrealloc(v, (n ? n : 1) * sizeof(*v));
+	if (l->wall_full.nr)
+		memcpy(v, l->wall_full.v, l->wall_full.nr * sizeof(*v));
+	memcpy(v + l->wall_full.nr, g->full_s, g->nr * sizeof(*v));
+	dist_of_in_place(v, n, &m->wall_full);
+	free(v);
+	/* The days as finish_days lays them out, those with heads made in the pass. */
+	if (l->nr_days)
+		day_close(m, &l->days[l->nr_days - 1], &l->day);
+	if (l->by)
+		lean_periods(m);
+	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !l->seen)
+		return;
+	first = m->since != INT64_MIN ? day_of(m->since) : day_of(l->first_at);
+	last = m->until != INT64_MAX ? day_of(m->until - 1) : day_of(l->last_at);
+	if (last - first + 1 > METRICS_MAX_DAYS && l->seen) {
+		first = day_of(l->first_at);
+		last = day_of(l->last_at);
+	}
+	if (last < first || last - first + 1 > METRICS_MAX_DAYS)
+		return;
+	m->nr_days = (size_t)(last - first + 1);
+	m->days = xcalloc(m->nr_days, sizeof(*m->days));
+	for (size_t k = 0, j = 0; k < m->nr_days; k++) {
+		struct metrics_day *d = &m->days[k];
+		int64_t day = first + (int64_t)k;
+
+		while (j < l->nr_days && l->days[j].day < day)
+			j++;
+		if (j < l->nr_days && l->days[j].day == day)
+			*d = l->days[j];
+		else
+			day_close(m, d, &l->day);
+		set_span(m, d, day * MS_PER_DAY, (day + 1) * MS_PER_DAY);
+	}
 }
 
 static const char *const period_names[] = { "day", "week", "month" };
@@ -1978,7 +2864,7 @@ static int64_t period_next_day(int64_t first, enum metrics_period by)
 static size_t fill_periods(const struct metrics *m, enum metrics_period by, int64_t first,
 			   int64_t last, struct metrics_day **out)
 {
-	struct dvec aff = { 0 }, wall = { 0 };
+	struct day_acc da = { 0 };
 	size_t n = 0, alloc = 0, i = 0;
 
 	for (int64_t p = period_first_day(first, by); p <= last; p = period_next_day(p, by)) {
@@ -1997,10 +2883,10 @@ static size_t fill_periods(const struct metrics *m, enum metrics_period by, int6
 		from = i;
 		while (i < m->nr_rows && m->rows[i].at < d->end)
 			i++;
-		fill_day(m, from, i, d, &aff, &wall);
+		fill_day(m, from, i, d, &da);
 	}
-	free(aff.v);
-	free(wall.v);
+	free(da.aff.v);
+	free(da.wall.v);
 	if (n == SIZE_MAX) {
 		free(*out);
 		*out = NULL;
@@ -2015,6 +2901,16 @@ size_t metrics_by_period(const struct metrics *m, enum metrics_period by,
 	size_t n;
 
 	*out = NULL;
+	if (m->rows_sparse) {
+		/* A lean pass made them (metrics_opts.by): a copy, as made here. */
+		if (m->periods_by_ != (int)by + 1)
+			BUG("periods by %s of a lean pass that made none", metrics_period_name(by));
+		if (m->nr_periods_) {
+			*out = xmalloc(m->nr_periods_ * sizeof(**out));
+			memcpy(*out, m->periods_, m->nr_periods_ * sizeof(**out));
+		}
+		return m->nr_periods_;
+	}
 	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !m->nr_rows)
 		return 0;
 	first = day_of(m->since != INT64_MIN ? m->since : m->rows[0].at);
@@ -2027,6 +2923,64 @@ size_t metrics_by_period(const struct metrics *m, enum metrics_period by,
 		n = fill_periods(m, by, day_of(m->rows[0].at),
 				 day_of(m->rows[m->nr_rows - 1].at), out);
 	return n == SIZE_MAX ? 0 : n;
+}
+
+/*
+ * fill_periods from a lean pass's periods (those with heads; the others
+ * empty), into *out: SIZE_MAX (nothing kept) past METRICS_MAX_DAYS.
+ */
+static size_t lean_fill_periods(const struct metrics *m, enum metrics_period by, int64_t first,
+				int64_t last, struct metrics_day **out)
+{
+	struct metrics_lean *l = m->lean_;
+	size_t n = 0, alloc = 0, j = 0;
+
+	for (int64_t p = period_first_day(first, by); p <= last; p = period_next_day(p, by)) {
+		struct metrics_day *d;
+
+		if (n == METRICS_MAX_DAYS) {
+			n = SIZE_MAX;
+			break;
+		}
+		ALLOC_GROW(*out, n + 1, alloc);
+		d = memset(&(*out)[n++], 0, sizeof(**out));
+		while (j < l->nr_per && l->per[j].day < p)
+			j++;
+		if (j < l->nr_per && l->per[j].day == p)
+			*d = l->per[j];
+		else
+			day_close(m, d, &l->per_acc);
+		set_span(m, d, p * MS_PER_DAY, period_next_day(p, by) * MS_PER_DAY);
+	}
+	if (n == SIZE_MAX) {
+		free(*out);
+		*out = NULL;
+	}
+	return n;
+}
+
+/* metrics_by_period's periods of a lean pass, kept in m for it (m->periods_). */
+static void lean_periods(struct metrics *m)
+{
+	struct metrics_lean *l = m->lean_;
+	enum metrics_period by = (enum metrics_period)(l->by - 1);
+	int64_t first, last;
+	size_t n = 0;
+
+	if (l->nr_per)
+		day_close(m, &l->per[l->nr_per - 1], &l->per_acc);
+	m->periods_by_ = l->by;
+	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !l->seen)
+		return;
+	first = day_of(m->since != INT64_MIN ? m->since : l->first_at);
+	last = day_of(m->until != INT64_MAX ? m->until - 1 : l->last_at);
+	if (last < first)
+		return;
+	n = lean_fill_periods(m, by, first, last, &m->periods_);
+	/* A window of more periods than that: those from the first head to the last. */
+	if (n == SIZE_MAX && l->seen)
+		n = lean_fill_periods(m, by, day_of(l->first_at), day_of(l->last_at), &m->periods_);
+	m->nr_periods_ = n == SIZE_MAX ? 0 : n;
 }
 
 int metrics_compute(struct store *s, const struct window *w,
@@ -2054,6 +3008,9 @@ int metrics_compute(struct store *s, const struct window *w,
 	out->confidence = a.opts->confidence;
 	out->escape_target = a.opts->escape_target;
 	win.repo = out->repo;
+	if (a.opts->lean && !a.opts->split)
+		out->lean_ = lean_new(a.opts->by);
+	out->rows_sparse = out->lean_ != NULL;
 	/*
 	 * Fresh before the blind spots' connection reads it too (one rebuild,
 	 * not two racing), and the new heads' facts kept before it may take
@@ -2075,7 +3032,7 @@ int metrics_compute(struct store *s, const struct window *w,
 
 		tail_start(&tail, &a);
 		finish_figures(&a);
-		ret = finish_verifier(s, a.opts, out);
+		ret = finish_verifier(&a);
 		finish_prs(out);
 		finish_incomplete(out);
 		tail_finish(&tail);
@@ -2093,11 +3050,15 @@ int metrics_compute(struct store *s, const struct window *w,
 	}
 	if (blind_finish(&a, &blind, !ret) && !ret)
 		ret = -1;
+	lean_release(out->lean_);
+	out->lean_ = NULL;
 	strmap_clear(&a.reason_index);
 	quarantine_index_release(&quarantine);
 	note_index_release(&notes);
 	pair_facts_release(&a.facts);
 	free(a.ff);
+	free(a.ffl);
+	free(a.ff_walls.v);
 	return ret ? -1 : 0;
 }
 
@@ -2129,5 +3090,8 @@ void metrics_release(struct metrics *m)
 	strmap_clear(&m->pool_index_);
 	identity_figures_release(&m->identity);
 	metrics_seeded_release(&m->seeded);
+	lean_release(m->lean_);
+	gates_release(&m->gates);
+	free(m->periods_);
 	memset(m, 0, sizeof(*m));
 }

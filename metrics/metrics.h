@@ -104,10 +104,16 @@ struct metrics_opts {
 	struct repo_later *repo;   /* the verifier check's diffs (NULL: stored diffs) */
 	bool split;                /* the pass from both ends, the figures on two threads:
 				      sooner, for a second connection and its cache */
+	bool lean;                 /* figures only (ignored with split): rows keeps only
+				      the heads escapes, pair notes and the verifier check
+				      point to, not one a head (metrics.rows_sparse) */
+	int by;                    /* a lean pass's periods too (metrics_by_period):
+				      enum metrics_period + 1, 0: none */
 };
 #define METRICS_OPTS_INIT { .idmap = NULL, .threshold = METRICS_DEFAULT_THRESHOLD, \
 	.confidence = METRICS_DEFAULT_CONFIDENCE,                              \
-	.escape_target = METRICS_DEFAULT_ESCAPE_TARGET, .now = 0, .repo = NULL, .split = false }
+	.escape_target = METRICS_DEFAULT_ESCAPE_TARGET, .now = 0, .repo = NULL, .split = false, \
+	.lean = false, .by = 0 }
 
 /* One head of the window, compactly: a row of the runs and disagreements views. */
 struct metrics_row { /* wide members first: 10^5 rows, no padding between */
@@ -129,6 +135,25 @@ struct metrics_row { /* wide members first: 10^5 rows, no padding between */
 	bool explained;         /* an escape with a note */
 	bool verifier_changed;  /* went green after a change to its verifier only */
 	bool base_unrun;        /* an escape that no run of main covers */
+};
+
+/*
+ * A lean pass's pairs whose latest shadow and full attempts both have a
+ * wall-clock, in window order, as the merge queue (metrics/queue.h) reads
+ * them, 20 bytes each: the wall-clock times, and the milliseconds since
+ * the pair before (the first: since 0) under two bits, force-full (its
+ * decision run_all) and narrowed (selected); a gap of METRICS_GAP_FAR or
+ * more is METRICS_GAP_FAR, its window time the next one of far.
+ */
+#define METRICS_GAP_FORCE_FULL (UINT32_C(1) << 31)
+#define METRICS_GAP_NARROWED (UINT32_C(1) << 30)
+#define METRICS_GAP_FAR (METRICS_GAP_NARROWED - 1)
+struct metrics_gates {
+	double *shadow_s, *full_s;
+	uint32_t *gap;
+	size_t nr, alloc;
+	int64_t *far;
+	size_t nr_far, alloc_far;
 };
 
 /* One escape (class escape or non-hermetic), with its evidence. */
@@ -347,13 +372,25 @@ struct metrics {
 	struct metrics_day *days;
 	size_t nr_days;
 
-	struct metrics_row *rows; /* every head, in window order */
+	/*
+	 * Every head, in window order; with rows_sparse (metrics_opts.lean)
+	 * only those escape_list, pair_notes and verifier point to, in window
+	 * order too: a report over 10^6 heads has no room for 152 MB of rows.
+	 */
+	struct metrics_row *rows;
 	size_t nr_rows, alloc_rows;
+	bool rows_sparse;
+	struct metrics_gates gates; /* with rows_sparse: the merge queue's pairs */
+	/* With rows_sparse: the periods of metrics_opts.by, made in the pass. */
+	struct metrics_day *periods_;
+	size_t nr_periods_;
+	int periods_by_;
 
 	/* Private: interned strings the rows point to. */
 	struct strlist pool_;
 	struct strmap pool_index_;
 	const char *pool_last_; /* what pool_str returned last */
+	struct metrics_lean *lean_; /* a lean pass's sums, while metrics_compute runs */
 };
 
 /*
