@@ -365,6 +365,12 @@ struct metrics {
 int metrics_compute(struct store *s, const struct window *w,
 		    const struct metrics_opts *opts, struct metrics *out);
 void metrics_release(struct metrics *m);
+/*
+ * m's days_needed again at now (the pace's days, an unbounded until
+ * counted as now), first_at being its first head's window time
+ * (INT64_MIN: none): for figures kept, whose pace moves with now.
+ */
+void metrics_days_needed(struct metrics *m, int64_t first_at, int64_t now);
 
 /*
  * The p-th quantile (0..1) of n sorted values, numpy's default "linear"
