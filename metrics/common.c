@@ -1,6 +1,7 @@
 /* Window options, loading and n/a-aware formatting shared by the metrics commands. */
 #include "core/tiadash.h"
 #include "core/config.h"
+#include "core/paircache.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
@@ -228,6 +229,9 @@ int metrics_load(struct cmd_context *ctx, const struct window *w, double thresho
 	memset(out, 0, sizeof(*out));
 	/* The generation before computing: a write meanwhile makes the figures stale. */
 	ret = load_key(ctx, w, threshold, &cfg, &opts, &key);
+	/* Its rebuild after a plain SQL edit bumps the generation: before reading it. */
+	if (!ret)
+		(void)pair_cache_refresh(ctx->store);
 	if (!ret)
 		ret = store_generation(ctx->store, &generation);
 	if (!ret)

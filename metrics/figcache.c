@@ -314,7 +314,9 @@ static int decode(const void *blob, size_t len, int64_t *first_at, struct metric
 int figcache_get(struct store *s, const char *key, int64_t now, struct metrics *out)
 {
 	sqlite3_stmt *st = store_stmt(s, "SELECT data FROM figures"
-				      " WHERE key = ?1 AND generation = (SELECT n FROM generation)");
+				      " WHERE key = ?1 AND generation = (SELECT n FROM generation)"
+				      /* A plain SQL edit no reader has seen yet. */
+				      " AND NOT EXISTS (SELECT 1 FROM pair_stale)");
 	int64_t first_at = INT64_MIN;
 	int rc, ret = 1;
 

@@ -8,7 +8,9 @@
  * class stamp), the repository the verifier check reads, and now when the
  * trend's previous window moves with it (a since and an unbounded until).
  * A row is fresh only while its generation is the store's
- * (store_generation): any write transaction makes it stale. days_needed,
+ * (store_generation): any write transaction makes it stale, and so does
+ * a plain SQL edit of the pairs' tables (the pair cache's triggers list
+ * its heads stale; its rebuild bumps the generation). days_needed,
  * whose pace moves with now, is computed again at every read.
  *
  * The dashboard draws kept figures at once and computes the rows only when
