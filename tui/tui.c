@@ -123,6 +123,7 @@ struct tui_job {
 	bool do_metrics, do_props;
 	bool kept_first;   /* the figures kept, when fresh, before computing them */
 	bool kept;         /* m holds kept figures: no rows */
+	bool rows;         /* the rows behind kept figures (start_rows) */
 	bool threaded;
 	atomic_bool cancel, finished;
 	int rc;
@@ -267,15 +268,16 @@ static void start_job(struct tui *t, bool do_metrics, bool do_props, bool kept_f
 void tui_figures_start(struct tui *t)
 {
 	/* The kept figures at once, unless a view wants the rows anyway. */
+	t->fig.rows_failed = false;
 	start_job(t, true, t->fig.props_wanted, !t->fig.rows_wanted);
 }
 
 /* The rows behind kept figures, computed (and the figures with them). */
 static void start_rows(struct tui *t)
 {
-	struct tui_figures *f = &t->fig;
-
-	start_job(t, true, f->props_wanted && !f->props_ready, false);
+	/* Not the proposals: they were asked for apart (and may have failed). */
+	start_job(t, true, false, false);
+	t->fig.job->rows = true;
 }
 
 bool tui_figures_rows(struct tui *t, bool wait)
@@ -283,7 +285,8 @@ bool tui_figures_rows(struct tui *t, bool wait)
 	struct tui_figures *f = &t->fig;
 
 	f->rows_wanted = true;
-	if (!f->running && f->ready && !f->rows_ready)
+	/* Once per figures: a failed computation is said once, not again each frame. */
+	if (!f->running && f->ready && !f->rows_ready && !f->rows_failed)
 		start_rows(t);
 	while (wait && f->running && !(f->ready && f->rows_ready))
 		tui_figures_poll(t, true);
@@ -339,6 +342,7 @@ bool tui_figures_poll(struct tui *t, bool wait)
 			f->props_generation++;
 		}
 	} else {
+		f->rows_failed |= j->rows;
 		tui_message(t, true, "cannot compute the figures (the reason is "
 			    "printed when the dashboard closes)");
 	}

@@ -349,6 +349,7 @@ struct tui_figures {
 	bool ready;              /* m and gate hold the window's figures */
 	bool rows_ready;         /* m holds its rows too (not kept figures alone) */
 	bool rows_wanted;        /* a view reads the rows (tui_figures_rows) */
+	bool rows_failed;        /* computing them failed (until the next reload) */
 	int64_t generation;      /* bumped when new figures arrive */
 	struct metrics m;
 	struct metrics_gate gate;
