@@ -202,7 +202,6 @@ static int load_key(struct cmd_context *ctx, const struct window *w, double thre
 		    struct config *cfg, struct metrics_opts *opts, struct strbuf *key)
 {
 	struct strbuf rk = STRBUF_INIT;
-	int ret;
 
 	opts->threshold = threshold;
 	opts->split = true;
@@ -212,9 +211,9 @@ static int load_key(struct cmd_context *ctx, const struct window *w, double thre
 	opts->now = ctx->now;
 	opts->repo = ctx->repo_later;
 	repo_key(ctx, &rk);
-	ret = figcache_key(ctx->store, w, opts, rk.buf, key);
+	figcache_key(w, opts, rk.buf, key);
 	strbuf_release(&rk);
-	return ret;
+	return 0;
 }
 
 int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,

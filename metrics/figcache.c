@@ -28,15 +28,14 @@ static void key_add(struct digest *d, const char *fmt, ...)
 	strbuf_release(&sb);
 }
 
-int figcache_key(struct store *s, const struct window *w, const struct metrics_opts *opts,
-		 const char *repo_key, struct strbuf *key)
+void figcache_key(const struct window *w, const struct metrics_opts *opts, const char *repo_key,
+		  struct strbuf *key)
 {
 	struct digest d;
 	char hex[33];
 	/* The trend's previous window ends at since and is as long as [since, now). */
 	bool moves = w->since != INT64_MIN && w->until == INT64_MAX;
 
-	UNUSED(s);
 	digest_init(&d);
 	key_add(&d, "%s %zu", FIGCACHE_FORMAT, sizeof(struct metrics));
 	key_add(&d, "%" PRId64 " %" PRId64, w->since, w->until);
@@ -52,7 +51,6 @@ int figcache_key(struct store *s, const struct window *w, const struct metrics_o
 	digest_hex(&d, hex);
 	strbuf_reset(key);
 	strbuf_addstr(key, hex);
-	return 0;
 }
 
 /* ---- the blob ---- */

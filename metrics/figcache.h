@@ -26,11 +26,10 @@
 /*
  * The key of w's figures under opts (its idmap, threshold, confidence,
  * escape target, now) and repo_key (what names the verifier check's
- * repository: "" for the stored diffs), into key (reset first). -1 after
- * error().
+ * repository: "" for the stored diffs), into key (reset first).
  */
-int figcache_key(struct store *s, const struct window *w, const struct metrics_opts *opts,
-		 const char *repo_key, struct strbuf *key);
+void figcache_key(const struct window *w, const struct metrics_opts *opts, const char *repo_key,
+		  struct strbuf *key);
 
 /*
  * The figures kept under key, if fresh, into out (released by
