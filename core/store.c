@@ -499,6 +499,8 @@ int store_begin(struct store *s)
 
 	if (rc < 0)
 		return -1;
+	if (!s->depth)
+		s->changes_at_begin = sqlite3_total_changes64(s->db);
 	s->depth++;
 	return 0;
 }
@@ -509,8 +511,13 @@ int store_commit(struct store *s)
 
 	if (!s->depth)
 		BUG("commit without a transaction");
-	/* A write transaction changes the data: the figures kept before are stale. */
-	if (s->depth == 1 && store_exec(s, "UPDATE generation SET n = n + 1") < 0) {
+	/*
+	 * A write transaction that changed a row: the figures kept before are
+	 * stale. One that changed none (the same artifacts ingested again)
+	 * leaves them fresh.
+	 */
+	if (s->depth == 1 && sqlite3_total_changes64(s->db) != s->changes_at_begin &&
+	    store_exec(s, "UPDATE generation SET n = n + 1") < 0) {
 		store_rollback(s);
 		return -1;
 	}

@@ -43,6 +43,7 @@ struct store {
 	} *texts;
 	size_t nr_texts, cap_texts;
 	int depth; /* open transactions: 1 is BEGIN, deeper ones savepoints */
+	int64_t changes_at_begin; /* sqlite3_total_changes64 at the outermost BEGIN */
 	const atomic_bool *cancel; /* see store_set_cancel (NULL: none) */
 };
 
@@ -100,7 +101,7 @@ int store_write_now(struct store *s, int (*fn)(struct store *s, void *data), voi
 
 /*
  * The store's generation into *out: a count the outermost store_commit of
- * every write transaction bumps, so figures kept under it (metrics/
+ * every write transaction that changed a row bumps, so figures kept under it (metrics/
  * figcache.h) are fresh while it stays. store_write_now's transactions do
  * not bump it: they write only what the tables give again. -1 after error().
  */

@@ -300,10 +300,14 @@ void tui_proposals_want(struct tui *t)
 	if (f->props_wanted)
 		return;
 	f->props_wanted = true;
-	if (f->running)
+	if (f->running) {
+		bool rows = f->job->rows;
+
 		start_job(t, f->job->do_metrics, true, f->job->kept_first);
-	else
+		f->job->rows = rows;
+	} else {
 		start_job(t, false, true, false);
+	}
 }
 
 bool tui_figures_poll(struct tui *t, bool wait)
