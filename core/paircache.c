@@ -240,6 +240,13 @@ static int rebuild(struct store *s, void *data)
 		return -1;
 	if (query_stale_pairs(s, write_row, s) != 0 || mark_days(s) < 0)
 		return -1;
+	/*
+	 * The tables changed under the cache: by a writer that did not bump the
+	 * generation (plain SQL), when no commit of this one follows. The
+	 * figures kept (metrics/figcache.h) are stale either way.
+	 */
+	if (exec_stmt(s, "UPDATE generation SET n = n + 1") < 0)
+		return -1;
 	st = store_stmt(s, clear_sql);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);

@@ -406,6 +406,18 @@ static const char *const migrations[] = {
 	 */
 	"ALTER TABLE seed_mutant ADD COLUMN executed TEXT"
 	" CHECK (executed IN ('yes', 'no', 'no-file', 'no-line'));",
+
+	/*
+	 * 14 -> 15: the store's generation, which the outermost commit of every
+	 * write transaction bumps (store_commit; not the caches readers keep
+	 * fresh through store_write_now, which hold nothing the tables do not
+	 * give), and the figures a reader kept under it (metrics/figcache.h):
+	 * a row is fresh only while its generation is the store's.
+	 */
+	"CREATE TABLE generation (n INTEGER NOT NULL);"
+	"INSERT INTO generation (n) VALUES (0);"
+	"CREATE TABLE figures (key TEXT PRIMARY KEY, generation INTEGER NOT NULL,"
+	"  data BLOB NOT NULL);",
 #undef STALE_RUN
 #undef STALE
 };
@@ -487,6 +499,8 @@ int store_begin(struct store *s)
 
 	if (rc < 0)
 		return -1;
+	if (!s->depth)
+		s->changes_at_begin = sqlite3_total_changes64(s->db);
 	s->depth++;
 	return 0;
 }
@@ -497,6 +511,16 @@ int store_commit(struct store *s)
 
 	if (!s->depth)
 		BUG("commit without a transaction");
+	/*
+	 * A write transaction that changed a row: the figures kept before are
+	 * stale. One that changed none (the same artifacts ingested again)
+	 * leaves them fresh.
+	 */
+	if (s->depth == 1 && sqlite3_total_changes64(s->db) != s->changes_at_begin &&
+	    store_exec(s, "UPDATE generation SET n = n + 1") < 0) {
+		store_rollback(s);
+		return -1;
+	}
 	rc = s->depth > 1 ? savepoint(s, "RELEASE", s->depth - 1)
 			  : store_exec(s, "COMMIT");
 	if (rc < 0) {
@@ -555,6 +579,19 @@ int store_write_now(struct store *s, int (*fn)(struct store *s, void *data), voi
 	}
 	sqlite3_busy_timeout(s->db, s->busy_ms);
 	return ret;
+}
+
+int store_generation(struct store *s, int64_t *out)
+{
+	sqlite3_stmt *st = store_stmt(s, "SELECT n FROM generation");
+	int rc = sqlite3_step(st);
+
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? error("the store %s has no generation row", s->path)
+					 : store_error(s, "cannot read the store's generation");
+	return 0;
 }
 
 int store_name_id(struct store *s, const char *text, size_t len, int64_t *id)

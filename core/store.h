@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 
 /* The schema version this tiadash writes; older stores are migrated up. */
-#define STORE_SCHEMA_VERSION 14
+#define STORE_SCHEMA_VERSION 15
 /* day_of (core/timeutil.h) of an SQL expression of window time, in SQL. */
 #define STORE_DAY_SQL(at) "(CASE WHEN " at " >= 0 THEN " at " / 86400000" \
 	" ELSE -((-" at " + 86399999) / 86400000) END)"
@@ -43,6 +43,7 @@ struct store {
 	} *texts;
 	size_t nr_texts, cap_texts;
 	int depth; /* open transactions: 1 is BEGIN, deeper ones savepoints */
+	int64_t changes_at_begin; /* sqlite3_total_changes64 at the outermost BEGIN */
 	const atomic_bool *cancel; /* see store_set_cancel (NULL: none) */
 };
 
@@ -97,6 +98,14 @@ void store_rollback(struct store *s);
  */
 int store_write_now(struct store *s, int (*fn)(struct store *s, void *data), void *data,
 		    const char *what);
+
+/*
+ * The store's generation into *out: a count the outermost store_commit of
+ * every write transaction that changed a row bumps, so figures kept under it (metrics/
+ * figcache.h) are fresh while it stays. store_write_now's transactions do
+ * not bump it: they write only what the tables give again. -1 after error().
+ */
+int store_generation(struct store *s, int64_t *out);
 
 /* Id of `text` in the name table, inserted if new (inside a transaction). */
 int store_name_id(struct store *s, const char *text, size_t len, int64_t *id);

@@ -1,9 +1,13 @@
 /* Window options, loading and n/a-aware formatting shared by the metrics commands. */
 #include "core/tiadash.h"
 #include "core/config.h"
+#include "core/paircache.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
+#include "metrics/figcache.h"
+
+#include <unistd.h>
 
 void metrics_args_init(struct metrics_args *a, const struct cmd *cmd, unsigned formats)
 {
@@ -176,14 +180,84 @@ static int load(struct cmd_context *ctx, const struct window *w,
 	return ret;
 }
 
+/* What names the verifier check's repository in the figures' key: --repo, else the cwd. */
+static void repo_key(const struct cmd_context *ctx, struct strbuf *out)
+{
+	char *cwd;
+
+	if (ctx->repo_path) {
+		strbuf_addstr(out, ctx->repo_path);
+		return;
+	}
+	cwd = getcwd(NULL, 0);
+	strbuf_addf(out, "cwd %s", cwd ? cwd : "?");
+	free(cwd);
+}
+
+/*
+ * The dashboard's options and the figures' key (metrics/figcache.h) under
+ * them; opts->idmap borrows cfg's.
+ */
+static int load_key(struct cmd_context *ctx, const struct window *w, double threshold,
+		    struct config *cfg, struct metrics_opts *opts, struct strbuf *key)
+{
+	struct strbuf rk = STRBUF_INIT;
+
+	opts->threshold = threshold;
+	opts->split = true;
+	if (config_load(cfg, ctx->db_path) < 0)
+		return -1;
+	opts->idmap = cfg->idmap;
+	opts->now = ctx->now;
+	opts->repo = ctx->repo_later;
+	repo_key(ctx, &rk);
+	figcache_key(w, opts, rk.buf, key);
+	strbuf_release(&rk);
+	return 0;
+}
+
 int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
 		 struct metrics *out)
 {
 	struct metrics_opts opts = METRICS_OPTS_INIT;
+	struct config cfg = CONFIG_INIT;
+	struct strbuf key = STRBUF_INIT;
+	int64_t generation;
+	int ret;
 
-	opts.threshold = threshold;
-	opts.split = true;
-	return load(ctx, w, &opts, out);
+	memset(out, 0, sizeof(*out));
+	/* The generation before computing: a write meanwhile makes the figures stale. */
+	ret = load_key(ctx, w, threshold, &cfg, &opts, &key);
+	/* Its rebuild after a plain SQL edit bumps the generation: before reading it. */
+	if (!ret)
+		(void)pair_cache_refresh(ctx->store);
+	if (!ret)
+		ret = store_generation(ctx->store, &generation);
+	if (!ret)
+		ret = metrics_compute(ctx->store, w, &opts, out);
+	/* Kept only when the write lock is free now: never waited for, never an error. */
+	if (!ret)
+		(void)figcache_put(ctx->store, key.buf, generation, out);
+	strbuf_release(&key);
+	config_release(&cfg);
+	return ret;
+}
+
+int metrics_load_kept(struct cmd_context *ctx, const struct window *w, double threshold,
+		      struct metrics *out)
+{
+	struct metrics_opts opts = METRICS_OPTS_INIT;
+	struct config cfg = CONFIG_INIT;
+	struct strbuf key = STRBUF_INIT;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = load_key(ctx, w, threshold, &cfg, &opts, &key);
+	if (!ret)
+		ret = figcache_get(ctx->store, key.buf, ctx->now, out);
+	strbuf_release(&key);
+	config_release(&cfg);
+	return ret;
 }
 
 static int load_args(struct cmd_context *ctx, const struct metrics_args *a, bool lean,

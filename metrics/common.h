@@ -108,10 +108,19 @@ void metrics_args_default_window(struct metrics_args *a, int64_t now);
 
 /*
  * Load the store's config (id-map) and compute the figures, for the
- * dashboard: the pass from both ends (metrics_opts.split). -1 after error().
+ * dashboard: the pass from both ends (metrics_opts.split); they are kept
+ * in the store (metrics/figcache.h) when its write lock is free. -1 after
+ * error().
  */
 int metrics_load(struct cmd_context *ctx, const struct window *w, double threshold,
 		 struct metrics *out);
+/*
+ * The figures metrics_load keeps (metrics/figcache.h), when they are fresh:
+ * 0 and out filled without its per-head parts (rows, escapes' evidence),
+ * 1 when none are, -1 after error(). out is always safe to release.
+ */
+int metrics_load_kept(struct cmd_context *ctx, const struct window *w, double threshold,
+		      struct metrics *out);
 /*
  * The same with the options of a command's arguments (threshold,
  * confidence, escape target) and its context's now and repository.

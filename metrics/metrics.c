@@ -1885,24 +1885,37 @@ static double window_days(const struct metrics *m)
  * now` (gate-check's default end) estimate the same days for the same
  * pairs. Without a now: window_days.
  */
-static double pace_days(const struct metrics *m, int64_t now)
+static double pace_days(const struct metrics *m, int64_t first_at, int64_t now)
 {
 	int64_t since = m->since, until = m->until != INT64_MAX ? m->until : now;
 
-	if (since == INT64_MIN && m->lean_ && m->lean_->seen)
-		since = m->lean_->first_at;
-	else if (since == INT64_MIN && !m->lean_ && m->nr_rows)
-		since = m->rows[0].at;
+	if (since == INT64_MIN)
+		since = first_at;
 	if (!now || since == INT64_MIN || until <= since)
 		return m->window_days;
 	return (double)(until - since) / MS_PER_DAY;
 }
 
+void metrics_days_needed(struct metrics *m, int64_t first_at, int64_t now)
+{
+	double per_day = (double)m->pairs / pace_days(m, first_at, now);
+
+	m->days_needed = NAN;
+	if (m->pairs_needed >= 0 && per_day > 0 && isfinite(per_day))
+		m->days_needed = ceil((double)m->pairs_needed / per_day);
+}
+
+/* The window's first head's time (INT64_MIN: none); a lean pass keeps no row for every head. */
+static int64_t first_head_at(const struct metrics *m)
+{
+	if (m->lean_)
+		return m->lean_->seen ? m->lean_->first_at : INT64_MIN;
+	return m->nr_rows ? m->rows[0].at : INT64_MIN;
+}
+
 /* Bounds of the rates, and how many more clean pairs the escape bound needs. */
 static void finish_bounds(struct metrics *m, int64_t now)
 {
-	double per_day;
-
 	stats_rate_of(m->escapes, m->pairs, m->confidence, &m->escape_bounds);
 	stats_rate_of(m->class_counts[CLASS_OVER_STRICT], m->pairs, m->confidence,
 		      &m->over_strict_bounds);
@@ -1910,10 +1923,8 @@ static void finish_bounds(struct metrics *m, int64_t now)
 	m->pairs_needed = stats_cp_more_needed(m->escapes, m->pairs, m->confidence,
 					       m->escape_target);
 	m->window_days = window_days(m);
-	per_day = (double)m->pairs / pace_days(m, now);
-	m->days_needed = NAN;
-	if (m->pairs_needed >= 0 && per_day > 0 && isfinite(per_day))
-		m->days_needed = ceil((double)m->pairs_needed / per_day);
+	m->first_head_at = first_head_at(m);
+	metrics_days_needed(m, m->first_head_at, now);
 }
 
 /* Pairs and escapes of the window before, for the trend. */

@@ -353,6 +353,7 @@ struct metrics {
 	int64_t pairs_needed;   /* -1: n/a */
 	double window_days;     /* NAN when unknown */
 	double days_needed;     /* NAN when unknown */
+	int64_t first_head_at;  /* the window's first head's time (ms); INT64_MIN: none */
 	struct metrics_trend trend;
 	struct metrics_blind blind;
 	struct metrics_verifier *verifier; /* in window order of their rows */
@@ -404,6 +405,12 @@ struct metrics {
 int metrics_compute(struct store *s, const struct window *w,
 		    const struct metrics_opts *opts, struct metrics *out);
 void metrics_release(struct metrics *m);
+/*
+ * m's days_needed again at now (the pace's days, an unbounded until
+ * counted as now), first_at being its first head's window time
+ * (INT64_MIN: none): for figures kept, whose pace moves with now.
+ */
+void metrics_days_needed(struct metrics *m, int64_t first_at, int64_t now);
 
 /*
  * The p-th quantile (0..1) of n sorted values, numpy's default "linear"

@@ -201,11 +201,17 @@ static bool has_notes(struct tui *t, int64_t head_id)
 	return any;
 }
 
+/* The figures with their rows (kept figures have none: they are asked for). */
+static bool rows_ready(struct tui *t)
+{
+	return tui_figures_rows(t, false);
+}
+
 static void sync_rows(struct tui *t, struct disagree *d)
 {
 	const struct metrics *m = &t->fig.m;
 
-	if (!t->fig.ready)
+	if (!rows_ready(t))
 		return;
 	if (d->generation == t->fig.generation && d->props_generation == t->fig.props_generation)
 		return;
@@ -273,7 +279,7 @@ static size_t disagree_lines(struct tui *t, struct view *v)
 	struct disagree *d = v->priv;
 
 	sync_rows(t, d);
-	return t->fig.ready ? d->nr_shown : 0;
+	return rows_ready(t) ? d->nr_shown : 0;
 }
 
 static void disagree_row(struct tui *t, struct view *v, size_t lineno, struct row_data *row)
@@ -299,7 +305,7 @@ static const struct metrics_row *selected(struct tui *t, struct view *v)
 	struct disagree *d = v->priv;
 
 	sync_rows(t, d);
-	if (!t->fig.ready || v->lineno >= d->nr_shown)
+	if (!rows_ready(t) || v->lineno >= d->nr_shown)
 		return NULL;
 	return &t->fig.m.rows[d->items[d->shown[v->lineno]].row];
 }
@@ -328,7 +334,7 @@ static void disagree_filter(struct tui *t, struct view *v, const char *pattern)
 
 	free(d->filter);
 	d->filter = pattern ? xstrdup(pattern) : NULL;
-	if (t->fig.ready && d->generation == t->fig.generation)
+	if (rows_ready(t) && d->generation == t->fig.generation)
 		apply_filter(t, d);
 }
 
@@ -337,7 +343,7 @@ static void disagree_status(struct tui *t, struct view *v, struct strbuf *sb)
 	struct disagree *d = v->priv;
 	const struct metrics *m = &t->fig.m;
 
-	if (!t->fig.ready) {
+	if (!rows_ready(t)) {
 		strbuf_addstr(sb, "computing the figures...");
 		return;
 	}
@@ -365,7 +371,7 @@ static void disagree_save(struct tui *t, struct view *v, FILE *f)
 
 	sync_rows(t, d);
 	fprintf(f, "filter %s\n", d->filter ? d->filter : "-");
-	for (size_t i = 0; t->fig.ready && i < d->nr_shown; i++) {
+	for (size_t i = 0; rows_ready(t) && i < d->nr_shown; i++) {
 		row_reset(&row);
 		strbuf_reset(&sb);
 		cells(t, d, &d->items[d->shown[i]], &row);

@@ -156,7 +156,10 @@ static int class_of(struct tui *t, int64_t head_id, enum pair_class *cls, struct
 /* A head that went green after a change to its verifier only (a disagreement too). */
 static bool verifier_changed(struct tui *t, int64_t head_id)
 {
-	for (size_t i = 0; t->fig.ready && i < t->fig.m.nr_rows; i++)
+	/* The rows: kept figures have none, they are computed now. */
+	if (!tui_figures_rows(t, true))
+		return false;
+	for (size_t i = 0; i < t->fig.m.nr_rows; i++)
 		if (t->fig.m.rows[i].head_id == head_id)
 			return t->fig.m.rows[i].verifier_changed;
 	return false;

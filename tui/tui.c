@@ -121,6 +121,9 @@ struct tui_job {
 	struct window w;
 	const struct strlist *rules_files;
 	bool do_metrics, do_props;
+	bool kept_first;   /* the figures kept, when fresh, before computing them */
+	bool kept;         /* m holds kept figures: no rows */
+	bool rows;         /* the rows behind kept figures (start_rows) */
 	bool threaded;
 	atomic_bool cancel, finished;
 	int rc;
@@ -168,7 +171,13 @@ static void *worker(void *data)
 	if (store_open(&wctx.store, j->db_path, STORE_EXISTING) == 0) {
 		store_set_cancel(wctx.store, &j->cancel);
 		j->rc = 0;
-		if (j->do_metrics)
+		if (j->do_metrics && j->kept_first) {
+			j->rc = metrics_load_kept(&wctx, &j->w, METRICS_DEFAULT_THRESHOLD, &j->m);
+			j->kept = j->rc == 0;
+			if (j->rc > 0)
+				j->rc = 0;
+		}
+		if (j->do_metrics && !j->kept && !j->rc)
 			j->rc = metrics_load(&wctx, &j->w, METRICS_DEFAULT_THRESHOLD, &j->m);
 		if (!j->rc && j->do_props && !atomic_load(&j->cancel))
 			j->rc = job_props(j, &wctx);
@@ -233,7 +242,7 @@ static void figures_cancel(struct tui *t)
 	quiet_end(t, q);
 }
 
-static void start_job(struct tui *t, bool do_metrics, bool do_props)
+static void start_job(struct tui *t, bool do_metrics, bool do_props, bool kept_first)
 {
 	struct tui_figures *f = &t->fig;
 	struct tui_job *j = xcalloc(1, sizeof(*j));
@@ -248,6 +257,7 @@ static void start_job(struct tui *t, bool do_metrics, bool do_props)
 	j->rules_files = &t->opts.rules_files;
 	j->do_metrics = do_metrics;
 	j->do_props = do_props;
+	j->kept_first = do_metrics && kept_first;
 	f->job = j;
 	f->running = true;
 	j->threaded = !pthread_create(&f->thread, NULL, worker, j);
@@ -257,7 +267,30 @@ static void start_job(struct tui *t, bool do_metrics, bool do_props)
 
 void tui_figures_start(struct tui *t)
 {
-	start_job(t, true, t->fig.props_wanted);
+	/* The kept figures at once, unless a view wants the rows anyway. */
+	t->fig.rows_failed = false;
+	start_job(t, true, t->fig.props_wanted, !t->fig.rows_wanted);
+}
+
+/* The rows behind kept figures, computed (and the figures with them). */
+static void start_rows(struct tui *t)
+{
+	/* Not the proposals: they were asked for apart (and may have failed). */
+	start_job(t, true, false, false);
+	t->fig.job->rows = true;
+}
+
+bool tui_figures_rows(struct tui *t, bool wait)
+{
+	struct tui_figures *f = &t->fig;
+
+	f->rows_wanted = true;
+	/* Once per figures: a failed computation is said once, not again each frame. */
+	if (!f->running && f->ready && !f->rows_ready && !f->rows_failed)
+		start_rows(t);
+	while (wait && f->running && !(f->ready && f->rows_ready))
+		tui_figures_poll(t, true);
+	return f->ready && f->rows_ready;
 }
 
 void tui_proposals_want(struct tui *t)
@@ -267,10 +300,14 @@ void tui_proposals_want(struct tui *t)
 	if (f->props_wanted)
 		return;
 	f->props_wanted = true;
-	if (f->running)
-		start_job(t, true, true);
-	else
-		start_job(t, false, true);
+	if (f->running) {
+		bool rows = f->job->rows;
+
+		start_job(t, f->job->do_metrics, true, f->job->kept_first);
+		f->job->rows = rows;
+	} else {
+		start_job(t, false, true, false);
+	}
 }
 
 bool tui_figures_poll(struct tui *t, bool wait)
@@ -292,6 +329,7 @@ bool tui_figures_poll(struct tui *t, bool wait)
 			memset(&j->m, 0, sizeof(j->m));
 			metrics_gate_check(&f->m, &criteria, &f->gate);
 			f->ready = true;
+			f->rows_ready = !j->kept;
 			f->generation++;
 		}
 		if (j->do_props) {
@@ -308,9 +346,16 @@ bool tui_figures_poll(struct tui *t, bool wait)
 			f->props_generation++;
 		}
 	} else {
+		f->rows_failed |= j->rows;
 		tui_message(t, true, "cannot compute the figures (the reason is "
 			    "printed when the dashboard closes)");
 	}
+	/*
+	 * Kept figures have no rows: computed now when a view wants them, or
+	 * ahead of one on a terminal (a script waits only for what it opens).
+	 */
+	if (j->rc == 0 && j->kept && (f->rows_wanted || !tui_scripted()))
+		start_rows(t);
 	job_free(j);
 	return true;
 }

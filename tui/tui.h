@@ -347,6 +347,9 @@ struct tui_figures {
 	pthread_t thread;
 	bool running;            /* a worker was started and not joined yet */
 	bool ready;              /* m and gate hold the window's figures */
+	bool rows_ready;         /* m holds its rows too (not kept figures alone) */
+	bool rows_wanted;        /* a view reads the rows (tui_figures_rows) */
+	bool rows_failed;        /* computing them failed (until the next reload) */
 	int64_t generation;      /* bumped when new figures arrive */
 	struct metrics m;
 	struct metrics_gate gate;
@@ -427,6 +430,13 @@ void tui_message(struct tui *t, bool is_error, const char *fmt, ...) ATTR_FORMAT
 void tui_prompt_start(struct tui *t, const char *label, const char *initial, prompt_fn fn);
 /* Restart the figures' computation (cancelling a running one). */
 void tui_figures_start(struct tui *t);
+/*
+ * The rows of the figures (metrics.rows, the escapes' evidence), which kept
+ * figures (metrics/figcache.h) do not have: true when m has them; else
+ * they are computed (wait: block for them). Every view that reads them
+ * asks first; from then on the figures are computed with their rows.
+ */
+bool tui_figures_rows(struct tui *t, bool wait);
 /* Ask for the proposals too (computed after the figures). */
 void tui_proposals_want(struct tui *t);
 /* Take a finished worker's results (wait: block for it); true if any arrived. */

@@ -58,7 +58,8 @@ echo ':view overview' >"$scripts/open.steps"
 # goes on only once the figures have loaded, so one that saves the screen
 # and quits has the overview with its figures on screen when it ends; next
 # to the first frame (--max-frames 1: the placeholder), alternately, medians
-# of 5 (measure.py). The 10^6 store is the report bench's year (report.sh
+# of 5 (measure.py): the figures kept in the store (metrics/figcache.h) once
+# the first run computed them. The 10^6 store is the report bench's year (report.sh
 # builds it; it is generated here when that has not run).
 echo ":save-display $scripts/figures.screen" >"$scripts/figures.steps"
 echo ':quit' >>"$scripts/figures.steps"
@@ -69,9 +70,19 @@ figures() { # NAME DB HEADS GOAL-MS
 		"exec '$TIADASH_BIN' --db '$2' tui --max-frames 1")
 	grep -q "of $3 heads" "$scripts/figures.screen" ||
 		{ echo "tui bench: the saved screen has no figures" >&2; exit 1; }
-	awk -v n="$1" -v f="$t_fig" -v a="$t_first" -v g="$4" 'BEGIN {
+	# Cold: the first open after a write transaction (an ingest's commit bumps
+	# the store's generation the same way), which computes the figures and
+	# keeps them; alone, since each run makes the next one cold again.
+	read -r t_cold _ < <(TIADASH_NO_DISPLAY=1 python3 "$top/tests/bench/measure.py" 3 \
+		"sqlite3 '$2' 'UPDATE generation SET n = n + 1' &&
+		 TIADASH_SCRIPT='$scripts/figures.steps' exec '$TIADASH_BIN' --db '$2' tui")
+	grep -q "of $3 heads" "$scripts/figures.screen" ||
+		{ echo "tui bench: the saved screen has no figures (cold)" >&2; exit 1; }
+	awk -v n="$1" -v f="$t_fig" -v a="$t_first" -v g="$4" -v c="$t_cold" 'BEGIN {
 		printf "goal %s: %.0f ms (first frame, placeholder %.0f ms, %.2fx) goal %d ms %s\n",
 			n, f * 1000, a * 1000, f / a, g, (f * 1000 <= g) ? "met" : "missed"
+		printf "  %s cold (the first open after a write, figures computed and kept): %.0f ms\n",
+			n, c * 1000
 	}'
 }
 figures tui-figures-1e5 "$db" 100000 50

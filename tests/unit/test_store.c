@@ -84,6 +84,7 @@ static void upgrade_from_v1(void **state)
 		       "DROP INDEX run_kind; DROP TABLE mainline; DROP TABLE mainline_state;"
 		       "DROP INDEX run_main; ALTER TABLE quarantine DROP COLUMN resolved;"
 		       "DROP TABLE declared_name; ALTER TABLE selection DROP COLUMN unmatched;"
+		       "DROP TABLE generation; DROP TABLE figures;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
