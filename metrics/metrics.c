@@ -998,6 +998,27 @@ static void gates_release(struct metrics_gates *g)
 	memset(g, 0, sizeof(*g));
 }
 
+/*
+ * The counts of one head that finish_figures, finish_incomplete and
+ * finish_savings take: from each row, or from each head as a lean pass
+ * reads it.
+ */
+static void count_row(struct metrics *m, const struct metrics_row *r)
+{
+	m->class_counts[r->cls]++;
+	if (r->cls == CLASS_MAIN)
+		return;
+	m->escapes_base_unrun += r->base_unrun;
+	m->shadow_heads += r->shadow_attempts > 0;
+	m->full_heads += r->full_attempts > 0;
+	m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
+	m->force_full += r->decision == DECISION_RUN_ALL;
+	m->escapes += pair_class_is_escape(r->cls);
+	m->escapes_explained += r->explained;
+	if (!isnan(r->diff_coverage))
+		m->below_threshold += r->diff_coverage < m->threshold;
+}
+
 /* Row r (whether kept or not) into the lean pass's sums. */
 static void lean_add(struct metrics *m, const struct metrics_row *r)
 {
@@ -1065,19 +1086,9 @@ static void lean_add(struct metrics *m, const struct metrics_row *r)
 		}
 		day_add(&l->per[l->nr_per - 1], &l->per_acc, r);
 	}
-	/* The counts finish_figures, finish_incomplete and finish_savings take of the rows. */
-	m->class_counts[r->cls]++;
+	count_row(m, r);
 	if (r->cls == CLASS_MAIN)
 		return;
-	m->escapes_base_unrun += r->base_unrun;
-	m->shadow_heads += r->shadow_attempts > 0;
-	m->full_heads += r->full_attempts > 0;
-	m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
-	m->force_full += r->decision == DECISION_RUN_ALL;
-	m->escapes += pair_class_is_escape(r->cls);
-	m->escapes_explained += r->explained;
-	if (!isnan(r->diff_coverage))
-		m->below_threshold += r->diff_coverage < m->threshold;
 	if (r->cls == CLASS_INCOMPLETE && r->why) {
 		size_t j;
 
@@ -1772,22 +1783,8 @@ static void finish_figures(struct acc *a)
 		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage, NULL },
 	};
 
-	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++) {
-		const struct metrics_row *r = &m->rows[i];
-
-		m->class_counts[r->cls]++;
-		if (r->cls == CLASS_MAIN)
-			continue;
-		m->escapes_base_unrun += r->base_unrun;
-		m->shadow_heads += r->shadow_attempts > 0;
-		m->full_heads += r->full_attempts > 0;
-		m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
-		m->force_full += r->decision == DECISION_RUN_ALL;
-		m->escapes += pair_class_is_escape(r->cls);
-		m->escapes_explained += r->explained;
-		if (!isnan(r->diff_coverage))
-			m->below_threshold += r->diff_coverage < m->threshold;
-	}
+	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++)
+		count_row(m, &m->rows[i]);
 	m->main_runs = m->class_counts[CLASS_MAIN];
 	m->heads = (int64_t)(m->lean_ ? m->lean_->seen : m->nr_rows) - m->main_runs;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
