@@ -85,6 +85,7 @@
 #include "core/query.h"
 #include "core/strmap.h"
 #include "metrics/classify.h"
+#include "metrics/quantile.h"
 #include "metrics/stats.h"
 #include "metrics/seeded.h"
 
@@ -223,12 +224,6 @@ struct metrics_savings {
 	 * times the escape rate, and times its bounds at the confidence.
 	 */
 	double escapes_per_week, escapes_per_week_upper, escapes_per_week_ci[2];
-};
-
-/* Distribution of a figure: NAN members when n == 0. */
-struct metrics_dist {
-	size_t n;
-	double p50, p95, mean;
 };
 
 struct metrics_day {
@@ -411,21 +406,6 @@ void metrics_release(struct metrics *m);
  * (INT64_MIN: none): for figures kept, whose pace moves with now.
  */
 void metrics_days_needed(struct metrics *m, int64_t first_at, int64_t now);
-
-/*
- * The p-th quantile (0..1) of n sorted values, numpy's default "linear"
- * method; NAN when n == 0.
- */
-double metrics_percentile(const double *sorted, size_t n, double q);
-/*
- * metrics_percentile of n unsorted values (no NaN), in linear time: v is
- * reordered.
- */
-double metrics_quantile(double *v, size_t n, double q);
-/* Sort values ascending (NaNs must have been left out). */
-void metrics_sort(double *v, size_t n);
-/* p50, p95 and mean of n values (sorted in place). */
-void metrics_dist_of(double *v, size_t n, struct metrics_dist *out);
 
 /*
  * `report --by`: the days' figures (struct metrics_day) per period of m's

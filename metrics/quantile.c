@@ -1,0 +1,383 @@
+/*
+ * Percentiles and sorting of a figure's values: numpy's "linear" quantiles,
+ * a radix sort for large arrays, selection for one quantile.
+ */
+#include "core/tiadash.h"
+#include "core/util.h"
+#include "metrics/quantile.h"
+
+/* The rank of quantile q (0 < q < 1) of n values: the lower index and the fraction past it. */
+size_t metrics_quantile_rank(size_t n, double q, double *frac)
+{
+	double vi = q * (double)(n - 1);
+	size_t lo = (size_t)floor(vi);
+
+	*frac = vi - (double)lo;
+	return lo;
+}
+
+/* numpy's _lerp: from the nearer end, so the result stays in [a, b]. */
+double metrics_quantile_lerp(double a, double b, double frac)
+{
+	double diff = b - a;
+
+	if (a == b)
+		return a;
+	return frac >= 0.5 ? b - diff * (1 - frac) : a + diff * frac;
+}
+
+double metrics_percentile(const double *sorted, size_t n, double q)
+{
+	double frac;
+	size_t lo;
+
+	if (n == 0 || isnan(q))
+		return NAN;
+	if (q <= 0)
+		return sorted[0];
+	if (q >= 1)
+		return sorted[n - 1];
+	lo = metrics_quantile_rank(n, q, &frac);
+	return metrics_quantile_lerp(sorted[lo], sorted[lo + 1 < n ? lo + 1 : n - 1], frac);
+}
+
+/*
+ * Sorting the figures is the report's main cost after reading the store:
+ * an introsort on doubles (no comparison callback, no scratch memory) runs
+ * several times faster than qsort(3) here.
+ */
+static void insertion_sort(double *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		double x = v[i];
+		size_t j = i;
+
+		for (; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+}
+
+static void sift_down(double *v, size_t root, size_t n)
+{
+	for (size_t child; (child = 2 * root + 1) < n; root = child) {
+		if (child + 1 < n && v[child + 1] > v[child])
+			child++;
+		if (!(v[child] > v[root]))
+			return;
+		double t = v[root];
+		v[root] = v[child];
+		v[child] = t;
+	}
+}
+
+static void heap_sort(double *v, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (size_t end = n; end-- > 1;) {
+		double t = v[0];
+		v[0] = v[end];
+		v[end] = t;
+		sift_down(v, 0, end);
+	}
+}
+
+static void swap_d(double *a, double *b)
+{
+	double t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/*
+ * Median of three as the pivot, then Hoare's partition of v (n > 16):
+ * v[0..j] <= pivot <= v[j+1..n); returns j.
+ */
+static size_t partition(double *v, size_t n)
+{
+	size_t i, j, mid = n / 2;
+	double pivot;
+
+	if (v[mid] < v[0])
+		swap_d(&v[mid], &v[0]);
+	if (v[n - 1] < v[0])
+		swap_d(&v[n - 1], &v[0]);
+	if (v[n - 1] < v[mid])
+		swap_d(&v[n - 1], &v[mid]);
+	pivot = v[mid];
+	for (i = 0, j = n - 1;; i++, j--) {
+		while (v[i] < pivot)
+			i++;
+		while (pivot < v[j])
+			j--;
+		if (i >= j)
+			return j;
+		swap_d(&v[i], &v[j]);
+	}
+}
+
+/* How deep partitioning may go before heap_sort takes over: 2 log2(n). */
+static int depth_limit(size_t n)
+{
+	int depth = 0;
+
+	for (; n > 1; n >>= 1)
+		depth += 2;
+	return depth;
+}
+
+static void intro_sort(double *v, size_t n, int depth)
+{
+	while (n > 16) {
+		size_t j;
+
+		if (depth-- == 0) {
+			heap_sort(v, n);
+			return;
+		}
+		j = partition(v, n);
+		/* Recurse into the smaller side, loop on the larger. */
+		if (j + 1 < n - j - 1) {
+			intro_sort(v, j + 1, depth);
+			v += j + 1;
+			n -= j + 1;
+		} else {
+			intro_sort(v + j + 1, n - j - 1, depth);
+			n = j + 1;
+		}
+	}
+	insertion_sort(v, n);
+}
+
+/*
+ * A double's bits as a key that sorts as the double does: negatives
+ * flipped whole, positives with the sign bit set. NaNs are left out before.
+ */
+uint64_t metrics_sort_key(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return u >> 63 ? ~u : u | UINT64_C(1) << 63;
+}
+
+static double key_value(uint64_t k)
+{
+	uint64_t u = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+	double d;
+
+	memcpy(&d, &u, sizeof(d));
+	return d;
+}
+
+/*
+ * Large arrays (a report's 10^5 wall-clock times): LSD radix sort on the
+ * keys, 11 bits a pass, passes whose digit is the same everywhere skipped;
+ * the counts of every pass's digits taken in one read of the keys.
+ * The same order as the introsort, in linear time. The keys are made in
+ * v's own memory (a double and its key are both 8 bytes, copied with
+ * memcpy), so the sort needs one scratch array of n keys, not two: 8 MB
+ * less at the peak of a report over 10^6 pairs.
+ */
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+#define RADIX_PASSES ((64 + RADIX_BITS - 1) / RADIX_BITS)
+static void radix_sort(double *v, size_t n)
+{
+	_Static_assert(sizeof(double) == sizeof(uint64_t), "a key in a double's place");
+	unsigned char *mem = (unsigned char *)v;
+	uint64_t *a = (uint64_t *)(void *)v, *b = xmalloc(n * sizeof(*b)), *t;
+	size_t *counts = xcalloc(RADIX_PASSES * RADIX_SIZE, sizeof(*counts));
+
+	/* The keys, and every pass's digit counts, in one read: a pass only permutes the keys. */
+	for (size_t i = 0; i < n; i++) {
+		double d;
+		uint64_t k;
+
+		memcpy(&d, mem + i * sizeof(d), sizeof(d));
+		k = metrics_sort_key(d);
+		memcpy(mem + i * sizeof(k), &k, sizeof(k));
+		for (unsigned p = 0; p < RADIX_PASSES; p++)
+			counts[p * RADIX_SIZE + ((k >> (p * RADIX_BITS)) & (RADIX_SIZE - 1))]++;
+	}
+	for (unsigned p = 0; p < RADIX_PASSES; p++) {
+		unsigned shift = p * RADIX_BITS;
+		size_t sum = 0, *count = counts + p * RADIX_SIZE;
+
+		if (count[(a[0] >> shift) & (RADIX_SIZE - 1)] == n)
+			continue;
+		for (size_t d = 0; d < RADIX_SIZE; d++) {
+			size_t c = count[d];
+
+			count[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+		t = a, a = b, b = t;
+	}
+	/* The sorted keys are in v's memory or in the scratch array: back to doubles in v. */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+		double d;
+
+		memcpy(&k, (unsigned char *)a + i * sizeof(k), sizeof(k));
+		d = key_value(k);
+		memcpy(mem + i * sizeof(d), &d, sizeof(d));
+	}
+	free((unsigned char *)a == mem ? b : a);
+	free(counts);
+}
+
+/* The k-th smallest of v at v[k], the smaller ones before it, the larger after. */
+static void select_kth(double *v, size_t n, size_t k)
+{
+	int depth = depth_limit(n);
+
+	while (n > 16) {
+		size_t j;
+
+		if (depth-- == 0) {
+			heap_sort(v, n);
+			return;
+		}
+		/* Then only the side holding k. */
+		j = partition(v, n);
+		if (k <= j) {
+			n = j + 1;
+		} else {
+			v += j + 1;
+			k -= j + 1;
+			n -= j + 1;
+		}
+	}
+	insertion_sort(v, n);
+}
+
+double metrics_quantile(double *v, size_t n, double q)
+{
+	double frac, b;
+	size_t lo;
+
+	if (n == 0 || isnan(q))
+		return NAN;
+	lo = q <= 0 ? 0 : q >= 1 ? n - 1 : metrics_quantile_rank(n, q, &frac);
+	select_kth(v, n, lo);
+	if (q <= 0 || q >= 1 || lo + 1 >= n)
+		return v[lo];
+	/* The next value up is the smallest of those after the k-th. */
+	b = v[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (v[i] < b)
+			b = v[i];
+	return metrics_quantile_lerp(v[lo], b, frac);
+}
+
+void metrics_sort(double *v, size_t n)
+{
+	if (n >= 4096) {
+		radix_sort(v, n);
+		return;
+	}
+	if (n > 1)
+		intro_sort(v, n, depth_limit(n));
+}
+
+/* The figures of n values sorted in v. */
+static void dist_of_sorted(const double *v, size_t n, struct metrics_dist *out)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	out->n = n;
+	out->p50 = metrics_percentile(v, n, 0.5);
+	out->p95 = metrics_percentile(v, n, 0.95);
+	out->mean = n ? sum / (double)n : NAN;
+}
+
+void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
+{
+	metrics_sort(v, n);
+	dist_of_sorted(v, n, out);
+}
+
+/*
+ * Sort v in place, with no scratch array (radix_sort's is 8 MB at 10^6
+ * values): the keys (sort_key) permuted in place into 2048 buckets by the
+ * 11 bits below the highest one in which they differ (American flag sort),
+ * then each bucket, back to doubles, by the introsort. The same order as
+ * radix_sort's (a -0 and a 0 fall in different buckets).
+ */
+static void sort_in_place(double *v, size_t n)
+{
+	unsigned char *mem = (unsigned char *)v;
+	uint64_t *a = (uint64_t *)(void *)v, lo = UINT64_MAX, hi = 0, diff;
+	size_t *next = xcalloc(2 * RADIX_SIZE, sizeof(*next)), *end = next + RADIX_SIZE;
+	unsigned shift = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double d;
+		uint64_t k;
+
+		memcpy(&d, mem + i * sizeof(d), sizeof(d));
+		k = metrics_sort_key(d);
+		memcpy(mem + i * sizeof(k), &k, sizeof(k));
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	for (diff = lo ^ hi; diff >> shift >= RADIX_SIZE; shift++)
+		;
+#define DIGIT(k) ((size_t)(((k) >> shift) & (RADIX_SIZE - 1)))
+	for (size_t i = 0; i < n; i++)
+		end[DIGIT(a[i])]++;
+	for (size_t b = 0, sum = 0; b < RADIX_SIZE; b++) {
+		next[b] = sum;
+		sum += end[b];
+		end[b] = sum;
+	}
+	for (size_t b = 0; b < RADIX_SIZE; b++) {
+		while (next[b] < end[b]) {
+			uint64_t x = a[next[b]];
+			size_t d = DIGIT(x);
+
+			while (d != b) {
+				uint64_t t = a[next[d]];
+
+				a[next[d]++] = x;
+				x = t;
+				d = DIGIT(x);
+			}
+			a[next[b]++] = x;
+		}
+	}
+#undef DIGIT
+	for (size_t i = 0; i < n; i++) {
+		uint64_t k;
+		double d;
+
+		memcpy(&k, mem + i * sizeof(k), sizeof(k));
+		d = key_value(k);
+		memcpy(mem + i * sizeof(d), &d, sizeof(d));
+	}
+	/* The buckets end where next stopped: each sorted alone. */
+	for (size_t b = 0, from = 0; b < RADIX_SIZE; from = end[b++])
+		if (end[b] - from > 1)
+			intro_sort(v + from, end[b] - from, depth_limit(end[b] - from));
+	free(next);
+}
+
+/*
+ * metrics_dist_of sorting in place, with no scratch array: a lean pass's
+ * 10^6 wall-clock times, 8 MB lighter.
+ */
+void metrics_dist_in_place(double *v, size_t n, struct metrics_dist *out)
+{
+	if (n >= 4096)
+		sort_in_place(v, n);
+	else if (n > 1)
+		intro_sort(v, n, depth_limit(n));
+	dist_of_sorted(v, n, out);
+}

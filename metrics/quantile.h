@@ -1,0 +1,41 @@
+/*
+ * Percentiles of a figure's values (SPEC 4: numpy's default "linear"
+ * method, interpolating between the closest ranks) and the sorting behind
+ * them. Values never include NaN: callers leave undefined figures out.
+ */
+#ifndef TIADASH_METRICS_QUANTILE_H
+#define TIADASH_METRICS_QUANTILE_H
+
+#include "core/tiadash.h"
+
+/* Distribution of a figure: NAN members when n == 0. */
+struct metrics_dist {
+	size_t n;
+	double p50, p95, mean;
+};
+
+/*
+ * The p-th quantile (0..1) of n sorted values, numpy's default "linear"
+ * method; NAN when n == 0.
+ */
+double metrics_percentile(const double *sorted, size_t n, double q);
+/*
+ * metrics_percentile of n unsorted values (no NaN), in linear time: v is
+ * reordered.
+ */
+double metrics_quantile(double *v, size_t n, double q);
+/* Sort values ascending (NaNs must have been left out). */
+void metrics_sort(double *v, size_t n);
+/* p50, p95 and mean of n values (sorted in place). */
+void metrics_dist_of(double *v, size_t n, struct metrics_dist *out);
+/* The same, sorting v in place with no scratch array (a lean pass's 10^6 values). */
+void metrics_dist_in_place(double *v, size_t n, struct metrics_dist *out);
+
+/* The rank of quantile q (0 < q < 1) of n values: the lower index, and the fraction past it in *frac. */
+size_t metrics_quantile_rank(size_t n, double q, double *frac);
+/* a + (b - a) * frac, exact at the ends. */
+double metrics_quantile_lerp(double a, double b, double frac);
+/* A key whose unsigned order is the doubles' order (no NaN). */
+uint64_t metrics_sort_key(double d);
+
+#endif
