@@ -2217,9 +2217,16 @@ static int cmp_place(const void *x, const void *y)
 /* Rows in window order, and the indices that point to them moved with them. */
 static void sort_rows(struct metrics_row *rows, size_t nr, struct metrics *m)
 {
-	struct row_place *p = xmalloc((nr ? nr : 1) * sizeof(*p));
-	size_t *to = xmalloc((nr ? nr : 1) * sizeof(*to));
-	struct metrics_row *sorted = xmalloc((nr ? nr : 1) * sizeof(*sorted));
+	struct row_place *p;
+	size_t *to;
+	struct metrics_row *sorted;
+
+	/* A lean pass may keep no row at all (rows NULL): nothing points to one. */
+	if (!nr)
+		return;
+	p = xmalloc(nr * sizeof(*p));
+	to = xmalloc(nr * sizeof(*to));
+	sorted = xmalloc(nr * sizeof(*sorted));
 
 	for (size_t i = 0; i < nr; i++)
 		p[i] = (struct row_place){ rows[i].at, rows[i].head_id, i };
