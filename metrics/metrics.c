@@ -2412,7 +2412,8 @@ static void lean_tail(struct metrics *m)
 	v = xrealloc(v, (n ? n : 1) * sizeof(*v));
 	if (l->wall_full.nr)
 		memcpy(v, l->wall_full.v, l->wall_full.nr * sizeof(*v));
-	memcpy(v + l->wall_full.nr, g->full_s, g->nr * sizeof(*v));
+	if (g->nr)
+		memcpy(v + l->wall_full.nr, g->full_s, g->nr * sizeof(*v));
 	metrics_dist_in_place(v, n, &m->wall_full);
 	free(v);
 	/* The days as finish_days lays them out, those with heads made in the pass. */
