@@ -417,12 +417,19 @@ static bool stop_at_first(int64_t index, void *data)
 
 bool idset_selects(const struct idset *set, const char *suite, const char *name)
 {
+	return idset_selects_suite(set, suite) || idset_selects_case(set, suite, name);
+}
+
+bool idset_selects_suite(const struct idset *set, const char *suite)
+{
 	if (set->all)
 		return true;
-	if (!idset_size(set))
-		return false;
-	return idset_suite_matches(set, suite, stop_at_first, NULL) ||
-	       idset_case_matches(set, suite, name, stop_at_first, NULL);
+	return idset_size(set) && idset_suite_matches(set, suite, stop_at_first, NULL);
+}
+
+bool idset_selects_case(const struct idset *set, const char *suite, const char *name)
+{
+	return idset_size(set) && idset_case_matches(set, suite, name, stop_at_first, NULL);
 }
 
 /* Without a format: the blind spots make one per test of the window. */

@@ -64,6 +64,14 @@ void idset_release(struct idset *set);
 
 /* Is SUITE::CASE selected by set? The one matching rule of SPEC 3.3. */
 bool idset_selects(const struct idset *set, const char *suite, const char *name);
+/*
+ * Its two halves: does set select every case of suite (run_all, the suite
+ * key or a directory of it), and, that failing, this case by its id or
+ * class. A reader of many runs of the same groups asks the first once per
+ * group and the second per case only when the first says no.
+ */
+bool idset_selects_suite(const struct idset *set, const char *suite);
+bool idset_selects_case(const struct idset *set, const char *suite, const char *name);
 
 /*
  * The entries that select a test, in two halves of idset_selects' rule:
