@@ -152,7 +152,7 @@ static void count_group(struct pair_scan *sc, const struct group_recs *g)
 {
 	const struct idset *set = sc->selected;
 	bool whole = set && idset_selects_suite(set, g->suite);
-	bool by_case = set && !whole;
+	bool by_case = set && !whole && idset_may_select_cases(set, g->suite);
 	int64_t at = sc->p->at;
 
 	for (size_t i = 0; i < g->cases.nr; i++) {
