@@ -29,6 +29,12 @@ struct group_recs {
 	struct strlist cases;
 	int64_t *rec;    /* per case: its index into out->items */
 	int64_t only;    /* the case that is only_id, or -1 */
+	/*
+	 * What every case of the group got from the pairs whose full run ran
+	 * it, added into the records at the end: runs, runs in the green
+	 * window, selections that took the whole group, the pairs' times.
+	 */
+	int64_t ran, green_ran, selected, first_at, last_at;
 };
 
 /* The index into out->items of id's record, made (never counted) when new. */
@@ -121,6 +127,8 @@ static struct group_recs *group_get(struct pass *ps, int64_t id)
 	f.g->id = id;
 	f.g->cases = (struct strlist)STRLIST_INIT;
 	f.g->only = -1;
+	f.g->first_at = INT64_MAX;
+	f.g->last_at = INT64_MIN;
 	if (query_groups_each(ps->s, &id, 1, fill_group, &f) < 0)
 		return NULL;
 	if (!f.g->suite)
@@ -147,24 +155,48 @@ struct pair_scan {
 	bool only_ran, only_selected; /* the test asked for, in this pair */
 };
 
-/* Count one group of the pair's full run: a selection takes it whole or case by case. */
-static void count_group(struct pair_scan *sc, const struct group_recs *g)
+/*
+ * Count one group of the pair's full run: into the group's own counts,
+ * but a selection that names some of its cases into their records.
+ */
+static void count_group(struct pair_scan *sc, struct group_recs *g)
 {
 	const struct idset *set = sc->selected;
 	bool whole = set && idset_selects_suite(set, g->suite);
 	bool by_case = set && !whole && idset_may_select_cases(set, g->suite);
 	int64_t at = sc->p->at;
 
-	for (size_t i = 0; i < g->cases.nr; i++) {
-		bool sel = whole || (by_case && idset_selects_case(set, g->suite, g->cases.items[i]));
-		struct test_record *r = record_at(sc->ps, g->rec[i], at);
+	g->ran++;
+	g->green_ran += sc->recent;
+	g->selected += whole;
+	if (at < g->first_at)
+		g->first_at = at;
+	if (at > g->last_at)
+		g->last_at = at;
+	for (size_t i = 0; by_case && i < g->cases.nr; i++)
+		if (idset_selects_case(set, g->suite, g->cases.items[i]))
+			sc->ps->out->items[g->rec[i]].selected++;
+	if (g->only >= 0) {
+		sc->only_ran = true;
+		sc->only_selected = whole || (by_case && idset_selects_case(set, g->suite,
+						g->cases.items[g->only]));
+	}
+}
 
-		r->ran++;
-		r->selected += sel;
-		r->green_ran += sc->recent;
-		if (g->only == (int64_t)i) {
-			sc->only_ran = true;
-			sc->only_selected = sel;
+/* The groups' counts into their cases' records. */
+static void flush_groups(struct pass *ps)
+{
+	for (size_t i = 0; i < ps->nr_groups; i++) {
+		const struct group_recs *g = &ps->groups[i];
+
+		for (size_t j = 0; g->ran && j < g->cases.nr; j++) {
+			struct test_record *r = record_at(ps, g->rec[j], g->first_at);
+
+			if (g->last_at > r->last_at)
+				r->last_at = g->last_at;
+			r->ran += g->ran;
+			r->green_ran += g->green_ran;
+			r->selected += g->selected;
 		}
 	}
 }
@@ -178,7 +210,7 @@ static int scan_run(struct pair_scan *sc, int64_t run_id)
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	for (size_t i = 0; i < ps->ids.nr; i++) {
-		const struct group_recs *g = group_get(ps, ps->ids.v[i]);
+		struct group_recs *g = group_get(ps, ps->ids.v[i]);
 
 		if (!g)
 			return -1;
@@ -337,6 +369,7 @@ int test_records_compute(struct store *s, const struct window *w, const struct i
 	if (!ret)
 		ret = query_pairs(s, w, on_pair, &ps);
 	if (!ret) {
+		flush_groups(&ps);
 		qsort(out->items, out->nr, sizeof(*out->items), cmp_record);
 		find_unquarantine(out, map);
 	}
