@@ -214,8 +214,11 @@ static int64_t add_entry(struct idset *set, const char *e, size_t n, unsigned fo
 						&added);
 
 	if (added) {
+		const char *colon = memchr(e, ':', n);
+
 		set->forms |= form;
 		set->nr_variants += index >= 0;
+		strmap_intern(&set->heads, e, colon ? (size_t)(colon - e) : n, 0, &added);
 	}
 	return at->value;
 }
@@ -327,6 +330,7 @@ size_t idset_size(const struct idset *set)
 void idset_release(struct idset *set)
 {
 	strmap_clear(&set->entries);
+	strmap_clear(&set->heads);
 	free(set->hashes);
 	free(set->indexes);
 	memset(set, 0, sizeof(*set));
@@ -417,12 +421,30 @@ static bool stop_at_first(int64_t index, void *data)
 
 bool idset_selects(const struct idset *set, const char *suite, const char *name)
 {
+	return idset_selects_suite(set, suite) || idset_selects_case(set, suite, name);
+}
+
+bool idset_selects_suite(const struct idset *set, const char *suite)
+{
 	if (set->all)
 		return true;
-	if (!idset_size(set))
+	return idset_size(set) && idset_suite_matches(set, suite, stop_at_first, NULL);
+}
+
+bool idset_may_select_cases(const struct idset *set, const char *suite)
+{
+	const char *colon = strchr(suite, ':');
+
+	if (set->hashes)
+		return true;
+	if (!(set->forms & (IDSET_CASE_IDS | IDSET_CBM_IDS)) || !idset_size(set))
 		return false;
-	return idset_suite_matches(set, suite, stop_at_first, NULL) ||
-	       idset_case_matches(set, suite, name, stop_at_first, NULL);
+	return strmap_find(&set->heads, suite, colon ? (size_t)(colon - suite) : strlen(suite));
+}
+
+bool idset_selects_case(const struct idset *set, const char *suite, const char *name)
+{
+	return idset_size(set) && idset_case_matches(set, suite, name, stop_at_first, NULL);
 }
 
 /* Without a format: the blind spots make one per test of the window. */

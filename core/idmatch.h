@@ -26,6 +26,12 @@ struct idmap;
 /* A set of selection entries, normalized for matching. */
 struct idset {
 	struct strmap entries; /* entry -> its index, in the order added */
+	/*
+	 * Every entry's text up to its first ':' (all of it without one): the
+	 * keys that select a case of suite S (its id, a class of it, its jest
+	 * or cbm form) all begin as S does up to its first ':'.
+	 */
+	struct strmap heads;
 	bool all;     /* run_all: every test is selected */
 	unsigned forms; /* which forms the entries take: */
 #define IDSET_CASE_IDS 1u /* SUITE::CASE */
@@ -43,7 +49,7 @@ struct idset {
 	/* Keys that are another entry's test in another form (jest's titles), under its index. */
 	size_t nr_variants;
 };
-#define IDSET_INIT { STRMAP_INIT, false, 0, NULL, NULL, 0, 0, 0 }
+#define IDSET_INIT { STRMAP_INIT, STRMAP_INIT, false, 0, NULL, NULL, 0, 0, 0 }
 
 /*
  * Add an entry (a test id, suite key or directory) after the id-map (map may
@@ -64,6 +70,20 @@ void idset_release(struct idset *set);
 
 /* Is SUITE::CASE selected by set? The one matching rule of SPEC 3.3. */
 bool idset_selects(const struct idset *set, const char *suite, const char *name);
+/*
+ * Its two halves: does set select every case of suite (run_all, the suite
+ * key or a directory of it), and, that failing, this case by its id or
+ * class. A reader of many runs of the same groups asks the first once per
+ * group and the second per case only when the first says no.
+ */
+bool idset_selects_suite(const struct idset *set, const char *suite);
+bool idset_selects_case(const struct idset *set, const char *suite, const char *name);
+/*
+ * False when no entry of set can select a case of suite by the second
+ * half (idset_selects_case is then false for its every case): one lookup
+ * per group instead of one per case. Always true for a hashed set.
+ */
+bool idset_may_select_cases(const struct idset *set, const char *suite);
 
 /*
  * The entries that select a test, in two halves of idset_selects' rule:

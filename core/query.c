@@ -1039,29 +1039,34 @@ int query_window_group_ids(struct store *s, const struct window_runs *wr,
 	return ret;
 }
 
-int query_run_tests_each(struct store *s, int64_t run_id, test_group_fn fn, void *data)
+int query_run_group_ids(struct store *s, int64_t run_id, struct int_vec *out)
 {
 	static const char sql[] = "SELECT groups FROM run_tests WHERE run_id = ?1";
 	sqlite3_stmt *st = store_stmt(s, sql);
-	int64_t *ids = NULL;
-	size_t nr = 0, alloc = 0;
 	int rc, ret = 0;
 
+	out->nr = 0;
 	sqlite3_bind_int64(st, 1, run_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW &&
 	    store_ints_decode(sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
-			      &ids, &nr, &alloc) < 0)
+			      &out->v, &out->nr, &out->alloc) < 0)
 		ret = error("store '%s': the test list of run %" PRId64 " is corrupt",
 			    s->path, run_id);
 	else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read a test list");
 	sqlite3_reset(st);
-	if (!ret && rc == SQLITE_ROW)
-		ret = nr ? query_groups_each(s, ids, nr, fn, data) : 0;
-	else if (!ret)
-		ret = 1;
-	free(ids);
+	return !ret && rc != SQLITE_ROW ? 1 : ret;
+}
+
+int query_run_tests_each(struct store *s, int64_t run_id, test_group_fn fn, void *data)
+{
+	struct int_vec ids = INT_VEC_INIT;
+	int ret = query_run_group_ids(s, run_id, &ids);
+
+	if (!ret && ids.nr)
+		ret = query_groups_each(s, ids.v, ids.nr, fn, data);
+	int_vec_release(&ids);
 	return ret;
 }
 

@@ -324,6 +324,12 @@ int query_groups_each(struct store *s, const int64_t *ids, size_t nr, test_group
  */
 int query_run_tests_each(struct store *s, int64_t run_id, test_group_fn fn, void *data);
 /*
+ * The ids of the groups of run_id's stored test list, in its order, into
+ * out (emptied first; caller releases): 1 when the run has no stored list.
+ * For a reader that keeps what it derives from each group across runs.
+ */
+int query_run_group_ids(struct store *s, int64_t run_id, struct int_vec *out);
+/*
  * The groups of repo ("" or NULL: every repo) first run before `before`,
  * and those of its earliest full run with a test list (the baseline).
  */

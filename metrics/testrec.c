@@ -12,31 +12,139 @@ struct pass {
 	struct strmap index; /* id -> index into out->items */
 	const char *only_id;
 	int64_t newest_q_at;
+	/*
+	 * The full runs' test groups met so far, by group id (ascending): full
+	 * runs share their groups, so a group's ids are formatted and looked
+	 * up once, and a pair's count is integer increments.
+	 */
+	struct group_recs *groups;
+	size_t nr_groups, alloc_groups;
+	struct int_vec ids; /* the current run's group ids */
 };
 
-/* The record of id, made when new; valid until the next call. */
-static struct test_record *record(struct pass *ps, const char *id, int64_t at)
+/* One test group and the record of each of its cases. */
+struct group_recs {
+	int64_t id;
+	char *suite;
+	struct strlist cases;
+	int64_t *rec;    /* per case: its index into out->items */
+	int64_t only;    /* the case that is only_id, or -1 */
+	/*
+	 * What every case of the group got from the pairs whose full run ran
+	 * it, added into the records at the end: runs, runs in the green
+	 * window, selections that took the whole group, the pairs' times.
+	 */
+	int64_t ran, green_ran, selected, first_at, last_at;
+};
+
+/* The index into out->items of id's record, made (never counted) when new. */
+static int64_t record_index(struct pass *ps, const char *id)
 {
 	struct test_records *out = ps->out;
 	struct test_record *r;
 	int64_t idx;
 
-	if (!strmap_get(&ps->index, id, &idx)) {
-		idx = (int64_t)out->nr;
-		ALLOC_GROW(out->items, out->nr + 1, out->alloc);
-		r = &out->items[out->nr++];
-		memset(r, 0, sizeof(*r));
-		r->id = xstrdup(id);
-		r->first_at = INT64_MAX;
-		r->last_at = INT64_MIN;
-		strmap_put(&ps->index, id, strlen(id), idx);
-	}
-	r = &out->items[idx];
+	if (strmap_get(&ps->index, id, &idx))
+		return idx;
+	idx = (int64_t)out->nr;
+	ALLOC_GROW(out->items, out->nr + 1, out->alloc);
+	r = &out->items[out->nr++];
+	memset(r, 0, sizeof(*r));
+	r->id = xstrdup(id);
+	r->first_at = INT64_MAX;
+	r->last_at = INT64_MIN;
+	strmap_put(&ps->index, id, strlen(id), idx);
+	return idx;
+}
+
+/* Record idx as seen in a pair at `at`; valid until the next record_index. */
+static struct test_record *record_at(struct pass *ps, int64_t idx, int64_t at)
+{
+	struct test_record *r = &ps->out->items[idx];
+
 	if (at < r->first_at)
 		r->first_at = at;
 	if (at > r->last_at)
 		r->last_at = at;
 	return r;
+}
+
+/* The record of id, made when new; valid until the next call. */
+static struct test_record *record(struct pass *ps, const char *id, int64_t at)
+{
+	return record_at(ps, record_index(ps, id), at);
+}
+
+struct group_fill {
+	struct pass *ps;
+	struct group_recs *g;
+};
+
+static int fill_group(const struct test_group *tg, void *data)
+{
+	struct group_fill *f = data;
+	struct group_recs *g = f->g;
+	struct strbuf id = STRBUF_INIT;
+
+	g->suite = xstrdup(tg->suite);
+	g->rec = xcalloc(tg->cases->nr ? tg->cases->nr : 1, sizeof(*g->rec));
+	for (size_t i = 0; i < tg->cases->nr; i++) {
+		strlist_push(&g->cases, tg->cases->items[i]);
+		strbuf_reset(&id);
+		test_id_format(&id, tg->suite, tg->cases->items[i]);
+		g->rec[i] = record_index(f->ps, id.buf);
+		if (f->ps->only_id && !strcmp(id.buf, f->ps->only_id))
+			g->only = (int64_t)i;
+	}
+	strbuf_release(&id);
+	return 0;
+}
+
+/*
+ * The group of this id, read from the store the first time (a group that
+ * is not there has no case). Valid until the next call; NULL after error().
+ */
+static struct group_recs *group_get(struct pass *ps, int64_t id)
+{
+	size_t lo = 0, hi = ps->nr_groups;
+	struct group_fill f = { ps, NULL };
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ps->groups[mid].id == id)
+			return &ps->groups[mid];
+		if (ps->groups[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	ALLOC_GROW(ps->groups, ps->nr_groups + 1, ps->alloc_groups);
+	memmove(ps->groups + lo + 1, ps->groups + lo, (ps->nr_groups - lo) * sizeof(*ps->groups));
+	ps->nr_groups++;
+	f.g = &ps->groups[lo];
+	memset(f.g, 0, sizeof(*f.g));
+	f.g->id = id;
+	f.g->cases = (struct strlist)STRLIST_INIT;
+	f.g->only = -1;
+	f.g->first_at = INT64_MAX;
+	f.g->last_at = INT64_MIN;
+	if (query_groups_each(ps->s, &id, 1, fill_group, &f) < 0)
+		return NULL;
+	if (!f.g->suite)
+		f.g->suite = xstrdup("");
+	return f.g;
+}
+
+static void groups_release(struct pass *ps)
+{
+	for (size_t i = 0; i < ps->nr_groups; i++) {
+		free(ps->groups[i].suite);
+		strlist_release(&ps->groups[i].cases);
+		free(ps->groups[i].rec);
+	}
+	free(ps->groups);
+	int_vec_release(&ps->ids);
 }
 
 struct pair_scan {
@@ -45,27 +153,68 @@ struct pair_scan {
 	const struct idset *selected; /* NULL: no shadow run */
 	bool recent;                  /* the pair lies in the green window */
 	bool only_ran, only_selected; /* the test asked for, in this pair */
-	struct strbuf id;
 };
 
-static int on_group(const struct test_group *g, void *data)
+/*
+ * Count one group of the pair's full run: into the group's own counts,
+ * but a selection that names some of its cases into their records.
+ */
+static void count_group(struct pair_scan *sc, struct group_recs *g)
 {
-	struct pair_scan *ps = data;
+	const struct idset *set = sc->selected;
+	bool whole = set && idset_selects_suite(set, g->suite);
+	bool by_case = set && !whole && idset_may_select_cases(set, g->suite);
+	int64_t at = sc->p->at;
 
-	for (size_t i = 0; i < g->cases->nr; i++) {
-		bool sel = ps->selected && idset_selects(ps->selected, g->suite, g->cases->items[i]);
-		struct test_record *r;
+	g->ran++;
+	g->green_ran += sc->recent;
+	g->selected += whole;
+	if (at < g->first_at)
+		g->first_at = at;
+	if (at > g->last_at)
+		g->last_at = at;
+	for (size_t i = 0; by_case && i < g->cases.nr; i++)
+		if (idset_selects_case(set, g->suite, g->cases.items[i]))
+			sc->ps->out->items[g->rec[i]].selected++;
+	if (g->only >= 0) {
+		sc->only_ran = true;
+		sc->only_selected = whole || (by_case && idset_selects_case(set, g->suite,
+						g->cases.items[g->only]));
+	}
+}
 
-		strbuf_reset(&ps->id);
-		test_id_format(&ps->id, g->suite, g->cases->items[i]);
-		r = record(ps->ps, ps->id.buf, ps->p->at);
-		r->ran++;
-		r->selected += sel;
-		r->green_ran += ps->recent;
-		if (ps->ps->only_id && !strcmp(ps->id.buf, ps->ps->only_id)) {
-			ps->only_ran = true;
-			ps->only_selected = sel;
+/* The groups' counts into their cases' records. */
+static void flush_groups(struct pass *ps)
+{
+	for (size_t i = 0; i < ps->nr_groups; i++) {
+		const struct group_recs *g = &ps->groups[i];
+
+		for (size_t j = 0; g->ran && j < g->cases.nr; j++) {
+			struct test_record *r = record_at(ps, g->rec[j], g->first_at);
+
+			if (g->last_at > r->last_at)
+				r->last_at = g->last_at;
+			r->ran += g->ran;
+			r->green_ran += g->green_ran;
+			r->selected += g->selected;
 		}
+	}
+}
+
+/* Every group of the pair's full run (none when it has no stored test list). */
+static int scan_run(struct pair_scan *sc, int64_t run_id)
+{
+	struct pass *ps = sc->ps;
+	int ret = query_run_group_ids(ps->s, run_id, &ps->ids);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	for (size_t i = 0; i < ps->ids.nr; i++) {
+		struct group_recs *g = group_get(ps, ps->ids.v[i]);
+
+		if (!g)
+			return -1;
+		count_group(sc, g);
 	}
 	return 0;
 }
@@ -128,11 +277,11 @@ static int read_pair(struct pass *ps, const struct pair_info *p, struct pair_ver
 	struct idset sel = IDSET_INIT;
 	struct strlist failed = STRLIST_INIT;
 	struct pair_scan scan = { ps, p, v->shadow ? &sel : NULL, p->at >= ps->out->green_since,
-				  false, false, STRBUF_INIT };
+				  false, false };
 	int ret = v->shadow ? selection_idset(ps->s, ps->map, v->shadow, &sel) : 0;
 
 	if (!ret)
-		ret = query_run_tests_each(ps->s, v->full->id, on_group, &scan) < 0 ? -1 : 0;
+		ret = scan_run(&scan, v->full->id);
 	if (!ret)
 		ret = query_run_failed_ids(ps->s, v->full->id, &failed);
 	if (!ret) {
@@ -152,7 +301,6 @@ static int read_pair(struct pass *ps, const struct pair_info *p, struct pair_ver
 	}
 	idset_release(&sel);
 	strlist_release(&failed);
-	strbuf_release(&scan.id);
 	return ret;
 }
 
@@ -209,7 +357,8 @@ int test_records_compute(struct store *s, const struct window *w, const struct i
 			 int green_days, int64_t now, const char *only_id,
 			 struct test_records *out)
 {
-	struct pass ps = { s, map, QUARANTINE_INDEX_INIT, out, STRMAP_INIT, only_id, INT64_MIN };
+	struct pass ps = { s, map, QUARANTINE_INDEX_INIT, out, STRMAP_INIT, only_id, INT64_MIN,
+			   NULL, 0, 0, INT_VEC_INIT };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -220,11 +369,13 @@ int test_records_compute(struct store *s, const struct window *w, const struct i
 	if (!ret)
 		ret = query_pairs(s, w, on_pair, &ps);
 	if (!ret) {
+		flush_groups(&ps);
 		qsort(out->items, out->nr, sizeof(*out->items), cmp_record);
 		find_unquarantine(out, map);
 	}
 	quarantine_index_release(&ps.q);
 	strmap_clear(&ps.index);
+	groups_release(&ps);
 	return ret < 0 ? -1 : 0;
 }
 

@@ -64,6 +64,13 @@ awk -v t="$tw" -v a="$tr" 'BEGIN {
 	printf "goal report-by-week-1e5: %.3f s (report %.3f s, %.2fx) goal 2x %s\n",
 		t, a, t / a, t <= 2 * a ? "met" : "missed"
 }'
+# `tests` over the same 10^5 pairs (every case of every full run counted
+# per pair) next to the report, alternately, one run: informational.
+{ read -r tt rsst; read -r tr2 _; } < <(python3 "$top/tests/bench/measure.py" 1 \
+	"exec '$TIADASH_BIN' --db '$big' tests --format json" \
+	"exec '$TIADASH_BIN' --db '$big' report --format json")
+printf 'tests 1e5 pairs: %.2f s, %.1f MB (report %.2f s, %.2fx)\n' \
+	"$tt" "$rsst" "$tr2" "$(echo "$tt / $tr2" | bc -l)"
 # Goals report-1e6, report-rss-1e6 and report-by-week-1e6 (issue 39): a
 # year of a busy monorepo's pull requests, 10^6 pairs over 52 weeks (the
 # default window is all of it), next to the same sqlite3 reading of its
