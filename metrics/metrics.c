@@ -1839,6 +1839,19 @@ static int cmp_found(const void *x, const void *y)
 	return strcmp(a->test, b->test);
 }
 
+/* The verifier check's finds in order, and their rows flagged (each head counted once). */
+static void flag_verifier_rows(struct metrics *m)
+{
+	if (m->nr_verifier > 1)
+		qsort(m->verifier, m->nr_verifier, sizeof(*m->verifier), cmp_found);
+	for (size_t i = 0; i < m->nr_verifier; i++) {
+		struct metrics_row *r = &m->rows[m->verifier[i].row];
+
+		m->verifier_heads += !r->verifier_changed;
+		r->verifier_changed = true;
+	}
+}
+
 /* The verifier check over every PR of the window (metrics/verifier.h). */
 static int finish_verifier(struct acc *a)
 {
@@ -1856,14 +1869,7 @@ static int finish_verifier(struct acc *a)
 		ret = check_groups(&v, m);
 	m->verifier = v.found;
 	m->nr_verifier = v.nr;
-	if (m->nr_verifier > 1)
-		qsort(m->verifier, m->nr_verifier, sizeof(*m->verifier), cmp_found);
-	for (size_t i = 0; i < m->nr_verifier; i++) {
-		struct metrics_row *r = &m->rows[m->verifier[i].row];
-
-		m->verifier_heads += !r->verifier_changed;
-		r->verifier_changed = true;
-	}
+	flag_verifier_rows(m);
 	verifier_release(&v);
 	return ret;
 }
@@ -2363,14 +2369,7 @@ static int lean_verifier(struct acc *a)
 	/* Rows added for flagged heads go in window order, as every row is. */
 	if (m->nr_rows > kept)
 		sort_rows(m->rows, m->nr_rows, m);
-	if (m->nr_verifier > 1)
-		qsort(m->verifier, m->nr_verifier, sizeof(*m->verifier), cmp_found);
-	for (size_t i = 0; i < m->nr_verifier; i++) {
-		struct metrics_row *r = &m->rows[m->verifier[i].row];
-
-		m->verifier_heads += !r->verifier_changed;
-		r->verifier_changed = true;
-	}
+	flag_verifier_rows(m);
 	verifier_release(&v);
 	free(lh.tmp.rows);
 	return ret;
