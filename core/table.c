@@ -476,20 +476,33 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 	return node;
 }
 
+/* One row's object, keyed by the columns json shows. */
+static cJSON *row_json(const struct table *t, size_t row)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (size_t col = 0; col < t->nr_cols; col++)
+		if (shown(&t->cols[col], FORMAT_JSON))
+			cJSON_AddItemToObject(o, t->cols[col].key,
+					      json_cell(t->cols[col].type, cell(t, row, col)));
+	return o;
+}
+
 cJSON *table_json(const struct table *t)
 {
 	cJSON *list = cJSON_CreateArray();
 
-	for (size_t row = 0; row < t->nr_rows; row++) {
-		cJSON *o = cJSON_CreateObject();
-
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_JSON))
-				cJSON_AddItemToObject(o, t->cols[col].key,
-						      json_cell(t->cols[col].type, cell(t, row, col)));
-		cJSON_AddItemToArray(list, o);
-	}
+	for (size_t row = 0; row < t->nr_rows; row++)
+		cJSON_AddItemToArray(list, row_json(t, row));
 	return list;
+}
+
+cJSON *table_json_object(const struct table *t)
+{
+	if (t->nr_rows != 1 || t->nr_cells != t->nr_cols)
+		BUG("table_json_object of a table of %zu rows, %zu of %zu cells", t->nr_rows,
+		    t->nr_cells, t->nr_cols);
+	return row_json(t, 0);
 }
 
 static void write_json(const struct table *t, struct strbuf *sb)

@@ -155,6 +155,11 @@ void table_null(struct table *t);
 void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
 /* The rows as a JSON array of objects, for a command's own document. */
 cJSON *table_json(const struct table *t);
+/*
+ * A one-row table's row as a JSON object, keyed as table_json's; the
+ * caller owns it (a record or an escape streamed one at a time).
+ */
+cJSON *table_json_object(const struct table *t);
 /* table_write to out; text fitted to TEXT_WIDTH. -1 when writing failed. */
 int table_print(const struct table *t, enum output_format f, FILE *out);
 

@@ -198,12 +198,10 @@ static void escape_row(struct table *t, const struct metrics *m, const struct me
 static cJSON *json_escape(const struct metrics *m, const struct metrics_escape *x)
 {
 	struct table t = TABLE_INIT(escape_columns);
-	cJSON *list, *o;
+	cJSON *o;
 
 	escape_row(&t, m, x);
-	list = table_json(&t);
-	o = cJSON_DetachItemFromArray(list, 0);
-	cJSON_Delete(list);
+	o = table_json_object(&t);
 	table_release(&t);
 	return o;
 }

@@ -284,6 +284,29 @@ static void note_delta_seconds(void **state)
 	table_release(&t);
 }
 
+/* A one-row table's object is table_json's one element, the columns json shows. */
+static void json_object(void **state)
+{
+	struct table t = TABLE_INIT(base);
+	cJSON *o;
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "t::x");
+	table_str(&t, NULL);
+	table_count(&t, 3);
+	table_number(&t, 0.5);
+	table_time(&t, AT);
+	o = table_json_object(&t);
+	s = cJSON_PrintUnformatted(o);
+	assert_string_equal(s, "{\"id\":\"t::x\",\"class\":null,\"ran\":3,\"rate\":0.5,"
+			       "\"at\":\"2026-11-03T12:00:00Z\"}");
+	free(s);
+	cJSON_Delete(o);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +317,7 @@ int main(void)
 		cmocka_unit_test(lists_and_code),
 		cmocka_unit_test(pr_date_word),
 		cmocka_unit_test(note_delta_seconds),
+		cmocka_unit_test(json_object),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
