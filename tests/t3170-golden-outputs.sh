@@ -2,9 +2,8 @@
 # The table-shaped outputs of the sample week, byte for byte: report,
 # summary, gate-check, tests, show (a few PRs), replay, propose and seed in
 # each of json, csv and md that the command has (and replay's and propose's
-# html pages), at the pinned time and the
-# week's window, against tests/data/golden/ (made by the code before the
-# row model, issue 37). A change to a format shows here as a diff; make a
+# html pages), at the pinned time and the week's window, against
+# tests/data/golden/ (made by the code before the row model, issue 37). A change to a format shows here as a diff; make a
 # deliberate one by regenerating: GOLDEN_UPDATE=1 make tests/t3170-golden-outputs.sh
 . "$(dirname "$0")/lib.sh"
 
