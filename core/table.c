@@ -181,14 +181,15 @@ static void put_number(struct strbuf *sb, const struct table_column *col,
 		       const struct table_cell *c)
 {
 	enum cell_type type = col->type;
+	int places = col->places ? col->places : 1;
 
 	if ((col->delta || col->plain) && fractional(type)) {
-		strbuf_addf(sb, col->delta ? "%+.1f" : "%.1f", c->d);
+		strbuf_addf(sb, col->delta ? "%+.*f" : "%.*f", places, c->d);
 		return;
 	}
 	switch (type) {
 	case CELL_COUNT: strbuf_addf(sb, "%" PRId64, c->i); break;
-	case CELL_RATE: strbuf_addf(sb, "%.1f%%", 100 * c->d); break;
+	case CELL_RATE: strbuf_addf(sb, "%.*f%%", places, 100 * c->d); break;
 	/* A tenth of a second matters below ten seconds, not above. */
 	case CELL_SECONDS: strbuf_addf(sb, c->d < 10 ? "%.1f s" : "%.0f s", c->d); break;
 	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
@@ -368,6 +369,19 @@ static void write_text(const struct table *t, struct strbuf *sb)
 	free(width);
 }
 
+/* An md cell, padded on the left to its column's md_width. */
+static void put_md_cell(struct strbuf *sb, const struct table_column *col,
+			const struct table_cell *c)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	put_cell(&text, FORMAT_MD, col, c);
+	if (col->md_width > 0 && text.len < (size_t)col->md_width)
+		strbuf_addf(sb, "%*s", col->md_width - (int)text.len, "");
+	strbuf_add(sb, text.buf, text.len);
+	strbuf_release(&text);
+}
+
 static void write_md(const struct table *t, struct strbuf *sb)
 {
 	if (!t->no_header) {
@@ -386,7 +400,7 @@ static void write_md(const struct table *t, struct strbuf *sb)
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_MD)) {
 				strbuf_addstr(sb, "| ");
-				put_cell(sb, FORMAT_MD, &t->cols[col], cell(t, row, col));
+				put_md_cell(sb, &t->cols[col], cell(t, row, col));
 				strbuf_addch(sb, ' ');
 			}
 		strbuf_addstr(sb, "|\n");

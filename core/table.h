@@ -95,6 +95,10 @@ struct table_column {
 	bool delta;		/* text, md, html: a fractional number as a change, %+.1f, no unit */
 	bool plain;		/* text, md, html: a fractional number as %.1f, no unit (the head's) */
 	bool right;		/* text, md, html: aligned right, as numbers are */
+	int places;		/* text, md, html: a rate's (as a percentage), a delta's or a
+				 * plain number's decimals (0: one) */
+	int md_width;		/* md: a cell padded on the left to this width (report's
+				 * per-day table keeps its text's alignment); 0: none */
 };
 
 struct table_cell {

@@ -307,6 +307,39 @@ static void json_object(void **state)
 	table_release(&t);
 }
 
+/* Report's per-day md: decimals by column, padded to the text's widths; csv as ever. */
+static void places_md_width(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "pairs", .type = CELL_COUNT, .md_width = 6 },
+		{ .key = "p50", .type = CELL_RATE, .plain = true, .places = 3, .na = "n/a",
+		  .md_width = 9 },
+		{ .key = "rate", .type = CELL_RATE, .places = 2 },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_count(&t, 58);
+	table_number(&t, 0.0771);
+	table_number(&t, 0.05172);
+	table_row(&t);
+	table_count(&t, 1234567);
+	table_number(&t, NAN);
+	table_number(&t, 0);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| pairs | p50 | rate |\n|---:|---:|---:|\n"
+			       "|     58 |     0.077 | 5.17% |\n"
+			       "| 1234567 |       n/a | 0.00% |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "pairs,p50,rate\n58,0.077100000000000002,0.051720000000000002\n"
+			       "1234567,,0\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +351,7 @@ int main(void)
 		cmocka_unit_test(pr_date_word),
 		cmocka_unit_test(note_delta_seconds),
 		cmocka_unit_test(json_object),
+		cmocka_unit_test(places_md_width),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
