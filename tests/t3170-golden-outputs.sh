@@ -3,8 +3,9 @@
 # summary, gate-check, tests, show (a few PRs), replay, propose and seed in
 # each of json, csv and md that the command has (and replay's and propose's
 # html pages), at the pinned time and the week's window, against
-# tests/data/golden/ (made by the code before the row model, issue 37). A change to a format shows here as a diff; make a
-# deliberate one by regenerating: GOLDEN_UPDATE=1 make tests/t3170-golden-outputs.sh
+# tests/data/golden/ (made by the code before the row model, issue 37). A
+# change to a format shows here as a diff; make a deliberate one by
+# regenerating: GOLDEN_UPDATE=1 make tests/t3170-golden-outputs.sh
 . "$(dirname "$0")/lib.sh"
 
 need_sample_week
@@ -57,6 +58,9 @@ done
 for pr in 412 421 428 434 435; do
 	golden show-$pr.json tiadash --db week.db --repo "$SAMPLE/repo" show --format json $pr
 done
+# A rule in effect: show's "changed" names it and its source.
+git clone -q "$SAMPLE/repo" ruled && mkdir ruled/.tiadash && echo "**/fixtures/**" >ruled/.tiadash/rules
+golden show-434-ruled.json tiadash --db week.db --repo ruled show --format json 434
 
 # seed: a small experiment on a copy of the sample repository whose test
 # commands catch a mutant by its diff (the subset only when the selector,
