@@ -98,6 +98,14 @@ void table_note(struct table *t, const char *note)
 	t->cells[t->nr_cells - 1].note = note;
 }
 
+void table_lead(struct table *t, const char *lead)
+{
+	if (!t->nr_cells || t->nr_cells <= (t->nr_rows - 1) * t->nr_cols ||
+	    !stringy(t->cols[(t->nr_cells - 1) % t->nr_cols].type))
+		BUG("table_lead without a string cell before it");
+	t->cells[t->nr_cells - 1].lead = lead;
+}
+
 void table_pr(struct table *t, bool known, int64_t pr)
 {
 	struct table_cell *c;
@@ -245,6 +253,8 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 	case CELL_ID:
 	case CELL_PATH:
 	case CELL_CODE:
+		if (c->lead && f != FORMAT_CSV)
+			strbuf_addstr(sb, c->lead);
 		if (c->word && f == FORMAT_MD) {
 			strbuf_addstr(sb, c->s);
 		} else if (c->items && f == FORMAT_CSV) {
@@ -431,31 +441,49 @@ static void write_csv(const struct table *t, struct strbuf *sb)
 	}
 }
 
+/* A cell's data-key (ROW_KEY.INDEX.HTML_KEY) and data-value, as html_data writes them. */
+static void put_html_key(struct strbuf *sb, const struct table *t, size_t row, size_t col)
+{
+	const struct table_column *c = &t->cols[col];
+	const struct table_cell *x = cell(t, row, col);
+	struct strbuf key = STRBUF_INIT;
+	double v;
+
+	if (!c->html_key || !t->html_row_key)
+		return;
+	strbuf_addf(&key, "%s.%zu.%s", t->html_row_key, t->html_rows ? t->html_rows[row] : row,
+		    c->html_key);
+	v = x->null ? NAN : fractional(c->type) ? x->d : (double)x->i;
+	html_data(sb, key.buf, v);
+	strbuf_release(&key);
+}
+
 static void write_html(const struct table *t, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "<table");
 	if (t->html_class)
 		strbuf_addf(sb, " class=\"%s\"", t->html_class);
-	strbuf_addstr(sb, ">\n<thead><tr>");
+	strbuf_addstr(sb, t->html_bare ? ">\n<tr>" : ">\n<thead><tr>");
 	for (size_t col = 0; col < t->nr_cols; col++)
 		if (shown(&t->cols[col], FORMAT_HTML)) {
 			strbuf_addstr(sb, numeric(&t->cols[col]) ? "<th class=\"num\">" : "<th>");
 			html_escape(sb, head(&t->cols[col]));
 			strbuf_addstr(sb, "</th>");
 		}
-	strbuf_addstr(sb, "</tr></thead>\n<tbody>\n");
+	strbuf_addstr(sb, t->html_bare ? "</tr>\n" : "</tr></thead>\n<tbody>\n");
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		strbuf_addstr(sb, "<tr>");
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_HTML)) {
-				strbuf_addstr(sb, numeric(&t->cols[col]) ? "<td class=\"num\">"
-									     : "<td>");
+				strbuf_addstr(sb, numeric(&t->cols[col]) ? "<td class=\"num\"" : "<td");
+				put_html_key(sb, t, row, col);
+				strbuf_addch(sb, '>');
 				put_cell(sb, FORMAT_HTML, &t->cols[col], cell(t, row, col));
 				strbuf_addstr(sb, "</td>");
 			}
 		strbuf_addstr(sb, "</tr>\n");
 	}
-	strbuf_addstr(sb, "</tbody>\n</table>\n");
+	strbuf_addstr(sb, t->html_bare ? "</table>\n" : "</tbody>\n</table>\n");
 }
 
 static cJSON *json_cell(enum cell_type type, const struct table_cell *c)

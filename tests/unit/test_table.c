@@ -340,6 +340,50 @@ static void places_md_width(void **state)
 	table_release(&t);
 }
 
+/* Propose's page: a bare table whose figures name their JSON keys, a lead before a glob. */
+static void html_keys_lead(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "+runs", .type = CELL_COUNT, .html_key = "forced" },
+		{ .key = "FF", .type = CELL_RATE, .na = "n/a", .html_key = "rate" },
+		{ .key = "glob", .type = CELL_CODE },
+	};
+	static const size_t rows[] = { 30, 7 };
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	t.html_class = "candidates";
+	t.html_bare = true;
+	t.html_row_key = "proposals";
+	t.html_rows = rows;
+	table_row(&t);
+	table_count(&t, 2);
+	table_number(&t, 0.25);
+	table_str(&t, "a<b");
+	table_lead(&t, "* ");
+	table_note(&t, "(suggested: built-in)");
+	table_row(&t);
+	table_count(&t, 0);
+	table_number(&t, NAN);
+	table_str(&t, "c");
+	s = render(&t, FORMAT_HTML);
+	assert_string_equal(s, "<table class=\"candidates\">\n<tr><th class=\"num\">+runs</th>"
+			       "<th class=\"num\">FF</th><th>glob</th></tr>\n"
+			       "<tr><td class=\"num\" data-key=\"proposals.30.forced\" data-value=\"2\">2"
+			       "</td><td class=\"num\" data-key=\"proposals.30.rate\" data-value=\"0.25\">"
+			       "25.0%</td><td>* <code>a&lt;b</code> (suggested: built-in)</td></tr>\n"
+			       "<tr><td class=\"num\" data-key=\"proposals.7.forced\" data-value=\"0\">0"
+			       "</td><td class=\"num\" data-key=\"proposals.7.rate\" data-value=\"null\">"
+			       "n/a</td><td><code>c</code></td></tr>\n</table>\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	/* A key that a spreadsheet would read as a formula is quoted as any field. */
+	assert_string_equal(s, "\"'+runs\",FF,glob\n2,0.25,a<b\n0,,c\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -352,6 +396,7 @@ int main(void)
 		cmocka_unit_test(note_delta_seconds),
 		cmocka_unit_test(json_object),
 		cmocka_unit_test(places_md_width),
+		cmocka_unit_test(html_keys_lead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
