@@ -4,6 +4,7 @@
 #include "adapters/adapter.h"
 #include "core/repo.h"
 #include "core/json.h"
+#include "core/table.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -138,17 +139,39 @@ void ruleset_path_text(const struct ruleset *s, const char *path, struct strbuf 
 		rules_describe(x, out);
 }
 
-void ruleset_path_json(const struct ruleset *s, const char *path, cJSON *o)
+/* The three facts of ruleset_path_json; label holds rule_source's text. */
+static void path_facts(const struct ruleset *s, const char *path, const char **rule,
+		       struct strbuf *label, const char **suggested_rule)
 {
 	bool suggested, failed;
 	const struct rule *x = ruleset_match(s, path, &suggested, &failed);
-	struct strbuf label = STRBUF_INIT;
 
 	if (x && !suggested)
-		rules_label(x, &label);
-	json_add_string_or_null(o, "rule", failed ? "(rule matcher failed: run_all)" :
-				x && !suggested ? x->name : NULL);
+		rules_label(x, label);
+	*rule = failed ? "(rule matcher failed: run_all)" : x && !suggested ? x->name : NULL;
+	*suggested_rule = suggested ? x->name : NULL;
+}
+
+void ruleset_path_json(const struct ruleset *s, const char *path, cJSON *o)
+{
+	const char *rule, *suggested;
+	struct strbuf label = STRBUF_INIT;
+
+	path_facts(s, path, &rule, &label, &suggested);
+	json_add_string_or_null(o, "rule", rule);
 	json_add_string_or_null(o, "rule_source", label.len ? label.buf : NULL);
-	json_add_string_or_null(o, "suggested", suggested ? x->name : NULL);
+	json_add_string_or_null(o, "suggested", suggested);
+	strbuf_release(&label);
+}
+
+void ruleset_path_cells(const struct ruleset *s, const char *path, struct table *t)
+{
+	const char *rule, *suggested;
+	struct strbuf label = STRBUF_INIT;
+
+	path_facts(s, path, &rule, &label, &suggested);
+	table_str(t, rule);
+	table_str(t, label.len ? label.buf : NULL);
+	table_str(t, suggested);
 	strbuf_release(&label);
 }

@@ -66,6 +66,12 @@ void ruleset_path_text(const struct ruleset *s, const char *path, struct strbuf 
  */
 struct cJSON;
 void ruleset_path_json(const struct ruleset *s, const char *path, struct cJSON *o);
+/*
+ * The same as the next three cells of t's row, string columns keyed as
+ * those ("rule", "rule_source", "suggested"; a null cell for null).
+ */
+struct table;
+void ruleset_path_cells(const struct ruleset *s, const char *path, struct table *t);
 
 /* Read one rule file or selector configuration (adapters/adapter.h decides whose). */
 int rules_load_file(struct rules *r, const char *path);

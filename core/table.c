@@ -98,6 +98,14 @@ void table_note(struct table *t, const char *note)
 	t->cells[t->nr_cells - 1].note = note;
 }
 
+void table_lead(struct table *t, const char *lead)
+{
+	if (!t->nr_cells || t->nr_cells <= (t->nr_rows - 1) * t->nr_cols ||
+	    !stringy(t->cols[(t->nr_cells - 1) % t->nr_cols].type))
+		BUG("table_lead without a string cell before it");
+	t->cells[t->nr_cells - 1].lead = lead;
+}
+
 void table_pr(struct table *t, bool known, int64_t pr)
 {
 	struct table_cell *c;
@@ -181,14 +189,15 @@ static void put_number(struct strbuf *sb, const struct table_column *col,
 		       const struct table_cell *c)
 {
 	enum cell_type type = col->type;
+	int places = col->places ? col->places : 1;
 
 	if ((col->delta || col->plain) && fractional(type)) {
-		strbuf_addf(sb, col->delta ? "%+.1f" : "%.1f", c->d);
+		strbuf_addf(sb, col->delta ? "%+.*f" : "%.*f", places, c->d);
 		return;
 	}
 	switch (type) {
 	case CELL_COUNT: strbuf_addf(sb, "%" PRId64, c->i); break;
-	case CELL_RATE: strbuf_addf(sb, "%.1f%%", 100 * c->d); break;
+	case CELL_RATE: strbuf_addf(sb, "%.*f%%", places, 100 * c->d); break;
 	/* A tenth of a second matters below ten seconds, not above. */
 	case CELL_SECONDS: strbuf_addf(sb, c->d < 10 ? "%.1f s" : "%.0f s", c->d); break;
 	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
@@ -244,6 +253,8 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 	case CELL_ID:
 	case CELL_PATH:
 	case CELL_CODE:
+		if (c->lead && f != FORMAT_CSV)
+			strbuf_addstr(sb, c->lead);
 		if (c->word && f == FORMAT_MD) {
 			strbuf_addstr(sb, c->s);
 		} else if (c->items && f == FORMAT_CSV) {
@@ -368,6 +379,19 @@ static void write_text(const struct table *t, struct strbuf *sb)
 	free(width);
 }
 
+/* An md cell, padded on the left to its column's md_width. */
+static void put_md_cell(struct strbuf *sb, const struct table_column *col,
+			const struct table_cell *c)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	put_cell(&text, FORMAT_MD, col, c);
+	if (col->md_width > 0 && text.len < (size_t)col->md_width)
+		strbuf_addf(sb, "%*s", col->md_width - (int)text.len, "");
+	strbuf_add(sb, text.buf, text.len);
+	strbuf_release(&text);
+}
+
 static void write_md(const struct table *t, struct strbuf *sb)
 {
 	if (!t->no_header) {
@@ -386,7 +410,7 @@ static void write_md(const struct table *t, struct strbuf *sb)
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_MD)) {
 				strbuf_addstr(sb, "| ");
-				put_cell(sb, FORMAT_MD, &t->cols[col], cell(t, row, col));
+				put_md_cell(sb, &t->cols[col], cell(t, row, col));
 				strbuf_addch(sb, ' ');
 			}
 		strbuf_addstr(sb, "|\n");
@@ -417,31 +441,49 @@ static void write_csv(const struct table *t, struct strbuf *sb)
 	}
 }
 
+/* A cell's data-key (ROW_KEY.INDEX.HTML_KEY) and data-value, as html_data writes them. */
+static void put_html_key(struct strbuf *sb, const struct table *t, size_t row, size_t col)
+{
+	const struct table_column *c = &t->cols[col];
+	const struct table_cell *x = cell(t, row, col);
+	struct strbuf key = STRBUF_INIT;
+	double v;
+
+	if (!c->html_key || !t->html_row_key)
+		return;
+	strbuf_addf(&key, "%s.%zu.%s", t->html_row_key, t->html_rows ? t->html_rows[row] : row,
+		    c->html_key);
+	v = x->null ? NAN : fractional(c->type) ? x->d : (double)x->i;
+	html_data(sb, key.buf, v);
+	strbuf_release(&key);
+}
+
 static void write_html(const struct table *t, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "<table");
 	if (t->html_class)
 		strbuf_addf(sb, " class=\"%s\"", t->html_class);
-	strbuf_addstr(sb, ">\n<thead><tr>");
+	strbuf_addstr(sb, t->html_bare ? ">\n<tr>" : ">\n<thead><tr>");
 	for (size_t col = 0; col < t->nr_cols; col++)
 		if (shown(&t->cols[col], FORMAT_HTML)) {
 			strbuf_addstr(sb, numeric(&t->cols[col]) ? "<th class=\"num\">" : "<th>");
 			html_escape(sb, head(&t->cols[col]));
 			strbuf_addstr(sb, "</th>");
 		}
-	strbuf_addstr(sb, "</tr></thead>\n<tbody>\n");
+	strbuf_addstr(sb, t->html_bare ? "</tr>\n" : "</tr></thead>\n<tbody>\n");
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		strbuf_addstr(sb, "<tr>");
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_HTML)) {
-				strbuf_addstr(sb, numeric(&t->cols[col]) ? "<td class=\"num\">"
-									     : "<td>");
+				strbuf_addstr(sb, numeric(&t->cols[col]) ? "<td class=\"num\"" : "<td");
+				put_html_key(sb, t, row, col);
+				strbuf_addch(sb, '>');
 				put_cell(sb, FORMAT_HTML, &t->cols[col], cell(t, row, col));
 				strbuf_addstr(sb, "</td>");
 			}
 		strbuf_addstr(sb, "</tr>\n");
 	}
-	strbuf_addstr(sb, "</tbody>\n</table>\n");
+	strbuf_addstr(sb, t->html_bare ? "</table>\n" : "</tbody>\n</table>\n");
 }
 
 static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
@@ -476,20 +518,33 @@ static cJSON *json_cell(enum cell_type type, const struct table_cell *c)
 	return node;
 }
 
+/* One row's object, keyed by the columns json shows. */
+static cJSON *row_json(const struct table *t, size_t row)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (size_t col = 0; col < t->nr_cols; col++)
+		if (shown(&t->cols[col], FORMAT_JSON))
+			cJSON_AddItemToObject(o, t->cols[col].key,
+					      json_cell(t->cols[col].type, cell(t, row, col)));
+	return o;
+}
+
 cJSON *table_json(const struct table *t)
 {
 	cJSON *list = cJSON_CreateArray();
 
-	for (size_t row = 0; row < t->nr_rows; row++) {
-		cJSON *o = cJSON_CreateObject();
-
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_JSON))
-				cJSON_AddItemToObject(o, t->cols[col].key,
-						      json_cell(t->cols[col].type, cell(t, row, col)));
-		cJSON_AddItemToArray(list, o);
-	}
+	for (size_t row = 0; row < t->nr_rows; row++)
+		cJSON_AddItemToArray(list, row_json(t, row));
 	return list;
+}
+
+cJSON *table_json_object(const struct table *t)
+{
+	if (t->nr_rows != 1 || t->nr_cells != t->nr_cols)
+		BUG("table_json_object of a table of %zu rows, %zu of %zu cells", t->nr_rows,
+		    t->nr_cells, t->nr_cols);
+	return row_json(t, 0);
 }
 
 static void write_json(const struct table *t, struct strbuf *sb)

@@ -64,7 +64,9 @@
  * markdown always showed those; every other format as its column's type.
  * A note (table_note) follows a string cell in the formats people read
  * (text, md, html), after a space, in tiadash's words ("(suggested:
- * built-in)"); csv and json leave it out, having the fact as a field.
+ * built-in)"); csv and json leave it out, having the fact as a field. A
+ * lead (table_lead) goes before the cell's value there, as it is (propose's
+ * star on a recommended glob).
  */
 enum cell_type {
 	CELL_TEXT,
@@ -95,6 +97,14 @@ struct table_column {
 	bool delta;		/* text, md, html: a fractional number as a change, %+.1f, no unit */
 	bool plain;		/* text, md, html: a fractional number as %.1f, no unit (the head's) */
 	bool right;		/* text, md, html: aligned right, as numbers are */
+	int places;		/* text, md, html: a rate's (as a percentage), a delta's or a
+				 * plain number's decimals (0: one) */
+	int md_width;		/* md: a cell padded on the left to this width (report's
+				 * per-day table keeps its text's alignment); 0: none */
+	const char *html_key;	/* html: the cell's data-key is the table's html_row_key,
+				 * the row's JSON index and this ("proposals.3.forced"),
+				 * its data-value the JSON's number (a page's figure the
+				 * tests check against the JSON); NULL: none */
 };
 
 struct table_cell {
@@ -106,6 +116,7 @@ struct table_cell {
 	char *s;
 	char **items;
 	const char *note;	/* text, md, html: after the value (table_note); static */
+	const char *lead;	/* text, md, html: before the value (table_lead); static */
 };
 
 struct table {
@@ -117,9 +128,14 @@ struct table {
 	size_t nr_text_order;
 	bool no_header;		/* rows only: a later chunk of a long table */
 	const char *html_class;	/* html: the <table>'s class (NULL: none) */
+	bool html_bare;		/* html: the head row and the rows without <thead>, <tbody> */
+	const char *html_row_key; /* html: the JSON array the rows are ("proposals"),
+				   * for the columns' html_key; NULL: no data-key */
+	const size_t *html_rows;  /* html: each row's JSON index (NULL: its own) */
 };
 
-#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false, NULL }
+#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false, NULL, \
+			   false, NULL, NULL }
 
 /* Free the rows (the columns are the caller's); the table can take rows again. */
 void table_release(struct table *t);
@@ -134,6 +150,8 @@ void table_list(struct table *t, const struct strlist *l);
 void table_word(struct table *t, const char *s);
 /* A note of tiadash's own after the row's last string cell; note is static. */
 void table_note(struct table *t, const char *note);
+/* A mark of tiadash's own before the row's last string cell (a star); lead is static. */
+void table_lead(struct table *t, const char *lead);
 /* A pull request's number when known, else a null cell. */
 void table_pr(struct table *t, bool known, int64_t pr);
 void table_count(struct table *t, int64_t v);
@@ -155,6 +173,11 @@ void table_null(struct table *t);
 void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
 /* The rows as a JSON array of objects, for a command's own document. */
 cJSON *table_json(const struct table *t);
+/*
+ * A one-row table's row as a JSON object, keyed as table_json's; the
+ * caller owns it (a record or an escape streamed one at a time).
+ */
+cJSON *table_json_object(const struct table *t);
 /* table_write to out; text fitted to TEXT_WIDTH. -1 when writing failed. */
 int table_print(const struct table *t, enum output_format f, FILE *out);
 

@@ -64,20 +64,32 @@ static cJSON *json_strings(const struct strlist *l)
 	return arr;
 }
 
+/* The diff's files as rows (core/table.h): JSON's "changed". */
+static const struct table_column changed_columns[] = {
+	{ .key = "path", .type = CELL_PATH },
+	{ .key = "status", .type = CELL_CLASS },
+	{ .key = "old_path", .type = CELL_PATH },
+	{ .key = "rule", .type = CELL_TEXT },
+	{ .key = "rule_source", .type = CELL_PATH },
+	{ .key = "suggested", .type = CELL_TEXT },
+};
+
 static cJSON *json_changed(const struct show *sh)
 {
-	cJSON *arr = cJSON_CreateArray();
+	struct table t = TABLE_INIT(changed_columns);
+	cJSON *arr;
 
 	for (size_t i = 0; sh->has_diff && i < sh->diff.nr; i++) {
 		const struct diff_file_info *f = &sh->diff.files[i];
-		cJSON *o = cJSON_CreateObject();
 
-		json_add_string(o, "path", f->path);
-		json_add_string(o, "status", change_status_name(f->status));
-		json_add_string_or_null(o, "old_path", f->old_path);
-		ruleset_path_json(&sh->rules, f->path, o);
-		cJSON_AddItemToArray(arr, o);
+		table_row(&t);
+		table_str(&t, f->path);
+		table_str(&t, change_status_name(f->status));
+		table_str(&t, f->old_path);
+		ruleset_path_cells(&sh->rules, f->path, &t);
 	}
+	arr = table_json(&t);
+	table_release(&t);
 	return arr;
 }
 

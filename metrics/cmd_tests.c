@@ -145,12 +145,10 @@ static void print_history_text(const struct metrics *m, const struct window *w,
 static cJSON *json_record(const struct test_record *r, const struct test_records *all)
 {
 	struct table t = TABLE_INIT(record_columns);
-	cJSON *list, *o;
+	cJSON *o;
 
 	record_row(&t, r, all);
-	list = table_json(&t);
-	o = cJSON_DetachItemFromArray(list, 0);
-	cJSON_Delete(list);
+	o = table_json_object(&t);
 	table_release(&t);
 	return o;
 }

@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/chart.h"
 #include "core/html.h"
+#include "core/table.h"
 #include "core/sanitize.h"
 #include "metrics/common.h"
 #include "metrics/html.h"
@@ -163,47 +164,58 @@ static void chart_candidates(struct strbuf *sb, const struct proposals *p, int64
 	strbuf_release(&title);
 }
 
-/* A cell of candidate `index`: proposals.INDEX.FIELD of the JSON. */
-static void candidate_cell(struct strbuf *sb, size_t index, const char *field, double v,
-			   struct strbuf *shown)
-{
-	char *key = xstrfmt("proposals.%zu.%s", index, field);
+/*
+ * The text's table of candidates: its figures keyed as the JSON's
+ * proposals.INDEX.FIELD (core/table.h's html_key), the glob as code.
+ */
+static const struct table_column candidate_columns[] = {
+	{ .key = "closes", .type = CELL_COUNT },
+	{ .key = "+runs", .type = CELL_COUNT, .html_key = "forced" },
+	{ .key = "+min", .type = CELL_MINUTES, .delta = true, .na = "n/a",
+	  .html_key = "forced_minutes" },
+	{ .key = "FF after", .type = CELL_RATE, .na = "n/a", .html_key = "force_full_rate_after" },
+	{ .key = "p95 after", .type = CELL_SECONDS, .na = "n/a", .html_key = "p95_after" },
+	{ .key = "glob", .type = CELL_CODE },
+	{ .key = "escapes", .type = CELL_TEXT },
+};
 
-	html_cell(sb, key, v, shown->buf);
-	strbuf_reset(shown);
-	free(key);
-}
-
-/* One row of the text's table: closes, +runs, +min, FF after, p95 after, glob, escapes. */
-static void candidate_row(struct strbuf *sb, const struct proposals *p, size_t index)
+/* Candidate `index`'s row: closes, +runs, +min, FF after, p95 after, glob, escapes. */
+static void candidate_row(struct table *t, const struct proposals *p, size_t index)
 {
 	const struct proposal *it = &p->items[index];
 	struct strbuf s = STRBUF_INIT;
 
-	strbuf_addf(sb, "<tr><td class=\"num\">%zu</td>", it->nr_closes);
-	strbuf_addf(&s, "%" PRId64, it->forced);
-	candidate_cell(sb, index, "forced", (double)it->forced, &s);
-	propose_text_minutes(&s, it->forced_minutes);
-	candidate_cell(sb, index, "forced_minutes", it->forced_minutes, &s);
-	metrics_fmt_pct(&s, it->force_full_rate_after, 1);
-	candidate_cell(sb, index, "force_full_rate_after", it->force_full_rate_after, &s);
-	metrics_fmt_secs(&s, it->p95_after);
-	candidate_cell(sb, index, "p95_after", it->p95_after, &s);
-	strbuf_addf(sb, "<td>%s", it->recommended ? "\xe2\x98\x85 " : "");
-	html_code(sb, it->glob);
+	table_row(t);
+	table_count(t, (int64_t)it->nr_closes);
+	table_count(t, it->forced);
+	table_number(t, it->forced_minutes);
+	table_number(t, it->force_full_rate_after);
+	table_number(t, it->p95_after);
+	table_str(t, it->glob);
+	if (it->recommended)
+		table_lead(t, "\xe2\x98\x85 ");
 	if (it->form == FORM_BUILTIN)
-		strbuf_addstr(sb, " (suggested: built-in)");
-	strbuf_addstr(sb, "</td><td>");
+		table_note(t, "(suggested: built-in)");
 	proposals_name_evidence(&s, p, it);
-	html_escape(sb, s.buf);
-	strbuf_addstr(sb, "</td></tr>\n");
+	table_str(t, s.buf);
 	strbuf_release(&s);
 }
 
-static const char table_head[] =
-	"<table class=\"candidates\">\n<tr><th class=\"num\">closes</th><th class=\"num\">+runs"
-	"</th><th class=\"num\">+min</th><th class=\"num\">FF after</th><th class=\"num\">p95 "
-	"after</th><th>glob</th><th>escapes</th></tr>\n";
+/* The candidates rows (rows[i]: the index in p->items) as the page's table. */
+static void candidate_table(struct strbuf *sb, const struct proposals *p, const size_t *rows,
+			    size_t n)
+{
+	struct table t = TABLE_INIT(candidate_columns);
+
+	t.html_class = "candidates";
+	t.html_bare = true;
+	t.html_row_key = "proposals";
+	t.html_rows = rows;
+	for (size_t i = 0; i < n; i++)
+		candidate_row(&t, p, rows ? rows[i] : i);
+	table_write(&t, FORMAT_HTML, sb);
+	table_release(&t);
+}
 
 static void recommended(struct strbuf *sb, const struct proposals *p)
 {
@@ -225,10 +237,8 @@ static void recommended(struct strbuf *sb, const struct proposals *p)
 	strbuf_addf(sb, "%s, shadow p95 ", s.buf);
 	strbuf_reset(&s);
 	metrics_fmt_secs(&s, p->rec_p95_after);
-	strbuf_addf(sb, "%s.</p>\n%s", s.buf, table_head);
-	for (size_t i = 0; i < p->nr_recommended; i++)
-		candidate_row(sb, p, p->recommended[i]);
-	strbuf_addstr(sb, "</table>\n");
+	strbuf_addf(sb, "%s.</p>\n", s.buf);
+	candidate_table(sb, p, p->recommended, p->nr_recommended);
 	strbuf_release(&s);
 }
 
@@ -239,10 +249,7 @@ static void candidates(struct strbuf *sb, const struct proposals *p, int64_t lim
 	strbuf_addf(sb, "<h2>Candidates: %zu, ranked</h2>\n", p->nr);
 	if (!p->nr)
 		return;
-	strbuf_addstr(sb, table_head);
-	for (size_t i = 0; i < shown; i++)
-		candidate_row(sb, p, i);
-	strbuf_addstr(sb, "</table>\n");
+	candidate_table(sb, p, NULL, shown);
 	html_more(sb, shown, p->nr, "candidates", "--limit N or --limit all lists more");
 }
 

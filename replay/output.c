@@ -704,18 +704,117 @@ static void json_list(cJSON *obj, const char *key, const struct strlist *l)
 		json_push_string(arr, l->items[i]);
 }
 
-static void json_outcome(cJSON *o, const struct replay_outcome *x)
+/* An outcome's keys, the change's after its own and the proposal's object. */
+#define OUTCOME_JSON_COLUMNS                                                     \
+	{ .key = "decision", .type = CELL_CLASS },                               \
+	{ .key = "reasons", .type = CELL_TEXT },                                 \
+	{ .key = "selected", .type = CELL_COUNT },                               \
+	{ .key = "missed", .type = CELL_ID },                                    \
+	{ .key = "selection", .type = CELL_ID },                                 \
+	{ .key = "disagrees", .type = CELL_BOOL },                               \
+	{ .key = "disagreement", .type = CELL_TEXT }
+
+static const struct table_column json_change_columns[] = {
+	{ .key = "commit", .type = CELL_TEXT },
+	{ .key = "pr", .type = CELL_PR },
+	{ .key = "date", .type = CELL_TIME },
+	{ .key = "subject", .type = CELL_TEXT },
+	{ .key = "changed", .type = CELL_COUNT },
+	{ .key = "paths", .type = CELL_PATH },
+	OUTCOME_JSON_COLUMNS,
+};
+
+static const struct table_column json_outcome_columns[] = {
+	OUTCOME_JSON_COLUMNS,
+};
+
+/* A decision another than the replay's own: the recorded one, the built-ins'. */
+static const struct table_column json_decision_columns[] = {
+	{ .key = "decision", .type = CELL_CLASS },
+	{ .key = "reasons", .type = CELL_TEXT },
+	{ .key = "head", .type = CELL_TEXT },
+};
+
+static void json_outcome_cells(struct table *t, const struct replay_outcome *x)
 {
-	json_add_string(o, "decision", replay_decision_name(x->decision));
-	json_list(o, "reasons", &x->reasons);
-	json_add_opt_int(o, "selected", x->has_selected, x->selected);
-	json_list(o, "missed", &x->missed);
-	json_list(o, "selection", &x->selection);
+	table_str(t, replay_decision_name(x->decision));
+	table_list(t, &x->reasons);
+	table_count_known(t, x->has_selected, x->selected);
+	table_list(t, &x->missed);
+	table_list(t, &x->selection);
 	if (x->compared)
-		json_add_bool(o, "disagrees", x->disagrees);
+		table_bool(t, x->disagrees);
 	else
-		cJSON_AddNullToObject(o, "disagrees");
-	json_add_string_or_null(o, "disagreement", x->disagreement);
+		table_null(t);
+	table_str(t, x->disagreement);
+}
+
+/* The proposal's outcome as its own object; the caller owns it. */
+static cJSON *json_outcome(const struct replay_outcome *x)
+{
+	struct table t = TABLE_INIT(json_outcome_columns);
+	cJSON *o;
+
+	table_row(&t);
+	json_outcome_cells(&t, x);
+	o = table_json_object(&t);
+	table_release(&t);
+	return o;
+}
+
+/* A decision's object (head NULL: no "head" key); the caller owns it. */
+static cJSON *json_decision(const char *decision, const struct strlist *reasons,
+			    const char *head)
+{
+	struct table t = TABLE_INIT(json_decision_columns);
+	cJSON *o;
+
+	if (!head)
+		t.nr_cols--;
+	table_row(&t);
+	table_str(&t, decision);
+	table_list(&t, reasons);
+	if (head)
+		table_str(&t, head);
+	o = table_json_object(&t);
+	table_release(&t);
+	return o;
+}
+
+/*
+ * One change's object: its row of the change columns, then the recorded
+ * decision, the proposal's outcome and the built-ins' what-if (objects or
+ * null); the caller owns it.
+ */
+static cJSON *json_change(const struct replay_run *run, const struct replay_change *ch)
+{
+	const struct replay_commit *c = ch->commit;
+	struct table t = TABLE_INIT(json_change_columns);
+	cJSON *o;
+
+	table_row(&t);
+	table_str(&t, c->sha);
+	table_pr(&t, c->has_pr, c->pr);
+	table_time(&t, c->date);
+	table_str(&t, c->subject);
+	table_count_known(&t, replay_paths_known(c), (int64_t)c->paths.nr);
+	table_list(&t, &c->paths);
+	json_outcome_cells(&t, &ch->base);
+	o = table_json_object(&t);
+	table_release(&t);
+	if (ch->head && ch->head->shadow_decision)
+		cJSON_AddItemToObject(o, "recorded",
+				      json_decision(ch->head->shadow_decision,
+						    &ch->head->shadow_reasons, ch->head->sha));
+	else
+		cJSON_AddNullToObject(o, "recorded");
+	if (run->has_proposal)
+		cJSON_AddItemToObject(o, "proposal", json_outcome(&ch->prop));
+	if (replay_builtin_forces(ch))
+		cJSON_AddItemToObject(o, "builtin", json_decision("run_all", &ch->suggested, NULL));
+	else
+		cJSON_AddNullToObject(o, "builtin");
+	return o;
 }
 
 static double rate(size_t n, size_t of)
@@ -778,42 +877,8 @@ void replay_print_json(const struct replay_run *run, FILE *f)
 	}
 	json_add_bool(root, "store", run->has_store);
 	changes = cJSON_AddArrayToObject(root, "changes");
-	for (size_t i = 0; i < run->nr; i++) {
-		const struct replay_change *ch = &run->changes[i];
-		const struct replay_commit *c = ch->commit;
-		cJSON *o = cJSON_CreateObject();
-
-		json_add_string(o, "commit", c->sha);
-		json_add_opt_int(o, "pr", c->has_pr, c->pr);
-		json_add_time(o, "date", c->date);
-		json_add_string(o, "subject", c->subject);
-		if (replay_paths_known(c))
-			json_add_int(o, "changed", (int64_t)c->paths.nr);
-		else
-			cJSON_AddNullToObject(o, "changed");
-		json_list(o, "paths", &c->paths);
-		json_outcome(o, &ch->base);
-		if (ch->head && ch->head->shadow_decision) {
-			cJSON *rec = cJSON_AddObjectToObject(o, "recorded");
-
-			json_add_string(rec, "decision", ch->head->shadow_decision);
-			json_list(rec, "reasons", &ch->head->shadow_reasons);
-			json_add_string(rec, "head", ch->head->sha);
-		} else {
-			cJSON_AddNullToObject(o, "recorded");
-		}
-		if (run->has_proposal)
-			json_outcome(cJSON_AddObjectToObject(o, "proposal"), &ch->prop);
-		if (replay_builtin_forces(ch)) {
-			cJSON *b = cJSON_AddObjectToObject(o, "builtin");
-
-			json_add_string(b, "decision", "run_all");
-			json_list(b, "reasons", &ch->suggested);
-		} else {
-			cJSON_AddNullToObject(o, "builtin");
-		}
-		cJSON_AddItemToArray(changes, o);
-	}
+	for (size_t i = 0; i < run->nr; i++)
+		cJSON_AddItemToArray(changes, json_change(run, &run->changes[i]));
 	cJSON_AddItemToObject(root, "totals", json_totals(run, &run->tb));
 	json_list(root, "rules_in_effect", &run->rule_files);
 	if (run->builtin.nr) {

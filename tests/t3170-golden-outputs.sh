@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The table-shaped outputs of the sample week, byte for byte: report,
 # summary, gate-check, tests, show (a few PRs), replay, propose and seed in
-# each of json, csv and md that the command has, at the pinned time and the
-# week's window, against tests/data/golden/ (made by the code before the
-# row model, issue 37). A change to a format shows here as a diff; make a
-# deliberate one by regenerating: GOLDEN_UPDATE=1 make tests/t3170-golden-outputs.sh
+# each of json, csv and md that the command has (and replay's and propose's
+# html pages), at the pinned time and the week's window, against
+# tests/data/golden/ (made by the code before the row model, issue 37). A
+# change to a format shows here as a diff; make a deliberate one by
+# regenerating: GOLDEN_UPDATE=1 make tests/t3170-golden-outputs.sh
 . "$(dirname "$0")/lib.sh"
 
 need_sample_week
@@ -37,12 +38,19 @@ for f in json csv md; do
 	golden replay-what-if.$f tiadash --db week.db replay --repo "$SAMPLE/repo" $W \
 		--no-builtin-rules --rules /dev/null --what-if "**/fixtures/**" --format $f
 done
+# The built-in rules' what-if (each change's "builtin"), and the pages.
+golden replay-builtin.json tiadash --db week.db replay --repo "$SAMPLE/repo" $W \
+	--rules /dev/null --format json
+for w in "" "--what-if **/fixtures/**"; do
+	golden replay${w:+-what-if}.html tiadash --db week.db replay --repo "$SAMPLE/repo" $W \
+		--no-builtin-rules --rules /dev/null $w --format html
+done
 for f in json csv; do
 	golden tests.$f tiadash --db week.db tests $W --format $f
 	golden tests-green.$f tiadash --db week.db tests $W --green 3 --format $f
 done
 golden tests-id.json tiadash --db week.db tests $W --id "tests/test_fx.py::test_rates_from_fixture" --format json
-for f in json md; do
+for f in json md html; do
 	golden propose.$f tiadash --db week.db --repo "$SAMPLE/repo" propose $W --format $f
 	golden propose-none.$f tiadash --db week.db --repo "$SAMPLE/repo" propose $W \
 		--no-builtin-rules --format $f
@@ -50,6 +58,9 @@ done
 for pr in 412 421 428 434 435; do
 	golden show-$pr.json tiadash --db week.db --repo "$SAMPLE/repo" show --format json $pr
 done
+# A rule in effect: show's "changed" names it and its source.
+git clone -q "$SAMPLE/repo" ruled && mkdir ruled/.tiadash && echo "**/fixtures/**" >ruled/.tiadash/rules
+golden show-434-ruled.json tiadash --db week.db --repo ruled show --format json 434
 
 # seed: a small experiment on a copy of the sample repository whose test
 # commands catch a mutant by its diff (the subset only when the selector,

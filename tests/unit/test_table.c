@@ -284,6 +284,106 @@ static void note_delta_seconds(void **state)
 	table_release(&t);
 }
 
+/* A one-row table's object is table_json's one element, the columns json shows. */
+static void json_object(void **state)
+{
+	struct table t = TABLE_INIT(base);
+	cJSON *o;
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "t::x");
+	table_str(&t, NULL);
+	table_count(&t, 3);
+	table_number(&t, 0.5);
+	table_time(&t, AT);
+	o = table_json_object(&t);
+	s = cJSON_PrintUnformatted(o);
+	assert_string_equal(s, "{\"id\":\"t::x\",\"class\":null,\"ran\":3,\"rate\":0.5,"
+			       "\"at\":\"2026-11-03T12:00:00Z\"}");
+	free(s);
+	cJSON_Delete(o);
+	table_release(&t);
+}
+
+/* Report's per-day md: decimals by column, padded to the text's widths; csv as ever. */
+static void places_md_width(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "pairs", .type = CELL_COUNT, .md_width = 6 },
+		{ .key = "p50", .type = CELL_RATE, .plain = true, .places = 3, .na = "n/a",
+		  .md_width = 9 },
+		{ .key = "rate", .type = CELL_RATE, .places = 2 },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_count(&t, 58);
+	table_number(&t, 0.0771);
+	table_number(&t, 0.05172);
+	table_row(&t);
+	table_count(&t, 1234567);
+	table_number(&t, NAN);
+	table_number(&t, 0);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| pairs | p50 | rate |\n|---:|---:|---:|\n"
+			       "|     58 |     0.077 | 5.17% |\n"
+			       "| 1234567 |       n/a | 0.00% |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "pairs,p50,rate\n58,0.077100000000000002,0.051720000000000002\n"
+			       "1234567,,0\n");
+	free(s);
+	table_release(&t);
+}
+
+/* Propose's page: a bare table whose figures name their JSON keys, a lead before a glob. */
+static void html_keys_lead(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "+runs", .type = CELL_COUNT, .html_key = "forced" },
+		{ .key = "FF", .type = CELL_RATE, .na = "n/a", .html_key = "rate" },
+		{ .key = "glob", .type = CELL_CODE },
+	};
+	static const size_t rows[] = { 30, 7 };
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	t.html_class = "candidates";
+	t.html_bare = true;
+	t.html_row_key = "proposals";
+	t.html_rows = rows;
+	table_row(&t);
+	table_count(&t, 2);
+	table_number(&t, 0.25);
+	table_str(&t, "a<b");
+	table_lead(&t, "* ");
+	table_note(&t, "(suggested: built-in)");
+	table_row(&t);
+	table_count(&t, 0);
+	table_number(&t, NAN);
+	table_str(&t, "c");
+	s = render(&t, FORMAT_HTML);
+	assert_string_equal(s, "<table class=\"candidates\">\n<tr><th class=\"num\">+runs</th>"
+			       "<th class=\"num\">FF</th><th>glob</th></tr>\n"
+			       "<tr><td class=\"num\" data-key=\"proposals.30.forced\" data-value=\"2\">2"
+			       "</td><td class=\"num\" data-key=\"proposals.30.rate\" data-value=\"0.25\">"
+			       "25.0%</td><td>* <code>a&lt;b</code> (suggested: built-in)</td></tr>\n"
+			       "<tr><td class=\"num\" data-key=\"proposals.7.forced\" data-value=\"0\">0"
+			       "</td><td class=\"num\" data-key=\"proposals.7.rate\" data-value=\"null\">"
+			       "n/a</td><td><code>c</code></td></tr>\n</table>\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	/* A key that a spreadsheet would read as a formula is quoted as any field. */
+	assert_string_equal(s, "\"'+runs\",FF,glob\n2,0.25,a<b\n0,,c\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +394,9 @@ int main(void)
 		cmocka_unit_test(lists_and_code),
 		cmocka_unit_test(pr_date_word),
 		cmocka_unit_test(note_delta_seconds),
+		cmocka_unit_test(json_object),
+		cmocka_unit_test(places_md_width),
+		cmocka_unit_test(html_keys_lead),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
