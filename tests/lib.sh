@@ -155,6 +155,7 @@ store_dump() {
 
 test_done() {
 	echo "1..$test_count"
+	rm -f "$TRASH"/.lock-held.*
 	cd / || exit 2
 	if [ "$test_failed" = 0 ]; then
 		rm -rf "$(dirname "$TRASH")"
@@ -162,6 +163,33 @@ test_done() {
 		echo "# kept $TRASH" >&2
 	fi
 	[ "$test_failed" = 0 ]
+}
+
+# hold_lock DB: another process holds DB's write lock until release_lock DB
+# (or test_done; at most TEST_TIMEOUT seconds). It has the lock when this
+# returns. Held until released, not for a fixed time: under sanitizers and
+# load a fixed time ran out before the command under test reached its write.
+# The holder waits for the lock itself: the probe below takes it for a moment.
+hold_lock() {
+	local held="$TRASH/.lock-held.$(basename "$1")"
+	: >"$held" &&
+	{ (echo "BEGIN IMMEDIATE;"
+	   i=0
+	   while [ -e "$held" ] && [ $i -lt $((TEST_TIMEOUT * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	   done
+	   echo "ROLLBACK;") | sqlite3 -cmd ".timeout 10000" "$1" >/dev/null & } &&
+	for i in $(seq 100); do
+		sqlite3 -cmd ".timeout 0" "$1" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# release_lock DB: the holder lets go of DB's write lock, and is gone.
+release_lock() {
+	rm -f "$TRASH/.lock-held.$(basename "$1")" && wait
 }
 
 # sample_week DB: the sample week ingested into DB, for tests that read it.

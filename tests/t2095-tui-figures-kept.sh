@@ -10,16 +10,6 @@
 
 TUI_DB=live.db
 
-# hold_lock DB SECONDS: another process holds DB's write lock (for a while).
-hold_lock() {
-	{ (echo "BEGIN IMMEDIATE;"; sleep "$2"; echo "ROLLBACK;") | sqlite3 -cmd ".timeout 10000" "$1" & } &&
-	for i in $(seq 50); do
-		sqlite3 -cmd ".timeout 0" "$1" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # overview NAME [ARGS...]: the overview saved to NAME, the session's stderr empty.
 overview() {
 	local name=$1
@@ -129,10 +119,10 @@ test_expect_success 'another id-map: the figures under it, not the kept ones' '
 
 test_expect_success 'a store another process holds locked opens, its figures computed, none kept' '
 	sqlite3 live.db "DELETE FROM figures" &&
-	hold_lock live.db 3 &&
+	hold_lock live.db &&
 	TIADASH_BUSY_TIMEOUT=0 overview l.overview --since 2026-11-01 &&
 	test "$(sqlite3 live.db "SELECT count(*) FROM figures")" = 0 &&
-	wait &&
+	release_lock live.db &&
 	test_cmp h.overview l.overview
 '
 

@@ -21,19 +21,6 @@ facts() {
 	sqlite3 s.db "SELECT count(*) FROM pair_fact"
 }
 
-# hold_lock DB SECONDS: another process holds DB's write lock for SECONDS
-# (it has it when this returns; `wait` for it to let go). The holder waits
-# for the lock itself: the probe below takes it for a moment, and on a
-# loaded machine the holder's BEGIN can come in that moment.
-hold_lock() {
-	{ (echo "BEGIN IMMEDIATE;"; sleep "$2"; echo "ROLLBACK;") | sqlite3 -cmd ".timeout 10000" "$1" & } &&
-	for i in $(seq 50); do
-		sqlite3 -cmd ".timeout 0" "$1" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null || return 0
-		sleep 0.1
-	done
-	return 1
-}
-
 # missed NAME: the missed tests of the first escape of NAME.json.
 missed() {
 	json_get "$1.json" "\" \".join(d[\"escapes\"][\"list\"][0][\"missed\"])"
@@ -86,10 +73,10 @@ test_expect_success 'a report read from the facts does not read the runs' '
 	test "$(sqlite3 c2.db "SELECT count(*) FROM pair_fact")" = 4 &&
 	# when they cannot be kept, the pass reads the (corrupt) rows
 	sqlite3 c2.db "DELETE FROM pair_fact" &&
-	hold_lock c2.db 3 &&
+	hold_lock c2.db &&
 	TIADASH_BUSY_TIMEOUT=0 test_expect_code 2 tiadash --db c2.db report --format json \
 		>c.json 2>err &&
-	wait &&
+	release_lock c2.db &&
 	test_grep "the pair cache row of head [0-9]* is corrupt" err
 '
 
@@ -153,10 +140,10 @@ test_expect_success 'another id-map keeps facts of its own key' '
 
 test_expect_success 'while another process holds the write lock, facts are made but not kept' '
 	sqlite3 s.db "DELETE FROM pair_fact" &&
-	hold_lock s.db 3 &&
+	hold_lock s.db &&
 	TIADASH_BUSY_TIMEOUT=0 tiadash --db s.db report --format json >locked.json &&
 	test "$(facts)" = 0 &&
-	wait &&
+	release_lock s.db &&
 	test_cmp resolved.json locked.json &&
 	tiadash --db s.db report --format json >unlocked.json &&
 	test "$(facts)" = 4 &&
