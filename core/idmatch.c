@@ -380,8 +380,13 @@ static bool visit_spaced(const struct idset *set, const char *id, size_t len,
 	return stop;
 }
 
-bool idset_case_matches(const struct idset *set, const char *suite, const char *name,
-			idset_match_fn fn, void *data)
+/*
+ * fn for the entries naming SUITE::NAME by its id (by_id) or by a class of
+ * it (!by_id). The id's forms: as written, jest's spaced titles and
+ * codebase-memory-mcp's SUITE:CASE.
+ */
+static bool case_matches(const struct idset *set, const char *suite, const char *name,
+			 bool by_id, idset_match_fn fn, void *data)
 {
 	char small[256], *id;
 	size_t slen = strlen(suite), nlen = strlen(name), len = slen + 2 + nlen;
@@ -394,16 +399,17 @@ bool idset_case_matches(const struct idset *set, const char *suite, const char *
 	memcpy(id, suite, slen);
 	memcpy(id + slen, "::", 2);
 	memcpy(id + slen + 2, name, nlen + 1);
-	if (set->forms & IDSET_CASE_IDS) {
+	if ((set->forms & IDSET_CASE_IDS) && by_id) {
 		stop = visit(set, id, len, fn, data);
 		if (!stop)
 			stop = visit_spaced(set, id, len, fn, data);
-		/* A class of the case ("file.py::TestA" selects "file.py::TestA::test_x"). */
+	}
+	/* A class of the case ("file.py::TestA" selects "file.py::TestA::test_x"). */
+	if ((set->forms & IDSET_CASE_IDS) && !by_id)
 		for (size_t i = slen + 2; !stop && i + 1 < len; i++)
 			if (id[i] == ':' && id[i + 1] == ':')
 				stop = visit(set, id, i, fn, data);
-	}
-	if (!stop && (set->forms & IDSET_CBM_IDS)) {
+	if (!stop && (set->forms & IDSET_CBM_IDS) && by_id) {
 		/* SUITE:CASE, codebase-memory-mcp's form: drop one of the colons. */
 		memmove(id + slen + 1, id + slen + 2, nlen + 1);
 		stop = visit(set, id, len - 1, fn, data);
@@ -411,6 +417,25 @@ bool idset_case_matches(const struct idset *set, const char *suite, const char *
 	if (id != small)
 		free(id);
 	return stop;
+}
+
+bool idset_id_matches(const struct idset *set, const char *suite, const char *name,
+		      idset_match_fn fn, void *data)
+{
+	return case_matches(set, suite, name, true, fn, data);
+}
+
+bool idset_class_matches(const struct idset *set, const char *suite, const char *name,
+			 idset_match_fn fn, void *data)
+{
+	return case_matches(set, suite, name, false, fn, data);
+}
+
+bool idset_case_matches(const struct idset *set, const char *suite, const char *name,
+			idset_match_fn fn, void *data)
+{
+	return idset_id_matches(set, suite, name, fn, data) ||
+	       idset_class_matches(set, suite, name, fn, data);
 }
 
 static bool stop_at_first(int64_t index, void *data)
@@ -445,6 +470,11 @@ bool idset_may_select_cases(const struct idset *set, const char *suite)
 bool idset_selects_case(const struct idset *set, const char *suite, const char *name)
 {
 	return idset_size(set) && idset_case_matches(set, suite, name, stop_at_first, NULL);
+}
+
+bool idset_names_case(const struct idset *set, const char *suite, const char *name)
+{
+	return idset_size(set) && idset_id_matches(set, suite, name, stop_at_first, NULL);
 }
 
 /* Without a format: the blind spots make one per test of the window. */

@@ -78,6 +78,8 @@ bool idset_selects(const struct idset *set, const char *suite, const char *name)
  */
 bool idset_selects_suite(const struct idset *set, const char *suite);
 bool idset_selects_case(const struct idset *set, const char *suite, const char *name);
+/* Does an entry of set name SUITE::NAME by its id (not a class, suite or directory)? */
+bool idset_names_case(const struct idset *set, const char *suite, const char *name);
 /*
  * False when no entry of set can select a case of suite by the second
  * half (idset_selects_case is then false for its every case): one lookup
@@ -97,6 +99,16 @@ bool idset_suite_matches(const struct idset *set, const char *suite,
 			 idset_match_fn fn, void *data);
 bool idset_case_matches(const struct idset *set, const char *suite, const char *name,
 			idset_match_fn fn, void *data);
+/*
+ * The case half split once more: the entries naming the case by its id
+ * (as written, jest's spaced titles, SUITE:CASE), and those naming a class
+ * of it. An entry of the first kind selects this one test; what ran under
+ * any other is told by the run's own list (ingest: ran_broad).
+ */
+bool idset_id_matches(const struct idset *set, const char *suite, const char *name,
+		      idset_match_fn fn, void *data);
+bool idset_class_matches(const struct idset *set, const char *suite, const char *name,
+			 idset_match_fn fn, void *data);
 
 /* Append SUITE::CASE to sb. */
 void test_id_format(struct strbuf *sb, const char *suite, const char *name);

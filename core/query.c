@@ -1211,6 +1211,14 @@ int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *o
 	return selection_column_each(s, sql, run_id, push_entry, out, known);
 }
 
+int query_selection_ran_broad(struct store *s, int64_t run_id, struct strlist *out,
+			      bool *known)
+{
+	static const char sql[] = "SELECT ran_broad FROM selection WHERE run_id = ?1";
+
+	return selection_column_each(s, sql, run_id, push_entry, out, known);
+}
+
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)
 {
 	static const char sql[] =

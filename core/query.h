@@ -384,6 +384,13 @@ int query_unmatched_selections(struct store *s, unmatched_fn fn, void *data);
  */
 int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *out,
 			      bool *known);
+/*
+ * The tests a run's own results reported (skipped ones left out) that no
+ * entry of its selection names by id, appended to out (sorted); *known is
+ * false when none were kept (see the store's schema 16).
+ */
+int query_selection_ran_broad(struct store *s, int64_t run_id, struct strlist *out,
+			      bool *known);
 
 struct diff_file_info {
 	char *path, *old_path; /* old_path NULL unless renamed */

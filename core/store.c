@@ -418,6 +418,18 @@ static const char *const migrations[] = {
 	"INSERT INTO generation (n) VALUES (0);"
 	"CREATE TABLE figures (key TEXT PRIMARY KEY, generation INTEGER NOT NULL,"
 	"  data BLOB NOT NULL);",
+
+	/*
+	 * 15 -> 16: the tests a narrowed shadow run ran (skipped ones left
+	 * out) that no entry of its selection names by id
+	 * (store_strings_encode; NULL: it reported none, had more than
+	 * TESTSET_MAX_BYTES of them, or was stored before). With the entries
+	 * that matched, they tell whether a selected test ran when a
+	 * directory, file or class entry selected it: one it selected that is
+	 * in neither was selected, not run. A list of these only, not of every
+	 * test the run ran: a selection by ids (most of them) stores nothing.
+	 */
+	"ALTER TABLE selection ADD COLUMN ran_broad BLOB;",
 #undef STALE_RUN
 #undef STALE
 };

@@ -302,6 +302,7 @@ void run_data_init(struct run_data *d)
 	memset(d, 0, sizeof(*d));
 	d->entries_blob = (struct strbuf)STRBUF_INIT;
 	d->unmatched_blob = (struct strbuf)STRBUF_INIT;
+	d->ran_broad_blob = (struct strbuf)STRBUF_INIT;
 	testset_init(&d->tests);
 }
 
@@ -326,6 +327,8 @@ void run_data_release(struct run_data *d)
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
 	strbuf_release(&d->unmatched_blob);
+	strlist_release(&d->ran_broad);
+	strbuf_release(&d->ran_broad_blob);
 	strlist_release(&d->reasons);
 	strlist_release(&d->quarantine);
 	strlist_release(&d->declared);
@@ -414,6 +417,7 @@ struct case_names {
 	struct idset entries;
 	const char **entry_at; /* index -> the entry (borrowed from run_data.entries) */
 	bool *hit;
+	bool named; /* match_entries: an entry names the last case by its id */
 };
 
 static bool same(const struct strbuf *sb, const char *s)
@@ -484,12 +488,43 @@ static bool mark_hit(int64_t index, void *data)
 	return false;
 }
 
-/* Which entries select this case; the suite-wide ones when the suite changes. */
+static bool mark_named(int64_t index, void *data)
+{
+	struct case_names *cn = data;
+
+	cn->hit[index] = cn->named = true;
+	return false;
+}
+
+/*
+ * Which entries select this case; the suite-wide ones when the suite
+ * changes. cn->named: an entry names the case by its id.
+ */
 static void match_entries(struct case_names *cn, bool new_suite)
 {
 	if (new_suite)
 		idset_suite_matches(&cn->entries, cn->suite_name, mark_hit, cn->hit);
-	idset_case_matches(&cn->entries, cn->suite_name, cn->case_name, mark_hit, cn->hit);
+	cn->named = false;
+	idset_id_matches(&cn->entries, cn->suite_name, cn->case_name, mark_named, cn);
+	idset_class_matches(&cn->entries, cn->suite_name, cn->case_name, mark_hit, cn->hit);
+}
+
+/* A case that ran and that no entry names by id: onto d->ran_broad, while it fits. */
+static void keep_ran_broad(struct run_data *d, const struct case_names *cn)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	if (!d->ran_broad_kept)
+		return;
+	test_id_format(&id, cn->suite_name, cn->case_name);
+	d->ran_broad_bytes += id.len + 1;
+	if (d->ran_broad_bytes > TESTSET_MAX_BYTES) {
+		d->ran_broad_kept = false;
+		strlist_release(&d->ran_broad);
+	} else {
+		strlist_push(&d->ran_broad, id.buf);
+	}
+	strbuf_release(&id);
 }
 
 /* The first failure of a case (key_of form): its digest and excerpt (the verifier check). */
@@ -528,8 +563,11 @@ static int on_case(const struct junit_case *c, void *data)
 	if (!failing && !d->has_unmatched && !kept && !c->message)
 		return 0;
 	fresh = name_case(d, &cc->names, c, failing);
-	if (d->has_unmatched)
+	if (d->has_unmatched) {
 		match_entries(&cc->names, fresh);
+		if (!cc->names.named && c->outcome != JUNIT_SKIPPED)
+			keep_ran_broad(d, &cc->names);
+	}
 	if (kept)
 		testset_add(&d->tests, cc->names.suite_name, cc->names.case_name);
 	if (failing || c->message)
@@ -547,7 +585,7 @@ static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
 	cc->d = d;
 	cc->names = (struct case_names){ STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
 					 STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, NULL,
-					 ID_NOT_FOUND, false, false, IDSET_INIT, NULL, NULL };
+					 ID_NOT_FOUND, false, false, IDSET_INIT, NULL, NULL, false };
 	cc->names.rewrites = identity_rewrites(d->ids, ID_MAP);
 	if (!d->has_unmatched)
 		return;
@@ -579,6 +617,9 @@ static void settle_unmatched(struct case_names *cn, struct run_data *d)
 	}
 	store_strings_encode(&unmatched, &d->unmatched_blob);
 	strlist_release(&unmatched);
+	if (d->ran_broad_kept)
+		store_strings_encode(&d->ran_broad, &d->ran_broad_blob);
+	strlist_release(&d->ran_broad);
 }
 
 static void case_ctx_release(struct case_ctx *cc)
@@ -617,6 +658,7 @@ static int parse_results(struct run_source *rs, struct run_data *d)
 	/* A shadow run's own results say which entries named no test. */
 	d->has_unmatched = rs->nr_results && d->decision == DECISION_SELECTED &&
 			   d->entries.nr;
+	d->ran_broad_kept = d->has_unmatched;
 	case_ctx_init(&cc, d);
 	for (size_t i = 0; i < rs->nr_results && !ret; i++) {
 		const char *wd = result_workdir(rs, i);

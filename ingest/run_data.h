@@ -64,6 +64,16 @@ struct run_data {
 	bool has_unmatched;            /* the run has results to match entries with */
 	int64_t entries_unmatched;     /* entries that select none of them */
 	struct strbuf unmatched_blob;  /* those entries, encoded for the store */
+	/*
+	 * The tests the run ran (skipped ones left out) that no entry names
+	 * by id: a directory, file or class entry selected them, or none did.
+	 * With the entries that matched, what tells a selected test ran.
+	 * Dropped (ran_broad_kept false) past TESTSET_MAX_BYTES of names.
+	 */
+	struct strlist ran_broad;
+	size_t ran_broad_bytes;
+	bool ran_broad_kept;
+	struct strbuf ran_broad_blob;  /* ran_broad, encoded for the store */
 	/* Selection (shadow). */
 	enum decision decision;
 	struct strlist reasons, entries;

@@ -96,6 +96,13 @@ struct full_scan {
 	 */
 	struct idset ran, idle;
 	bool split_read, split_known;
+	/*
+	 * The tests the run ran that no entry names by id (sorted; listed:
+	 * stored, schema 16): with the entries that ran, what tells whether
+	 * a test a directory, file or class entry selected ran.
+	 */
+	struct strlist ran_broad;
+	bool listed;
 };
 
 /* Whether the shadow run's selection names r; read at the first question. */
@@ -125,10 +132,12 @@ static bool map_rewrites_any(const struct idmap *map, const struct strlist *l)
 }
 
 /*
- * Split the selection's entries by the stored unmatched ones (above).
- * When no entry selected any test the run reported, and the id-map in
+ * Split the selection's entries by the stored unmatched ones (above), and
+ * read the tests the run ran that no entry names by id. Without those,
+ * when no entry selected any test the run reported and the id-map in
  * force rewrites entries, the names did not meet at ingest (a rule added
- * since joins them): the split tells nothing of what ran.
+ * since joins them): the split tells nothing of what ran. With them it
+ * does: nothing matched, so they are every test the run ran.
  */
 static int read_split(struct full_scan *fs)
 {
@@ -138,12 +147,15 @@ static int read_split(struct full_scan *fs)
 
 	fs->split_read = true;
 	ret = query_selection_unmatched(fs->s, id, &unmatched, &fs->split_known);
-	if (!ret && fs->split_known && unmatched.nr)
+	if (!ret && fs->split_known)
+		ret = query_selection_ran_broad(fs->s, id, &fs->ran_broad, &fs->listed);
+	if (!ret && fs->split_known && (unmatched.nr || fs->listed))
 		ret = query_selection_entries(fs->s, id, &entries);
 	for (size_t i = 0; !ret && i < entries.nr; i++)
 		idset_add(strlist_sorted_has(&unmatched, entries.items[i]) ? &fs->idle : &fs->ran,
 			  fs->map, entries.items[i]);
-	if (!ret && entries.nr && !idset_size(&fs->ran) && map_rewrites_any(fs->map, &entries))
+	if (!ret && !fs->listed && entries.nr && !idset_size(&fs->ran) &&
+	    map_rewrites_any(fs->map, &entries))
 		fs->split_known = false;
 	strlist_release(&entries);
 	strlist_release(&unmatched);
@@ -151,16 +163,24 @@ static int read_split(struct full_scan *fs)
 }
 
 /*
- * A selected test the shadow run did not run: only entries that named
- * none of its reported tests select it. Without its results (or with
- * every entry matched), it ran as far as anything tells.
+ * A selected test the shadow run did not run. It ran when an entry that
+ * matched names it by id, or when the run's list of the tests no entry
+ * names by id has it; a directory entry that selected other tests it ran
+ * says nothing of this one. A run stored without that list (before schema
+ * 16): only entries that named none of its reported tests select it.
+ * Without its results (or with every entry matched), it ran as far as
+ * anything tells.
  */
-static int not_run(struct full_scan *fs, const struct test_result *r, bool *out)
+static int not_run(struct full_scan *fs, const struct test_result *r, const char *id,
+		   bool *out)
 {
 	*out = false;
 	if (!fs->split_read && read_split(fs) < 0)
 		return -1;
-	if (fs->split_known && idset_size(&fs->idle))
+	if (fs->split_known && fs->listed)
+		*out = !idset_names_case(&fs->ran, r->suite, r->name) &&
+		       !strlist_sorted_has(&fs->ran_broad, id);
+	else if (fs->split_known && idset_size(&fs->idle))
 		*out = idset_selects(&fs->idle, r->suite, r->name) &&
 		       !idset_selects(&fs->ran, r->suite, r->name);
 	return 0;
@@ -201,7 +221,7 @@ static int add_real(struct full_scan *fs, const struct test_result *r, const cha
 	if (fs->v->shadow->verdict == VERDICT_PASS && selected) {
 		bool idle;
 
-		if (not_run(fs, r, &idle) < 0)
+		if (not_run(fs, r, id, &idle) < 0)
 			return -1;
 		strlist_push(idle ? &fs->v->not_run : &fs->v->non_hermetic, id);
 	} else if (fs->v->shadow->verdict == VERDICT_PASS) {
@@ -392,7 +412,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
 	struct strlist red = STRLIST_INIT;
 	struct full_scan fs = { s, map, out, &selected, &quarantine, &red, false, false, false,
-				IDSET_INIT, IDSET_INIT, false, false };
+				IDSET_INIT, IDSET_INIT, false, false, STRLIST_INIT, false };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -441,6 +461,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 	idset_release(&quarantine);
 	idset_release(&fs.ran);
 	idset_release(&fs.idle);
+	strlist_release(&fs.ran_broad);
 	strlist_release(&red);
 	return ret;
 }

@@ -5,7 +5,7 @@
 #include "metrics/facts.h"
 
 /* Change it with the blob's layout or with what a class means: facts of another are made again. */
-#define FACTS_FORMAT "tiadash pair facts 6"
+#define FACTS_FORMAT "tiadash pair facts 7"
 
 int64_t pair_facts_key(const struct idmap *map, const char *class_stamp)
 {

@@ -345,6 +345,16 @@ static void class_entries_select(void **state)
 	assert_true(idset_selects(&set, "tests/exports/test_csv.py", "TestWidth::test_w"));
 	assert_false(idset_selects(&set, "tests/exports/test_csv.py", "TestOther::test_w"));
 	assert_false(idset_selects(&set, "tests/exports/test_csv.py", "TestWidthX::test_w"));
+	/* A class selects its cases; it names none of them by id. */
+	assert_false(idset_names_case(&set, "tests/exports/test_csv.py", "TestWidth::test_w"));
+	idset_add(&set, NULL, "tests/exports/test_csv.py::TestWidth::test_w");
+	idset_add(&set, NULL, "tests/exports/");
+	idset_add(&set, NULL, "src/t.test.js::Toolbar > renders");
+	assert_true(idset_names_case(&set, "tests/exports/test_csv.py", "TestWidth::test_w"));
+	assert_false(idset_names_case(&set, "tests/exports/test_csv.py", "TestWidth::test_v"));
+	assert_true(idset_selects(&set, "tests/exports/test_csv.py", "test_v"));
+	assert_false(idset_names_case(&set, "tests/exports/test_csv.py", "test_v"));
+	assert_true(idset_names_case(&set, "src/t.test.js", "Toolbar renders"));
 	idset_release(&set);
 }
 
