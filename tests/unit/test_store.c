@@ -85,12 +85,14 @@ static void upgrade_from_v1(void **state)
 		       "DROP INDEX run_main; ALTER TABLE quarantine DROP COLUMN resolved;"
 		       "DROP TABLE declared_name; ALTER TABLE selection DROP COLUMN unmatched;"
 		       "DROP TABLE generation; DROP TABLE figures;"
+		       "ALTER TABLE selection DROP COLUMN ran_broad;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM source WHERE uri = 'kept'"), 1);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM note"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM run_tests"), 0);
+	assert_int_equal(query_int(s, "SELECT count(ran_broad) FROM selection"), 0);
 	assert_int_equal(query_int(s, "SELECT count(digest) FROM result"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM blind_day"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM pair_fact"), 0);
