@@ -192,6 +192,26 @@ release_lock() {
 	rm -f "$TRASH/.lock-held.$(basename "$1")" && wait
 }
 
+# has_command NAME: this tiadash has the command NAME (its help lists it).
+has_command() {
+	"$TIADASH_BIN" help | grep -q "^  $1 "
+}
+
+# wait_for CMD: until CMD (eval'd) succeeds, 60 s at most.
+wait_for() {
+	for _ in $(seq 600); do
+		eval "$1" && return 0
+		sleep 0.1
+	done
+	echo "gave up waiting for: $1" >&2
+	return 1
+}
+
+# on_tty CMD...: CMD's output on a terminal (script(1)'s), carriage returns dropped.
+on_tty() {
+	script -qec "$*" /dev/null </dev/null | tr -d "\r"
+}
+
 # sample_week DB: the sample week ingested into DB, for tests that read it.
 # make check ingests it once (tests/sample-db.sh, into $SAMPLE_DB) and each
 # test copies that; a test run by hand, without it, ingests its own.

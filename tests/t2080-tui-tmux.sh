@@ -20,9 +20,9 @@ screen() {
 	tmx capture-pane -p -t t >"$1"
 }
 
-# wait_for PATTERN FILE: poll the pane until it shows PATTERN (a watchdog,
+# wait_pane PATTERN FILE: poll the pane until it shows PATTERN (a watchdog,
 # not a timing assertion: the wait gives up after $TEST_TIMEOUT / 4 s).
-wait_for() {
+wait_pane() {
 	local n=0 limit=$((TEST_TIMEOUT * 10 / 4))
 	while :; do
 		screen "$2"
@@ -44,12 +44,12 @@ test_expect_success 'setup: the sample week and a shell in an 80x24 tmux pane' '
 		TIADASH_NOW=$TIADASH_NOW PS1=\"ready\\$ \" bash --norc --noprofile -i" &&
 	# Programs in the pane may set the clipboard (OSC 52).
 	tmx set-option -g set-clipboard on &&
-	wait_for "^ready\\$" pane
+	wait_pane "^ready\\$" pane
 '
 
 start_dashboard() {
 	tmx send-keys -t t "clear; \"$TIADASH_BIN\" --db week.db --repo \"$SAMPLE/repo\" tui --since 2026-11-01; echo exit=\$?" Enter &&
-	wait_for "^NO-GO  *1/32   0%$" pane
+	wait_pane "^NO-GO  *1/32   0%$" pane
 }
 
 test_expect_success 'the dashboard opens on the overview with the verdict' '
@@ -98,10 +98,10 @@ click() {
 
 test_expect_success 'a click on a tab opens its view, a click on a row selects it' '
 	click 25 0 &&
-	wait_for "^CLASS  *STATE  *PR EVIDENCE" pane &&
+	wait_pane "^CLASS  *STATE  *PR EVIDENCE" pane &&
 	test_grep "^ 1 overview   2 runs  \[3 disagreements\]  4 proposals$" pane &&
 	click 5 4 &&
-	wait_for "^10 escapes.* 3/19  " pane
+	wait_pane "^10 escapes.* 3/19  " pane
 '
 
 # runs_at_200: the runs are drawn wide, their status line too (a capture
@@ -132,9 +132,9 @@ test_expect_success 'at 200x50 the runs show their verdicts, repo and reasons, e
 
 test_expect_success 'y copies the selected commit with OSC 52 (into tmux'"'"'s clipboard)' '
 	tmx send-keys -t t g &&
-	wait_for "^sorted by date, ascending  *1/496   0%$" pane &&
+	wait_pane "^sorted by date, ascending  *1/496   0%$" pane &&
 	tmx send-keys -t t y &&
-	wait_for "^copied da967b6" pane &&
+	wait_pane "^copied da967b6" pane &&
 	tmx show-buffer >buffer &&
 	test "$(cat buffer)" = "$(git -C "$SAMPLE/repo" rev-parse refs/pull/412/head)" &&
 	tmx resize-window -t t -x 80 -y 24 &&
@@ -144,54 +144,54 @@ test_expect_success 'y copies the selected commit with OSC 52 (into tmux'"'"'s c
 
 test_expect_success 'Esc closes the help and leaves a detail (as tig and lazygit)' '
 	tmx send-keys -t t "?" &&
-	wait_for "> help$" pane &&
+	wait_pane "> help$" pane &&
 	tmx send-keys -t t Escape &&
-	wait_for "^NO-GO  *1/32   0%$" pane &&
+	wait_pane "^NO-GO  *1/32   0%$" pane &&
 	tmx send-keys -t t "#" "434" Enter &&
-	wait_for "> detail$" pane &&
+	wait_pane "> detail$" pane &&
 	tmx send-keys -t t Escape &&
-	wait_for "^NO-GO  *1/32   0%$" pane &&
+	wait_pane "^NO-GO  *1/32   0%$" pane &&
 	! grep -q "> detail" pane
 '
 
 test_expect_success 't opens the tests view; y copies a test id, Enter its history, Esc goes back' '
 	tmx send-keys -t t t &&
-	wait_for "> tests$" pane &&
+	wait_pane "> tests$" pane &&
 	sed -n 3p pane >row &&
 	echo "     3      3     0     0    0     92 296   2026-11-07 tests/registry/test_plug~" >expect &&
 	test_cmp expect row &&
 	tmx send-keys -t t y &&
-	wait_for "^copied tests/registry" pane &&
+	wait_pane "^copied tests/registry" pane &&
 	tmx show-buffer >buffer &&
 	test "$(cat buffer)" = "tests/registry/test_plugins.py::test_rounding_plugin_loaded" &&
 	tmx send-keys -t t Enter &&
-	wait_for "> test$" pane &&
+	wait_pane "> test$" pane &&
 	test_grep "^ran 296, selected 92, failed 3, missed 3, inherited 0, flaky 0, quarantined 0$" pane &&
 	tmx send-keys -t t Escape &&
-	wait_for "> tests$" pane &&
+	wait_pane "> tests$" pane &&
 	tmx send-keys -t t Escape &&
-	wait_for "^NO-GO  *1/32   0%$" pane
+	wait_pane "^NO-GO  *1/32   0%$" pane
 '
 
 test_expect_success 'q quits cleanly: the pane shows the shell again' '
 	tmx send-keys -t t q &&
-	wait_for "^exit=0$" pane &&
+	wait_pane "^exit=0$" pane &&
 	! grep -q "^NO-GO " pane &&
 	tmx send-keys -t t "stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo" Enter &&
-	wait_for "^icanon$" pane &&
-	wait_for "^echo$" pane # the line after icanon: a capture may fall between them
+	wait_pane "^icanon$" pane &&
+	wait_pane "^echo$" pane # the line after icanon: a capture may fall between them
 '
 
 test_expect_success 'SIGINT restores the terminal and the shell sees the signal' '
 	start_dashboard &&
 	tmx send-keys -t t C-c &&
 	# bash drops the rest of the line after a SIGINT: ask for the status.
-	wait_for "^ready\\$ *$" pane &&
+	wait_pane "^ready\\$ *$" pane &&
 	tmx send-keys -t t "echo exit=\$?" Enter &&
-	wait_for "^exit=130$" pane &&
+	wait_pane "^exit=130$" pane &&
 	! grep -q "^NO-GO " pane &&
 	tmx send-keys -t t "stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo" Enter &&
-	wait_for "^icanon$" pane
+	wait_pane "^icanon$" pane
 '
 
 test_expect_success 'SIGTERM restores the terminal too' '
@@ -199,10 +199,10 @@ test_expect_success 'SIGTERM restores the terminal too' '
 	shell=$(tmx display-message -p -t t "#{pane_pid}") &&
 	pid=$(pgrep -P "$shell" -x tiadash) &&
 	kill -TERM "$pid" &&
-	wait_for "^exit=143$" pane &&
+	wait_pane "^exit=143$" pane &&
 	! grep -q "^NO-GO " pane &&
 	tmx send-keys -t t "stty -a | tr \" \" \"\\n\" | grep -x -e icanon -e echo" Enter &&
-	wait_for "^icanon$" pane
+	wait_pane "^icanon$" pane
 '
 
 test_done

@@ -16,16 +16,6 @@ count_mutants() {
 		echo 0
 }
 
-# wait_for CMD: until it succeeds, 60 s at most.
-wait_for() {
-	for _ in $(seq 600); do
-		eval "$1" && return 0
-		sleep 0.1
-	done
-	echo "gave up waiting for: $1" >&2
-	return 1
-}
-
 test_expect_success 'setup: six modules, one slow test, a selector that selects nothing' '
 	git init -q repo && cd repo && mkdir -p calc tests && : >calc/__init__.py &&
 	printf ".tiadash\n" >.gitignore &&

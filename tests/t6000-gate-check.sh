@@ -113,11 +113,6 @@ assert len(got) == len(want)
 " g.csv
 '
 
-# on_tty CMD...: CMD's output on a terminal (script(1)'s), carriage returns dropped.
-on_tty() {
-	script -qec "$*" /dev/null </dev/null | tr -d "\r"
-}
-
 test_expect_success 'colour on a terminal: PASS green, FAIL red, advisory yellow, the verdict bold' '
 	esc=$(printf "\033") &&
 	TERM=xterm on_tty "$TIADASH_BIN" --db w.db gate-check >tty.txt &&

@@ -7,11 +7,6 @@
 # verdict: t6000.)
 . "$(dirname "$0")/lib.sh"
 
-# on_tty CMD...: CMD's output on a terminal (script(1)'s), carriage returns dropped.
-on_tty() {
-	script -qec "$*" /dev/null </dev/null | tr -d "\r"
-}
-
 test_expect_success 'setup: the sample week' '
 	sample_week week.db
 '

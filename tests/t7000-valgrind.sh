@@ -46,10 +46,6 @@ vg_clean() {
 	return $bad
 }
 
-has_command() {
-	"$TIADASH_BIN" help | grep -q "^  $1 "
-}
-
 week="--since 2026-11-01 --until 2026-11-08"
 q="'"
 repo="$SAMPLE/repo"

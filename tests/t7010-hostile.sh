@@ -12,10 +12,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-html.sh"
 
-has_command() {
-	"$TIADASH_BIN" help | grep -q "^  $1 "
-}
-
 # clean FILE...: what a terminal may safely be shown.
 clean() {
 	python3 - "$@" <<-\PY

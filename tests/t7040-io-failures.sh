@@ -119,10 +119,6 @@ test_expect_success 'a directory as the store: named, exit 2' '
 	echo "tiadash: error: store '"'"'store.d'"'"' is a directory" >expect && test_cmp expect err
 '
 
-has_command() {
-	"$TIADASH_BIN" help | grep -q "^  $1 "
-}
-
 test_expect_success 'a full disk on stdout: every command says so and exits 2' '
 	echo "tiadash: error: cannot write output: No space left on device" >expect &&
 	for c in "status" "status --format json" "show $(cat head)" "show $(cat head) --format json" \

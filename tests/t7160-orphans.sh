@@ -10,16 +10,6 @@
 export TMPDIR=$TRASH/tmp # the worktrees: this test's own
 mkdir -p "$TMPDIR"
 
-# wait_for CMD: until it succeeds, 60 s at most.
-wait_for() {
-	for _ in $(seq 600); do
-		eval "$1" && return 0
-		sleep 0.1
-	done
-	echo "gave up waiting for: $1" >&2
-	return 1
-}
-
 # running PID: the process is there and not a zombie.
 running() {
 	local st
