@@ -332,117 +332,11 @@ static struct metrics_row *take_row(struct acc *a)
  * made of counts, five distributions and the days.
  *
  * The affected fractions and the diff coverage take few distinct values
- * (ratios of a run's counts): a bag of value -> count holds them, and gives
- * the same percentiles and the same mean (its sum taken in sorted order, a
- * value as often as it came) as the sorted array. The wall-clock times are
+ * (ratios of a run's counts): a bag (metrics/quantile.h) holds them, and
+ * gives the same figures as the sorted array. The wall-clock times are
  * mostly distinct: they stay arrays, the shadow runs' in two, narrowed and
  * the others, so that the narrowed median needs no third.
  */
-struct vbag_slot {
-	double v;
-	size_t n; /* 0: a free slot */
-};
-
-struct vbag {
-	struct vbag_slot *t;
-	size_t cap, nr;  /* slots, values held (distinct) */
-	size_t total;    /* values added */
-};
-
-static size_t vbag_index(const struct vbag *b, uint64_t k)
-{
-	return (size_t)((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (b->cap - 1);
-}
-
-static void vbag_put(struct vbag *b, double x, size_t n)
-{
-	uint64_t k = metrics_sort_key(x);
-	size_t i = vbag_index(b, k);
-
-	/* Bit patterns, not values, tell two apart: 0.0 and -0.0 stay both, as in the arrays. */
-	while (b->t[i].n && metrics_sort_key(b->t[i].v) != k)
-		i = (i + 1) & (b->cap - 1);
-	if (!b->t[i].n) {
-		b->t[i].v = x;
-		b->nr++;
-	}
-	b->t[i].n += n;
-}
-
-static void vbag_add(struct vbag *b, double x)
-{
-	if (4 * (b->nr + 1) > 3 * b->cap) {
-		struct vbag_slot *old = b->t;
-		size_t cap = b->cap;
-
-		b->cap = cap ? 2 * cap : 64;
-		b->t = xcalloc(b->cap, sizeof(*b->t));
-		b->nr = 0;
-		for (size_t i = 0; i < cap; i++)
-			if (old[i].n)
-				vbag_put(b, old[i].v, old[i].n);
-		free(old);
-	}
-	vbag_put(b, x, 1);
-	b->total++;
-}
-
-static int cmp_slot(const void *x, const void *y)
-{
-	uint64_t a = metrics_sort_key(((const struct vbag_slot *)x)->v);
-	uint64_t b = metrics_sort_key(((const struct vbag_slot *)y)->v);
-
-	return (a > b) - (a < b);
-}
-
-/* The k-th smallest value of the bag's sorted slots s (nr of them), k < total. */
-static double vbag_at(const struct vbag_slot *s, size_t nr, size_t k)
-{
-	for (size_t i = 0; i < nr; i++) {
-		if (k < s[i].n)
-			return s[i].v;
-		k -= s[i].n;
-	}
-	BUG("rank past the bag's values");
-}
-
-/* metrics_percentile of the bag's values, sorted in s. */
-static double vbag_percentile(const struct vbag_slot *s, size_t nr, size_t n, double q)
-{
-	double frac;
-	size_t lo;
-
-	if (n == 0)
-		return NAN;
-	if (q <= 0)
-		return vbag_at(s, nr, 0);
-	if (q >= 1)
-		return vbag_at(s, nr, n - 1);
-	lo = metrics_quantile_rank(n, q, &frac);
-	return metrics_quantile_lerp(vbag_at(s, nr, lo), vbag_at(s, nr, lo + 1 < n ? lo + 1 : n - 1), frac);
-}
-
-/* metrics_dist_of the bag's values; the bag is emptied. */
-static void vbag_dist(struct vbag *b, struct metrics_dist *out)
-{
-	size_t nr = 0;
-	double sum = 0;
-
-	for (size_t i = 0; i < b->cap; i++)
-		if (b->t[i].n)
-			b->t[nr++] = b->t[i];
-	if (nr > 1)
-		qsort(b->t, nr, sizeof(*b->t), cmp_slot);
-	for (size_t i = 0; i < nr; i++)
-		for (size_t j = 0; j < b->t[i].n; j++)
-			sum += b->t[i].v;
-	out->n = b->total;
-	out->p50 = vbag_percentile(b->t, nr, b->total, 0.5);
-	out->p95 = vbag_percentile(b->t, nr, b->total, 0.95);
-	out->mean = b->total ? sum / (double)b->total : NAN;
-	free(b->t);
-	memset(b, 0, sizeof(*b));
-}
 
 /*
  * The verifier check's groups (a PR of a repo; a push: its head) of a lean
@@ -488,7 +382,7 @@ static struct vkey vkey_unpack(uint64_t p)
 }
 
 struct metrics_lean {
-	struct vbag affected, narrowed, diff_coverage;
+	struct metrics_bag affected, narrowed, diff_coverage;
 	struct dvec wall_narrowed, wall_other, wall_full;
 	size_t seen;              /* heads (main's runs too) */
 	int64_t gates_at;         /* the window time of the last pair of metrics.gates */
@@ -520,9 +414,9 @@ static void lean_release(struct metrics_lean *l)
 {
 	if (!l)
 		return;
-	free(l->affected.t);
-	free(l->narrowed.t);
-	free(l->diff_coverage.t);
+	metrics_bag_release(&l->affected);
+	metrics_bag_release(&l->narrowed);
+	metrics_bag_release(&l->diff_coverage);
 	free(l->wall_narrowed.v);
 	free(l->wall_other.v);
 	free(l->wall_full.v);
@@ -673,12 +567,12 @@ static void lean_add(struct metrics *m, const struct metrics_row *r)
 	l->last_at = r->at;
 	/* The distributions, over every row as rows_dists reads them. */
 	if (!isnan(r->affected)) {
-		vbag_add(&l->affected, r->affected);
+		metrics_bag_add(&l->affected, r->affected);
 		if (r->decision == DECISION_SELECTED)
-			vbag_add(&l->narrowed, r->affected);
+			metrics_bag_add(&l->narrowed, r->affected);
 	}
 	if (!isnan(r->diff_coverage))
-		vbag_add(&l->diff_coverage, r->diff_coverage);
+		metrics_bag_add(&l->diff_coverage, r->diff_coverage);
 	if (!isnan(r->shadow_wall_s) && !isnan(r->full_wall_s)) {
 		gates_push(&m->gates, r, &l->gates_at);
 	} else {
@@ -1431,9 +1325,9 @@ static void finish_figures(struct acc *a)
 	m->heads = (int64_t)(m->lean_ ? m->lean_->seen : m->nr_rows) - m->main_runs;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
 	if (m->lean_) {
-		vbag_dist(&m->lean_->affected, &m->affected);
-		vbag_dist(&m->lean_->narrowed, &m->narrowed);
-		vbag_dist(&m->lean_->diff_coverage, &m->diff_coverage);
+		metrics_bag_dist(&m->lean_->affected, &m->affected);
+		metrics_bag_dist(&m->lean_->narrowed, &m->narrowed);
+		metrics_bag_dist(&m->lean_->diff_coverage, &m->diff_coverage);
 	} else {
 		rows_dists(m, specs, ARRAY_SIZE(specs));
 	}

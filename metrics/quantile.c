@@ -381,3 +381,103 @@ void metrics_dist_in_place(double *v, size_t n, struct metrics_dist *out)
 		intro_sort(v, n, depth_limit(n));
 	dist_of_sorted(v, n, out);
 }
+
+/* The bag (quantile.h): open addressing on the values' sort keys. */
+static size_t bag_index(const struct metrics_bag *b, uint64_t k)
+{
+	return (size_t)((k * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (b->cap - 1);
+}
+
+static void bag_put(struct metrics_bag *b, double x, size_t n)
+{
+	uint64_t k = metrics_sort_key(x);
+	size_t i = bag_index(b, k);
+
+	/* Bit patterns, not values, tell two apart: 0.0 and -0.0 stay both, as in the arrays. */
+	while (b->t[i].n && metrics_sort_key(b->t[i].v) != k)
+		i = (i + 1) & (b->cap - 1);
+	if (!b->t[i].n) {
+		b->t[i].v = x;
+		b->nr++;
+	}
+	b->t[i].n += n;
+}
+
+void metrics_bag_add(struct metrics_bag *b, double x)
+{
+	if (4 * (b->nr + 1) > 3 * b->cap) {
+		struct metrics_bag_slot *old = b->t;
+		size_t cap = b->cap;
+
+		b->cap = cap ? 2 * cap : 64;
+		b->t = xcalloc(b->cap, sizeof(*b->t));
+		b->nr = 0;
+		for (size_t i = 0; i < cap; i++)
+			if (old[i].n)
+				bag_put(b, old[i].v, old[i].n);
+		free(old);
+	}
+	bag_put(b, x, 1);
+	b->total++;
+}
+
+static int cmp_slot(const void *x, const void *y)
+{
+	uint64_t a = metrics_sort_key(((const struct metrics_bag_slot *)x)->v);
+	uint64_t b = metrics_sort_key(((const struct metrics_bag_slot *)y)->v);
+
+	return (a > b) - (a < b);
+}
+
+/* The k-th smallest value of the bag's sorted slots s (nr of them), k < total. */
+static double bag_at(const struct metrics_bag_slot *s, size_t nr, size_t k)
+{
+	for (size_t i = 0; i < nr; i++) {
+		if (k < s[i].n)
+			return s[i].v;
+		k -= s[i].n;
+	}
+	BUG("rank past the bag's values");
+}
+
+/* metrics_percentile of the bag's values, sorted in s. */
+static double bag_percentile(const struct metrics_bag_slot *s, size_t nr, size_t n, double q)
+{
+	double frac;
+	size_t lo;
+
+	if (n == 0)
+		return NAN;
+	if (q <= 0)
+		return bag_at(s, nr, 0);
+	if (q >= 1)
+		return bag_at(s, nr, n - 1);
+	lo = metrics_quantile_rank(n, q, &frac);
+	return metrics_quantile_lerp(bag_at(s, nr, lo), bag_at(s, nr, lo + 1 < n ? lo + 1 : n - 1), frac);
+}
+
+void metrics_bag_dist(struct metrics_bag *b, struct metrics_dist *out)
+{
+	size_t nr = 0;
+	double sum = 0;
+
+	for (size_t i = 0; i < b->cap; i++)
+		if (b->t[i].n)
+			b->t[nr++] = b->t[i];
+	if (nr > 1)
+		qsort(b->t, nr, sizeof(*b->t), cmp_slot);
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < b->t[i].n; j++)
+			sum += b->t[i].v;
+	out->n = b->total;
+	out->p50 = bag_percentile(b->t, nr, b->total, 0.5);
+	out->p95 = bag_percentile(b->t, nr, b->total, 0.95);
+	out->mean = b->total ? sum / (double)b->total : NAN;
+	metrics_bag_release(b);
+}
+
+void metrics_bag_release(struct metrics_bag *b)
+{
+	free(b->t);
+	memset(b, 0, sizeof(*b));
+}

@@ -38,4 +38,26 @@ double metrics_quantile_lerp(double a, double b, double frac);
 /* A key whose unsigned order is the doubles' order (no NaN). */
 uint64_t metrics_sort_key(double d);
 
+/*
+ * A bag of values, value -> how often it came, for figures that take few
+ * distinct values (ratios of a run's counts): the same percentiles and the
+ * same mean (its sum taken in sorted order, a value as often as it came)
+ * as metrics_dist_of over the sorted array, in memory for the distinct
+ * values only. Bit patterns tell values apart: 0.0 and -0.0 stay both.
+ */
+struct metrics_bag_slot {
+	double v;
+	size_t n; /* 0: a free slot */
+};
+struct metrics_bag {
+	struct metrics_bag_slot *t;
+	size_t cap, nr;  /* slots, values held (distinct) */
+	size_t total;    /* values added */
+};
+#define METRICS_BAG_INIT { NULL, 0, 0, 0 }
+void metrics_bag_add(struct metrics_bag *b, double x);
+/* metrics_dist_of the bag's values; the bag is released (empty, reusable). */
+void metrics_bag_dist(struct metrics_bag *b, struct metrics_dist *out);
+void metrics_bag_release(struct metrics_bag *b);
+
 #endif

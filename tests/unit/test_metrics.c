@@ -91,6 +91,38 @@ static void dist_of(void **state)
 	assert_true(isnan(d.p50) && isnan(d.p95) && isnan(d.mean));
 }
 
+/* The bag gives what the sorted array gives: the same p50, p95 and mean, duplicates counted. */
+static void bag_matches_dist_of(void **state)
+{
+	double v[] = { 1.0, 0.0, 0.3, 0.1, 1.0, 0.5, 0.2, 0.05, 0.1 };
+	struct metrics_bag bag = METRICS_BAG_INIT;
+	struct metrics_dist d, want;
+	double many[1000];
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		metrics_bag_add(&bag, v[i]);
+	metrics_bag_dist(&bag, &d);
+	assert_int_equal(d.n, 9);
+	assert_true(d.p50 == 0.2);
+	assert_true(d.p95 == 1.0);
+	assert_close(d.mean, 3.25 / 9, 1e-15);
+	assert_null(bag.t);
+	/* Past the first table (64 slots): 1000 values of 97 distinct, grown twice. */
+	for (size_t i = 0; i < ARRAY_SIZE(many); i++) {
+		many[i] = (double)(i * 37 % 97) / 96;
+		metrics_bag_add(&bag, many[i]);
+	}
+	assert_int_equal(bag.nr, 97);
+	metrics_bag_dist(&bag, &d);
+	metrics_dist_of(many, ARRAY_SIZE(many), &want);
+	assert_int_equal(d.n, want.n);
+	assert_true(d.p50 == want.p50 && d.p95 == want.p95 && d.mean == want.mean);
+	metrics_bag_dist(&bag, &d);
+	assert_int_equal(d.n, 0);
+	assert_true(isnan(d.p50) && isnan(d.p95) && isnan(d.mean));
+}
+
 static int cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -475,6 +507,7 @@ int main(void)
 		cmocka_unit_test(percentile_numpy_docs),
 		cmocka_unit_test(percentile_stays_between_neighbours),
 		cmocka_unit_test(dist_of),
+		cmocka_unit_test(bag_matches_dist_of),
 		cmocka_unit_test(sort_matches_qsort),
 		cmocka_unit_test(quantile_matches_percentile),
 		cmocka_unit_test(saving),
