@@ -315,7 +315,9 @@ static int run_gate_check(int argc, char **argv, struct cmd_context *ctx)
 	if ((rc = metrics_args_check(&a)))
 		return rc;
 	a.threshold = cr.min_diff_coverage;
-	if (metrics_load_args(ctx, &a, &m) < 0) {
+	/* Only html (its histograms) reads every head's row. */
+	if ((a.format == FORMAT_HTML ? metrics_load_args(ctx, &a, &m)
+				     : metrics_load_figures(ctx, &a, 0, &m)) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
 	}

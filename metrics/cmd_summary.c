@@ -385,7 +385,8 @@ static int run_summary(int argc, char **argv, struct cmd_context *ctx)
 	metrics_args_default_window(&a, ctx->now);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
-	if (metrics_load_args(ctx, &a, &cur) < 0) {
+	/* The figures and the escapes' rows: a lean pass (no row a head). */
+	if (metrics_load_figures(ctx, &a, 0, &cur) < 0) {
 		metrics_release(&cur);
 		return EXIT_INPUT_ERROR;
 	}
