@@ -1211,12 +1211,19 @@ int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *o
 	return selection_column_each(s, sql, run_id, push_entry, out, known);
 }
 
-int query_selection_ran_broad(struct store *s, int64_t run_id, struct strlist *out,
-			      bool *known)
+int query_selection_ran(struct store *s, int64_t run_id, struct strlist *ran_broad,
+			struct strlist *skipped_named, bool *known)
 {
-	static const char sql[] = "SELECT ran_broad FROM selection WHERE run_id = ?1";
+	static const char broad_sql[] = "SELECT ran_broad FROM selection WHERE run_id = ?1";
+	static const char skipped_sql[] =
+		"SELECT skipped_named FROM selection WHERE run_id = ?1";
+	bool also;
+	int ret = selection_column_each(s, broad_sql, run_id, push_entry, ran_broad, known);
 
-	return selection_column_each(s, sql, run_id, push_entry, out, known);
+	if (!ret && *known)
+		ret = selection_column_each(s, skipped_sql, run_id, push_entry, skipped_named,
+					    &also);
+	return ret;
 }
 
 int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)

@@ -386,11 +386,12 @@ int query_selection_unmatched(struct store *s, int64_t run_id, struct strlist *o
 			      bool *known);
 /*
  * The tests a run's own results reported (skipped ones left out) that no
- * entry of its selection names by id, appended to out (sorted); *known is
- * false when none were kept (see the store's schema 16).
+ * entry of its selection names by id, appended to ran_broad, and those an
+ * entry names by id that it reported skipped, to skipped_named (each
+ * sorted); *known is false when none were kept (see the store's schema 16).
  */
-int query_selection_ran_broad(struct store *s, int64_t run_id, struct strlist *out,
-			      bool *known);
+int query_selection_ran(struct store *s, int64_t run_id, struct strlist *ran_broad,
+			struct strlist *skipped_named, bool *known);
 
 struct diff_file_info {
 	char *path, *old_path; /* old_path NULL unless renamed */

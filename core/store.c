@@ -428,8 +428,11 @@ static const char *const migrations[] = {
 	 * directory, file or class entry selected it: one it selected that is
 	 * in neither was selected, not run. A list of these only, not of every
 	 * test the run ran: a selection by ids (most of them) stores nothing.
+	 * And the tests an entry names by id that the run reported skipped
+	 * (NULL with ran_broad): those matched their entry, and did not run.
 	 */
-	"ALTER TABLE selection ADD COLUMN ran_broad BLOB;",
+	"ALTER TABLE selection ADD COLUMN ran_broad BLOB;"
+	"ALTER TABLE selection ADD COLUMN skipped_named BLOB;",
 #undef STALE_RUN
 #undef STALE
 };

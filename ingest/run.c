@@ -303,6 +303,7 @@ void run_data_init(struct run_data *d)
 	d->entries_blob = (struct strbuf)STRBUF_INIT;
 	d->unmatched_blob = (struct strbuf)STRBUF_INIT;
 	d->ran_broad_blob = (struct strbuf)STRBUF_INIT;
+	d->skipped_named_blob = (struct strbuf)STRBUF_INIT;
 	testset_init(&d->tests);
 }
 
@@ -329,6 +330,8 @@ void run_data_release(struct run_data *d)
 	strbuf_release(&d->unmatched_blob);
 	strlist_release(&d->ran_broad);
 	strbuf_release(&d->ran_broad_blob);
+	strlist_release(&d->skipped_named);
+	strbuf_release(&d->skipped_named_blob);
 	strlist_release(&d->reasons);
 	strlist_release(&d->quarantine);
 	strlist_release(&d->declared);
@@ -509,20 +512,27 @@ static void match_entries(struct case_names *cn, bool new_suite)
 	idset_class_matches(&cn->entries, cn->suite_name, cn->case_name, mark_hit, cn->hit);
 }
 
-/* A case that ran and that no entry names by id: onto d->ran_broad, while it fits. */
-static void keep_ran_broad(struct run_data *d, const struct case_names *cn)
+/*
+ * What the case tells of what ran, while the lists fit: one that ran and
+ * that no entry names by id onto d->ran_broad, one an entry names by id
+ * that was skipped onto d->skipped_named. (One an entry names that ran:
+ * the entry's match says so.)
+ */
+static void keep_ran(struct run_data *d, const struct case_names *cn, bool skipped)
 {
+	struct strlist *l = cn->named ? &d->skipped_named : &d->ran_broad;
 	struct strbuf id = STRBUF_INIT;
 
-	if (!d->ran_broad_kept)
+	if (!d->ran_broad_kept || cn->named != skipped)
 		return;
 	test_id_format(&id, cn->suite_name, cn->case_name);
 	d->ran_broad_bytes += id.len + 1;
 	if (d->ran_broad_bytes > TESTSET_MAX_BYTES) {
 		d->ran_broad_kept = false;
 		strlist_release(&d->ran_broad);
+		strlist_release(&d->skipped_named);
 	} else {
-		strlist_push(&d->ran_broad, id.buf);
+		strlist_push(l, id.buf);
 	}
 	strbuf_release(&id);
 }
@@ -565,8 +575,7 @@ static int on_case(const struct junit_case *c, void *data)
 	fresh = name_case(d, &cc->names, c, failing);
 	if (d->has_unmatched) {
 		match_entries(&cc->names, fresh);
-		if (!cc->names.named && c->outcome != JUNIT_SKIPPED)
-			keep_ran_broad(d, &cc->names);
+		keep_ran(d, &cc->names, c->outcome == JUNIT_SKIPPED);
 	}
 	if (kept)
 		testset_add(&d->tests, cc->names.suite_name, cc->names.case_name);
@@ -617,9 +626,12 @@ static void settle_unmatched(struct case_names *cn, struct run_data *d)
 	}
 	store_strings_encode(&unmatched, &d->unmatched_blob);
 	strlist_release(&unmatched);
-	if (d->ran_broad_kept)
+	if (d->ran_broad_kept) {
 		store_strings_encode(&d->ran_broad, &d->ran_broad_blob);
+		store_strings_encode(&d->skipped_named, &d->skipped_named_blob);
+	}
 	strlist_release(&d->ran_broad);
+	strlist_release(&d->skipped_named);
 }
 
 static void case_ctx_release(struct case_ctx *cc)

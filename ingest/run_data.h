@@ -74,6 +74,9 @@ struct run_data {
 	size_t ran_broad_bytes;
 	bool ran_broad_kept;
 	struct strbuf ran_broad_blob;  /* ran_broad, encoded for the store */
+	/* The tests an entry names by id that the run reported skipped only: not run. */
+	struct strlist skipped_named;
+	struct strbuf skipped_named_blob;
 	/* Selection (shadow). */
 	enum decision decision;
 	struct strlist reasons, entries;

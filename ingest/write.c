@@ -236,7 +236,7 @@ static int insert_selection(struct store *s, const struct manifest *m,
 	static const char sel_sql[] =
 		"INSERT INTO selection (run_id, decision, total_tests, selected_count,"
 		" format, entries, entries_total, entries_unresolved, entries_unmatched, unmatched,"
-		" ran_broad) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+		" ran_broad, skipped_named) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
 	static const char reason_sql[] =
 		"INSERT INTO selection_reason (run_id, pos, reason) VALUES (?1, ?2, ?3)";
 	sqlite3_stmt *st;
@@ -260,9 +260,12 @@ static int insert_selection(struct store *s, const struct manifest *m,
 		sqlite3_bind_blob(st, 10, d->unmatched_blob.buf, (int)d->unmatched_blob.len,
 				  SQLITE_STATIC);
 	/* Empty is a list (the run ran no test but by id), NULL none kept. */
-	if (d->has_unmatched && d->ran_broad_kept)
+	if (d->has_unmatched && d->ran_broad_kept) {
 		sqlite3_bind_blob(st, 11, d->ran_broad_blob.buf, (int)d->ran_broad_blob.len,
 				  SQLITE_STATIC);
+		sqlite3_bind_blob(st, 12, d->skipped_named_blob.buf,
+				  (int)d->skipped_named_blob.len, SQLITE_STATIC);
+	}
 	ret = store_exec_stmt(s, st, "cannot write a selection");
 	for (size_t i = 0; i < d->reasons.nr && !ret; i++) {
 		st = store_stmt(s, reason_sql);

@@ -101,7 +101,7 @@ struct full_scan {
 	 * stored, schema 16): with the entries that ran, what tells whether
 	 * a test a directory, file or class entry selected ran.
 	 */
-	struct strlist ran_broad;
+	struct strlist ran_broad, skipped_named;
 	bool listed;
 };
 
@@ -148,7 +148,8 @@ static int read_split(struct full_scan *fs)
 	fs->split_read = true;
 	ret = query_selection_unmatched(fs->s, id, &unmatched, &fs->split_known);
 	if (!ret && fs->split_known)
-		ret = query_selection_ran_broad(fs->s, id, &fs->ran_broad, &fs->listed);
+		ret = query_selection_ran(fs->s, id, &fs->ran_broad, &fs->skipped_named,
+					  &fs->listed);
 	if (!ret && fs->split_known && (unmatched.nr || fs->listed))
 		ret = query_selection_entries(fs->s, id, &entries);
 	for (size_t i = 0; !ret && i < entries.nr; i++)
@@ -164,8 +165,8 @@ static int read_split(struct full_scan *fs)
 
 /*
  * A selected test the shadow run did not run. It ran when an entry that
- * matched names it by id, or when the run's list of the tests no entry
- * names by id has it; a directory entry that selected other tests it ran
+ * matched names it by id (and the run did not only skip it), or when the
+ * run's list of the tests no entry names by id has it; a directory entry that selected other tests it ran
  * says nothing of this one. A run stored without that list (before schema
  * 16): only entries that named none of its reported tests select it.
  * Without its results (or with every entry matched), it ran as far as
@@ -178,7 +179,8 @@ static int not_run(struct full_scan *fs, const struct test_result *r, const char
 	if (!fs->split_read && read_split(fs) < 0)
 		return -1;
 	if (fs->split_known && fs->listed)
-		*out = !idset_names_case(&fs->ran, r->suite, r->name) &&
+		*out = !(idset_names_case(&fs->ran, r->suite, r->name) &&
+			 !strlist_sorted_has(&fs->skipped_named, id)) &&
 		       !strlist_sorted_has(&fs->ran_broad, id);
 	else if (fs->split_known && idset_size(&fs->idle))
 		*out = idset_selects(&fs->idle, r->suite, r->name) &&
@@ -412,7 +414,8 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 	struct idset selected = IDSET_INIT, quarantine = IDSET_INIT;
 	struct strlist red = STRLIST_INIT;
 	struct full_scan fs = { s, map, out, &selected, &quarantine, &red, false, false, false,
-				IDSET_INIT, IDSET_INIT, false, false, STRLIST_INIT, false };
+				IDSET_INIT, IDSET_INIT, false, false, STRLIST_INIT, STRLIST_INIT,
+				false };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -462,6 +465,7 @@ int classify_pair_with(struct store *s, const struct idmap *map,
 	idset_release(&fs.ran);
 	idset_release(&fs.idle);
 	strlist_release(&fs.ran_broad);
+	strlist_release(&fs.skipped_named);
 	strlist_release(&red);
 	return ret;
 }

@@ -30,7 +30,7 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 		drop table mainline; drop table mainline_state; drop index run_main;
 		alter table quarantine drop column resolved; drop table declared_name;
 		alter table selection drop column unmatched; drop table generation; drop table figures;
-		alter table selection drop column ran_broad;
+		alter table selection drop column ran_broad; alter table selection drop column skipped_named;
 		pragma user_version = 1" &&
 	tiadash --db old.db status --format json >st.json &&
 	test "$(json_get st.json "d[\"sources\"]")" = 1 &&

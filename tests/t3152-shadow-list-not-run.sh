@@ -8,7 +8,7 @@
 . "$TEST_SRC/lib-metrics.sh"
 
 test_expect_success 'setup: two pairs whose shadow runs selected tests/billing/' '
-	MREPO_TESTS="tests/billing/test_a.py tests/billing/test_b.py tests/other.py" mrepo 5 &&
+	MREPO_TESTS="tests/billing/test_a.py tests/billing/test_b.py tests/other.py" mrepo 6 &&
 	# 1: the shadow run ran only test_a (one of its two cases); the full
 	# run fails test_b
 	mrun a/1s 1 shadow 1 2026-11-01T08:00:00Z 60 pass "$(sel selected 2 10 tests/billing/)" \
@@ -92,15 +92,26 @@ test_expect_success 'a selection by ids keeps an empty list; an entry naming the
 		"[[3, \"non-hermetic\", [\"tests/billing/test_b.py::t\"], []], [4, \"escape\", [], [\"tests/billing/test_b.py::t\"]]]"
 '
 
-test_expect_success 'a test the shadow run skipped did not run' '
+test_expect_success 'a test the shadow run skipped did not run, whichever entry selected it' '
+	# 5: by a directory entry; 6: by its id
 	mrun c/5s 5 shadow 1 2026-11-03T08:00:00Z 60 pass "$(sel selected 2 10 tests/billing/)" \
 		tests/billing/test_a.py::t tests/billing/test_b.py::t:skipped &&
 	mrun c/5f 5 full 1 2026-11-03T08:05:00Z 600 fail - tests/billing/test_a.py::t \
 		tests/billing/test_b.py::t:failed &&
+	mrun c/6s 6 shadow 1 2026-11-03T09:00:00Z 60 pass \
+		"$(sel selected 2 10 tests/billing/test_a.py::t tests/billing/test_b.py::t)" \
+		tests/billing/test_a.py::t tests/billing/test_b.py::t:skipped &&
+	mrun c/6f 6 full 1 2026-11-03T09:05:00Z 600 fail - tests/billing/test_a.py::t \
+		tests/billing/test_b.py::t:failed &&
 	tiadash --db s.db --repo repo ingest c >out &&
-	tiadash --db s.db show 5 --format json >s5.json &&
-	json_close s5.json "[d[\"class\"], d[\"non_hermetic\"], d[\"not_run\"]]" \
-		"[\"escape\", [], [\"tests/billing/test_b.py::t\"]]"
+	for pr in 5 6; do
+		tiadash --db s.db show $pr --format json >s$pr.json &&
+		json_close s$pr.json "[d[\"class\"], d[\"non_hermetic\"], d[\"not_run\"]]" \
+			"[\"escape\", [], [\"tests/billing/test_b.py::t\"]]" || return 1
+	done &&
+	# the entry naming the skipped test matched it: the identity figure holds
+	tiadash --db s.db status >st.txt &&
+	test_grep "^          0 of 9 selection entries select no test$" st.txt
 '
 
 test_done

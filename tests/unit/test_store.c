@@ -86,6 +86,7 @@ static void upgrade_from_v1(void **state)
 		       "DROP TABLE declared_name; ALTER TABLE selection DROP COLUMN unmatched;"
 		       "DROP TABLE generation; DROP TABLE figures;"
 		       "ALTER TABLE selection DROP COLUMN ran_broad;"
+		       "ALTER TABLE selection DROP COLUMN skipped_named;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
