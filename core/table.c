@@ -281,6 +281,7 @@ static void put_parts(struct strbuf *sb, enum output_format f, const struct tabl
 		const struct table_part *p = &c->parts[k];
 
 		switch (p->sep) {
+		case PART_JOINED: break;
 		case PART_SPACE: strbuf_addch(sb, ' '); break;
 		case PART_COMMA: strbuf_addstr(sb, ", "); break;
 		case PART_LINE: strbuf_addstr(sb, f == FORMAT_TEXT ? "; " : "<br>"); break;

@@ -69,8 +69,8 @@
  * star on a recommended glob).
  *
  * Parts (table_part) follow a cell's value (and its note) in the formats
- * people read, each after its separator (a space, ", ", or a new line:
- * "<br>" in md and html, "; " in text) and escaped by its kind: TEXT as
+ * people read, each after its separator (nothing, a space, ", ", or a new
+ * line: "<br>" in md and html, "; " in text) and escaped by its kind: TEXT as
  * the cell's text, CODE as an ID (a code span in md, html_code's <code> in
  * html), NOWRAP (html_nowrap's span in html) and MORE (an aside: html's
  * <span class="more">) as TEXT elsewhere. csv and json have the value
@@ -102,7 +102,7 @@ enum cell_type {
 
 /* What a part (table_part) is, which decides its escaping, and what goes before it. */
 enum part_kind { PART_TEXT, PART_CODE, PART_NOWRAP, PART_MORE };
-enum part_sep { PART_SPACE, PART_COMMA, PART_LINE };
+enum part_sep { PART_JOINED, PART_SPACE, PART_COMMA, PART_LINE };
 
 struct table_part {
 	char *s;

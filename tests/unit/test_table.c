@@ -461,6 +461,43 @@ static void html_parts_data(void **state)
 	table_release(&t);
 }
 
+/*
+ * Propose's escapes: a cell all parts (an empty value, its first part
+ * joined to it), or a word with a part joined; json has the value alone.
+ */
+static void parts_joined(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "changed", .type = CELL_TEXT },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "");
+	table_part(&t, PART_JOINED, PART_CODE, "a/b.json");
+	table_part(&t, PART_SPACE, PART_MORE, "no rule");
+	table_part(&t, PART_LINE, PART_CODE, "c<d");
+	table_row(&t);
+	table_str(&t, "unknown");
+	table_part(&t, PART_JOINED, PART_CODE, "e");
+	s = render(&t, FORMAT_HTML);
+	assert_string_equal(s, "<table>\n<thead><tr><th>changed</th></tr></thead>\n<tbody>\n"
+			       "<tr><td><code>a/<wbr>b.json</code> <span class=\"more\">no rule"
+			       "</span><br><code>c&lt;d</code></td></tr>\n"
+			       "<tr><td>unknown<code>e</code></td></tr>\n</tbody>\n</table>\n");
+	free(s);
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "changed\na/b.json no rule; c<d\nunknowne\n");
+	free(s);
+	s = render(&t, FORMAT_JSON);
+	assert_string_equal(s, "[{\n\t\t\"changed\":\t\"\"\n\t}, {\n\t\t\"changed\":\t"
+			       "\"unknown\"\n\t}]\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +512,7 @@ int main(void)
 		cmocka_unit_test(places_md_width),
 		cmocka_unit_test(html_keys_lead),
 		cmocka_unit_test(html_parts_data),
+		cmocka_unit_test(parts_joined),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
