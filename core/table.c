@@ -14,6 +14,11 @@ void table_release(struct table *t)
 		for (size_t k = 0; k < t->cells[i].nr_items; k++)
 			free(t->cells[i].items[k]);
 		free(t->cells[i].items);
+		for (size_t k = 0; k < t->cells[i].nr_parts; k++)
+			free(t->cells[i].parts[k].s);
+		free(t->cells[i].parts);
+		free(t->cells[i].data_key);
+		free(t->cells[i].data_word);
 	}
 	free(t->cells);
 	t->cells = NULL;
@@ -104,6 +109,41 @@ void table_lead(struct table *t, const char *lead)
 	    !stringy(t->cols[(t->nr_cells - 1) % t->nr_cols].type))
 		BUG("table_lead without a string cell before it");
 	t->cells[t->nr_cells - 1].lead = lead;
+}
+
+/* The row's last cell, for what follows its value; what names the caller. */
+static struct table_cell *last_cell(struct table *t, const char *what)
+{
+	if (!t->nr_cells || t->nr_cells <= (t->nr_rows - 1) * t->nr_cols)
+		BUG("%s without a cell before it", what);
+	return &t->cells[t->nr_cells - 1];
+}
+
+void table_part(struct table *t, enum part_sep sep, enum part_kind kind, const char *s)
+{
+	struct table_cell *c = last_cell(t, "table_part");
+
+	if (c->nr_parts == UINT32_MAX)
+		BUG("a cell of %" PRIu32 " parts", c->nr_parts);
+	c->parts = xrealloc(c->parts, (c->nr_parts + 1) * sizeof(*c->parts));
+	c->parts[c->nr_parts++] = (struct table_part){ xstrdup(s), kind, sep };
+}
+
+void table_data(struct table *t, const char *key, double v)
+{
+	struct table_cell *c = last_cell(t, "table_data");
+
+	free(c->data_key);
+	free(c->data_word);
+	c->data_key = xstrdup(key);
+	c->data_word = NULL;
+	c->data_num = v;
+}
+
+void table_data_word(struct table *t, const char *key, const char *word)
+{
+	table_data(t, key, NAN);
+	t->cells[t->nr_cells - 1].data_word = xstrdup(word);
 }
 
 void table_pr(struct table *t, bool known, int64_t pr)
@@ -234,6 +274,32 @@ static void put_string(struct strbuf *sb, enum output_format f, enum cell_type t
 	}
 }
 
+/* A cell's parts (table_part), in the formats people read. */
+static void put_parts(struct strbuf *sb, enum output_format f, const struct table_cell *c)
+{
+	for (size_t k = 0; k < c->nr_parts; k++) {
+		const struct table_part *p = &c->parts[k];
+
+		switch (p->sep) {
+		case PART_JOINED: break;
+		case PART_SPACE: strbuf_addch(sb, ' '); break;
+		case PART_COMMA: strbuf_addstr(sb, ", "); break;
+		case PART_LINE: strbuf_addstr(sb, f == FORMAT_TEXT ? "; " : "<br>"); break;
+		}
+		if (f == FORMAT_HTML && p->kind == PART_NOWRAP) {
+			html_nowrap(sb, p->s);
+		} else if (f == FORMAT_HTML && p->kind == PART_MORE) {
+			strbuf_addstr(sb, "<span class=\"more\">");
+			html_escape(sb, p->s);
+			strbuf_addstr(sb, "</span>");
+		} else {
+			/* CODE is an ID but in html, where CELL_CODE is html_code's. */
+			put_string(sb, f, p->kind != PART_CODE ? CELL_TEXT :
+				   f == FORMAT_HTML ? CELL_CODE : CELL_ID, p->s);
+		}
+	}
+}
+
 /* The one cell writer per format: every escaping decision is here. */
 static void put_cell(struct strbuf *sb, enum output_format f, const struct table_column *col,
 		     const struct table_cell *c)
@@ -257,6 +323,8 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 			strbuf_addstr(sb, c->lead);
 		if (c->word && f == FORMAT_MD) {
 			strbuf_addstr(sb, c->s);
+		} else if (f == FORMAT_HTML && col->html_nowrap && !c->items) {
+			html_nowrap(sb, c->s);
 		} else if (c->items && f == FORMAT_CSV) {
 			struct strbuf joined = STRBUF_INIT;
 
@@ -315,6 +383,8 @@ static void put_cell(struct strbuf *sb, enum output_format f, const struct table
 		strbuf_addstr(sb, c->i ? "yes" : "no");
 		break;
 	}
+	if (f == FORMAT_TEXT || f == FORMAT_MD || f == FORMAT_HTML)
+		put_parts(sb, f, c);
 }
 
 static const struct table_cell *cell(const struct table *t, size_t row, size_t col)
@@ -458,6 +528,28 @@ static void put_html_key(struct strbuf *sb, const struct table *t, size_t row, s
 	strbuf_release(&key);
 }
 
+/* A cell's own data-key and data-value (table_data). */
+static void put_cell_data(struct strbuf *sb, const struct table_cell *c)
+{
+	if (!c->data_key)
+		return;
+	if (!c->data_word) {
+		html_data(sb, c->data_key, c->data_num);
+		return;
+	}
+	strbuf_addf(sb, " data-key=\"%s\" data-value=\"", c->data_key);
+	html_escape(sb, c->data_word);
+	strbuf_addch(sb, '"');
+}
+
+/* A column's cells' class: a number's "num" unless the column names its own. */
+static const char *td_class(const struct table_column *c)
+{
+	if (c->html_td_class)
+		return *c->html_td_class ? c->html_td_class : NULL;
+	return numeric(c) ? "num" : NULL;
+}
+
 static void write_html(const struct table *t, struct strbuf *sb)
 {
 	strbuf_addstr(sb, "<table");
@@ -466,7 +558,9 @@ static void write_html(const struct table *t, struct strbuf *sb)
 	strbuf_addstr(sb, t->html_bare ? ">\n<tr>" : ">\n<thead><tr>");
 	for (size_t col = 0; col < t->nr_cols; col++)
 		if (shown(&t->cols[col], FORMAT_HTML)) {
-			strbuf_addstr(sb, numeric(&t->cols[col]) ? "<th class=\"num\">" : "<th>");
+			const char *cls = td_class(&t->cols[col]);
+
+			strbuf_addstr(sb, cls && !strcmp(cls, "num") ? "<th class=\"num\">" : "<th>");
 			html_escape(sb, head(&t->cols[col]));
 			strbuf_addstr(sb, "</th>");
 		}
@@ -475,8 +569,13 @@ static void write_html(const struct table *t, struct strbuf *sb)
 		strbuf_addstr(sb, "<tr>");
 		for (size_t col = 0; col < t->nr_cols; col++)
 			if (shown(&t->cols[col], FORMAT_HTML)) {
-				strbuf_addstr(sb, numeric(&t->cols[col]) ? "<td class=\"num\"" : "<td");
+				const char *cls = td_class(&t->cols[col]);
+
+				strbuf_addstr(sb, "<td");
+				if (cls)
+					strbuf_addf(sb, " class=\"%s\"", cls);
 				put_html_key(sb, t, row, col);
+				put_cell_data(sb, cell(t, row, col));
 				strbuf_addch(sb, '>');
 				put_cell(sb, FORMAT_HTML, &t->cols[col], cell(t, row, col));
 				strbuf_addstr(sb, "</td>");

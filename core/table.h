@@ -67,6 +67,20 @@
  * built-in)"); csv and json leave it out, having the fact as a field. A
  * lead (table_lead) goes before the cell's value there, as it is (propose's
  * star on a recommended glob).
+ *
+ * Parts (table_part) follow a cell's value (and its note) in the formats
+ * people read, each after its separator (nothing, a space, ", ", or a new
+ * line: "<br>" in md and html, "; " in text) and escaped by its kind: TEXT as
+ * the cell's text, CODE as an ID (a code span in md, html_code's <code> in
+ * html), NOWRAP (html_nowrap's span in html) and MORE (an aside: html's
+ * <span class="more">) as TEXT elsewhere. csv and json have the value
+ * alone. A page's cell holds so a decision and what disagreed with it, a
+ * count and the tests it counts, a file and the rule it matched.
+ *
+ * html: a column's cells are <td class="num"> when numeric (and their head
+ * <th class="num">), or of the column's html_td_class; a cell's data-key
+ * comes from its column's html_key or its own table_data (a figure of the
+ * page that the tests hold to the JSON, keyed by the JSON path).
  */
 enum cell_type {
 	CELL_TEXT,
@@ -84,6 +98,16 @@ enum cell_type {
 	CELL_SETTING,	/* a value as the user set it: a confidence, a target (table_number) */
 	CELL_PR,	/* a pull request's number (table_pr) */
 	CELL_DATE,	/* a day: the date where people read it, RFC 3339 in data (table_time) */
+};
+
+/* What a part (table_part) is, which decides its escaping, and what goes before it. */
+enum part_kind { PART_TEXT, PART_CODE, PART_NOWRAP, PART_MORE };
+enum part_sep { PART_JOINED, PART_SPACE, PART_COMMA, PART_LINE };
+
+struct table_part {
+	char *s;
+	enum part_kind kind;
+	enum part_sep sep;
 };
 
 struct table_column {
@@ -105,6 +129,10 @@ struct table_column {
 				 * the row's JSON index and this ("proposals.3.forced"),
 				 * its data-value the JSON's number (a page's figure the
 				 * tests check against the JSON); NULL: none */
+	const char *html_td_class; /* html: the cells' class in place of a number's
+				    * "num" ("nowrap"; "": none); the head is
+				    * class="num" only where the cells are */
+	bool html_nowrap;	/* html: the value never breaks (html_nowrap: a decision) */
 };
 
 struct table_cell {
@@ -117,6 +145,11 @@ struct table_cell {
 	char **items;
 	const char *note;	/* text, md, html: after the value (table_note); static */
 	const char *lead;	/* text, md, html: before the value (table_lead); static */
+	uint32_t nr_parts;
+	struct table_part *parts;	/* text, md, html: after the value (table_part) */
+	char *data_key;		/* html: the cell's data-key (table_data); NULL: none */
+	char *data_word;	/* its data-value when a word, else data_num's */
+	double data_num;
 };
 
 struct table {
@@ -161,6 +194,14 @@ void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES SETTING *
 void table_time(struct table *t, int64_t ms);		/* TIME BOUND DATE */
 void table_bool(struct table *t, bool v);
 void table_null(struct table *t);
+/* A part after the row's last cell's value: s is copied, escaped by kind. */
+void table_part(struct table *t, enum part_sep sep, enum part_kind kind, const char *s);
+/*
+ * The row's last cell's html data-key (copied) and data-value: v as cJSON
+ * prints it (table_data) or a word of tiadash's (table_data_word, copied).
+ */
+void table_data(struct table *t, const char *key, double v);
+void table_data_word(struct table *t, const char *key, const char *word);
 
 /*
  * Append the table in format f to sb: text (a header line of the heads,

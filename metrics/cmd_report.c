@@ -971,59 +971,24 @@ static void md_escapes(struct metrics_out *o, const struct metrics *m)
 	table_release(&t);
 }
 
-/*
- * The per-day table: md pads its figures to the widths of the text's
- * columns (report's md always aligned them so); the interval's head
- * names the confidence, set in md_days.
- */
-static const struct table_column day_columns[] = {
-	{ .key = "day", .type = CELL_DATE },
-	{ .key = "pairs", .type = CELL_COUNT, .md_width = 6 },
-	{ .key = "escapes", .type = CELL_COUNT, .md_width = 8 },
-	{ .key = "force-full", .type = CELL_RATE, .na = "n/a", .md_width = 11 },
-	{ .key = "affected p50", .type = CELL_RATE, .plain = true, .places = 3, .na = "n/a",
-	  .md_width = 9 },
-	{ .key = "shadow p95", .type = CELL_SECONDS, .na = "n/a", .md_width = 11 },
-	{ .key = "diff coverage", .type = CELL_RATE, .plain = true, .places = 3, .na = "n/a",
-	  .md_width = 9 },
-	{ .key = "escape rate", .type = CELL_RATE, .places = 2, .na = "n/a" },
-	{ .key = "interval", .type = CELL_TEXT },
-};
-
+/* The per-day table (report_by.h's, shared with --by's csv); its interval names the confidence. */
 static void md_days(struct metrics_out *o, const struct metrics *m)
 {
-	struct table_column cols[ARRAY_SIZE(day_columns)];
-	struct table t = TABLE_INIT(cols);
-	struct strbuf head = STRBUF_INIT, ci = STRBUF_INIT;
+	struct table_column cols[REPORT_PERIOD_COLUMNS];
+	struct table t;
+	struct strbuf head = STRBUF_INIT;
 
 	if (!m->nr_days)
 		return;
-	memcpy(cols, day_columns, sizeof(cols));
 	metrics_fmt_confidence(&head, m->confidence);
 	strbuf_addstr(&head, " interval");
-	cols[ARRAY_SIZE(cols) - 1].head = head.buf;
-	for (size_t i = 0; i < m->nr_days; i++) {
-		const struct metrics_day *d = &m->days[i];
-
-		table_row(&t);
-		table_time(&t, d->day);
-		table_count(&t, d->pairs);
-		table_count(&t, d->escapes);
-		table_number(&t, d->force_full_rate);
-		table_number(&t, d->affected_p50);
-		table_number(&t, d->shadow_wall_p95);
-		table_number(&t, d->diff_coverage_mean);
-		table_number(&t, d->escape.rate);
-		/* "[0.44%, 12.31%]" or "n/a": tiadash's own words, as written. */
-		strbuf_reset(&ci);
-		metrics_fmt_ci(&ci, d->escape.ci, 2);
-		table_word(&t, ci.buf);
-	}
+	report_period_table(&t, cols, head.buf);
+	for (size_t i = 0; i < m->nr_days; i++)
+		report_period_row(&t, &m->days[i]);
 	strbuf_addstr(&o->sb, "\n## Per day\n\n");
 	table_write(&t, FORMAT_MD, &o->sb);
 	table_release(&t);
 	strbuf_release(&head);
-	strbuf_release(&ci);
 }
 
 static void print_md(const struct metrics *m)

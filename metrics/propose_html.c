@@ -253,65 +253,114 @@ static void candidates(struct strbuf *sb, const struct proposals *p, int64_t lim
 	html_more(sb, shown, p->nr, "candidates", "--limit N or --limit all lists more");
 }
 
+/*
+ * The escapes' and the latent misses' columns (the heads are the escapes';
+ * escape_table names the latent misses' own): each cell a value and its
+ * parts (core/table.h), a file with the rule it matched, a test with why
+ * it was chosen.
+ */
+static const struct table_column escape_columns[] = {
+	{ .key = "escape", .type = CELL_TEXT },
+	{ .key = "state", .type = CELL_TEXT },
+	{ .key = "changed (first rule)", .type = CELL_TEXT },
+	{ .key = "missed or failed test, and its source", .type = CELL_TEXT },
+};
+
+/* The change: its name (keyed by its PR when known), its commit and its class. */
+static void escape_cell(struct table *t, const struct proposal_escape *e, const char *list,
+			size_t i)
+{
+	struct strbuf s = STRBUF_INIT;
+	char *sha = xstrndup(e->sha, 12);
+
+	propose_text_escape_name(&s, e);
+	table_str(t, s.buf);
+	if (e->has_pr) {
+		char *k = xstrfmt("%s.%zu.pr", list, i);
+
+		table_data(t, k, (double)e->pr);
+		free(k);
+	}
+	table_part(t, PART_LINE, PART_CODE, sha);
+	table_part(t, PART_SPACE, PART_NOWRAP, pair_class_name(e->cls));
+	free(sha);
+	strbuf_release(&s);
+}
+
+/* The changed files, each with the first rule that matches it ("unknown" without a diff). */
+static void paths_cell(struct table *t, const struct proposals_rules *r,
+		       const struct proposal_escape *e)
+{
+	struct strbuf s = STRBUF_INIT;
+
+	table_str(t, e->diff_known ? "" : "unknown");
+	for (size_t j = 0; j < e->paths.nr; j++) {
+		table_part(t, j ? PART_LINE : PART_JOINED, PART_CODE, e->paths.items[j]);
+		strbuf_reset(&s);
+		propose_text_path_rule(&s, r, e->paths.items[j]);
+		table_part(t, PART_SPACE, PART_MORE, s.buf);
+	}
+	strbuf_release(&s);
+}
+
+/* The missed (or failed) tests, each with the evidence that names it. */
+static void evidence_cell(struct table *t, const struct proposal_escape *e)
+{
+	struct strbuf s = STRBUF_INIT;
+
+	table_str(t, "");
+	for (size_t j = 0; j < e->nr_evidence; j++) {
+		table_part(t, j ? PART_LINE : PART_JOINED, PART_CODE, e->evidence[j].test);
+		strbuf_reset(&s);
+		propose_text_evidence(&s, &e->evidence[j]);
+		table_part(t, PART_LINE, PART_MORE, s.buf);
+	}
+	strbuf_release(&s);
+}
+
 /* An escape (JSON key evidence) or a latent miss (latent_misses), its row. */
-static void escape_block(struct strbuf *sb, const struct proposals *p,
-			 const struct proposals_rules *r, size_t i, bool latent)
+static void escape_row(struct table *t, const struct proposals *p,
+		       const struct proposals_rules *r, size_t i, bool latent)
 {
 	const struct proposal_escape *e = latent ? &p->latent_list[i] : &p->escapes_list[i];
 	struct strbuf s = STRBUF_INIT;
 
-	strbuf_addstr(sb, "<tr><td");
-	if (e->has_pr) {
-		char *k = xstrfmt("%s.%zu.pr", latent ? "latent_misses" : "evidence", i);
-
-		html_data_int(sb, k, e->pr);
-		free(k);
-	}
-	strbuf_addch(sb, '>');
-	propose_text_escape_name(&s, e);
-	html_escape(sb, s.buf);
-	strbuf_addf(sb, "<br><code>%.12s</code> ", e->sha);
-	html_nowrap(sb, pair_class_name(e->cls));
-	strbuf_addstr(sb, "</td><td>");
-	strbuf_reset(&s);
+	table_row(t);
+	escape_cell(t, e, latent ? "latent_misses" : "evidence", i);
 	propose_text_state(&s, p, e);
-	html_escape(sb, s.buf);
-	strbuf_addstr(sb, "</td><td>");
-	if (!e->diff_known)
-		strbuf_addstr(sb, "unknown");
-	for (size_t j = 0; j < e->paths.nr; j++) {
-		strbuf_addstr(sb, j ? "<br>" : "");
-		html_code(sb, e->paths.items[j]);
-		strbuf_reset(&s);
-		propose_text_path_rule(&s, r, e->paths.items[j]);
-		strbuf_addstr(sb, " <span class=\"more\">");
-		html_escape(sb, s.buf);
-		strbuf_addstr(sb, "</span>");
-	}
-	strbuf_addstr(sb, "</td><td>");
-	for (size_t j = 0; j < e->nr_evidence; j++) {
-		strbuf_addstr(sb, j ? "<br>" : "");
-		html_code(sb, e->evidence[j].test);
-		strbuf_reset(&s);
-		propose_text_evidence(&s, &e->evidence[j]);
-		strbuf_addstr(sb, "<br><span class=\"more\">");
-		html_escape(sb, s.buf);
-		strbuf_addstr(sb, "</span>");
-	}
-	strbuf_addstr(sb, "</td></tr>\n");
+	table_str(t, s.buf);
+	paths_cell(t, r, e);
+	evidence_cell(t, e);
 	strbuf_release(&s);
+}
+
+/* The escapes' table, or the latent misses' (their first and last heads their own). */
+static void escape_table(struct strbuf *sb, const struct proposals *p,
+			 const struct proposals_rules *r, bool latent)
+{
+	struct table_column cols[ARRAY_SIZE(escape_columns)];
+	struct table t = TABLE_INIT(cols);
+	size_t n = latent ? p->nr_latent : p->nr_escapes;
+
+	memcpy(cols, escape_columns, sizeof(cols));
+	if (latent) {
+		cols[0].key = "change";
+		cols[3].key = "missed test, and its source";
+	}
+	t.html_class = "escapes";
+	t.html_bare = true;
+	for (size_t i = 0; i < n; i++)
+		escape_row(&t, p, r, i, latent);
+	table_write(&t, FORMAT_HTML, sb);
+	table_release(&t);
 }
 
 static void escapes(struct strbuf *sb, const struct proposals *p, const struct proposals_rules *r)
 {
 	if (!p->nr_escapes)
 		return;
-	strbuf_addstr(sb, "<h2>Escapes and their evidence</h2>\n<table class=\"escapes\">\n"
-		      "<tr><th>escape</th><th>state</th><th>changed (first rule)</th>"
-		      "<th>missed or failed test, and its source</th></tr>\n");
-	for (size_t i = 0; i < p->nr_escapes; i++)
-		escape_block(sb, p, r, i, false);
-	strbuf_addstr(sb, "</table>\n");
+	strbuf_addstr(sb, "<h2>Escapes and their evidence</h2>\n");
+	escape_table(sb, p, r, false);
 }
 
 static void latent_misses(struct strbuf *sb, const struct proposals *p,
@@ -321,12 +370,8 @@ static void latent_misses(struct strbuf *sb, const struct proposals *p,
 		return;
 	strbuf_addstr(sb, "<h2>Latent misses: evidence, not escapes</h2>\n<p>The gate held (the "
 		      "shadow run failed), but the selector missed a test the full run "
-		      "failed too.</p>\n<table class=\"escapes\">\n<tr><th>change</th>"
-		      "<th>state</th><th>changed (first rule)</th><th>missed test, and its "
-		      "source</th></tr>\n");
-	for (size_t i = 0; i < p->nr_latent; i++)
-		escape_block(sb, p, r, i, true);
-	strbuf_addstr(sb, "</table>\n");
+		      "failed too.</p>\n");
+	escape_table(sb, p, r, true);
 }
 
 void propose_print_html(const struct proposals *p, const struct proposals_rules *r,

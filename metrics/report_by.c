@@ -127,52 +127,87 @@ static void print_json(const struct metrics *m, enum metrics_period by,
 	json_print_free(root, stdout);
 }
 
-/* A row per period; a figure added here is in the csv. */
+/*
+ * A row per period: --by's csv and report's md per day (its figures padded
+ * to the widths of the text's columns, as report's md always aligned them).
+ * A figure added here is in both where its mask allows. md keeps its own
+ * order, so its escape rate (two places) and interval follow the others.
+ */
 static const struct table_column period_columns[] = {
-	{ .key = "start", .type = CELL_TIME },
-	{ .key = "end", .type = CELL_TIME },
-	{ .key = "partial", .type = CELL_BOOL },
-	{ .key = "heads", .type = CELL_COUNT },
-	{ .key = "pairs", .type = CELL_COUNT },
-	{ .key = "escapes", .type = CELL_COUNT },
-	{ .key = "escape_rate", .type = CELL_RATE },
-	{ .key = "escape_rate_upper", .type = CELL_RATE },
-	{ .key = "escape_rate_ci_lower", .type = CELL_RATE },
-	{ .key = "escape_rate_ci_upper", .type = CELL_RATE },
-	{ .key = "shadow_runs", .type = CELL_COUNT },
-	{ .key = "force_full", .type = CELL_COUNT },
-	{ .key = "force_full_rate", .type = CELL_RATE },
-	{ .key = "affected_p50", .type = CELL_RATE },
-	{ .key = "shadow_wall_clock_p95", .type = CELL_SECONDS },
-	{ .key = "diff_coverage_mean", .type = CELL_RATE },
+	{ .key = "start", .head = "day", .type = CELL_DATE },
+	{ .key = "end", .type = CELL_TIME, .formats = FORMAT_CSV },
+	{ .key = "partial", .type = CELL_BOOL, .formats = FORMAT_CSV },
+	{ .key = "heads", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	{ .key = "pairs", .type = CELL_COUNT, .md_width = 6 },
+	{ .key = "escapes", .type = CELL_COUNT, .md_width = 8 },
+	{ .key = "escape_rate", .type = CELL_RATE, .formats = FORMAT_CSV },
+	{ .key = "escape_rate_upper", .type = CELL_RATE, .formats = FORMAT_CSV },
+	{ .key = "escape_rate_ci_lower", .type = CELL_RATE, .formats = FORMAT_CSV },
+	{ .key = "escape_rate_ci_upper", .type = CELL_RATE, .formats = FORMAT_CSV },
+	{ .key = "shadow_runs", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	{ .key = "force_full", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	{ .key = "force_full_rate", .head = "force-full", .type = CELL_RATE, .na = "n/a",
+	  .md_width = 11 },
+	{ .key = "affected_p50", .head = "affected p50", .type = CELL_RATE, .plain = true,
+	  .places = 3, .na = "n/a", .md_width = 9 },
+	{ .key = "shadow_wall_clock_p95", .head = "shadow p95", .type = CELL_SECONDS,
+	  .na = "n/a", .md_width = 11 },
+	{ .key = "diff_coverage_mean", .head = "diff coverage", .type = CELL_RATE,
+	  .plain = true, .places = 3, .na = "n/a", .md_width = 9 },
+	{ .key = "escape_rate", .head = "escape rate", .type = CELL_RATE, .places = 2,
+	  .na = "n/a", .formats = FORMAT_MD },
+	{ .key = "interval", .type = CELL_TEXT, .formats = FORMAT_MD },
 };
+
+_Static_assert(ARRAY_SIZE(period_columns) == REPORT_PERIOD_COLUMNS,
+	      "report_by.h's REPORT_PERIOD_COLUMNS counts period_columns");
+
+void report_period_table(struct table *t, struct table_column cols[REPORT_PERIOD_COLUMNS],
+			 const char *interval_head)
+{
+	memcpy(cols, period_columns, sizeof(period_columns));
+	cols[REPORT_PERIOD_COLUMNS - 1].head = interval_head;
+	*t = (struct table)TABLE_INIT(period_columns);
+	t->cols = cols;
+}
+
+void report_period_row(struct table *t, const struct metrics_day *d)
+{
+	struct strbuf ci = STRBUF_INIT;
+
+	table_row(t);
+	table_time(t, d->day);
+	table_time(t, d->end);
+	table_bool(t, d->partial);
+	table_count(t, d->heads);
+	table_count(t, d->pairs);
+	table_count(t, d->escapes);
+	table_number(t, d->escape_rate);
+	table_number(t, d->escape.upper);
+	table_number(t, d->escape.ci[0]);
+	table_number(t, d->escape.ci[1]);
+	table_count(t, d->shadow_runs);
+	table_count(t, d->force_full);
+	table_number(t, d->force_full_rate);
+	table_number(t, d->affected_p50);
+	table_number(t, d->shadow_wall_p95);
+	table_number(t, d->diff_coverage_mean);
+	table_number(t, d->escape.rate);
+	/* "[0.44%, 12.31%]" or "n/a": tiadash's own words, as written. */
+	metrics_fmt_ci(&ci, d->escape.ci, 2);
+	table_word(t, ci.buf);
+	strbuf_release(&ci);
+}
 
 static void print_csv(const struct metrics_day *p, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct table t = TABLE_INIT(period_columns);
+	struct table_column cols[REPORT_PERIOD_COLUMNS];
+	struct table t;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct metrics_day *d = &p[i];
-
-		table_row(&t);
-		table_time(&t, d->day);
-		table_time(&t, d->end);
-		table_bool(&t, d->partial);
-		table_count(&t, d->heads);
-		table_count(&t, d->pairs);
-		table_count(&t, d->escapes);
-		table_number(&t, d->escape_rate);
-		table_number(&t, d->escape.upper);
-		table_number(&t, d->escape.ci[0]);
-		table_number(&t, d->escape.ci[1]);
-		table_count(&t, d->shadow_runs);
-		table_count(&t, d->force_full);
-		table_number(&t, d->force_full_rate);
-		table_number(&t, d->affected_p50);
-		table_number(&t, d->shadow_wall_p95);
-		table_number(&t, d->diff_coverage_mean);
-	}
+	report_period_table(&t, cols, NULL);
+	for (size_t i = 0; i < n; i++)
+		report_period_row(&t, &p[i]);
 	table_write(&t, FORMAT_CSV, &sb);
 	table_release(&t);
 	metrics_flush(&sb);

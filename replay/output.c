@@ -921,26 +921,6 @@ void replay_print_csv(const struct replay_run *run, FILE *f)
 
 /* ---- the pieces the HTML page (output_html.c) shows as these formats do ---- */
 
-char *replay_text_pr(const struct replay_commit *c)
-{
-	return pr_of(c);
-}
-
-char *replay_text_date(int64_t ms)
-{
-	return date_of(ms);
-}
-
-char *replay_text_changed(const struct replay_commit *c)
-{
-	return changed_of(c);
-}
-
-char *replay_text_selected(const struct replay_outcome *o)
-{
-	return selected_of(o);
-}
-
 char *replay_text_minutes(double m)
 {
 	return minutes_text(m);

@@ -3,6 +3,7 @@
 #include "core/chart.h"
 #include "core/html.h"
 #include "core/sanitize.h"
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "replay/replay.h"
 
@@ -204,58 +205,58 @@ static void chart_reasons(struct strbuf *sb, const struct replay_run *run)
 
 /* ---- the totals, in the text's order ---- */
 
-static void total_row(struct strbuf *sb, const char *label, const char *key_a, double a,
-		      const char *shown_a, const char *key_b, double b, const char *shown_b,
-		      bool pair)
+/*
+ * The totals' columns: a label, then the baseline's figure (and the
+ * what-if's), each cell keyed by the JSON path of its figure.
+ */
+static const struct table_column total_columns[] = {
+	{ .key = "total", .type = CELL_TEXT },
+	{ .key = "replay", .type = CELL_TEXT, .right = true },
+	{ .key = "what-if", .type = CELL_TEXT, .right = true },
+};
+
+/* A figure's cell: shown as the text shows it, keyed when key is not NULL. */
+static void total_cell(struct table *t, const char *key, double v, const char *shown)
 {
-	strbuf_addstr(sb, "<tr><td>");
-	html_escape(sb, label);
-	strbuf_addstr(sb, "</td>");
-	html_cell(sb, key_a, a, shown_a);
-	if (pair)
-		html_cell(sb, key_b, b, shown_b);
-	strbuf_addstr(sb, "</tr>\n");
+	table_str(t, shown);
+	if (key)
+		table_data(t, key, v);
+}
+
+static void total_row(struct table *t, const char *label, const char *key_a, double a,
+		      const char *shown_a, const char *key_b, double b, const char *shown_b)
+{
+	table_row(t);
+	table_str(t, label);
+	total_cell(t, key_a, a, shown_a);
+	if (t->nr_cols > 2)
+		total_cell(t, key_b, b, shown_b);
 }
 
 /* A count in each column: baseline (totals.KEY or baseline.KEY) and proposal. */
-static void total_counts(struct strbuf *sb, const struct replay_run *run, const char *label,
+static void total_counts(struct table *t, const struct replay_run *run, const char *label,
 			 const char *key, size_t a, size_t b)
 {
 	char *ka = key ? xstrfmt("%s.%s", run->has_proposal ? "baseline" : "totals", key) : NULL;
 	char *kb = key ? xstrfmt("proposal.%s", key) : NULL;
 	char *sa = xstrfmt("%zu", a), *sbs = xstrfmt("%zu", b);
 
-	total_row(sb, label, ka, (double)a, sa, kb, (double)b, sbs, run->has_proposal);
+	total_row(t, label, ka, (double)a, sa, kb, (double)b, sbs);
 	free(ka), free(kb), free(sa), free(sbs);
 }
 
-static void totals(struct strbuf *sb, const struct replay_run *run)
+/* The force-full changes by rule, the main run's rules first, then the baseline's others. */
+static void total_reasons(struct table *t, const struct replay_run *run)
 {
 	const struct replay_totals *a = &run->tb, *b = &run->tp;
 	const struct replay_totals *main = run->has_proposal ? b : a;
 	size_t *order = replay_reason_order(main);
-	char *ma = replay_text_minutes(a->minutes), *mb = replay_text_minutes(b->minutes);
-	double ra = replay_rate(a->force_full, a->changes), rb = replay_rate(b->force_full, b->changes);
-	char *sa = isnan(ra) ? xstrfmt("%zu", a->force_full) :
-		   xstrfmt("%zu (%.1f%%)", a->force_full, 100.0 * ra);
-	char *sbs = isnan(rb) ? xstrfmt("%zu", b->force_full) :
-		    xstrfmt("%zu (%.1f%%)", b->force_full, 100.0 * rb);
-	const char *pre = run->has_proposal ? "baseline" : "totals";
-	char *k;
 
-	strbuf_addstr(sb, "<table class=\"totals\">\n<tr><th>total</th>");
-	strbuf_addstr(sb, run->has_proposal ? "<th class=\"num\">baseline</th>"
-		      "<th class=\"num\">what-if</th></tr>\n" : "<th class=\"num\">replay</th></tr>\n");
-	total_counts(sb, run, "changes", "changes", a->changes, b->changes);
-	k = xstrfmt("%s.force_full", pre);
-	total_row(sb, "force-full", k, (double)a->force_full, sa, "proposal.force_full",
-		  (double)b->force_full, sbs, run->has_proposal);
-	free(k);
 	for (size_t i = 0; i < main->reason_names.nr; i++) {
 		const char *name = main->reason_names.items[order[i]];
 		char *label = xstrfmt("  %s", name);
 
-		total_counts(sb, run, label, NULL, replay_reason_count(a, name),
+		total_counts(t, run, label, NULL, replay_reason_count(a, name),
 			     replay_reason_count(b, name));
 		free(label);
 	}
@@ -265,36 +266,78 @@ static void totals(struct strbuf *sb, const struct replay_run *run)
 		if (replay_reason_count(b, a->reason_names.items[i]))
 			continue;
 		label = xstrfmt("  %s", a->reason_names.items[i]);
-		total_counts(sb, run, label, NULL, a->reason_counts[i], 0);
+		total_counts(t, run, label, NULL, a->reason_counts[i], 0);
 		free(label);
 	}
+	free(order);
+}
+
+/* What the what-if changed: only its column has them. */
+static void total_comparison(struct table *t, const struct replay_run *run)
+{
+	char *c = xstrfmt("%zu", run->escapes_closed), *o = xstrfmt("%zu", run->escapes_opened);
+	char *e = xstrfmt("%zu", run->extra_force_full);
+
+	total_row(t, "escapes closed", NULL, 0, "", "comparison.escapes_closed",
+		  (double)run->escapes_closed, c);
+	total_row(t, "escapes opened", NULL, 0, "", "comparison.escapes_opened",
+		  (double)run->escapes_opened, o);
+	total_row(t, "extra force-full", NULL, 0, "", "comparison.extra_force_full",
+		  (double)run->extra_force_full, e);
+	free(c), free(o), free(e);
+}
+
+static void total_rows(struct table *t, const struct replay_run *run)
+{
+	const struct replay_totals *a = &run->tb, *b = &run->tp;
+	char *ma = replay_text_minutes(a->minutes), *mb = replay_text_minutes(b->minutes);
+	double ra = replay_rate(a->force_full, a->changes), rb = replay_rate(b->force_full, b->changes);
+	char *sa = isnan(ra) ? xstrfmt("%zu", a->force_full) :
+		   xstrfmt("%zu (%.1f%%)", a->force_full, 100.0 * ra);
+	char *sbs = isnan(rb) ? xstrfmt("%zu", b->force_full) :
+		    xstrfmt("%zu (%.1f%%)", b->force_full, 100.0 * rb);
+	const char *pre = run->has_proposal ? "baseline" : "totals";
+	char *k;
+
+	total_counts(t, run, "changes", "changes", a->changes, b->changes);
+	k = xstrfmt("%s.force_full", pre);
+	total_row(t, "force-full", k, (double)a->force_full, sa, "proposal.force_full",
+		  (double)b->force_full, sbs);
+	free(k);
+	total_reasons(t, run);
 	if (!run->has_proposal) {
-		total_counts(sb, run, "selected", "decisions.selected", a->selected, 0);
-		total_counts(sb, run, "rules-only", "decisions.rules-only", a->rules_only, 0);
-		total_counts(sb, run, "nothing", "decisions.nothing", a->nothing, 0);
+		total_counts(t, run, "selected", "decisions.selected", a->selected, 0);
+		total_counts(t, run, "rules-only", "decisions.rules-only", a->rules_only, 0);
+		total_counts(t, run, "nothing", "decisions.nothing", a->nothing, 0);
 	}
-	total_counts(sb, run, "misses (failing tests missed)", "misses", a->misses, b->misses);
-	total_counts(sb, run, "missed changes", "missed_changes", a->missed_changes,
+	total_counts(t, run, "misses (failing tests missed)", "misses", a->misses, b->misses);
+	total_counts(t, run, "missed changes", "missed_changes", a->missed_changes,
 		     b->missed_changes);
-	total_counts(sb, run, "disagreements with the record", "disagreements", a->disagreements,
+	total_counts(t, run, "disagreements with the record", "disagreements", a->disagreements,
 		     b->disagreements);
 	k = xstrfmt("%s.gate_minutes", pre);
-	total_row(sb, "gate minutes", k, a->minutes, ma, "proposal.gate_minutes", b->minutes, mb,
-		  run->has_proposal);
+	total_row(t, "gate minutes", k, a->minutes, ma, "proposal.gate_minutes", b->minutes, mb);
 	free(k);
-	if (run->has_proposal) {
-		char *c = xstrfmt("%zu", run->escapes_closed), *o = xstrfmt("%zu", run->escapes_opened);
-		char *e = xstrfmt("%zu", run->extra_force_full);
+	if (run->has_proposal)
+		total_comparison(t, run);
+	free(ma), free(mb), free(sa), free(sbs);
+}
 
-		total_row(sb, "escapes closed", NULL, 0, "", "comparison.escapes_closed",
-			  (double)run->escapes_closed, c, true);
-		total_row(sb, "escapes opened", NULL, 0, "", "comparison.escapes_opened",
-			  (double)run->escapes_opened, o, true);
-		total_row(sb, "extra force-full", NULL, 0, "", "comparison.extra_force_full",
-			  (double)run->extra_force_full, e, true);
-		free(c), free(o), free(e);
-	}
-	strbuf_addstr(sb, "</table>\n");
+static void totals(struct strbuf *sb, const struct replay_run *run)
+{
+	struct table_column cols[ARRAY_SIZE(total_columns)];
+	struct table t = TABLE_INIT(cols);
+
+	memcpy(cols, total_columns, sizeof(cols));
+	if (run->has_proposal)
+		cols[1].key = "baseline";
+	else
+		t.nr_cols = 2;
+	t.html_class = "totals";
+	t.html_bare = true;
+	total_rows(&t, run);
+	table_write(&t, FORMAT_HTML, sb);
+	table_release(&t);
 	if (!run->has_store)
 		strbuf_addstr(sb, "<p class=\"note\">No store: no measured wall-clock.</p>\n");
 	else
@@ -302,13 +345,16 @@ static void totals(struct strbuf *sb, const struct replay_run *run)
 			    "median full run, narrowed ones times its median narrowed shadow run "
 			    "(%zu full runs, %zu narrowed shadow runs); nothing: 0.</p>\n",
 			    run->record.full_n, run->record.narrowed_n);
-	free(order);
-	free(ma), free(mb), free(sa), free(sbs);
 }
 
 /* The built-ins' what-if beside the baseline, as JSON's "builtin" has it. */
 static void builtin_totals(struct strbuf *sb, const struct replay_run *run)
 {
+	static const struct table_column cols[] = {
+		{ .key = "the built-ins beside the baseline", .type = CELL_TEXT },
+		{ .key = "what-if", .type = CELL_TEXT, .right = true },
+	};
+	struct table t = TABLE_INIT(cols);
 	double after = replay_rate(run->tb.force_full + run->builtin_forced, run->tb.changes);
 	char *rate = isnan(after) ? xstrdup("n/a") : xstrfmt("%.1f%%", 100.0 * after);
 	char *n[4] = {
@@ -317,20 +363,22 @@ static void builtin_totals(struct strbuf *sb, const struct replay_run *run)
 		xstrfmt("%zu", run->builtin_changes_closed),
 	};
 
-	strbuf_addstr(sb, "<h2>Built-in what-if (suggested: built-in)</h2>\n"
-		      "<table class=\"totals\">\n<tr><th>the built-ins beside the baseline</th>"
-		      "<th class=\"num\">what-if</th></tr>\n");
-	total_row(sb, "candidates", "builtin.candidates", (double)run->builtin.nr, n[0],
-		  NULL, 0, NULL, false);
-	total_row(sb, "extra force-full", "builtin.extra_force_full",
-		  (double)run->builtin_forced, n[1], NULL, 0, NULL, false);
-	total_row(sb, "force-full rate after", "builtin.force_full_rate_after", after, rate,
-		  NULL, 0, NULL, false);
-	total_row(sb, "missed tests closed", "builtin.misses_closed",
-		  (double)run->builtin_misses_closed, n[2], NULL, 0, NULL, false);
-	total_row(sb, "missed changes closed", "builtin.missed_changes_closed",
-		  (double)run->builtin_changes_closed, n[3], NULL, 0, NULL, false);
-	strbuf_addstr(sb, "</table>\n<p class=\"note\">The built-in rules are suggestions, "
+	t.html_class = "totals";
+	t.html_bare = true;
+	total_row(&t, "candidates", "builtin.candidates", (double)run->builtin.nr, n[0],
+		  NULL, 0, NULL);
+	total_row(&t, "extra force-full", "builtin.extra_force_full",
+		  (double)run->builtin_forced, n[1], NULL, 0, NULL);
+	total_row(&t, "force-full rate after", "builtin.force_full_rate_after", after, rate,
+		  NULL, 0, NULL);
+	total_row(&t, "missed tests closed", "builtin.misses_closed",
+		  (double)run->builtin_misses_closed, n[2], NULL, 0, NULL);
+	total_row(&t, "missed changes closed", "builtin.missed_changes_closed",
+		  (double)run->builtin_changes_closed, n[3], NULL, 0, NULL);
+	strbuf_addstr(sb, "<h2>Built-in what-if (suggested: built-in)</h2>\n");
+	table_write(&t, FORMAT_HTML, sb);
+	table_release(&t);
+	strbuf_addstr(sb, "<p class=\"note\">The built-in rules are suggestions, "
 		      "not in effect: each change's built-in column says which would force a "
 		      "full run where the rules in effect do not.</p>\n");
 	free(rate);
@@ -340,124 +388,178 @@ static void builtin_totals(struct strbuf *sb, const struct replay_run *run)
 
 /* ---- the changes ---- */
 
-static void test_list(struct strbuf *sb, const struct strlist *l)
+/*
+ * Every column the changes table may have; change_table picks them by the
+ * run: decision, selected, reasons and missed without a what-if, the
+ * baseline's and the what-if's decision and missed with one, and the
+ * built-ins' decision when there are built-ins. A decision is keyed by
+ * its JSON path (changes.N.decision), and so is a known PR.
+ */
+enum change_col {
+	COL_COMMIT, COL_PR, COL_DATE, COL_CHANGED, COL_DECISION, COL_SELECTED, COL_REASONS,
+	COL_MISSED, COL_WHAT_IF, COL_WHAT_IF_MISSED, COL_BUILTIN,
+};
+
+static const struct table_column change_columns[] = {
+	[COL_COMMIT] = { .key = "commit", .type = CELL_CODE, .html_td_class = "nowrap" },
+	[COL_PR] = { .key = "PR", .type = CELL_PR, .na = "-", .html_td_class = "" },
+	[COL_DATE] = { .key = "date", .type = CELL_DATE, .html_td_class = "nowrap" },
+	[COL_CHANGED] = { .key = "changed", .type = CELL_COUNT, .na = "?" },
+	[COL_DECISION] = { .key = "decision", .type = CELL_TEXT, .html_nowrap = true },
+	[COL_SELECTED] = { .key = "selected", .type = CELL_COUNT, .na = "-" },
+	[COL_REASONS] = { .key = "reasons", .type = CELL_CODE },
+	[COL_MISSED] = { .key = "missed", .type = CELL_COUNT, .html_td_class = "" },
+	[COL_WHAT_IF] = { .key = "what-if", .type = CELL_TEXT, .html_nowrap = true },
+	[COL_WHAT_IF_MISSED] = { .key = "missed", .type = CELL_COUNT, .html_td_class = "" },
+	[COL_BUILTIN] = { .key = "built-in", .type = CELL_TEXT, .html_nowrap = true },
+};
+
+/* The missed tests: how many, the first PAGE_TESTS of them, and how many more. */
+static void missed_cell(struct table *t, const struct strlist *l)
 {
 	size_t n = l->nr < PAGE_TESTS ? l->nr : PAGE_TESTS;
 
-	for (size_t i = 0; i < n; i++) {
-		strbuf_addstr(sb, "<br>");
-		html_code(sb, l->items[i]);
+	table_count(t, (int64_t)l->nr);
+	for (size_t i = 0; i < n; i++)
+		table_part(t, PART_LINE, PART_CODE, l->items[i]);
+	if (l->nr > n) {
+		char *more = xstrfmt("+%zu more", l->nr - n);
+
+		table_part(t, PART_LINE, PART_MORE, more);
+		free(more);
 	}
-	if (l->nr > n)
-		strbuf_addf(sb, "<br><span class=\"more\">+%zu more</span>", l->nr - n);
 }
 
-static void outcome_cells(struct strbuf *sb, size_t i, const char *which,
+/* A decision keyed as changes.I.WHICHdecision, and what disagreed with it. */
+static void decision_cell(struct table *t, size_t i, const char *which,
+			  const struct replay_outcome *o)
+{
+	char *key = xstrfmt("changes.%zu.%sdecision", i, which);
+
+	table_word(t, replay_decision_name(o->decision));
+	table_data_word(t, key, replay_decision_name(o->decision));
+	if (o->disagrees) {
+		char *why = xstrfmt("disagrees: %s", o->disagreement);
+
+		table_part(t, PART_LINE, PART_MORE, why);
+		free(why);
+	}
+	free(key);
+}
+
+static void reasons_cell(struct table *t, const struct strlist *reasons)
+{
+	if (!reasons->nr) {
+		table_null(t);
+		return;
+	}
+	table_str(t, reasons->items[0]);
+	for (size_t k = 1; k < reasons->nr; k++)
+		table_part(t, PART_COMMA, PART_CODE, reasons->items[k]);
+}
+
+static void outcome_cells(struct table *t, size_t i, const char *which,
 			  const struct replay_outcome *o, bool reasons)
 {
-	strbuf_addf(sb, "<td data-key=\"changes.%zu.%sdecision\" data-value=\"%s\">", i, which,
-		    replay_decision_name(o->decision));
-	html_nowrap(sb, replay_decision_name(o->decision));
-	if (o->disagrees) {
-		strbuf_addstr(sb, "<br><span class=\"more\">disagrees: ");
-		html_escape(sb, o->disagreement);
-		strbuf_addstr(sb, "</span>");
-	}
-	strbuf_addstr(sb, "</td>");
+	decision_cell(t, i, which, o);
 	if (reasons) {
-		char *sel = replay_text_selected(o);
-
-		strbuf_addf(sb, "<td class=\"num\">%s</td><td>", sel);
-		for (size_t k = 0; k < o->reasons.nr; k++) {
-			if (k)
-				strbuf_addstr(sb, ", ");
-			html_code(sb, o->reasons.items[k]);
-		}
-		strbuf_addstr(sb, "</td>");
-		free(sel);
+		table_count_known(t, o->has_selected, o->selected);
+		reasons_cell(t, &o->reasons);
 	}
-	strbuf_addf(sb, "<td>%zu", o->missed.nr);
-	test_list(sb, &o->missed);
-	strbuf_addstr(sb, "</td>");
+	missed_cell(t, &o->missed);
 }
 
 /*
  * "force-full:GLOB (suggested: built-in)": the rule as code, its source
  * whole on one line (never "built-" / "in").
  */
-static void rule_with_source(struct strbuf *sb, const char *reason)
+static void rule_with_source(struct table *t, enum part_sep sep, const char *reason)
 {
 	const char *src = NULL;
-	struct strbuf rule = STRBUF_INIT;
+	char *rule;
 
 	/* The last " (": a glob may hold one of its own. */
 	for (const char *p = strstr(reason, " ("); p; p = strstr(p + 1, " ("))
 		src = p;
 	if (!src || reason[strlen(reason) - 1] != ')') {
-		html_code(sb, reason);
+		table_part(t, sep, PART_CODE, reason);
 		return;
 	}
-	strbuf_add(&rule, reason, (size_t)(src - reason));
-	html_code(sb, rule.buf);
-	strbuf_addch(sb, ' ');
-	html_nowrap(sb, src + 1);
-	strbuf_release(&rule);
+	rule = xstrndup(reason, (size_t)(src - reason));
+	table_part(t, sep, PART_CODE, rule);
+	table_part(t, PART_SPACE, PART_NOWRAP, src + 1);
+	free(rule);
 }
 
 /* What the built-ins would decide where they force more than the rules in effect. */
-static void builtin_cell(struct strbuf *sb, size_t i, const struct replay_change *ch)
+static void builtin_cell(struct table *t, size_t i, const struct replay_change *ch)
 {
+	char *key;
+
 	if (!replay_builtin_forces(ch)) {
-		strbuf_addstr(sb, "<td></td>");
+		table_null(t);
 		return;
 	}
-	strbuf_addf(sb, "<td data-key=\"changes.%zu.builtin.decision\" data-value=\"run_all\">",
-		    i);
-	html_nowrap(sb, "run_all");
-	for (size_t k = 0; k < ch->suggested.nr; k++) {
-		strbuf_addstr(sb, k ? ", " : "<br>");
-		rule_with_source(sb, ch->suggested.items[k]);
+	key = xstrfmt("changes.%zu.builtin.decision", i);
+	table_word(t, "run_all");
+	table_data_word(t, key, "run_all");
+	for (size_t k = 0; k < ch->suggested.nr; k++)
+		rule_with_source(t, k ? PART_COMMA : PART_LINE, ch->suggested.items[k]);
+	free(key);
+}
+
+static void change_row(struct table *t, const struct replay_run *run, size_t i)
+{
+	const struct replay_change *ch = &run->changes[i];
+	const struct replay_commit *c = ch->commit;
+	char *sha = xstrndup(c->sha, 10);
+
+	table_row(t);
+	table_str(t, sha);
+	table_pr(t, c->has_pr, c->pr);
+	if (c->has_pr) {
+		char *k = xstrfmt("changes.%zu.pr", i);
+
+		table_data(t, k, (double)c->pr);
+		free(k);
 	}
-	strbuf_addstr(sb, "</td>");
+	table_time(t, c->date);
+	table_count_known(t, replay_paths_known(c), (int64_t)c->paths.nr);
+	outcome_cells(t, i, "", &ch->base, !run->has_proposal);
+	if (run->has_proposal)
+		outcome_cells(t, i, "proposal.", &ch->prop, false);
+	if (run->builtin.nr)
+		builtin_cell(t, i, ch);
+	free(sha);
 }
 
 static void changes(struct strbuf *sb, const struct replay_run *run)
 {
+	static const enum change_col plain[] = {
+		COL_COMMIT, COL_PR, COL_DATE, COL_CHANGED, COL_DECISION, COL_SELECTED,
+		COL_REASONS, COL_MISSED, COL_BUILTIN,
+	};
+	static const enum change_col what_if[] = {
+		COL_COMMIT, COL_PR, COL_DATE, COL_CHANGED, COL_DECISION, COL_MISSED,
+		COL_WHAT_IF, COL_WHAT_IF_MISSED, COL_BUILTIN,
+	};
+	const enum change_col *pick = run->has_proposal ? what_if : plain;
+	struct table_column cols[ARRAY_SIZE(plain)];
+	struct table t = TABLE_INIT(cols);
 	size_t n = run->nr < PAGE_CHANGES ? run->nr : PAGE_CHANGES;
 
-	strbuf_addstr(sb, "<table class=\"changes\">\n<tr><th>commit</th><th>PR</th><th>date</th>"
-		      "<th class=\"num\">changed</th>");
+	for (size_t k = 0; k < ARRAY_SIZE(cols); k++)
+		cols[k] = change_columns[pick[k]];
 	if (run->has_proposal)
-		strbuf_addstr(sb, "<th>baseline</th><th>missed</th><th>what-if</th>"
-			      "<th>missed</th>");
-	else
-		strbuf_addstr(sb, "<th>decision</th><th class=\"num\">selected</th><th>reasons</th>"
-			      "<th>missed</th>");
-	strbuf_addstr(sb, run->builtin.nr ? "<th>built-in</th></tr>\n" : "</tr>\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct replay_change *ch = &run->changes[i];
-		const struct replay_commit *c = ch->commit;
-		char *pr = replay_text_pr(c), *date = replay_text_date(c->date);
-		char *chg = replay_text_changed(c);
-
-		strbuf_addf(sb, "<tr><td class=\"nowrap\"><code>%.10s</code></td><td", c->sha);
-		if (c->has_pr) {
-			char *k = xstrfmt("changes.%zu.pr", i);
-
-			html_data_int(sb, k, c->pr);
-			free(k);
-		}
-		strbuf_addf(sb, ">%s</td><td class=\"nowrap\">%s</td><td class=\"num\">%s</td>", pr,
-			    date, chg);
-		outcome_cells(sb, i, "", &ch->base, !run->has_proposal);
-		if (run->has_proposal)
-			outcome_cells(sb, i, "proposal.", &ch->prop, false);
-		if (run->builtin.nr)
-			builtin_cell(sb, i, ch);
-		strbuf_addstr(sb, "</tr>\n");
-		free(pr), free(date), free(chg);
-	}
-	strbuf_addstr(sb, "</table>\n");
+		cols[4].key = "baseline";
+	/* The built-in column is the last: without built-ins, the table stops before it. */
+	t.nr_cols = ARRAY_SIZE(cols) - !run->builtin.nr;
+	t.html_class = "changes";
+	t.html_bare = true;
+	for (size_t i = 0; i < n; i++)
+		change_row(&t, run, i);
+	table_write(&t, FORMAT_HTML, sb);
+	table_release(&t);
 	html_more(sb, n, run->nr, "changes", "tiadash replay --format csv lists them all");
 }
 

@@ -353,10 +353,6 @@ void replay_print_json(const struct replay_run *run, FILE *f);
 void replay_print_csv(const struct replay_run *run, FILE *f);
 
 /* The text forms the formats share (fresh strings; caller frees). */
-char *replay_text_pr(const struct replay_commit *c);       /* "#12" or "-" */
-char *replay_text_date(int64_t ms);                        /* "2026-11-03" */
-char *replay_text_changed(const struct replay_commit *c);  /* "3" or "?" */
-char *replay_text_selected(const struct replay_outcome *o); /* "12" or "-" */
 char *replay_text_minutes(double m);                       /* "12.5" or "n/a" */
 /* n / of, NAN when of is 0: the JSON's force_full_rate. */
 double replay_rate(size_t n, size_t of);

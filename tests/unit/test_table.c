@@ -384,6 +384,120 @@ static void html_keys_lead(void **state)
 	table_release(&t);
 }
 
+/*
+ * Replay's page: cells of their own class, a decision that never breaks
+ * keyed by its JSON path as a word, parts after a value (a count and its
+ * tests, a file and its rule's source), escaped by their kind; csv has the
+ * values alone.
+ */
+static void html_parts_data(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "commit", .type = CELL_CODE, .html_td_class = "nowrap" },
+		{ .key = "PR", .type = CELL_PR, .na = "-", .html_td_class = "" },
+		{ .key = "decision", .type = CELL_TEXT, .html_nowrap = true },
+		{ .key = "missed", .type = CELL_COUNT, .html_td_class = "" },
+		{ .key = "file", .type = CELL_PATH },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	t.html_class = "changes";
+	t.html_bare = true;
+	table_row(&t);
+	table_str(&t, "d74e109b0e");
+	table_pr(&t, true, 782);
+	table_data(&t, "changes.0.pr", 782);
+	table_word(&t, "run_all");
+	table_data_word(&t, "changes.0.decision", "run_<all>");
+	table_part(&t, PART_LINE, PART_MORE, "disagrees: a<b");
+	table_count(&t, 2);
+	table_part(&t, PART_LINE, PART_CODE, "t/a::x");
+	table_part(&t, PART_LINE, PART_MORE, "+1 more");
+	table_str(&t, "p|q");
+	table_part(&t, PART_SPACE, PART_NOWRAP, "(suggested: built-in)");
+	table_part(&t, PART_COMMA, PART_CODE, "r|s");
+	table_row(&t);
+	table_str(&t, "abc");
+	table_pr(&t, false, 0);
+	table_word(&t, "nothing");
+	table_count(&t, 0);
+	table_null(&t);
+	s = render(&t, FORMAT_HTML);
+	assert_string_equal(s, "<table class=\"changes\">\n<tr><th>commit</th><th>PR</th>"
+			       "<th>decision</th><th>missed</th><th>file</th></tr>\n"
+			       "<tr><td class=\"nowrap\"><code>d74e109b0e</code></td>"
+			       "<td data-key=\"changes.0.pr\" data-value=\"782\">#782</td>"
+			       "<td data-key=\"changes.0.decision\" data-value=\"run_&lt;all&gt;\">"
+			       "<span class=\"nowrap\">run_all</span><br><span class=\"more\">"
+			       "disagrees: a&lt;b</span></td>"
+			       "<td>2<br><code>t/<wbr>a::<wbr>x</code><br><span class=\"more\">+1 more"
+			       "</span></td>"
+			       "<td>p|q <span class=\"nowrap\">(suggested: built-in)</span>, "
+			       "<code>r|s</code></td></tr>\n"
+			       "<tr><td class=\"nowrap\"><code>abc</code></td><td>-</td>"
+			       "<td><span class=\"nowrap\">nothing</span></td><td>0</td><td></td>"
+			       "</tr>\n</table>\n");
+	free(s);
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "commit        PR  decision                             missed  file\n"
+			       "d74e109b0e  #782  run_all; disagrees: a<b  2; t/a::x; +1 more  "
+			       "p|q (suggested: built-in), r|s\n"
+			       "abc            -  nothing                                   0  -\n");
+	free(s);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| commit | PR | decision | missed | file |\n"
+			       "|---|---:|---|---:|---|\n"
+			       "| d74e109b0e | #782 | run_all<br>disagrees: a&lt;b | "
+			       "2<br>`t/a::x`<br>+1 more | `p\\|q` \\(suggested: built-in\\), "
+			       "`r\\|s` |\n"
+			       "| abc | - | nothing | 0 |  |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "commit,PR,decision,missed,file\nd74e109b0e,782,run_all,2,p|q\n"
+			       "abc,,nothing,0,\n");
+	free(s);
+	table_release(&t);
+}
+
+/*
+ * Propose's escapes: a cell all parts (an empty value, its first part
+ * joined to it), or a word with a part joined; json has the value alone.
+ */
+static void parts_joined(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "changed", .type = CELL_TEXT },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "");
+	table_part(&t, PART_JOINED, PART_CODE, "a/b.json");
+	table_part(&t, PART_SPACE, PART_MORE, "no rule");
+	table_part(&t, PART_LINE, PART_CODE, "c<d");
+	table_row(&t);
+	table_str(&t, "unknown");
+	table_part(&t, PART_JOINED, PART_CODE, "e");
+	s = render(&t, FORMAT_HTML);
+	assert_string_equal(s, "<table>\n<thead><tr><th>changed</th></tr></thead>\n<tbody>\n"
+			       "<tr><td><code>a/<wbr>b.json</code> <span class=\"more\">no rule"
+			       "</span><br><code>c&lt;d</code></td></tr>\n"
+			       "<tr><td>unknown<code>e</code></td></tr>\n</tbody>\n</table>\n");
+	free(s);
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "changed\na/b.json no rule; c<d\nunknowne\n");
+	free(s);
+	s = render(&t, FORMAT_JSON);
+	assert_string_equal(s, "[{\n\t\t\"changed\":\t\"\"\n\t}, {\n\t\t\"changed\":\t"
+			       "\"unknown\"\n\t}]\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -397,6 +511,8 @@ int main(void)
 		cmocka_unit_test(json_object),
 		cmocka_unit_test(places_md_width),
 		cmocka_unit_test(html_keys_lead),
+		cmocka_unit_test(html_parts_data),
+		cmocka_unit_test(parts_joined),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
