@@ -13,7 +13,7 @@
 #include "metrics/facts.h"
 #include "metrics/mainrec.h"
 #include "metrics/metrics.h"
-#include "metrics/quantile.h"
+#include "metrics/pass.h"
 #include "metrics/verifier.h"
 
 #include <pthread.h>
@@ -24,27 +24,6 @@ double metrics_saving(double shadow, double full)
 		return NAN;
 	return 1.0 - shadow / full;
 }
-
-/* A growable array of doubles (scratch space for distributions). */
-struct dvec {
-	double *v;
-	size_t nr, alloc;
-};
-
-static void dvec_push(struct dvec *d, double x)
-{
-	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
-	d->v[d->nr++] = x;
-}
-
-/* A day's (a period's) figures as its rows arrive: the values its quantiles are of. */
-struct day_acc {
-	struct dvec aff, wall;
-	double dc_sum;
-	size_t dc_n;
-};
-static void day_add(struct metrics_day *d, struct day_acc *da, const struct metrics_row *r);
-static void day_close(const struct metrics *m, struct metrics_day *d, struct day_acc *da);
 
 /* A force-full run's contribution to one reason's minutes. */
 struct ff_entry {
@@ -104,7 +83,7 @@ static const char *pool_str(struct metrics *m, const char *s)
 	return m->pool_last_ = m->pool_.items[m->pool_.nr - 1];
 }
 
-static void fill_row(struct metrics *m, const struct pair_facts *f, struct metrics_row *r)
+void pass_fill_row(struct metrics *m, const struct pair_facts *f, struct metrics_row *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->head_id = f->head_id;
@@ -124,6 +103,23 @@ static void fill_row(struct metrics *m, const struct pair_facts *f, struct metri
 	r->diff_coverage = f->diff_coverage;
 	r->missed = pair_class_is_escape(f->cls) ? f->missed.nr : 0;
 	r->base_unrun = f->base_unrun;
+}
+
+/* What finish_figures, finish_incomplete and finish_savings count of a head. */
+void pass_count_row(struct metrics *m, const struct metrics_row *r)
+{
+	m->class_counts[r->cls]++;
+	if (r->cls == CLASS_MAIN)
+		return;
+	m->escapes_base_unrun += r->base_unrun;
+	m->shadow_heads += r->shadow_attempts > 0;
+	m->full_heads += r->full_attempts > 0;
+	m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
+	m->force_full += r->decision == DECISION_RUN_ALL;
+	m->escapes += pair_class_is_escape(r->cls);
+	m->escapes_explained += r->explained;
+	if (!isnan(r->diff_coverage))
+		m->below_threshold += r->diff_coverage < m->threshold;
 }
 
 /* The index of reason in m->reasons, added with no runs when new. */
@@ -325,325 +321,6 @@ static struct metrics_row *take_row(struct acc *a)
 	return &a->spill[a->nr_spill++];
 }
 
-/*
- * A lean pass (metrics_opts.lean): each head's figures go into sums as its
- * facts arrive, and its row is dropped unless an escape or a pair note
- * points to it. A report over 10^6 heads kept 152 MB of rows for figures
- * made of counts, five distributions and the days.
- *
- * The affected fractions and the diff coverage take few distinct values
- * (ratios of a run's counts): a bag (metrics/quantile.h) holds them, and
- * gives the same figures as the sorted array. The wall-clock times are
- * mostly distinct: they stay arrays, the shadow runs' in two, narrowed and
- * the others, so that the narrowed median needs no third.
- */
-
-/*
- * The verifier check's groups (a PR of a repo; a push: its head) of a lean
- * pass's heads with shadow attempts: the repo as its index in the pool.
- * Two bits a slot of vsum add up, to 3, the attempts of the groups hashed
- * there, so that after the pass only the keys of slots at 3 are counted
- * exactly: few of 10^6. Four slots a byte keep the 2^21 slots in 512 KB,
- * a core's L2: at a byte a slot, the misses were a tenth of the pass.
- */
-struct vkey {
-	int64_t group;
-	uint32_t repo;
-	uint32_t attempts;
-};
-#define VSUM_BITS 21
-
-/*
- * A key in 8 bytes, not 16 (10^6 of them): the repo's index in 14 bits,
- * the attempts to 3 (what decides) in 2, the group offset into 48. false:
- * it does not fit (kept whole).
- */
-#define VKEY_GROUP_BITS 48
-#define VKEY_REPO_BITS 14
-static bool vkey_pack(const struct vkey *k, uint64_t *out)
-{
-	int64_t half = INT64_C(1) << (VKEY_GROUP_BITS - 1);
-
-	if (k->repo >= (UINT32_C(1) << VKEY_REPO_BITS) || k->group < -half || k->group >= half)
-		return false;
-	*out = (uint64_t)k->repo << (VKEY_GROUP_BITS + 2) |
-	       (uint64_t)(k->attempts > 3 ? 3 : k->attempts) << VKEY_GROUP_BITS |
-	       (uint64_t)(k->group + half);
-	return true;
-}
-
-static struct vkey vkey_unpack(uint64_t p)
-{
-	int64_t half = INT64_C(1) << (VKEY_GROUP_BITS - 1);
-	uint64_t mask = (UINT64_C(1) << VKEY_GROUP_BITS) - 1;
-
-	return (struct vkey){ (int64_t)(p & mask) - half, (uint32_t)(p >> (VKEY_GROUP_BITS + 2)),
-			      (uint32_t)(p >> VKEY_GROUP_BITS) & 3 };
-}
-
-struct metrics_lean {
-	struct metrics_bag affected, narrowed, diff_coverage;
-	struct dvec wall_narrowed, wall_other, wall_full;
-	size_t seen;              /* heads (main's runs too) */
-	int64_t gates_at;         /* the window time of the last pair of metrics.gates */
-	int64_t first_at, last_at;
-	int64_t prev_shadow_day;
-	/* The days with heads, in order; the one at hand is days[nr_days - 1]. */
-	struct metrics_day *days;
-	size_t nr_days, alloc_days;
-	struct day_acc day;
-	/* The same for the periods of metrics_opts.by (by: the period + 1; 0: none). */
-	int by;
-	struct metrics_day *per;
-	size_t nr_per, alloc_per;
-	struct day_acc per_acc;
-	/* The savings' sums (its force-full runs: the gates' pairs with that bit). */
-	int64_t sv_pairs;
-	double sv_full, sv_shadow;
-	size_t alloc_incomplete;
-	unsigned char *vsum;
-	uint64_t *vkeys;          /* packed (vkey_pack) */
-	size_t nr_vkeys, alloc_vkeys;
-	struct vkey *vwide;       /* those that do not pack */
-	size_t nr_vwide, alloc_vwide;
-	const char *vrepo_last;
-	uint32_t vrepo_last_idx;
-};
-
-static void lean_release(struct metrics_lean *l)
-{
-	if (!l)
-		return;
-	metrics_bag_release(&l->affected);
-	metrics_bag_release(&l->narrowed);
-	metrics_bag_release(&l->diff_coverage);
-	free(l->wall_narrowed.v);
-	free(l->wall_other.v);
-	free(l->wall_full.v);
-	free(l->days);
-	free(l->day.aff.v);
-	free(l->day.wall.v);
-	free(l->per);
-	free(l->per_acc.aff.v);
-	free(l->per_acc.wall.v);
-	free(l->vsum);
-	free(l->vkeys);
-	free(l->vwide);
-	free(l);
-}
-
-static struct metrics_lean *lean_new(int by)
-{
-	struct metrics_lean *l = xcalloc(1, sizeof(*l));
-
-	l->by = by;
-	l->prev_shadow_day = INT64_MIN;
-	l->vsum = xcalloc((size_t)1 << (VSUM_BITS - 2), 1);
-	return l;
-}
-
-static uint64_t vkey_hash(uint32_t repo, int64_t group)
-{
-	return ((uint64_t)repo * UINT64_C(0xff51afd7ed558ccd) ^ (uint64_t)group) *
-	       UINT64_C(0x9e3779b97f4a7c15);
-}
-
-/* The vsum slot of a group: its attempts so far, to 3. */
-static unsigned vsum_get(const unsigned char *vsum, uint32_t repo, int64_t group)
-{
-	uint64_t slot = vkey_hash(repo, group) >> (64 - VSUM_BITS);
-
-	return vsum[slot >> 2] >> (2 * (slot & 3)) & 3;
-}
-
-static void vsum_add(unsigned char *vsum, uint32_t repo, int64_t group, uint32_t attempts)
-{
-	uint64_t slot = vkey_hash(repo, group) >> (64 - VSUM_BITS);
-	unsigned shift = 2 * (slot & 3), now = vsum[slot >> 2] >> shift & 3;
-	unsigned sum = attempts >= 3 - now ? 3 : now + attempts;
-
-	vsum[slot >> 2] = (unsigned char)((vsum[slot >> 2] & ~(3u << shift)) | sum << shift);
-}
-
-/* The pool index of a pooled string (rows come by repo: mostly the last one). */
-static uint32_t lean_repo_index(struct metrics *m, struct metrics_lean *l, const char *repo)
-{
-	int64_t idx;
-
-	if (repo == l->vrepo_last)
-		return l->vrepo_last_idx;
-	if (!strmap_get(&m->pool_index_, repo, &idx))
-		BUG("repo '%s' not pooled", repo);
-	l->vrepo_last = repo;
-	return l->vrepo_last_idx = (uint32_t)idx;
-}
-
-static int64_t vgroup_of(const struct metrics_row *r);
-static int64_t period_first_day(int64_t day, enum metrics_period by);
-
-/* A pair with both wall-clock times into g (struct metrics_gates); *at: the one before's time. */
-static void gates_push(struct metrics_gates *g, const struct metrics_row *r, int64_t *at)
-{
-	uint32_t gap = METRICS_GAP_FAR;
-
-	if (r->at >= *at && r->at - *at < METRICS_GAP_FAR)
-		gap = (uint32_t)(r->at - *at);
-	else {
-		ALLOC_GROW(g->far, g->nr_far + 1, g->alloc_far);
-		g->far[g->nr_far++] = r->at;
-	}
-	*at = r->at;
-	if (g->nr == g->alloc) {
-		g->alloc = g->alloc ? g->alloc + g->alloc / 2 : 1024;
-		g->shadow_s = xrealloc(g->shadow_s, g->alloc * sizeof(*g->shadow_s));
-		g->full_s = xrealloc(g->full_s, g->alloc * sizeof(*g->full_s));
-		g->gap = xrealloc(g->gap, g->alloc * sizeof(*g->gap));
-	}
-	g->shadow_s[g->nr] = r->shadow_wall_s;
-	g->full_s[g->nr] = r->full_wall_s;
-	g->gap[g->nr++] = gap | (r->decision == DECISION_RUN_ALL ? METRICS_GAP_FORCE_FULL : 0) |
-			  (r->decision == DECISION_SELECTED ? METRICS_GAP_NARROWED : 0);
-}
-
-/*
- * Room for the pairs and verifier keys of a window's heads, taken at once:
- * arrays grown a pair at a time leave their smaller copies on the heap.
- */
-static void lean_reserve(struct metrics *m, size_t heads)
-{
-	struct metrics_gates *g = &m->gates;
-	struct metrics_lean *l = m->lean_;
-
-	if (heads > g->alloc) {
-		g->alloc = heads;
-		g->shadow_s = xrealloc(g->shadow_s, g->alloc * sizeof(*g->shadow_s));
-		g->full_s = xrealloc(g->full_s, g->alloc * sizeof(*g->full_s));
-		g->gap = xrealloc(g->gap, g->alloc * sizeof(*g->gap));
-	}
-	if (heads > l->alloc_vkeys) {
-		l->alloc_vkeys = heads;
-		l->vkeys = xrealloc(l->vkeys, l->alloc_vkeys * sizeof(*l->vkeys));
-	}
-}
-
-static void gates_release(struct metrics_gates *g)
-{
-	free(g->shadow_s);
-	free(g->full_s);
-	free(g->gap);
-	free(g->far);
-	memset(g, 0, sizeof(*g));
-}
-
-/*
- * The counts of one head that finish_figures, finish_incomplete and
- * finish_savings take: from each row, or from each head as a lean pass
- * reads it.
- */
-static void count_row(struct metrics *m, const struct metrics_row *r)
-{
-	m->class_counts[r->cls]++;
-	if (r->cls == CLASS_MAIN)
-		return;
-	m->escapes_base_unrun += r->base_unrun;
-	m->shadow_heads += r->shadow_attempts > 0;
-	m->full_heads += r->full_attempts > 0;
-	m->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
-	m->force_full += r->decision == DECISION_RUN_ALL;
-	m->escapes += pair_class_is_escape(r->cls);
-	m->escapes_explained += r->explained;
-	if (!isnan(r->diff_coverage))
-		m->below_threshold += r->diff_coverage < m->threshold;
-}
-
-/* Row r (whether kept or not) into the lean pass's sums. */
-static void lean_add(struct metrics *m, const struct metrics_row *r)
-{
-	struct metrics_lean *l = m->lean_;
-	int64_t day = day_of(r->at);
-
-	if (!l->seen++)
-		l->first_at = r->at;
-	l->last_at = r->at;
-	/* The distributions, over every row as rows_dists reads them. */
-	if (!isnan(r->affected)) {
-		metrics_bag_add(&l->affected, r->affected);
-		if (r->decision == DECISION_SELECTED)
-			metrics_bag_add(&l->narrowed, r->affected);
-	}
-	if (!isnan(r->diff_coverage))
-		metrics_bag_add(&l->diff_coverage, r->diff_coverage);
-	if (!isnan(r->shadow_wall_s) && !isnan(r->full_wall_s)) {
-		gates_push(&m->gates, r, &l->gates_at);
-	} else {
-		if (!isnan(r->shadow_wall_s))
-			dvec_push(r->decision == DECISION_SELECTED ? &l->wall_narrowed
-								   : &l->wall_other,
-				  r->shadow_wall_s);
-		if (!isnan(r->full_wall_s))
-			dvec_push(&l->wall_full, r->full_wall_s);
-	}
-	if (r->shadow_attempts > 0 && day != l->prev_shadow_day) {
-		m->shadow_days++;
-		l->prev_shadow_day = day;
-	}
-	if (r->shadow_attempts > 0) {
-		struct vkey k = { vgroup_of(r), lean_repo_index(m, l, r->repo),
-				  (uint32_t)r->shadow_attempts };
-		uint64_t packed;
-
-		vsum_add(l->vsum, k.repo, k.group, k.attempts);
-		if (vkey_pack(&k, &packed)) {
-			ALLOC_GROW(l->vkeys, l->nr_vkeys + 1, l->alloc_vkeys);
-			l->vkeys[l->nr_vkeys++] = packed;
-		} else {
-			ALLOC_GROW(l->vwide, l->nr_vwide + 1, l->alloc_vwide);
-			l->vwide[l->nr_vwide++] = k;
-		}
-	}
-	/* The day: a new one closes the one before (rows come in window order). */
-	if (!l->nr_days || l->days[l->nr_days - 1].day != day) {
-		if (l->nr_days)
-			day_close(m, &l->days[l->nr_days - 1], &l->day);
-		ALLOC_GROW(l->days, l->nr_days + 1, l->alloc_days);
-		memset(&l->days[l->nr_days], 0, sizeof(*l->days));
-		l->days[l->nr_days++].day = day;
-	}
-	day_add(&l->days[l->nr_days - 1], &l->day, r);
-	if (l->by) {
-		int64_t first = period_first_day(day, (enum metrics_period)(l->by - 1));
-
-		if (!l->nr_per || l->per[l->nr_per - 1].day != first) {
-			if (l->nr_per)
-				day_close(m, &l->per[l->nr_per - 1], &l->per_acc);
-			ALLOC_GROW(l->per, l->nr_per + 1, l->alloc_per);
-			memset(&l->per[l->nr_per], 0, sizeof(*l->per));
-			l->per[l->nr_per++].day = first;
-		}
-		day_add(&l->per[l->nr_per - 1], &l->per_acc, r);
-	}
-	count_row(m, r);
-	if (r->cls == CLASS_MAIN)
-		return;
-	if (r->cls == CLASS_INCOMPLETE && r->why) {
-		size_t j;
-
-		for (j = 0; j < m->nr_incomplete && m->incomplete[j].why != r->why; j++)
-			;
-		if (j == m->nr_incomplete) {
-			ALLOC_GROW(m->incomplete, m->nr_incomplete + 1, l->alloc_incomplete);
-			m->incomplete[m->nr_incomplete].why = r->why;
-			m->incomplete[m->nr_incomplete++].heads = 0;
-		}
-		m->incomplete[j].heads++;
-	}
-	if (!isnan(r->shadow_wall_s) && !isnan(r->full_wall_s)) {
-		l->sv_pairs++;
-		l->sv_full += r->full_wall_s;
-		l->sv_shadow += r->shadow_wall_s;
-	}
-}
-
 /* One pair's facts into the pass: a row, its force-full reasons, identity, escape. */
 static void add_facts(struct acc *a, struct pair_facts *f)
 {
@@ -652,7 +329,7 @@ static void add_facts(struct acc *a, struct pair_facts *f)
 	bool keep = !m->lean_ || pair_class_is_escape(f->cls) || f->inherited.nr || f->latent.nr;
 	struct metrics_row *r = keep ? take_row(a) : &lean_row;
 
-	fill_row(m, f, r);
+	pass_fill_row(m, f, r);
 	m->nr_rows += keep;
 	a->seen++;
 	if (f->cls == CLASS_MAIN) {
@@ -682,7 +359,7 @@ static void add_facts(struct acc *a, struct pair_facts *f)
 }
 
 /* p's facts into out: p classified (with q's quarantine lists). -1 after error(). */
-static int make_facts(struct store *s, const struct idmap *map, const struct quarantine_index *q,
+int pass_make_facts(struct store *s, const struct idmap *map, const struct quarantine_index *q,
 		      const struct pair_info *p, struct pair_facts *out)
 {
 	struct pair_verdict v;
@@ -699,7 +376,7 @@ static int on_pair(const struct pair_info *p, void *data)
 {
 	struct acc *a = data;
 
-	if (make_facts(a->store, a->opts->idmap, a->quarantine, p, &a->facts) < 0)
+	if (pass_make_facts(a->store, a->opts->idmap, a->quarantine, p, &a->facts) < 0)
 		return -1;
 	add_facts(a, &a->facts);
 	return 0;
@@ -1049,8 +726,6 @@ static int window_facts(struct acc *a, const struct window *w, facts_fn fn, void
 	return ret;
 }
 
-static void lean_reserve(struct metrics *m, size_t heads);
-
 /* The pass on this thread alone. */
 static int pass_alone(struct acc *a, const struct window *w, enum pass_source src)
 {
@@ -1134,7 +809,7 @@ static int keep_pair(const struct pair_info *p, void *data)
 	struct keep_job *k = data;
 	struct pair_fact_row row = { p->head_id, p->repo ? p->repo : "", p->at, NULL, 0 };
 
-	if (make_facts(k->s, k->opts->idmap, &k->quarantine, p, &k->facts) < 0)
+	if (pass_make_facts(k->s, k->opts->idmap, &k->quarantine, p, &k->facts) < 0)
 		return -1;
 	strbuf_reset(&k->blob);
 	pair_facts_encode(&k->facts, &k->blob);
@@ -1320,17 +995,14 @@ static void finish_figures(struct acc *a)
 	};
 
 	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++)
-		count_row(m, &m->rows[i]);
+		pass_count_row(m, &m->rows[i]);
 	m->main_runs = m->class_counts[CLASS_MAIN];
-	m->heads = (int64_t)(m->lean_ ? m->lean_->seen : m->nr_rows) - m->main_runs;
+	m->heads = (int64_t)(m->lean_ ? lean_seen(m) : m->nr_rows) - m->main_runs;
 	m->non_hermetic = m->class_counts[CLASS_NON_HERMETIC];
-	if (m->lean_) {
-		metrics_bag_dist(&m->lean_->affected, &m->affected);
-		metrics_bag_dist(&m->lean_->narrowed, &m->narrowed);
-		metrics_bag_dist(&m->lean_->diff_coverage, &m->diff_coverage);
-	} else {
+	if (m->lean_)
+		lean_figures(m);
+	else
 		rows_dists(m, specs, ARRAY_SIZE(specs));
-	}
 	m->force_full_rate = m->shadow_heads ? (double)m->force_full / (double)m->shadow_heads : NAN;
 	m->escape_rate = m->pairs ? (double)m->escapes / (double)m->pairs : NAN;
 	identity_figures_finish(&m->identity);
@@ -1338,8 +1010,6 @@ static void finish_figures(struct acc *a)
 		(double)m->identity.resolved / (double)m->identity.failing_tests : NAN;
 }
 
-static void finish_days(struct metrics *m);
-static void lean_tail(struct metrics *m);
 static int lean_verifier(struct acc *a);
 
 /*
@@ -1368,7 +1038,7 @@ static void tail_work(struct metrics *m)
 		return;
 	}
 	rows_dists(m, specs, ARRAY_SIZE(specs));
-	finish_days(m);
+	days_of_rows(m);
 }
 
 static void *tail_worker(void *data)
@@ -1442,7 +1112,7 @@ void metrics_days_needed(struct metrics *m, int64_t first_at, int64_t now)
 static int64_t first_head_at(const struct metrics *m)
 {
 	if (m->lean_)
-		return m->lean_->seen ? m->lean_->first_at : INT64_MIN;
+		return lean_first_at(m);
 	return m->nr_rows ? m->rows[0].at : INT64_MIN;
 }
 
@@ -1649,11 +1319,6 @@ static struct vcount *vcount_slot(struct vcount *t, size_t mask, const char *rep
 	return &t[i];
 }
 
-static int64_t vgroup_of(const struct metrics_row *r)
-{
-	return r->has_pr ? r->pr : -r->head_id - 1;
-}
-
 /*
  * The rows of the groups that may have three shadow attempts or more, into
  * cand: a byte a slot of a table sized to stay in the cache sums, up to 3,
@@ -1670,7 +1335,7 @@ static size_t busy_candidates(const struct metrics *m, size_t *cand)
 	sum = xcalloc(cap, 1);
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
-		unsigned char *c = &sum[vgroup_hash(r->repo, vgroup_of(r)) & (cap - 1)];
+		unsigned char *c = &sum[vgroup_hash(r->repo, pass_vgroup_of(r)) & (cap - 1)];
 
 		if (r->shadow_attempts)
 			*c = (unsigned char)(*c + r->shadow_attempts >= 3 ? 3 : *c + r->shadow_attempts);
@@ -1678,7 +1343,7 @@ static size_t busy_candidates(const struct metrics *m, size_t *cand)
 	for (size_t i = 0; i < m->nr_rows; i++) {
 		const struct metrics_row *r = &m->rows[i];
 
-		if (r->shadow_attempts && sum[vgroup_hash(r->repo, vgroup_of(r)) & (cap - 1)] >= 3)
+		if (r->shadow_attempts && sum[vgroup_hash(r->repo, pass_vgroup_of(r)) & (cap - 1)] >= 3)
 			cand[n++] = i;
 	}
 	free(sum);
@@ -1702,17 +1367,17 @@ static size_t busy_groups(const struct metrics *m, struct vgroup *g)
 	t = xcalloc(cap, sizeof(*t));
 	for (size_t k = 0; k < nc; k++) {
 		const struct metrics_row *r = &m->rows[cand[k]];
-		struct vcount *c = vcount_slot(t, cap - 1, r->repo, vgroup_of(r));
+		struct vcount *c = vcount_slot(t, cap - 1, r->repo, pass_vgroup_of(r));
 
 		c->repo = r->repo;
-		c->group = vgroup_of(r);
+		c->group = pass_vgroup_of(r);
 		c->attempts += r->shadow_attempts;
 	}
 	for (size_t k = 0; k < nc; k++) {
 		const struct metrics_row *r = &m->rows[cand[k]];
 
-		if (vcount_slot(t, cap - 1, r->repo, vgroup_of(r))->attempts >= 3)
-			g[n++] = (struct vgroup){ r->repo, vgroup_of(r), cand[k] };
+		if (vcount_slot(t, cap - 1, r->repo, pass_vgroup_of(r))->attempts >= 3)
+			g[n++] = (struct vgroup){ r->repo, pass_vgroup_of(r), cand[k] };
 	}
 	free(t);
 	free(cand);
@@ -1971,9 +1636,7 @@ static void finish_savings(struct metrics *m)
 		const struct metrics_gates *g = &m->gates;
 
 		/* The pairs with both wall-clocks are the gates' pairs, in the same order. */
-		sv->pairs = m->lean_->sv_pairs;
-		full = m->lean_->sv_full;
-		shadow = m->lean_->sv_shadow;
+		lean_savings(m, &sv->pairs, &full, &shadow);
 		for (size_t i = 0; i < g->nr; i++)
 			if ((g->gap[i] & METRICS_GAP_FORCE_FULL) && g->shadow_s[i] > base)
 				back += g->shadow_s[i] - base;
@@ -2017,105 +1680,6 @@ static void finish_prs(struct metrics *m)
 	m->nr_escape_prs = out;
 }
 
-/* A day's or a period's span [start, end); partial when the window begins or ends inside it. */
-static void set_span(const struct metrics *m, struct metrics_day *d, int64_t start, int64_t end)
-{
-	d->day = start;
-	d->end = end;
-	d->partial = (m->since > start && m->since < end) || (m->until > start && m->until < end);
-}
-
-/* Row r into day d. */
-static void day_add(struct metrics_day *d, struct day_acc *da, const struct metrics_row *r)
-{
-	if (r->cls == CLASS_MAIN)
-		return;
-	d->heads++;
-	d->pairs += r->shadow_attempts > 0 && r->full_attempts > 0;
-	d->escapes += pair_class_is_escape(r->cls);
-	d->shadow_runs += r->shadow_attempts > 0;
-	d->force_full += r->decision == DECISION_RUN_ALL;
-	if (!isnan(r->affected))
-		dvec_push(&da->aff, r->affected);
-	if (!isnan(r->shadow_wall_s))
-		dvec_push(&da->wall, r->shadow_wall_s);
-	if (!isnan(r->diff_coverage)) {
-		da->dc_sum += r->diff_coverage;
-		da->dc_n++;
-	}
-}
-
-/* Day d's figures from what day_add gathered; da is emptied for the next day. */
-static void day_close(const struct metrics *m, struct metrics_day *d, struct day_acc *da)
-{
-	stats_rate_of(d->escapes, d->pairs, m->confidence, &d->escape);
-	d->force_full_rate = d->shadow_runs ? (double)d->force_full / (double)d->shadow_runs : NAN;
-	d->escape_rate = d->pairs ? (double)d->escapes / (double)d->pairs : NAN;
-	d->affected_p50 = metrics_quantile(da->aff.v, da->aff.nr, 0.5);
-	d->shadow_wall_p95 = metrics_quantile(da->wall.v, da->wall.nr, 0.95);
-	d->diff_coverage_mean = da->dc_n ? da->dc_sum / (double)da->dc_n : NAN;
-	da->aff.nr = da->wall.nr = 0;
-	da->dc_sum = 0;
-	da->dc_n = 0;
-}
-
-/* Figures of one day from its rows [from, to). */
-static void fill_day(const struct metrics *m, size_t from, size_t to,
-		     struct metrics_day *d, struct day_acc *da)
-{
-	for (size_t i = from; i < to; i++)
-		day_add(d, da, &m->rows[i]);
-	day_close(m, d, da);
-}
-
-static void finish_days(struct metrics *m)
-{
-	int64_t first, last;
-	struct day_acc da = { 0 };
-	size_t i = 0;
-	int64_t prev_shadow_day = INT64_MIN;
-
-	/* Shadow days: rows are in window order, so equal days are adjacent. */
-	for (size_t j = 0; j < m->nr_rows; j++) {
-		int64_t day = day_of(m->rows[j].at);
-
-		if (m->rows[j].shadow_attempts > 0 && day != prev_shadow_day) {
-			m->shadow_days++;
-			prev_shadow_day = day;
-		}
-	}
-	if (m->since == INT64_MIN && !m->nr_rows)
-		return;
-	if (m->until == INT64_MAX && !m->nr_rows)
-		return;
-	first = m->since != INT64_MIN ? day_of(m->since) : day_of(m->rows[0].at);
-	last = m->until != INT64_MAX ? day_of(m->until - 1)
-				     : day_of(m->rows[m->nr_rows - 1].at);
-	if (last - first + 1 > METRICS_MAX_DAYS && m->nr_rows) {
-		first = day_of(m->rows[0].at);
-		last = day_of(m->rows[m->nr_rows - 1].at);
-	}
-	if (last < first || last - first + 1 > METRICS_MAX_DAYS)
-		return;
-	m->nr_days = (size_t)(last - first + 1);
-	m->days = xcalloc(m->nr_days, sizeof(*m->days));
-	for (size_t k = 0; k < m->nr_days; k++) {
-		struct metrics_day *d = &m->days[k];
-		int64_t day = first + (int64_t)k;
-		size_t from;
-
-		while (i < m->nr_rows && day_of(m->rows[i].at) < day)
-			i++;
-		from = i;
-		while (i < m->nr_rows && day_of(m->rows[i].at) == day)
-			i++;
-		set_span(m, d, day * MS_PER_DAY, (day + 1) * MS_PER_DAY);
-		fill_day(m, from, i, d, &da);
-	}
-	free(da.aff.v);
-	free(da.wall.v);
-}
-
 /* Window order: time, then head id (the pair cache's). */
 struct row_place {
 	int64_t at, head_id;
@@ -2132,7 +1696,7 @@ static int cmp_place(const void *x, const void *y)
 }
 
 /* Rows in window order, and the indices that point to them moved with them. */
-static void sort_rows(struct metrics_row *rows, size_t nr, struct metrics *m)
+void pass_sort_rows(struct metrics_row *rows, size_t nr, struct metrics *m)
 {
 	struct row_place *p;
 	size_t *to;
@@ -2165,88 +1729,6 @@ static void sort_rows(struct metrics_row *rows, size_t nr, struct metrics *m)
 	free(p);
 }
 
-static int cmp_vkey(const void *x, const void *y)
-{
-	const struct vkey *a = x, *b = y;
-
-	if (a->repo != b->repo)
-		return a->repo < b->repo ? -1 : 1;
-	return (a->group > b->group) - (a->group < b->group);
-}
-
-/* The heads of a busy group in a lean pass's window, as rows of their own (tmp). */
-struct lean_heads {
-	struct acc *a;
-	struct metrics tmp;
-	struct pair_facts facts;
-};
-
-static int add_lean_head(const struct pair_info *p, void *data)
-{
-	struct lean_heads *lh = data;
-	struct metrics *m = lh->a->m;
-
-	if (p->at < m->since || p->at >= m->until ||
-	    (*m->repo && (!p->repo || strcmp(p->repo, m->repo))))
-		return 0;
-	if (make_facts(lh->a->store, lh->a->opts->idmap, lh->a->quarantine, p, &lh->facts) < 0)
-		return -1;
-	if (!lh->facts.shadow_attempts)
-		return 0;
-	ALLOC_GROW(lh->tmp.rows, lh->tmp.nr_rows + 1, lh->tmp.alloc_rows);
-	fill_row(m, &lh->facts, &lh->tmp.rows[lh->tmp.nr_rows++]);
-	return 0;
-}
-
-/*
- * The heads of the groups with three shadow attempts or more (a lean pass
- * kept no row of theirs) into lh->tmp, in window order: the keys whose
- * vsum slot reached 3, counted exactly, and the heads of those groups read
- * again and classified.
- */
-static int lean_busy_heads(struct acc *a, struct lean_heads *lh)
-{
-	struct metrics *m = a->m;
-	struct metrics_lean *l = m->lean_;
-	struct vkey *cand;
-	size_t nc = l->nr_vwide;
-	int ret = 0;
-
-	/* The keys of the slots at 3, and those that did not pack; the rest go first. */
-	for (size_t i = 0; i < l->nr_vkeys; i++) {
-		struct vkey k = vkey_unpack(l->vkeys[i]);
-
-		if (vsum_get(l->vsum, k.repo, k.group) >= 3)
-			l->vkeys[nc++ - l->nr_vwide] = l->vkeys[i];
-	}
-	cand = xmalloc((nc ? nc : 1) * sizeof(*cand));
-	for (size_t i = 0; i < nc; i++)
-		cand[i] = i < l->nr_vwide ? l->vwide[i] : vkey_unpack(l->vkeys[i - l->nr_vwide]);
-	free(l->vkeys);
-	free(l->vsum);
-	l->vkeys = NULL;
-	l->vsum = NULL;
-	if (nc > 1)
-		qsort(cand, nc, sizeof(*cand), cmp_vkey);
-	for (size_t i = 0, j; i < nc && !ret; i = j) {
-		int64_t attempts = 0;
-		const struct vkey *k = &cand[i];
-
-		for (j = i; j < nc && !cmp_vkey(&cand[j], k); j++)
-			attempts += cand[j].attempts;
-		if (attempts < 3)
-			continue;
-		if (k->group >= 0)
-			ret = query_pr_heads(a->store, m->pool_.items[k->repo], k->group,
-					     add_lean_head, lh);
-		else
-			ret = query_head_pair(a->store, -k->group - 1, add_lean_head, lh);
-	}
-	free(cand);
-	sort_rows(lh->tmp.rows, lh->tmp.nr_rows, NULL);
-	return ret < 0 ? -1 : 0;
-}
-
 /* The kept row of head r (added when there is none). */
 static size_t lean_row_of(struct metrics *m, const struct metrics_row *r)
 {
@@ -2262,276 +1744,27 @@ static size_t lean_row_of(struct metrics *m, const struct metrics_row *r)
 static int lean_verifier(struct acc *a)
 {
 	struct metrics *m = a->m;
-	struct lean_heads lh = { .a = a, .facts = PAIR_FACTS_INIT };
+	struct metrics tmp = { 0 };
 	struct verifier v;
 	size_t kept = m->nr_rows; /* the escapes' and pair notes' */
-	int ret = lean_busy_heads(a, &lh), vret;
+	int ret = lean_busy_heads(m, a->store, a->opts, a->quarantine, &tmp), vret;
 
-	pair_facts_release(&lh.facts);
 	vret = verifier_init(&v, a->store, a->opts->repo);
 	if (!ret)
 		ret = vret;
 	if (!ret)
-		ret = check_groups(&v, &lh.tmp);
+		ret = check_groups(&v, &tmp);
 	m->verifier = v.found;
 	m->nr_verifier = v.nr;
 	for (size_t i = 0; i < m->nr_verifier; i++)
-		m->verifier[i].row = lean_row_of(m, &lh.tmp.rows[m->verifier[i].row]);
+		m->verifier[i].row = lean_row_of(m, &tmp.rows[m->verifier[i].row]);
 	/* Rows added for flagged heads go in window order, as every row is. */
 	if (m->nr_rows > kept)
-		sort_rows(m->rows, m->nr_rows, m);
+		pass_sort_rows(m->rows, m->nr_rows, m);
 	flag_verifier_rows(m);
 	verifier_release(&v);
-	free(lh.tmp.rows);
+	free(tmp.rows);
 	return ret;
-}
-
-/* tail_work after a lean pass: the wall-clock distributions and the days from its sums. */
-static void lean_periods(struct metrics *m);
-
-static void lean_tail(struct metrics *m)
-{
-	struct metrics_lean *l = m->lean_;
-	const struct metrics_gates *g = &m->gates;
-	struct dvec *w = &l->wall_narrowed;
-	int64_t first, last;
-
-	size_t n = w->nr + l->wall_other.nr + g->nr, nv = w->nr;
-	double *v;
-
-	/*
-	 * The narrowed shadow runs' median, then all of them, then the full
-	 * runs', in one array each of its final size: a grown one leaves its
-	 * smaller copies on the heap (core/util.c keeps freed memory).
-	 */
-	v = xmalloc((n ? n : 1) * sizeof(*v));
-	if (w->nr)
-		memcpy(v, w->v, w->nr * sizeof(*v));
-	for (size_t i = 0; i < g->nr; i++)
-		if (g->gap[i] & METRICS_GAP_NARROWED)
-			v[nv++] = g->shadow_s[i];
-	m->narrowed_wall_p50 = metrics_quantile(v, nv, 0.5);
-	if (l->wall_other.nr)
-		memcpy(v + nv, l->wall_other.v, l->wall_other.nr * sizeof(*v));
-	nv += l->wall_other.nr;
-	for (size_t i = 0; i < g->nr; i++)
-		if (!(g->gap[i] & METRICS_GAP_NARROWED))
-			v[nv++] = g->shadow_s[i];
-	metrics_dist_in_place(v, nv, &m->wall_shadow);
-	n = l->wall_full.nr + g->nr;
-	v = xrealloc(v, (n ? n : 1) * sizeof(*v));
-	if (l->wall_full.nr)
-		memcpy(v, l->wall_full.v, l->wall_full.nr * sizeof(*v));
-	if (g->nr)
-		memcpy(v + l->wall_full.nr, g->full_s, g->nr * sizeof(*v));
-	metrics_dist_in_place(v, n, &m->wall_full);
-	free(v);
-	/* The days as finish_days lays them out, those with heads made in the pass. */
-	if (l->nr_days)
-		day_close(m, &l->days[l->nr_days - 1], &l->day);
-	if (l->by)
-		lean_periods(m);
-	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !l->seen)
-		return;
-	first = m->since != INT64_MIN ? day_of(m->since) : day_of(l->first_at);
-	last = m->until != INT64_MAX ? day_of(m->until - 1) : day_of(l->last_at);
-	if (last - first + 1 > METRICS_MAX_DAYS && l->seen) {
-		first = day_of(l->first_at);
-		last = day_of(l->last_at);
-	}
-	if (last < first || last - first + 1 > METRICS_MAX_DAYS)
-		return;
-	m->nr_days = (size_t)(last - first + 1);
-	m->days = xcalloc(m->nr_days, sizeof(*m->days));
-	for (size_t k = 0, j = 0; k < m->nr_days; k++) {
-		struct metrics_day *d = &m->days[k];
-		int64_t day = first + (int64_t)k;
-
-		while (j < l->nr_days && l->days[j].day < day)
-			j++;
-		if (j < l->nr_days && l->days[j].day == day)
-			*d = l->days[j];
-		else
-			day_close(m, d, &l->day);
-		set_span(m, d, day * MS_PER_DAY, (day + 1) * MS_PER_DAY);
-	}
-}
-
-static const char *const period_names[] = { "day", "week", "month" };
-
-bool metrics_period_parse(const char *s, enum metrics_period *out)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(period_names); i++)
-		if (!strcmp(s, period_names[i])) {
-			*out = (enum metrics_period)i;
-			return true;
-		}
-	return false;
-}
-
-const char *metrics_period_name(enum metrics_period p)
-{
-	return period_names[p];
-}
-
-/* The first day of the period holding day (days since 1970-01-01, a Thursday). */
-static int64_t period_first_day(int64_t day, enum metrics_period by)
-{
-	int64_t y;
-	unsigned mo, d;
-
-	switch (by) {
-	case PERIOD_WEEK:
-		return day - (((day + 3) % 7) + 7) % 7; /* back to Monday */
-	case PERIOD_MONTH:
-		civil_from_days(day, &y, &mo, &d);
-		return days_from_civil(y, mo, 1);
-	default:
-		return day;
-	}
-}
-
-static int64_t period_next_day(int64_t first, enum metrics_period by)
-{
-	int64_t y;
-	unsigned mo, d;
-
-	switch (by) {
-	case PERIOD_WEEK:
-		return first + 7;
-	case PERIOD_MONTH:
-		civil_from_days(first, &y, &mo, &d);
-		return mo == 12 ? days_from_civil(y + 1, 1, 1) : days_from_civil(y, mo + 1, 1);
-	default:
-		return first + 1;
-	}
-}
-
-/*
- * The periods from the one holding day first to the one holding day last
- * into *out; SIZE_MAX (nothing kept) when they are more than
- * METRICS_MAX_DAYS.
- */
-static size_t fill_periods(const struct metrics *m, enum metrics_period by, int64_t first,
-			   int64_t last, struct metrics_day **out)
-{
-	struct day_acc da = { 0 };
-	size_t n = 0, alloc = 0, i = 0;
-
-	for (int64_t p = period_first_day(first, by); p <= last; p = period_next_day(p, by)) {
-		struct metrics_day *d;
-		size_t from;
-
-		if (n == METRICS_MAX_DAYS) {
-			n = SIZE_MAX;
-			break;
-		}
-		ALLOC_GROW(*out, n + 1, alloc);
-		d = memset(&(*out)[n++], 0, sizeof(**out));
-		set_span(m, d, p * MS_PER_DAY, period_next_day(p, by) * MS_PER_DAY);
-		while (i < m->nr_rows && m->rows[i].at < d->day)
-			i++;
-		from = i;
-		while (i < m->nr_rows && m->rows[i].at < d->end)
-			i++;
-		fill_day(m, from, i, d, &da);
-	}
-	free(da.aff.v);
-	free(da.wall.v);
-	if (n == SIZE_MAX) {
-		free(*out);
-		*out = NULL;
-	}
-	return n;
-}
-
-size_t metrics_by_period(const struct metrics *m, enum metrics_period by,
-			 struct metrics_day **out)
-{
-	int64_t first, last;
-	size_t n;
-
-	*out = NULL;
-	if (m->rows_sparse) {
-		/* A lean pass made them (metrics_opts.by): a copy, as made here. */
-		if (m->periods_by_ != (int)by + 1)
-			BUG("periods by %s of a lean pass that made none", metrics_period_name(by));
-		if (m->nr_periods_) {
-			*out = xmalloc(m->nr_periods_ * sizeof(**out));
-			memcpy(*out, m->periods_, m->nr_periods_ * sizeof(**out));
-		}
-		return m->nr_periods_;
-	}
-	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !m->nr_rows)
-		return 0;
-	first = day_of(m->since != INT64_MIN ? m->since : m->rows[0].at);
-	last = day_of(m->until != INT64_MAX ? m->until - 1 : m->rows[m->nr_rows - 1].at);
-	if (last < first)
-		return 0;
-	n = fill_periods(m, by, first, last, out);
-	/* A window of more periods than that: those from the first head to the last. */
-	if (n == SIZE_MAX && m->nr_rows)
-		n = fill_periods(m, by, day_of(m->rows[0].at),
-				 day_of(m->rows[m->nr_rows - 1].at), out);
-	return n == SIZE_MAX ? 0 : n;
-}
-
-/*
- * fill_periods from a lean pass's periods (those with heads; the others
- * empty), into *out: SIZE_MAX (nothing kept) past METRICS_MAX_DAYS.
- */
-static size_t lean_fill_periods(const struct metrics *m, enum metrics_period by, int64_t first,
-				int64_t last, struct metrics_day **out)
-{
-	struct metrics_lean *l = m->lean_;
-	size_t n = 0, alloc = 0, j = 0;
-
-	for (int64_t p = period_first_day(first, by); p <= last; p = period_next_day(p, by)) {
-		struct metrics_day *d;
-
-		if (n == METRICS_MAX_DAYS) {
-			n = SIZE_MAX;
-			break;
-		}
-		ALLOC_GROW(*out, n + 1, alloc);
-		d = memset(&(*out)[n++], 0, sizeof(**out));
-		while (j < l->nr_per && l->per[j].day < p)
-			j++;
-		if (j < l->nr_per && l->per[j].day == p)
-			*d = l->per[j];
-		else
-			day_close(m, d, &l->per_acc);
-		set_span(m, d, p * MS_PER_DAY, period_next_day(p, by) * MS_PER_DAY);
-	}
-	if (n == SIZE_MAX) {
-		free(*out);
-		*out = NULL;
-	}
-	return n;
-}
-
-/* metrics_by_period's periods of a lean pass, kept in m for it (m->periods_). */
-static void lean_periods(struct metrics *m)
-{
-	struct metrics_lean *l = m->lean_;
-	enum metrics_period by = (enum metrics_period)(l->by - 1);
-	int64_t first, last;
-	size_t n = 0;
-
-	if (l->nr_per)
-		day_close(m, &l->per[l->nr_per - 1], &l->per_acc);
-	m->periods_by_ = l->by;
-	if ((m->since == INT64_MIN || m->until == INT64_MAX) && !l->seen)
-		return;
-	first = day_of(m->since != INT64_MIN ? m->since : l->first_at);
-	last = day_of(m->until != INT64_MAX ? m->until - 1 : l->last_at);
-	if (last < first)
-		return;
-	n = lean_fill_periods(m, by, first, last, &m->periods_);
-	/* A window of more periods than that: those from the first head to the last. */
-	if (n == SIZE_MAX && l->seen)
-		n = lean_fill_periods(m, by, day_of(l->first_at), day_of(l->last_at), &m->periods_);
-	m->nr_periods_ = n == SIZE_MAX ? 0 : n;
 }
 
 int metrics_compute(struct store *s, const struct window *w,
