@@ -124,6 +124,7 @@
 #include "core/rules.h"
 #include "adapters/ruleset.h"
 #include "core/util.h"
+#include "metrics/candidates.h"
 #include "metrics/classify.h"
 
 /* ---- the current rules ---- */
@@ -198,18 +199,6 @@ struct proposal_escape {
 	bool closed_by_recommended; /* closable and matched by a recommended glob */
 	bool latent;             /* a latent miss (missed: the latent tests), not an escape */
 };
-
-/* Candidate forms, most specific first. */
-enum proposal_form {
-	FORM_FILE,    /* the file itself */
-	FORM_NAME,    /* "** /name" */
-	FORM_DIR_EXT, /* "dir/ ** / *.ext" */
-	FORM_DIR,     /* "dir/ **" */
-	FORM_EXT,     /* "** / *.ext" */
-	FORM_BUILTIN, /* one of tiadash's built-in defaults (core/rules.h) */
-};
-/* "file", "name", "dir-ext", "dir", "ext", "builtin". */
-const char *proposal_form_name(enum proposal_form f);
 
 struct proposal {
 	char *glob;
@@ -389,47 +378,6 @@ int proposals_accept(const char *rules_path, const char *glob,
  * truncated in place. Otherwise -1 after error() and the file is left alone.
  */
 int proposals_undo_accept(const struct proposal_accept *a);
-
-/* ---- helpers exposed for tests ---- */
-
-/*
- * The candidates of one changed path, in a fixed order (file, dirs from
- * the top, name, ext, dir-exts from the top). A path with control
- * characters yields none. Each has a match key: a candidate matches a path
- * exactly when its key is among proposals_path_keys(path) (this is how
- * hundreds of candidates are scored in one walk over the history).
- */
-struct proposal_candidate {
-	enum proposal_form form;
-	char *glob; /* glob characters of the path escaped */
-	char *key;
-};
-struct proposal_candidates {
-	struct proposal_candidate *items;
-	size_t nr, alloc;
-};
-#define PROPOSAL_CANDIDATES_INIT { NULL, 0, 0 }
-void proposals_path_candidates(const char *path, struct proposal_candidates *out);
-void proposal_candidates_release(struct proposal_candidates *c);
-/* Every key path answers to (appended to out). */
-void proposals_path_keys(const char *path, struct strlist *out);
-
-/* Greedy weighted set cover, as the recommended set (exposed for tests). */
-struct proposals_cover_item {
-	const size_t *covers; /* element indexes, ascending */
-	size_t nr_covers;
-	double cost;          /* NAN: unknown, taken after every known cost */
-	int64_t runs;         /* tie-break: fewer first */
-	int specificity;      /* tie-break: lower first */
-	const char *name;     /* tie-break: strcmp order */
-};
-/*
- * Cover the elements 0..nr_elements-1 that some item covers. Writes the
- * chosen item indexes in order to chosen (room for nr_items); returns how
- * many.
- */
-size_t proposals_cover(const struct proposals_cover_item *items, size_t nr_items,
-		       size_t nr_elements, size_t *chosen);
 
 /*
  * Append "PR 434, 498, commit 0123456789ab": the escapes closes[] names
