@@ -1,8 +1,8 @@
 /*
- * The pass over a window's pairs, as its three files share it: metrics.c
- * (the pass and the figures of its rows), lean.c (a lean pass's sums) and
- * days.c (the days and periods). Private to them: other files take
- * metrics/metrics.h.
+ * The pass over a window's pairs, as its files share it: metrics.c (the
+ * pass and the figures of its rows), lean.c (a lean pass's sums),
+ * verify_rows.c (the verifier check of its rows) and days.c (the days and
+ * periods). Private to them: other files take metrics/metrics.h.
  */
 #ifndef METRICS_PASS_H
 #define METRICS_PASS_H
@@ -41,6 +41,16 @@ static inline int64_t pass_vgroup_of(const struct metrics_row *r)
 {
 	return r->has_pr ? r->pr : -r->head_id - 1;
 }
+
+/* --- verify_rows.c --- */
+
+/*
+ * The verifier check over every PR of the window (metrics/verifier.h): its
+ * finds into m->verifier, their rows flagged (a lean pass keeps a row for
+ * each flagged head). -1 after error().
+ */
+int pass_verifier(struct metrics *m, struct store *s, const struct metrics_opts *opts,
+		  const struct quarantine_index *q);
 
 /* --- days.c: days and periods --- */
 
