@@ -53,7 +53,8 @@ static int64_t period_next_day(int64_t first, enum metrics_period by)
 	}
 }
 
-void day_acc_add(struct metrics_day *d, struct day_acc *da, const struct metrics_row *r)
+/* Row r into day (period) d. */
+static void day_acc_add(struct metrics_day *d, struct day_acc *da, const struct metrics_row *r)
 {
 	if (r->cls == CLASS_MAIN)
 		return;
@@ -72,7 +73,8 @@ void day_acc_add(struct metrics_day *d, struct day_acc *da, const struct metrics
 	}
 }
 
-void day_acc_close(const struct metrics *m, struct metrics_day *d, struct day_acc *da)
+/* Day d's figures from what day_acc_add gathered; da is emptied for the next day. */
+static void day_acc_close(const struct metrics *m, struct metrics_day *d, struct day_acc *da)
 {
 	stats_rate_of(d->escapes, d->pairs, m->confidence, &d->escape);
 	d->force_full_rate = d->shadow_runs ? (double)d->force_full / (double)d->shadow_runs : NAN;
@@ -85,7 +87,7 @@ void day_acc_close(const struct metrics *m, struct metrics_day *d, struct day_ac
 	da->dc_n = 0;
 }
 
-void day_acc_release(struct day_acc *da)
+static void day_acc_release(struct day_acc *da)
 {
 	free(da->aff.v);
 	free(da->wall.v);
@@ -197,35 +199,49 @@ void days_of_rows(struct metrics *m)
 	m->nr_days = periods_of_rows(m, PERIOD_DAY, &m->days);
 }
 
-/* The closed sums of a lean pass's periods with heads, and the day_acc to close the others. */
-struct sums {
-	const struct metrics_day *have;
-	size_t nr;
-	struct day_acc *empty;
-};
+void period_sums_add(const struct metrics *m, struct period_sums *s, int64_t first,
+		     const struct metrics_row *r)
+{
+	if (!s->nr || s->v[s->nr - 1].day != first) {
+		if (s->nr)
+			day_acc_close(m, &s->v[s->nr - 1], &s->acc);
+		ALLOC_GROW(s->v, s->nr + 1, s->alloc);
+		memset(&s->v[s->nr], 0, sizeof(*s->v));
+		s->v[s->nr++].day = first;
+	}
+	day_acc_add(&s->v[s->nr - 1], &s->acc, r);
+}
 
+void period_sums_release(struct period_sums *s)
+{
+	free(s->v);
+	day_acc_release(&s->acc);
+	memset(s, 0, sizeof(*s));
+}
+
+/* A period from the sums: those of a period with heads, else empty. */
 static void fill_from_sums(const struct metrics *m, struct metrics_day *d, int64_t first,
 			   int64_t next, size_t *j, void *data)
 {
-	const struct sums *s = data;
+	struct period_sums *s = data;
 
 	UNUSED(next);
-	while (*j < s->nr && s->have[*j].day < first)
+	while (*j < s->nr && s->v[*j].day < first)
 		(*j)++;
-	if (*j < s->nr && s->have[*j].day == first)
-		*d = s->have[*j];
+	if (*j < s->nr && s->v[*j].day == first)
+		*d = s->v[*j];
 	else
-		day_acc_close(m, d, s->empty);
+		day_acc_close(m, d, &s->acc);
 }
 
-size_t periods_of_sums(const struct metrics *m, enum metrics_period by,
-		       const struct metrics_day *have, size_t nr_have, struct day_acc *da,
+size_t periods_of_sums(const struct metrics *m, enum metrics_period by, struct period_sums *s,
 		       bool any, int64_t heads_first_at, int64_t heads_last_at,
 		       struct metrics_day **out)
 {
-	struct sums s = { have, nr_have, da };
-
-	return window_periods(m, by, any, heads_first_at, heads_last_at, fill_from_sums, &s, out);
+	/* The last period is still open: the others were closed as the next began. */
+	if (s->nr)
+		day_acc_close(m, &s->v[s->nr - 1], &s->acc);
+	return window_periods(m, by, any, heads_first_at, heads_last_at, fill_from_sums, s, out);
 }
 
 size_t metrics_by_period(const struct metrics *m, enum metrics_period by,

@@ -68,15 +68,10 @@ struct metrics_lean {
 	int64_t gates_at;         /* the window time of the last pair of metrics.gates */
 	int64_t first_at, last_at;
 	int64_t prev_shadow_day;
-	/* The days with heads, in order; the one at hand is days[nr_days - 1]. */
-	struct metrics_day *days;
-	size_t nr_days, alloc_days;
-	struct day_acc day;
+	struct period_sums days;
 	/* The same for the periods of metrics_opts.by (by: the period + 1; 0: none). */
 	int by;
-	struct metrics_day *per;
-	size_t nr_per, alloc_per;
-	struct day_acc per_acc;
+	struct period_sums per;
 	/* The savings' sums (its force-full runs: the gates' pairs with that bit). */
 	int64_t sv_pairs;
 	double sv_full, sv_shadow;
@@ -100,12 +95,8 @@ void lean_release(struct metrics_lean *l)
 	free(l->wall_narrowed.v);
 	free(l->wall_other.v);
 	free(l->wall_full.v);
-	free(l->days);
-	free(l->day.aff.v);
-	free(l->day.wall.v);
-	free(l->per);
-	free(l->per_acc.aff.v);
-	free(l->per_acc.wall.v);
+	period_sums_release(&l->days);
+	period_sums_release(&l->per);
 	free(l->vsum);
 	free(l->vkeys);
 	free(l->vwide);
@@ -257,27 +248,10 @@ void lean_add(struct metrics *m, const struct metrics_row *r)
 			l->vwide[l->nr_vwide++] = k;
 		}
 	}
-	/* The day: a new one closes the one before (rows come in window order). */
-	if (!l->nr_days || l->days[l->nr_days - 1].day != day) {
-		if (l->nr_days)
-			day_acc_close(m, &l->days[l->nr_days - 1], &l->day);
-		ALLOC_GROW(l->days, l->nr_days + 1, l->alloc_days);
-		memset(&l->days[l->nr_days], 0, sizeof(*l->days));
-		l->days[l->nr_days++].day = day;
-	}
-	day_acc_add(&l->days[l->nr_days - 1], &l->day, r);
-	if (l->by) {
-		int64_t first = period_first_day(day, (enum metrics_period)(l->by - 1));
-
-		if (!l->nr_per || l->per[l->nr_per - 1].day != first) {
-			if (l->nr_per)
-				day_acc_close(m, &l->per[l->nr_per - 1], &l->per_acc);
-			ALLOC_GROW(l->per, l->nr_per + 1, l->alloc_per);
-			memset(&l->per[l->nr_per], 0, sizeof(*l->per));
-			l->per[l->nr_per++].day = first;
-		}
-		day_acc_add(&l->per[l->nr_per - 1], &l->per_acc, r);
-	}
+	period_sums_add(m, &l->days, day, r);
+	if (l->by)
+		period_sums_add(m, &l->per, period_first_day(day, (enum metrics_period)(l->by - 1)),
+				r);
 	pass_count_row(m, r);
 	if (r->cls == CLASS_MAIN)
 		return;
@@ -463,17 +437,11 @@ void lean_tail(struct metrics *m)
 	struct metrics_lean *l = m->lean_;
 
 	lean_walls(m);
-	/* The last day and period are still open; the others were closed as the next began. */
-	if (l->nr_days)
-		day_acc_close(m, &l->days[l->nr_days - 1], &l->day);
-	m->nr_days = periods_of_sums(m, PERIOD_DAY, l->days, l->nr_days, &l->day, l->seen > 0,
-				     l->first_at, l->last_at, &m->days);
+	m->nr_days = periods_of_sums(m, PERIOD_DAY, &l->days, l->seen > 0, l->first_at,
+				     l->last_at, &m->days);
 	if (!l->by)
 		return;
-	if (l->nr_per)
-		day_acc_close(m, &l->per[l->nr_per - 1], &l->per_acc);
 	m->periods_by_ = l->by;
-	m->nr_periods_ = periods_of_sums(m, (enum metrics_period)(l->by - 1), l->per, l->nr_per,
-					 &l->per_acc, l->seen > 0, l->first_at, l->last_at,
-					 &m->periods_);
+	m->nr_periods_ = periods_of_sums(m, (enum metrics_period)(l->by - 1), &l->per,
+					 l->seen > 0, l->first_at, l->last_at, &m->periods_);
 }

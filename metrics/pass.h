@@ -61,24 +61,31 @@ struct day_acc {
 	size_t dc_n;
 };
 
-/* Row r into day (period) d. */
-void day_acc_add(struct metrics_day *d, struct day_acc *da, const struct metrics_row *r);
-/* Day d's figures from what day_acc_add gathered; da is emptied for the next day. */
-void day_acc_close(const struct metrics *m, struct metrics_day *d, struct day_acc *da);
-void day_acc_release(struct day_acc *da);
 /* The first day of the period holding day (days since 1970-01-01). */
 int64_t period_first_day(int64_t day, enum metrics_period by);
 /* m's days (m->days) and shadow days from its rows, all of them kept. */
 void days_of_rows(struct metrics *m);
 /*
- * The window's periods by `by` into *out (malloc'd, the caller frees),
- * from the closed sums of the periods with heads (have[].day: their first
- * day, in order); the others closed empty through da. heads_first_at and
- * heads_last_at: the window's first and last head, when any. Returns how
- * many (0 and NULL when more than METRICS_MAX_DAYS).
+ * The periods with heads as a pass's rows arrive in window order: each
+ * closed when the next begins (v[].day: its first day), the last when
+ * periods_of_sums reads them.
  */
-size_t periods_of_sums(const struct metrics *m, enum metrics_period by,
-		       const struct metrics_day *have, size_t nr_have, struct day_acc *da,
+struct period_sums {
+	struct metrics_day *v;
+	size_t nr, alloc;
+	struct day_acc acc;
+};
+/* Row r into the period from day first (days since 1970-01-01). */
+void period_sums_add(const struct metrics *m, struct period_sums *s, int64_t first,
+		     const struct metrics_row *r);
+void period_sums_release(struct period_sums *s);
+/*
+ * The window's periods by `by` into *out (malloc'd, the caller frees): those
+ * of s, the others empty. any: the window has heads, the first at
+ * heads_first_at, the last at heads_last_at. Returns how many (0 and NULL
+ * when more than METRICS_MAX_DAYS).
+ */
+size_t periods_of_sums(const struct metrics *m, enum metrics_period by, struct period_sums *s,
 		       bool any, int64_t heads_first_at, int64_t heads_last_at,
 		       struct metrics_day **out);
 
