@@ -413,8 +413,11 @@ static void write_text(const struct table *t, struct strbuf *sb)
 		if (shown(&t->cols[col], FORMAT_TEXT))
 			order[shown_nr++] = col;
 	}
-	for (size_t col = 0; col < t->nr_cols; col++)
+	for (size_t col = 0; col < t->nr_cols; col++) {
 		width[col] = strlen(head(&t->cols[col]));
+		if (t->cols[col].text_width > 0 && width[col] < (size_t)t->cols[col].text_width)
+			width[col] = (size_t)t->cols[col].text_width;
+	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		for (size_t k = 0; k < shown_nr; k++) {
 			size_t col = order[k];
@@ -462,29 +465,49 @@ static void put_md_cell(struct strbuf *sb, const struct table_column *col,
 	strbuf_release(&text);
 }
 
+/* md's columns in its order (md_order, or as listed) that md shows; the caller frees. */
+static size_t md_columns(const struct table *t, size_t **order)
+{
+	size_t n = t->md_order ? t->nr_md_order : t->nr_cols, shown_nr = 0;
+
+	*order = xcalloc(n + 1, sizeof(**order));
+	for (size_t k = 0; k < n; k++) {
+		size_t col = t->md_order ? t->md_order[k] : k;
+
+		if (col >= t->nr_cols)
+			BUG("md_order names column %zu of %zu", col, t->nr_cols);
+		if (shown(&t->cols[col], FORMAT_MD))
+			(*order)[shown_nr++] = col;
+	}
+	return shown_nr;
+}
+
 static void write_md(const struct table *t, struct strbuf *sb)
 {
+	size_t *order, n = md_columns(t, &order);
+
 	if (!t->no_header) {
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_MD)) {
-				/* The heads are tiadash's: "selected (non-hermetic)" */
-				strbuf_addf(sb, "| %s ", head(&t->cols[col]));
-			}
+		for (size_t k = 0; k < n; k++) {
+			/* The heads are tiadash's: "selected (non-hermetic)" */
+			const char *h = head(&t->cols[order[k]]);
+
+			/* An empty head (a column of row labels) is "| |", as written by hand. */
+			strbuf_addf(sb, *h ? "| %s " : "| ", h);
+		}
 		strbuf_addstr(sb, "|\n");
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_MD))
-				strbuf_addstr(sb, numeric(&t->cols[col]) ? "|---:" : "|---");
+		for (size_t k = 0; k < n; k++)
+			strbuf_addstr(sb, numeric(&t->cols[order[k]]) ? "|---:" : "|---");
 		strbuf_addstr(sb, "|\n");
 	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_MD)) {
-				strbuf_addstr(sb, "| ");
-				put_md_cell(sb, &t->cols[col], cell(t, row, col));
-				strbuf_addch(sb, ' ');
-			}
+		for (size_t k = 0; k < n; k++) {
+			strbuf_addstr(sb, "| ");
+			put_md_cell(sb, &t->cols[order[k]], cell(t, row, order[k]));
+			strbuf_addch(sb, ' ');
+		}
 		strbuf_addstr(sb, "|\n");
 	}
+	free(order);
 }
 
 static void write_csv(const struct table *t, struct strbuf *sb)

@@ -971,24 +971,19 @@ static void md_escapes(struct metrics_out *o, const struct metrics *m)
 	table_release(&t);
 }
 
-/* The per-day table (report_by.h's, shared with --by's csv); its interval names the confidence. */
+/* The per-day table (report_by.h's, shared with --by's); its interval names the confidence. */
 static void md_days(struct metrics_out *o, const struct metrics *m)
 {
-	struct table_column cols[REPORT_PERIOD_COLUMNS];
-	struct table t;
-	struct strbuf head = STRBUF_INIT;
+	struct period_table pt;
 
 	if (!m->nr_days)
 		return;
-	metrics_fmt_confidence(&head, m->confidence);
-	strbuf_addstr(&head, " interval");
-	report_period_table(&t, cols, head.buf);
+	report_period_table(&pt, PERIODS_OF_REPORT, PERIOD_DAY, m->confidence);
 	for (size_t i = 0; i < m->nr_days; i++)
-		report_period_row(&t, &m->days[i]);
+		report_period_row(&pt, &m->days[i]);
 	strbuf_addstr(&o->sb, "\n## Per day\n\n");
-	table_write(&t, FORMAT_MD, &o->sb);
-	table_release(&t);
-	strbuf_release(&head);
+	table_write(&pt.t, FORMAT_MD, &o->sb);
+	report_period_release(&pt);
 }
 
 static void print_md(const struct metrics *m)
