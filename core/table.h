@@ -166,6 +166,7 @@ struct table {
 					 * shown); NULL: as listed */
 	size_t nr_md_order;
 	bool no_header;		/* rows only: a later chunk of a long table */
+	bool transposed;	/* text and md: turned, see table_write */
 	const char *html_class;	/* html: the <table>'s class (NULL: none) */
 	bool html_bare;		/* html: the head row and the rows without <thead>, <tbody> */
 	const char *html_row_key; /* html: the JSON array the rows are ("proposals"),
@@ -174,7 +175,7 @@ struct table {
 };
 
 #define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, NULL, 0, false, \
-			   NULL, false, NULL, NULL }
+			   false, NULL, false, NULL, NULL }
 
 /* Free the rows (the columns are the caller's); the table can take rows again. */
 void table_release(struct table *t);
@@ -217,6 +218,13 @@ void table_data_word(struct table *t, const char *key, const char *word);
  * json_print_free would) or html (a <table>). A long table (csv of a
  * million heads) is written in chunks: table_write, table_release, set
  * no_header, add the next rows (csv, md and text).
+ *
+ * A transposed table (a few rows of many figures: queue's gates) is
+ * written turned in text and md: its first column (in the format's order)
+ * names the rows in a head line, under its own head, and every other
+ * column is a line, its head then its cell of each row, aligned right. In
+ * text the first column is at least its text_width wide, and its gap (0:
+ * 2) goes before each row's column. csv, json and html write it as rows.
  */
 void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
 /* The rows as a JSON array of objects, for a command's own document. */
