@@ -21,6 +21,7 @@ static const struct table_column queue_columns[] = {
 	{ .key = "prs", .type = CELL_COUNT, .formats = FORMAT_CSV },
 	{ .key = "batch", .type = CELL_COUNT, .formats = FORMAT_CSV },
 	{ .key = "runners", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	/* PRs an hour, not a fraction: plain, "%.1f" (csv: %.17g, as every figure). */
 	{ .key = "throughput_per_hour", .head = "PRs merged per hour (saturated)",
 	  .type = CELL_RATE, .plain = true, .na = "n/a" },
 	{ .key = "wait_p50_s", .head = "time in queue p50", .type = CELL_SECONDS, .na = "n/a" },
