@@ -413,8 +413,11 @@ static void write_text(const struct table *t, struct strbuf *sb)
 		if (shown(&t->cols[col], FORMAT_TEXT))
 			order[shown_nr++] = col;
 	}
-	for (size_t col = 0; col < t->nr_cols; col++)
+	for (size_t col = 0; col < t->nr_cols; col++) {
 		width[col] = strlen(head(&t->cols[col]));
+		if (t->cols[col].text_width > 0 && width[col] < (size_t)t->cols[col].text_width)
+			width[col] = (size_t)t->cols[col].text_width;
+	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		for (size_t k = 0; k < shown_nr; k++) {
 			size_t col = order[k];
@@ -462,29 +465,138 @@ static void put_md_cell(struct strbuf *sb, const struct table_column *col,
 	strbuf_release(&text);
 }
 
+/*
+ * The columns format f shows (text or md), in its order (text_order,
+ * md_order, or as listed); the caller frees *order.
+ */
+static size_t shown_columns(const struct table *t, enum output_format f, size_t **order)
+{
+	const size_t *own = f == FORMAT_TEXT ? t->text_order : t->md_order;
+	size_t n = own ? (f == FORMAT_TEXT ? t->nr_text_order : t->nr_md_order) : t->nr_cols;
+	size_t shown_nr = 0;
+
+	*order = xcalloc(n + 1, sizeof(**order));
+	for (size_t k = 0; k < n; k++) {
+		size_t col = own ? own[k] : k;
+
+		if (col >= t->nr_cols)
+			BUG("a table's order names column %zu of %zu", col, t->nr_cols);
+		if (shown(&t->cols[col], f))
+			(*order)[shown_nr++] = col;
+	}
+	return shown_nr;
+}
+
+/*
+ * Text turned (table_write): a line per column after the first, whose
+ * cells head the rows' columns. text[line * (rows + 1) + k] is the line's
+ * k-th field: its label, then each row's cell.
+ */
+static void write_text_transposed(const struct table *t, struct strbuf *sb)
+{
+	size_t *order, n = shown_columns(t, FORMAT_TEXT, &order), w = t->nr_rows + 1;
+	struct strbuf *text;
+	size_t *width;
+	int gap;
+
+	if (!n) {
+		free(order);
+		return;
+	}
+	gap = t->cols[order[0]].gap ? t->cols[order[0]].gap : 2;
+	text = xcalloc(n * w, sizeof(*text));
+	width = xcalloc(w, sizeof(*width));
+	if (t->cols[order[0]].text_width > 0)
+		width[0] = (size_t)t->cols[order[0]].text_width;
+	for (size_t line = 0; line < n; line++) {
+		for (size_t k = 0; k < w; k++) {
+			struct strbuf *s = &text[line * w + k];
+
+			*s = (struct strbuf)STRBUF_INIT;
+			if (!k)
+				strbuf_addstr(s, head(&t->cols[order[line]]));
+			else
+				put_cell(s, FORMAT_TEXT, &t->cols[order[line]],
+					 cell(t, k - 1, order[line]));
+			if (s->len > width[k])
+				width[k] = s->len;
+		}
+	}
+	for (size_t line = 0; line < n; line++) {
+		for (size_t k = 0; k < w; k++) {
+			const char *s = text[line * w + k].buf;
+
+			if (!k && w == 1)
+				strbuf_addstr(sb, s);
+			else if (!k)
+				strbuf_addf(sb, "%-*s", (int)width[0], s);
+			else
+				strbuf_addf(sb, "%*s%*s", gap, "", (int)width[k], s);
+		}
+		strbuf_addch(sb, '\n');
+	}
+	for (size_t i = 0; i < n * w; i++)
+		strbuf_release(&text[i]);
+	free(text);
+	free(width);
+	free(order);
+}
+
+/* An md head: an empty one (a column of row labels) is "| |", as written by hand. */
+static void put_md_head(struct strbuf *sb, const char *h)
+{
+	/* The heads are tiadash's: "selected (non-hermetic)" */
+	strbuf_addf(sb, *h ? "| %s " : "| ", h);
+}
+
+/* md turned (table_write): the rows' columns headed by the first column's cells. */
+static void write_md_transposed(const struct table *t, struct strbuf *sb)
+{
+	size_t *order, n = shown_columns(t, FORMAT_MD, &order);
+
+	if (!n) {
+		free(order);
+		return;
+	}
+	for (size_t line = 0; line < n; line++) {
+		put_md_head(sb, head(&t->cols[order[line]]));
+		for (size_t row = 0; row < t->nr_rows; row++) {
+			strbuf_addstr(sb, "| ");
+			put_md_cell(sb, &t->cols[order[line]], cell(t, row, order[line]));
+			strbuf_addch(sb, ' ');
+		}
+		strbuf_addstr(sb, "|\n");
+		if (line)
+			continue;
+		strbuf_addstr(sb, "|---");
+		for (size_t row = 0; row < t->nr_rows; row++)
+			strbuf_addstr(sb, "|---:");
+		strbuf_addstr(sb, "|\n");
+	}
+	free(order);
+}
+
 static void write_md(const struct table *t, struct strbuf *sb)
 {
+	size_t *order, n = shown_columns(t, FORMAT_MD, &order);
+
 	if (!t->no_header) {
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_MD)) {
-				/* The heads are tiadash's: "selected (non-hermetic)" */
-				strbuf_addf(sb, "| %s ", head(&t->cols[col]));
-			}
+		for (size_t k = 0; k < n; k++)
+			put_md_head(sb, head(&t->cols[order[k]]));
 		strbuf_addstr(sb, "|\n");
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_MD))
-				strbuf_addstr(sb, numeric(&t->cols[col]) ? "|---:" : "|---");
+		for (size_t k = 0; k < n; k++)
+			strbuf_addstr(sb, numeric(&t->cols[order[k]]) ? "|---:" : "|---");
 		strbuf_addstr(sb, "|\n");
 	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
-		for (size_t col = 0; col < t->nr_cols; col++)
-			if (shown(&t->cols[col], FORMAT_MD)) {
-				strbuf_addstr(sb, "| ");
-				put_md_cell(sb, &t->cols[col], cell(t, row, col));
-				strbuf_addch(sb, ' ');
-			}
+		for (size_t k = 0; k < n; k++) {
+			strbuf_addstr(sb, "| ");
+			put_md_cell(sb, &t->cols[order[k]], cell(t, row, order[k]));
+			strbuf_addch(sb, ' ');
+		}
 		strbuf_addstr(sb, "|\n");
 	}
+	free(order);
 }
 
 static void write_csv(const struct table *t, struct strbuf *sb)
@@ -666,8 +778,18 @@ void table_write(const struct table *t, enum output_format f, struct strbuf *sb)
 	if (t->nr_cells != t->nr_rows * t->nr_cols)
 		BUG("table's last row is not complete");
 	switch (f) {
-	case FORMAT_TEXT: write_text(t, sb); break;
-	case FORMAT_MD: write_md(t, sb); break;
+	case FORMAT_TEXT:
+		if (t->transposed)
+			write_text_transposed(t, sb);
+		else
+			write_text(t, sb);
+		break;
+	case FORMAT_MD:
+		if (t->transposed)
+			write_md_transposed(t, sb);
+		else
+			write_md(t, sb);
+		break;
 	case FORMAT_CSV: write_csv(t, sb); break;
 	case FORMAT_JSON: write_json(t, sb); break;
 	case FORMAT_HTML: write_html(t, sb); break;

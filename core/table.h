@@ -116,6 +116,9 @@ struct table_column {
 	enum cell_type type;
 	unsigned formats;	/* the formats that show it (a mask); 0: every one */
 	int gap;		/* text: spaces before it (0: 2; none for the first) */
+	int text_width;		/* text: at least this wide, so a fixed layout (--by's
+				 * columns) keeps its widths when its cells are short;
+				 * 0: its head's and cells' widest */
 	int decimals;		/* csv: a fractional number's fixed decimals (0: %.17g) */
 	const char *na;		/* text, md, html: a null cell's text (NULL: as above) */
 	bool delta;		/* text, md, html: a fractional number as a change, %+.1f, no unit */
@@ -159,7 +162,11 @@ struct table {
 	size_t nr_rows, nr_cells, alloc;
 	const size_t *text_order;	/* text's column order; NULL: as listed */
 	size_t nr_text_order;
+	const size_t *md_order;		/* md's column order (a column not in it is not
+					 * shown); NULL: as listed */
+	size_t nr_md_order;
 	bool no_header;		/* rows only: a later chunk of a long table */
+	bool transposed;	/* text and md: turned, see table_write */
 	const char *html_class;	/* html: the <table>'s class (NULL: none) */
 	bool html_bare;		/* html: the head row and the rows without <thead>, <tbody> */
 	const char *html_row_key; /* html: the JSON array the rows are ("proposals"),
@@ -167,8 +174,8 @@ struct table {
 	const size_t *html_rows;  /* html: each row's JSON index (NULL: its own) */
 };
 
-#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, false, NULL, \
-			   false, NULL, NULL }
+#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, NULL, 0, false, \
+			   false, NULL, false, NULL, NULL }
 
 /* Free the rows (the columns are the caller's); the table can take rows again. */
 void table_release(struct table *t);
@@ -205,11 +212,19 @@ void table_data_word(struct table *t, const char *key, const char *word);
 
 /*
  * Append the table in format f to sb: text (a header line of the heads,
- * numbers right-aligned, the last column unpadded), md (a pipe table), csv
+ * numbers right-aligned, the last column unpadded), md (a pipe table; an
+ * empty head is "| |", a row's label column), csv
  * (a header line of the keys), json (the array, printed as
  * json_print_free would) or html (a <table>). A long table (csv of a
  * million heads) is written in chunks: table_write, table_release, set
  * no_header, add the next rows (csv, md and text).
+ *
+ * A transposed table (a few rows of many figures: queue's gates) is
+ * written turned in text and md: its first column (in the format's order)
+ * names the rows in a head line, under its own head, and every other
+ * column is a line, its head then its cell of each row, aligned right. In
+ * text the first column is at least its text_width wide, and its gap (0:
+ * 2) goes before each row's column. csv, json and html write it as rows.
  */
 void table_write(const struct table *t, enum output_format f, struct strbuf *sb);
 /* The rows as a JSON array of objects, for a command's own document. */

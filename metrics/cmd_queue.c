@@ -3,57 +3,53 @@
 #include "core/textfit.h"
 #include "core/commands.h"
 #include "core/json.h"
+#include "core/table.h"
 #include "metrics/common.h"
 #include "metrics/queue.h"
 
 
-/* One line of the gates' table: a label and each gate's value as text. */
-typedef void (*queue_cell)(struct strbuf *sb, const struct queue_result *q);
-
-static void cell_throughput(struct strbuf *sb, const struct queue_result *q)
-{
-	metrics_fmt(sb, "%.1f", q->throughput_per_hour);
-}
-
-static void cell_wait_p50(struct strbuf *sb, const struct queue_result *q)
-{
-	metrics_fmt_secs(sb, q->wait_p50_s);
-}
-
-static void cell_wait_p95(struct strbuf *sb, const struct queue_result *q)
-{
-	metrics_fmt_secs(sb, q->wait_p95_s);
-}
-
-static void cell_max_queue(struct strbuf *sb, const struct queue_result *q)
-{
-	strbuf_addf(sb, "%" PRId64, q->max_queue);
-}
-
-static void cell_batches(struct strbuf *sb, const struct queue_result *q)
-{
-	strbuf_addf(sb, "%" PRId64, q->batches);
-}
-
-static void cell_stretched(struct strbuf *sb, const struct queue_result *q)
-{
-	if (q->batches_stretched_by_force_full < 0)
-		strbuf_addstr(sb, "n/a");
-	else
-		strbuf_addf(sb, "%" PRId64, q->batches_stretched_by_force_full);
-}
-
-static const struct {
-	const char *label;
-	queue_cell cell;
-} queue_lines[] = {
-	{ "PRs merged per hour (saturated)", cell_throughput },
-	{ "time in queue p50", cell_wait_p50 },
-	{ "time in queue p95", cell_wait_p95 },
-	{ "longest queue (PRs)", cell_max_queue },
-	{ "batches", cell_batches },
-	{ "batches a force-full stretched", cell_stretched },
+/*
+ * A row per gate, its figures the columns: csv as rows, text and md turned
+ * (a line a figure, a column a gate, as queue always showed them). A
+ * figure added here shows in all three.
+ */
+static const struct table_column queue_columns[] = {
+	{ .key = "gate", .type = CELL_TEXT, .formats = FORMAT_CSV },
+	/* The gates' names over their columns; the labels' column 32 wide. */
+	{ .key = "name", .head = "", .type = CELL_TEXT, .formats = FORMAT_TEXT | FORMAT_MD,
+	  .text_width = 32, .gap = 3 },
+	{ .key = "prs", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	{ .key = "batch", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	{ .key = "runners", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	/* PRs an hour, not a fraction: plain, "%.1f" (csv: %.17g, as every figure). */
+	{ .key = "throughput_per_hour", .head = "PRs merged per hour (saturated)",
+	  .type = CELL_RATE, .plain = true, .na = "n/a" },
+	{ .key = "wait_p50_s", .head = "time in queue p50", .type = CELL_SECONDS, .na = "n/a" },
+	{ .key = "wait_p95_s", .head = "time in queue p95", .type = CELL_SECONDS, .na = "n/a" },
+	{ .key = "max_queue", .head = "longest queue (PRs)", .type = CELL_COUNT },
+	{ .key = "batches", .type = CELL_COUNT },
+	/* The full gate has no force-full to stretch a batch: n/a, empty in csv. */
+	{ .key = "batches_stretched_by_force_full", .head = "batches a force-full stretched",
+	  .type = CELL_COUNT, .na = "n/a" },
 };
+
+static void queue_row(struct table *t, const char *gate, const char *name,
+		      const struct queue_result *q)
+{
+	table_row(t);
+	table_str(t, gate);
+	table_str(t, name);
+	table_count(t, q->prs);
+	table_count(t, q->batch);
+	table_count(t, q->runners);
+	table_number(t, q->throughput_per_hour);
+	table_number(t, q->wait_p50_s);
+	table_number(t, q->wait_p95_s);
+	table_count(t, q->max_queue);
+	table_count(t, q->batches);
+	table_count_known(t, q->batches_stretched_by_force_full >= 0,
+			  q->batches_stretched_by_force_full);
+}
 
 static void fmt_setup(struct strbuf *sb, const struct queue_result *q)
 {
@@ -62,50 +58,26 @@ static void fmt_setup(struct strbuf *sb, const struct queue_result *q)
 		    q->runners == 1 ? "" : "s");
 }
 
+/* The gates' table in f (text, md: with the window and the setup; csv: alone). */
 static void print_table(const struct metrics *m, const struct queue_result *cheap,
-			const struct queue_result *full, bool md)
+			const struct queue_result *full, enum output_format f)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct table t = TABLE_INIT(queue_columns);
+	bool md = f == FORMAT_MD;
 
-	strbuf_addstr(&sb, md ? "## Merge queue: " : "queue: ");
-	metrics_fmt_window(&sb, m, md);
-	strbuf_addstr(&sb, md ? "\n\n" : "\n");
-	fmt_setup(&sb, cheap);
-	strbuf_addstr(&sb, md ? "\n\n| | cheap gate | full gate |\n|---|---:|---:|\n"
-			      : "\n\n                                  cheap gate   full gate\n");
-	for (size_t i = 0; i < ARRAY_SIZE(queue_lines); i++) {
-		struct strbuf c = STRBUF_INIT, f = STRBUF_INIT;
-
-		queue_lines[i].cell(&c, cheap);
-		queue_lines[i].cell(&f, full);
-		if (md)
-			strbuf_addf(&sb, "| %s | %s | %s |\n", queue_lines[i].label, c.buf, f.buf);
-		else
-			strbuf_addf(&sb, "%-32s %12s %11s\n", queue_lines[i].label, c.buf, f.buf);
-		strbuf_release(&c);
-		strbuf_release(&f);
+	t.transposed = true;
+	queue_row(&t, "cheap", "cheap gate", cheap);
+	queue_row(&t, "full", "full gate", full);
+	if (f != FORMAT_CSV) {
+		strbuf_addstr(&sb, md ? "## Merge queue: " : "queue: ");
+		metrics_fmt_window(&sb, m, md);
+		strbuf_addstr(&sb, md ? "\n\n" : "\n");
+		fmt_setup(&sb, cheap);
+		strbuf_addstr(&sb, "\n\n");
 	}
-	metrics_flush(&sb);
-}
-
-static void print_csv(const struct queue_result *cheap, const struct queue_result *full)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const struct queue_result *q[2] = { cheap, full };
-
-	strbuf_addstr(&sb, "gate,prs,batch,runners,throughput_per_hour,wait_p50_s,wait_p95_s,"
-		      "max_queue,batches,batches_stretched_by_force_full\n");
-	for (int i = 0; i < 2; i++) {
-		strbuf_addf(&sb, "%s,%" PRId64 ",%d,%d", i ? "full" : "cheap", q[i]->prs,
-			    q[i]->batch, q[i]->runners);
-		metrics_csv_number(&sb, q[i]->throughput_per_hour);
-		metrics_csv_number(&sb, q[i]->wait_p50_s);
-		metrics_csv_number(&sb, q[i]->wait_p95_s);
-		strbuf_addf(&sb, ",%" PRId64 ",%" PRId64 ",", q[i]->max_queue, q[i]->batches);
-		if (q[i]->batches_stretched_by_force_full >= 0)
-			strbuf_addf(&sb, "%" PRId64, q[i]->batches_stretched_by_force_full);
-		strbuf_addch(&sb, '\n');
-	}
+	table_write(&t, f, &sb);
+	table_release(&t);
 	metrics_flush(&sb);
 }
 
@@ -163,9 +135,9 @@ static int run_queue(int argc, char **argv, struct cmd_context *ctx)
 	queue_of_metrics(&m, batch, runners, &cheap, &full);
 	switch (a.format) {
 	case FORMAT_JSON: print_json(&m, &cheap, &full); break;
-	case FORMAT_CSV: print_csv(&cheap, &full); break;
-	case FORMAT_MD: print_table(&m, &cheap, &full, true); break;
-	default: text_fit_stdout(); print_table(&m, &cheap, &full, false); break;
+	case FORMAT_CSV:
+	case FORMAT_MD: print_table(&m, &cheap, &full, a.format); break;
+	default: text_fit_stdout(); print_table(&m, &cheap, &full, FORMAT_TEXT); break;
 	}
 	metrics_release(&m);
 	return EXIT_OKAY;

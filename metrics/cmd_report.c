@@ -735,39 +735,19 @@ static void text_rest(struct metrics_out *o, const struct metrics *m)
 	text_queue(o, m);
 }
 
-static void day_cells(struct strbuf *sb, const struct metrics_day *d, const char *sep)
-{
-	struct strbuf c = STRBUF_INIT;
-
-	strbuf_addf(sb, "%s%6" PRId64 "%s%8" PRId64 "%s", sep, d->pairs, sep,
-		    d->escapes, sep);
-	metrics_fmt_pct(&c, d->force_full_rate, 1);
-	strbuf_addf(sb, "%11s%s", c.buf, sep);
-	strbuf_reset(&c);
-	metrics_fmt(&c, "%.3f", d->affected_p50);
-	strbuf_addf(sb, "%9s%s", c.buf, sep);
-	strbuf_reset(&c);
-	metrics_fmt_secs(&c, d->shadow_wall_p95);
-	strbuf_addf(sb, "%11s%s", c.buf, sep);
-	strbuf_reset(&c);
-	metrics_fmt(&c, "%.3f", d->diff_coverage_mean);
-	strbuf_addf(sb, "%9s", c.buf);
-	strbuf_release(&c);
-}
-
+/* The per-day table (report_by.h's, shared with --by's and md's), after a blank line. */
 static void text_days(struct metrics_out *o, const struct metrics *m)
 {
-	struct strbuf *sb = &o->sb;
+	struct period_table pt;
 
 	if (!m->nr_days)
 		return;
-	strbuf_addf(sb, "\n%-10s %6s %8s %11s %9s %11s %9s\n", "day", "pairs",
-		    "escapes", "force-full", "affected", "shadow p95", "diff cov");
-	for (size_t i = 0; i < m->nr_days; i++) {
-		time_format_date(sb, m->days[i].day);
-		day_cells(sb, &m->days[i], " ");
-		strbuf_addch(sb, '\n');
-	}
+	report_period_table(&pt, PERIODS_OF_REPORT, PERIOD_DAY, m->confidence);
+	for (size_t i = 0; i < m->nr_days; i++)
+		report_period_row(&pt, &m->days[i]);
+	strbuf_addch(&o->sb, '\n');
+	table_write(&pt.t, FORMAT_TEXT, &o->sb);
+	report_period_release(&pt);
 }
 
 static void print_text(const struct metrics *m, bool color)
@@ -971,24 +951,19 @@ static void md_escapes(struct metrics_out *o, const struct metrics *m)
 	table_release(&t);
 }
 
-/* The per-day table (report_by.h's, shared with --by's csv); its interval names the confidence. */
+/* The per-day table (report_by.h's, shared with --by's); its interval names the confidence. */
 static void md_days(struct metrics_out *o, const struct metrics *m)
 {
-	struct table_column cols[REPORT_PERIOD_COLUMNS];
-	struct table t;
-	struct strbuf head = STRBUF_INIT;
+	struct period_table pt;
 
 	if (!m->nr_days)
 		return;
-	metrics_fmt_confidence(&head, m->confidence);
-	strbuf_addstr(&head, " interval");
-	report_period_table(&t, cols, head.buf);
+	report_period_table(&pt, PERIODS_OF_REPORT, PERIOD_DAY, m->confidence);
 	for (size_t i = 0; i < m->nr_days; i++)
-		report_period_row(&t, &m->days[i]);
+		report_period_row(&pt, &m->days[i]);
 	strbuf_addstr(&o->sb, "\n## Per day\n\n");
-	table_write(&t, FORMAT_MD, &o->sb);
-	table_release(&t);
-	strbuf_release(&head);
+	table_write(&pt.t, FORMAT_MD, &o->sb);
+	report_period_release(&pt);
 }
 
 static void print_md(const struct metrics *m)

@@ -28,55 +28,23 @@ static const char *period_heading(enum metrics_period by)
 	return by == PERIOD_DAY ? "day" : by == PERIOD_WEEK ? "week from" : "month";
 }
 
-/* The cells every format shows, as text ("n/a" for NaN). */
-static void cells(const struct metrics_day *d, struct strbuf c[6])
-{
-	metrics_fmt_pct(&c[0], d->escape_rate, 2);
-	metrics_fmt_ci(&c[1], d->escape.ci, 1);
-	metrics_fmt_pct(&c[2], d->force_full_rate, 1);
-	metrics_fmt(&c[3], "%.3f", d->affected_p50);
-	metrics_fmt_secs(&c[4], d->shadow_wall_p95);
-	metrics_fmt(&c[5], "%.3f", d->diff_coverage_mean);
-}
-
 static void print_table(const struct metrics *m, enum metrics_period by,
-			const struct metrics_day *p, size_t n, bool md)
+			const struct metrics_day *p, size_t n, enum output_format f)
 {
 	struct strbuf sb = STRBUF_INIT;
-	bool partial = false;
+	struct period_table pt;
+	bool md = f == FORMAT_MD, partial = false;
 
 	strbuf_addf(&sb, md ? "## Per %s: " : "report by %s: ", metrics_period_name(by));
 	metrics_fmt_window(&sb, m, md);
 	strbuf_addstr(&sb, "\n\n");
-	if (md) {
-		strbuf_addf(&sb, "| %s | pairs | escapes | escape rate | ", period_heading(by));
-		metrics_fmt_confidence(&sb, m->confidence);
-		strbuf_addstr(&sb, " interval | force-full | affected p50 | shadow p95 | "
-			      "diff coverage |\n|---|---:|---:|---:|---|---:|---:|---:|---:|\n");
-	} else {
-		strbuf_addf(&sb, "%-11s %6s %8s %7s %10s %8s %10s %8s\n", period_heading(by),
-			    "pairs", "escapes", "rate", "force-full", "affected", "shadow p95",
-			    "diff cov");
-	}
+	report_period_table(&pt, PERIODS_BY, by, m->confidence);
 	for (size_t i = 0; i < n; i++) {
-		struct strbuf label = STRBUF_INIT;
-		struct strbuf c[6] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
-				       STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
-		report_by_label(&label, &p[i], by, true);
+		report_period_row(&pt, &p[i]);
 		partial |= p[i].partial;
-		cells(&p[i], c);
-		if (md)
-			strbuf_addf(&sb, "| %s | %" PRId64 " | %" PRId64 " | %s | %s | %s | %s | "
-				    "%s | %s |\n", label.buf, p[i].pairs, p[i].escapes, c[0].buf,
-				    c[1].buf, c[2].buf, c[3].buf, c[4].buf, c[5].buf);
-		else
-			strbuf_addf(&sb, "%-11s %6" PRId64 " %8" PRId64 " %7s %10s %8s %10s %8s\n",
-				    label.buf, p[i].pairs, p[i].escapes, c[0].buf, c[2].buf, c[3].buf,
-				    c[4].buf, c[5].buf);
-		strbuf_release(&label);
-		for (int k = 0; k < 6; k++)
-			strbuf_release(&c[k]);
 	}
+	table_write(&pt.t, f, &sb);
+	report_period_release(&pt);
 	if (!n)
 		strbuf_addstr(&sb, md ? "\nNo head in the window.\n" : "(no head in the window)\n");
 	if (partial)
@@ -128,52 +96,144 @@ static void print_json(const struct metrics *m, enum metrics_period by,
 }
 
 /*
- * A row per period: --by's csv and report's md per day (its figures padded
- * to the widths of the text's columns, as report's md always aligned them).
- * A figure added here is in both where its mask allows. md keeps its own
- * order, so its escape rate (two places) and interval follow the others.
+ * A row per period: --by's csv, md and text and report's per-day md and
+ * text. A figure added here is in each where its mask and the layouts'
+ * orders allow. md and text name some figures differently (text's heads
+ * are short, to fit 80 columns), so such a figure is two columns; each
+ * layout picks its columns and their order (period_md_order etc.).
  */
+enum {
+	PC_START, PC_END, PC_PARTIAL, PC_HEADS, PC_PAIRS, PC_ESCAPES, PC_ESCAPE_RATE,
+	PC_ESCAPE_UPPER, PC_CI_LOWER, PC_CI_UPPER, PC_SHADOW_RUNS, PC_FORCE_FULL,
+	PC_FORCE_FULL_RATE, PC_AFFECTED, PC_SHADOW_P95, PC_DIFF_COVERAGE, PC_MD_ESCAPE_RATE,
+	PC_INTERVAL, PC_PERIOD, PC_TEXT_ESCAPE_RATE, PC_TEXT_AFFECTED, PC_TEXT_DIFF_COVERAGE,
+};
+
 static const struct table_column period_columns[] = {
-	{ .key = "start", .head = "day", .type = CELL_DATE },
-	{ .key = "end", .type = CELL_TIME, .formats = FORMAT_CSV },
-	{ .key = "partial", .type = CELL_BOOL, .formats = FORMAT_CSV },
-	{ .key = "heads", .type = CELL_COUNT, .formats = FORMAT_CSV },
-	{ .key = "pairs", .type = CELL_COUNT, .md_width = 6 },
-	{ .key = "escapes", .type = CELL_COUNT, .md_width = 8 },
-	{ .key = "escape_rate", .type = CELL_RATE, .formats = FORMAT_CSV },
-	{ .key = "escape_rate_upper", .type = CELL_RATE, .formats = FORMAT_CSV },
-	{ .key = "escape_rate_ci_lower", .type = CELL_RATE, .formats = FORMAT_CSV },
-	{ .key = "escape_rate_ci_upper", .type = CELL_RATE, .formats = FORMAT_CSV },
-	{ .key = "shadow_runs", .type = CELL_COUNT, .formats = FORMAT_CSV },
-	{ .key = "force_full", .type = CELL_COUNT, .formats = FORMAT_CSV },
-	{ .key = "force_full_rate", .head = "force-full", .type = CELL_RATE, .na = "n/a",
-	  .md_width = 11 },
-	{ .key = "affected_p50", .head = "affected p50", .type = CELL_RATE, .plain = true,
-	  .places = 3, .na = "n/a", .md_width = 9 },
-	{ .key = "shadow_wall_clock_p95", .head = "shadow p95", .type = CELL_SECONDS,
-	  .na = "n/a", .md_width = 11 },
-	{ .key = "diff_coverage_mean", .head = "diff coverage", .type = CELL_RATE,
-	  .plain = true, .places = 3, .na = "n/a", .md_width = 9 },
-	{ .key = "escape_rate", .head = "escape rate", .type = CELL_RATE, .places = 2,
-	  .na = "n/a", .formats = FORMAT_MD },
-	{ .key = "interval", .type = CELL_TEXT, .formats = FORMAT_MD },
+	[PC_START] = { .key = "start", .type = CELL_DATE, .formats = FORMAT_CSV },
+	[PC_END] = { .key = "end", .type = CELL_TIME, .formats = FORMAT_CSV },
+	[PC_PARTIAL] = { .key = "partial", .type = CELL_BOOL, .formats = FORMAT_CSV },
+	[PC_HEADS] = { .key = "heads", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	[PC_PAIRS] = { .key = "pairs", .type = CELL_COUNT, .gap = 1, .text_width = 6 },
+	[PC_ESCAPES] = { .key = "escapes", .type = CELL_COUNT, .gap = 1, .text_width = 8 },
+	[PC_ESCAPE_RATE] = { .key = "escape_rate", .type = CELL_RATE, .formats = FORMAT_CSV },
+	[PC_ESCAPE_UPPER] = { .key = "escape_rate_upper", .type = CELL_RATE,
+			      .formats = FORMAT_CSV },
+	[PC_CI_LOWER] = { .key = "escape_rate_ci_lower", .type = CELL_RATE,
+			  .formats = FORMAT_CSV },
+	[PC_CI_UPPER] = { .key = "escape_rate_ci_upper", .type = CELL_RATE,
+			  .formats = FORMAT_CSV },
+	[PC_SHADOW_RUNS] = { .key = "shadow_runs", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	[PC_FORCE_FULL] = { .key = "force_full", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	[PC_FORCE_FULL_RATE] = { .key = "force_full_rate", .head = "force-full",
+				 .type = CELL_RATE, .na = "n/a", .gap = 1, .text_width = 10 },
+	[PC_AFFECTED] = { .key = "affected_p50", .head = "affected p50", .type = CELL_RATE,
+			  .plain = true, .places = 3, .na = "n/a",
+			  .formats = FORMAT_CSV | FORMAT_MD },
+	[PC_SHADOW_P95] = { .key = "shadow_wall_clock_p95", .head = "shadow p95",
+			    .type = CELL_SECONDS, .na = "n/a", .gap = 1, .text_width = 10 },
+	[PC_DIFF_COVERAGE] = { .key = "diff_coverage_mean", .head = "diff coverage",
+			       .type = CELL_RATE, .plain = true, .places = 3, .na = "n/a",
+			       .formats = FORMAT_CSV | FORMAT_MD },
+	[PC_MD_ESCAPE_RATE] = { .key = "escape_rate", .head = "escape rate", .type = CELL_RATE,
+				.places = 2, .na = "n/a", .formats = FORMAT_MD },
+	/* "[0.44%, 12.31%]": tiadash's words; its head names the confidence. */
+	[PC_INTERVAL] = { .key = "interval", .type = CELL_TEXT, .formats = FORMAT_MD },
+	/* The period as people name it ("2026-11*"); its head names the period. */
+	[PC_PERIOD] = { .key = "period", .type = CELL_TEXT, .formats = FORMAT_MD | FORMAT_TEXT,
+			.text_width = 11 },
+	[PC_TEXT_ESCAPE_RATE] = { .key = "escape_rate", .head = "rate", .type = CELL_RATE,
+				  .places = 2, .na = "n/a", .formats = FORMAT_TEXT, .gap = 1,
+				  .text_width = 7 },
+	[PC_TEXT_AFFECTED] = { .key = "affected_p50", .head = "affected", .type = CELL_RATE,
+			       .plain = true, .places = 3, .na = "n/a", .formats = FORMAT_TEXT,
+			       .gap = 1, .text_width = 8 },
+	[PC_TEXT_DIFF_COVERAGE] = { .key = "diff_coverage_mean", .head = "diff cov",
+				    .type = CELL_RATE, .plain = true, .places = 3, .na = "n/a",
+				    .formats = FORMAT_TEXT, .gap = 1, .text_width = 8 },
 };
 
 _Static_assert(ARRAY_SIZE(period_columns) == REPORT_PERIOD_COLUMNS,
 	      "report_by.h's REPORT_PERIOD_COLUMNS counts period_columns");
 
-void report_period_table(struct table *t, struct table_column cols[REPORT_PERIOD_COLUMNS],
-			 const char *interval_head)
+/* --by's md leads with the escape rate; report's per-day md ends with it. */
+static const size_t by_md_order[] = {
+	PC_PERIOD, PC_PAIRS, PC_ESCAPES, PC_MD_ESCAPE_RATE, PC_INTERVAL, PC_FORCE_FULL_RATE,
+	PC_AFFECTED, PC_SHADOW_P95, PC_DIFF_COVERAGE,
+};
+static const size_t days_md_order[] = {
+	PC_PERIOD, PC_PAIRS, PC_ESCAPES, PC_FORCE_FULL_RATE, PC_AFFECTED, PC_SHADOW_P95,
+	PC_DIFF_COVERAGE, PC_MD_ESCAPE_RATE, PC_INTERVAL,
+};
+/* report's text has the escape rate per day in its md and json only. */
+static const size_t by_text_order[] = {
+	PC_PERIOD, PC_PAIRS, PC_ESCAPES, PC_TEXT_ESCAPE_RATE, PC_FORCE_FULL_RATE,
+	PC_TEXT_AFFECTED, PC_SHADOW_P95, PC_TEXT_DIFF_COVERAGE,
+};
+static const size_t days_text_order[] = {
+	PC_PERIOD, PC_PAIRS, PC_ESCAPES, PC_FORCE_FULL_RATE, PC_TEXT_AFFECTED, PC_SHADOW_P95,
+	PC_TEXT_DIFF_COVERAGE,
+};
+
+/*
+ * Report's per-day layout: its figures padded in md to the widths of its
+ * text's columns (as report's md always aligned them), the text's last
+ * four a space further apart than --by's.
+ */
+static void days_layout(struct table_column *cols)
 {
-	memcpy(cols, period_columns, sizeof(period_columns));
-	cols[REPORT_PERIOD_COLUMNS - 1].head = interval_head;
-	*t = (struct table)TABLE_INIT(period_columns);
-	t->cols = cols;
+	static const struct { size_t col; int width; } widths[] = {
+		{ PC_PAIRS, 6 }, { PC_ESCAPES, 8 }, { PC_FORCE_FULL_RATE, 11 },
+		{ PC_AFFECTED, 9 }, { PC_SHADOW_P95, 11 }, { PC_DIFF_COVERAGE, 9 },
+	};
+	static const size_t wider[] = {
+		PC_FORCE_FULL_RATE, PC_TEXT_AFFECTED, PC_SHADOW_P95, PC_TEXT_DIFF_COVERAGE,
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(widths); k++)
+		cols[widths[k].col].md_width = widths[k].width;
+	for (size_t k = 0; k < ARRAY_SIZE(wider); k++)
+		cols[wider[k]].gap = 2;
+	cols[PC_PERIOD].text_width = 10;
 }
 
-void report_period_row(struct table *t, const struct metrics_day *d)
+void report_period_table(struct period_table *pt, enum period_layout layout,
+			 enum metrics_period by, double confidence)
 {
-	struct strbuf ci = STRBUF_INIT;
+	bool days = layout == PERIODS_OF_REPORT;
+
+	memcpy(pt->cols, period_columns, sizeof(period_columns));
+	pt->layout = layout;
+	pt->by = by;
+	pt->interval_head = (struct strbuf)STRBUF_INIT;
+	if (!isnan(confidence)) {
+		metrics_fmt_confidence(&pt->interval_head, confidence);
+		strbuf_addch(&pt->interval_head, ' ');
+	}
+	strbuf_addstr(&pt->interval_head, "interval");
+	pt->cols[PC_INTERVAL].head = pt->interval_head.buf;
+	pt->cols[PC_PERIOD].head = period_heading(by);
+	if (days)
+		days_layout(pt->cols);
+	pt->t = (struct table)TABLE_INIT(period_columns);
+	pt->t.cols = pt->cols;
+	pt->t.md_order = days ? days_md_order : by_md_order;
+	pt->t.nr_md_order = days ? ARRAY_SIZE(days_md_order) : ARRAY_SIZE(by_md_order);
+	pt->t.text_order = days ? days_text_order : by_text_order;
+	pt->t.nr_text_order = days ? ARRAY_SIZE(days_text_order) : ARRAY_SIZE(by_text_order);
+}
+
+void report_period_release(struct period_table *pt)
+{
+	table_release(&pt->t);
+	strbuf_release(&pt->interval_head);
+}
+
+void report_period_row(struct period_table *pt, const struct metrics_day *d)
+{
+	struct table *t = &pt->t;
+	bool days = pt->layout == PERIODS_OF_REPORT;
+	struct strbuf s = STRBUF_INIT;
 
 	table_row(t);
 	table_time(t, d->day);
@@ -192,24 +252,32 @@ void report_period_row(struct table *t, const struct metrics_day *d)
 	table_number(t, d->affected_p50);
 	table_number(t, d->shadow_wall_p95);
 	table_number(t, d->diff_coverage_mean);
-	table_number(t, d->escape.rate);
-	/* "[0.44%, 12.31%]" or "n/a": tiadash's own words, as written. */
-	metrics_fmt_ci(&ci, d->escape.ci, 2);
-	table_word(t, ci.buf);
-	strbuf_release(&ci);
+	/* report's md always took the trust model's rate, --by's the period's. */
+	table_number(t, days ? d->escape.rate : d->escape_rate);
+	/* "[0.4%, 12.3%]" in --by's md, "[0.44%, 12.31%]" in report's, or "n/a". */
+	metrics_fmt_ci(&s, d->escape.ci, days ? 2 : 1);
+	table_word(t, s.buf);
+	strbuf_reset(&s);
+	/* A day in report's table is never marked: its window is whole days. */
+	report_by_label(&s, d, pt->by, !days);
+	table_word(t, s.buf);
+	table_number(t, d->escape_rate);
+	table_number(t, d->affected_p50);
+	table_number(t, d->diff_coverage_mean);
+	strbuf_release(&s);
 }
 
 static void print_csv(const struct metrics_day *p, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct table_column cols[REPORT_PERIOD_COLUMNS];
-	struct table t;
+	struct period_table pt;
 
-	report_period_table(&t, cols, NULL);
+	/* csv's columns are the same in every layout; no interval, no confidence. */
+	report_period_table(&pt, PERIODS_BY, PERIOD_DAY, NAN);
 	for (size_t i = 0; i < n; i++)
-		report_period_row(&t, &p[i]);
-	table_write(&t, FORMAT_CSV, &sb);
-	table_release(&t);
+		report_period_row(&pt, &p[i]);
+	table_write(&pt.t, FORMAT_CSV, &sb);
+	report_period_release(&pt);
 	metrics_flush(&sb);
 }
 
@@ -223,8 +291,7 @@ void report_by_print(const struct metrics *m, enum metrics_period by, enum outpu
 	case FORMAT_JSON: print_json(m, by, p, n); break;
 	case FORMAT_CSV: print_csv(p, n); break;
 	case FORMAT_HTML: metrics_html_by(m, by, p, n, now, stdout); break;
-	case FORMAT_MD: print_table(m, by, p, n, true); break;
-	default: print_table(m, by, p, n, false); break;
+	default: print_table(m, by, p, n, format); break;
 	}
 	free(p);
 }

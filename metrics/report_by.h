@@ -21,16 +21,32 @@ void report_by_label(struct strbuf *sb, const struct metrics_day *d, enum metric
 		     bool mark_partial);
 
 /*
- * The per-period table, one row a period: --by's csv and report's md per
- * day share its columns (report_by.c), each format showing its own. Its
- * columns are copied into cols, the md interval's head (naming the
- * confidence) set to interval_head (NULL where md is not written); t's
- * rows are the caller's to release.
+ * The per-period table, one row a period, one column list (report_by.c)
+ * for --by's csv, md and text and report's per-day md and text; a layout
+ * picks each format's columns, their order and widths as those outputs
+ * always had them.
  */
-#define REPORT_PERIOD_COLUMNS 18
-void report_period_table(struct table *t, struct table_column cols[REPORT_PERIOD_COLUMNS],
-			 const char *interval_head);
+#define REPORT_PERIOD_COLUMNS 22
+enum period_layout {
+	PERIODS_BY,		/* report --by's own output */
+	PERIODS_OF_REPORT,	/* report's "Per day" section (by day) */
+};
+struct period_table {
+	struct table t;		/* its cols are cols below: the struct stays put */
+	struct table_column cols[REPORT_PERIOD_COLUMNS];
+	struct strbuf interval_head;	/* "95% interval" */
+	enum period_layout layout;
+	enum metrics_period by;
+};
+/*
+ * Start pt empty for periods of by (its first column's head, "*" on a
+ * partial one in --by's), its md interval's head naming the confidence
+ * (NaN: none, where md is not written); report_period_release frees it.
+ */
+void report_period_table(struct period_table *pt, enum period_layout layout,
+			 enum metrics_period by, double confidence);
 /* d's row of the per-period table. */
-void report_period_row(struct table *t, const struct metrics_day *d);
+void report_period_row(struct period_table *pt, const struct metrics_day *d);
+void report_period_release(struct period_table *pt);
 
 #endif

@@ -89,7 +89,7 @@ test_expect_success 'text: the two gates side by side, within 80 columns' '
 	queue: all time, all repos
 	7 PRs with both wall-clocks, batches of up to 3, 1 runner
 
-	                                  cheap gate   full gate
+	                                   cheap gate   full gate
 	PRs merged per hour (saturated)          29.3        12.9
 	time in queue p50                        40 s       300 s
 	time in queue p95                        87 s       561 s

@@ -177,6 +177,104 @@ static void text_order(void **state)
 	table_release(&t);
 }
 
+/*
+ * A fixed layout (report --by's, queue's): text columns at least text_width
+ * wide (a wider cell still widens its column), md in its own order leaving
+ * a column out, an empty head (a column of row labels) "| |" in md.
+ */
+static void text_width_md_order(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "label", .head = "", .type = CELL_TEXT, .text_width = 8 },
+		{ .key = "a", .type = CELL_COUNT, .gap = 1, .text_width = 4 },
+		{ .key = "b", .head = "bee", .type = CELL_TEXT, .right = true, .gap = 1,
+		  .text_width = 3 },
+		{ .key = "c", .type = CELL_COUNT, .formats = FORMAT_CSV },
+	};
+	static const size_t order[] = { 0, 2, 3, 1 };
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	t.md_order = order;
+	t.nr_md_order = ARRAY_SIZE(order);
+	table_row(&t);
+	table_str(&t, "x");
+	table_count(&t, 7);
+	table_str(&t, "n/a");
+	table_count(&t, 1);
+	table_row(&t);
+	table_str(&t, "long label");
+	table_count(&t, 123456);
+	table_str(&t, "7");
+	table_count(&t, 2);
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "                a bee\n"
+			       "x               7 n/a\n"
+			       "long label 123456   7\n");
+	free(s);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| | bee | a |\n|---|---:|---:|\n| x | n/a | 7 |\n"
+			       "| long label | 7 | 123456 |\n");
+	free(s);
+	/* csv keeps the columns' own order and shows the one md and text leave out. */
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "label,a,b,c\nx,7,n/a,1\nlong label,123456,7,2\n");
+	free(s);
+	table_release(&t);
+}
+
+/*
+ * A transposed table (queue's gates): text and md turned, a line a figure
+ * under a head line of the rows' names; csv as rows, and its columns the
+ * turned formats leave out.
+ */
+static void transposed(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "gate", .type = CELL_TEXT, .formats = FORMAT_CSV },
+		{ .key = "name", .head = "", .type = CELL_TEXT,
+		  .formats = FORMAT_TEXT | FORMAT_MD, .text_width = 12, .gap = 3 },
+		{ .key = "per_hour", .head = "PRs per hour", .type = CELL_RATE, .plain = true,
+		  .na = "n/a" },
+		{ .key = "batches", .type = CELL_COUNT },
+		{ .key = "wait_p50_s", .head = "wait p50", .type = CELL_SECONDS },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	t.transposed = true;
+	table_row(&t);
+	table_str(&t, "cheap");
+	table_str(&t, "cheap gate");
+	table_number(&t, 7.25);
+	table_count(&t, 12);
+	table_number(&t, 0);
+	table_row(&t);
+	table_str(&t, "full");
+	table_str(&t, "full gate");
+	table_number(&t, NAN);
+	table_count(&t, 12345);
+	table_number(&t, 13603.4);
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "               cheap gate   full gate\n"
+			       "PRs per hour          7.2         n/a\n"
+			       "batches                12       12345\n"
+			       "wait p50            0.0 s     13603 s\n");
+	free(s);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| | cheap gate | full gate |\n|---|---:|---:|\n"
+			       "| PRs per hour | 7.2 | n/a |\n| batches | 12 | 12345 |\n"
+			       "| wait p50 | 0.0 s | 13603 s |\n");
+	free(s);
+	s = render(&t, FORMAT_CSV);
+	assert_string_equal(s, "gate,per_hour,batches,wait_p50_s\ncheap,7.25,12,0\n"
+			       "full,,12345,13603.4\n");
+	free(s);
+	table_release(&t);
+}
+
 /* A list cell and a code column (seed's tables), a null's own text, a page table's class. */
 static void lists_and_code(void **state)
 {
@@ -505,6 +603,8 @@ int main(void)
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(one_column_every_format),
 		cmocka_unit_test(text_order),
+		cmocka_unit_test(text_width_md_order),
+		cmocka_unit_test(transposed),
 		cmocka_unit_test(lists_and_code),
 		cmocka_unit_test(pr_date_word),
 		cmocka_unit_test(note_delta_seconds),
