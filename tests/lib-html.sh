@@ -53,6 +53,19 @@ html_pdf() {
 	test -s "$2"
 }
 
+# html_render PAGE DOM PNG [PDF]: html_dom, html_shot and (given PDF)
+# html_pdf of PAGE from one Chromium run, which writes each output as its
+# own run would (the DOM does not depend on the window, nor the print on
+# it): a Chromium start is most of a page's cost.
+html_render() {
+	local pdf=()
+	[ $# -lt 4 ] || pdf=(--no-pdf-header-footer --print-to-pdf="$4")
+	rm -f "$3" ${4:+"$4"} &&
+	chromium_run --hide-scrollbars --window-size=1280,800 --screenshot="$3" "${pdf[@]}" \
+		--dump-dom "$(file_url "$1")" >"$2" &&
+	test -s "$2" && test -s "$3" && { [ $# -lt 4 ] || test -s "$4"; }
+}
+
 # pdf_pages PDF: how many pages it has.
 pdf_pages() {
 	python3 -c 'import re,sys; print(len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", open(sys.argv[1],"rb").read())))' "$1"
@@ -395,6 +408,12 @@ import html, re, sys
 m = re.search(r"<pre id=\"tiadash-layout\">(.*?)</pre>", open(sys.argv[1], encoding="utf-8").read(), re.S)
 sys.exit("no layout in " + sys.argv[1]) if not m else open(sys.argv[2], "w").write(html.unescape(m.group(1)))' \
 		"$3.dom" "$3"
+}
+
+# html_layout_once PAGE WIDTH OUT: html_layout, unless an earlier case of
+# the file measured the same page at the same width into OUT already.
+html_layout_once() {
+	test -s "$3" || html_layout "$@"
 }
 
 # layout_mid_word LAYOUT: the line breaks that cut a word which would fit

@@ -52,7 +52,7 @@ say_fail() {
 }
 
 test_expect_success() {
-	local desc=$1 body=$2
+	local desc=$1 body=$2 start=$EPOCHREALTIME
 	test_count=$((test_count + 1))
 	if (eval "$body") >"$TRASH/.out" 2>&1; then
 		echo "ok $test_count - $desc"
@@ -62,6 +62,20 @@ test_expect_success() {
 		sed 's/^/#   /' "$TRASH/.out"
 		sed 's/^/#   /' "$TRASH/.out" >&2
 	fi
+	test_case_time "$start" "$desc"
+}
+
+# test_case_time START DESC: with TEST_CASE_TIMES=FILE, append the case's
+# wall seconds and the file's CPU seconds so far (children, user + system),
+# to find where a slow file's time goes.
+test_case_time() {
+	[ -n "${TEST_CASE_TIMES:-}" ] || return 0
+	local cpu
+	times >"$TRASH/.times"	# not in a pipe: a subshell's times count none of the file's
+	cpu=$(sed -n 2p "$TRASH/.times" | awk 'function sec(x) { split(x, a, "m"); return a[1] * 60 + a[2] }
+		{ printf "%.1f", sec($1) + sec($2) }')
+	awk -v s="$1" -v e="$EPOCHREALTIME" -v c="$cpu" -v n="$TEST_NAME" -v d="$2" \
+		'BEGIN { printf "%6.1f wall %7.1f cpu %s %s\n", e - s, c, n, d }' >>"$TEST_CASE_TIMES"
 }
 
 # test_expect_code CODE cmd...: the command exits with CODE.

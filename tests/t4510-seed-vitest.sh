@@ -12,7 +12,9 @@
 . "$TEST_SRC/lib-seed.sh"
 need_tool vitest
 
-TEST_CMD='npx --no-install vitest run --reporter=junit --outputFile="$TIADASH_JUNIT"'
+# The same vitest as npx would find in the worktree's node_modules (the
+# --setup link), started without npx's second of CPU a run.
+TEST_CMD="\"$TOOL_BIN/vitest\" run --reporter=junit --outputFile=\"\$TIADASH_JUNIT\""
 
 # export.js looks money.js up by name in formatters.json (a dynamic
 # import vite's module graph cannot follow); untested.js has no test. One
