@@ -397,22 +397,36 @@ static const char *head(const struct table_column *c)
 	return c->head ? c->head : c->key;
 }
 
+/*
+ * The columns format f shows (text or md), in its order (text_order,
+ * md_order, or as listed); the caller frees *order.
+ */
+static size_t shown_columns(const struct table *t, enum output_format f, size_t **order)
+{
+	const size_t *own = f == FORMAT_TEXT ? t->text_order : t->md_order;
+	size_t n = own ? (f == FORMAT_TEXT ? t->nr_text_order : t->nr_md_order) : t->nr_cols;
+	size_t shown_nr = 0;
+
+	*order = xcalloc(n + 1, sizeof(**order));
+	for (size_t k = 0; k < n; k++) {
+		size_t col = own ? own[k] : k;
+
+		if (col >= t->nr_cols)
+			BUG("a table's order names column %zu of %zu", col, t->nr_cols);
+		if (shown(&t->cols[col], f))
+			(*order)[shown_nr++] = col;
+	}
+	return shown_nr;
+}
+
 static void write_text(const struct table *t, struct strbuf *sb)
 {
-	size_t n = t->text_order ? t->nr_text_order : t->nr_cols, *order, *width, shown_nr = 0;
+	size_t *order, shown_nr = shown_columns(t, FORMAT_TEXT, &order);
+	size_t *width = xcalloc(t->nr_cols + 1, sizeof(*width));
 	struct strbuf *text = xcalloc(t->nr_rows * t->nr_cols + 1, sizeof(*text));
 
 	for (size_t i = 0; i < t->nr_rows * t->nr_cols; i++)
 		text[i] = (struct strbuf)STRBUF_INIT;
-
-	order = xcalloc(n + 1, sizeof(*order));
-	width = xcalloc(t->nr_cols + 1, sizeof(*width));
-	for (size_t k = 0; k < n; k++) {
-		size_t col = t->text_order ? t->text_order[k] : k;
-
-		if (shown(&t->cols[col], FORMAT_TEXT))
-			order[shown_nr++] = col;
-	}
 	for (size_t col = 0; col < t->nr_cols; col++) {
 		width[col] = strlen(head(&t->cols[col]));
 		if (t->cols[col].text_width > 0 && width[col] < (size_t)t->cols[col].text_width)
@@ -463,28 +477,6 @@ static void put_md_cell(struct strbuf *sb, const struct table_column *col,
 		strbuf_addf(sb, "%*s", col->md_width - (int)text.len, "");
 	strbuf_add(sb, text.buf, text.len);
 	strbuf_release(&text);
-}
-
-/*
- * The columns format f shows (text or md), in its order (text_order,
- * md_order, or as listed); the caller frees *order.
- */
-static size_t shown_columns(const struct table *t, enum output_format f, size_t **order)
-{
-	const size_t *own = f == FORMAT_TEXT ? t->text_order : t->md_order;
-	size_t n = own ? (f == FORMAT_TEXT ? t->nr_text_order : t->nr_md_order) : t->nr_cols;
-	size_t shown_nr = 0;
-
-	*order = xcalloc(n + 1, sizeof(**order));
-	for (size_t k = 0; k < n; k++) {
-		size_t col = own ? own[k] : k;
-
-		if (col >= t->nr_cols)
-			BUG("a table's order names column %zu of %zu", col, t->nr_cols);
-		if (shown(&t->cols[col], f))
-			(*order)[shown_nr++] = col;
-	}
-	return shown_nr;
 }
 
 /*
