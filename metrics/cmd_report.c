@@ -735,8 +735,12 @@ static void text_rest(struct metrics_out *o, const struct metrics *m)
 	text_queue(o, m);
 }
 
-/* The per-day table (report_by.h's, shared with --by's and md's), after a blank line. */
-static void text_days(struct metrics_out *o, const struct metrics *m)
+/*
+ * The per-day table in f, text or md (report_by.h's, shared with --by's):
+ * after a blank line, in md under its heading; md's interval names the
+ * confidence.
+ */
+static void write_days(struct metrics_out *o, const struct metrics *m, enum output_format f)
 {
 	struct period_table pt;
 
@@ -745,8 +749,8 @@ static void text_days(struct metrics_out *o, const struct metrics *m)
 	report_period_table(&pt, PERIODS_OF_REPORT, PERIOD_DAY, m->confidence);
 	for (size_t i = 0; i < m->nr_days; i++)
 		report_period_row(&pt, &m->days[i]);
-	strbuf_addch(&o->sb, '\n');
-	table_write(&pt.t, FORMAT_TEXT, &o->sb);
+	strbuf_addstr(&o->sb, f == FORMAT_MD ? "\n## Per day\n\n" : "\n");
+	table_write(&pt.t, f, &o->sb);
 	report_period_release(&pt);
 }
 
@@ -763,7 +767,7 @@ static void print_text(const struct metrics *m, bool color)
 	text_rest(&o, m);
 	trust_text(&o, m);
 	text_seeded(&o, m);
-	text_days(&o, m);
+	write_days(&o, m, FORMAT_TEXT);
 	metrics_flush(&o.sb);
 }
 
@@ -951,21 +955,6 @@ static void md_escapes(struct metrics_out *o, const struct metrics *m)
 	table_release(&t);
 }
 
-/* The per-day table (report_by.h's, shared with --by's); its interval names the confidence. */
-static void md_days(struct metrics_out *o, const struct metrics *m)
-{
-	struct period_table pt;
-
-	if (!m->nr_days)
-		return;
-	report_period_table(&pt, PERIODS_OF_REPORT, PERIOD_DAY, m->confidence);
-	for (size_t i = 0; i < m->nr_days; i++)
-		report_period_row(&pt, &m->days[i]);
-	strbuf_addstr(&o->sb, "\n## Per day\n\n");
-	table_write(&pt.t, FORMAT_MD, &o->sb);
-	report_period_release(&pt);
-}
-
 static void print_md(const struct metrics *m)
 {
 	struct metrics_out o = { STRBUF_INIT, true };
@@ -975,7 +964,7 @@ static void print_md(const struct metrics *m)
 	md_escapes(&o, m);
 	mainrec_text(&o, m);
 	trust_md(&o, m);
-	md_days(&o, m);
+	write_days(&o, m, FORMAT_MD);
 	metrics_flush(&o.sb);
 }
 
