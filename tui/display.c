@@ -4,6 +4,7 @@
 #include "tui/tui.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -35,7 +36,15 @@ int tui_pending_signal(void)
 	return pending_signal;
 }
 
-/* SIGINT and SIGTERM interrupt wget_wch (no SA_RESTART); the loop cleans up. */
+static void quit_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+/* The handler only notes the signal; the loop sees it (tui_wait_key) and cleans up. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
@@ -46,6 +55,14 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+void tui_block_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	quit_signals(&set);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 static int park_stderr(void)
@@ -327,6 +344,32 @@ static int script_next(struct tui *t, struct tui_key *key, enum reaction *r)
 	}
 }
 
+/*
+ * A key, or ERR on a signal or (when busy) after 25 ms. A signal that comes
+ * while a frame is drawn must not wait for a key: the quit signals are blocked
+ * from the flag check until ppoll unblocks them atomically, so one cannot fall
+ * between the check and the wait. Keys ncurses already holds come first (ppoll
+ * sees only the descriptor); SIGWINCH ends the wait and the next call reads
+ * its KEY_RESIZE.
+ */
+static int wait_key(bool busy, wint_t *wch)
+{
+	struct pollfd in = { .fd = STDIN_FILENO, .events = POLLIN };
+	struct timespec tick = { 0, 25 * 1000 * 1000 };
+	sigset_t old;
+	int rc;
+
+	wtimeout(stdscr, 0);
+	rc = wget_wch(stdscr, wch);
+	if (rc != ERR)
+		return rc;
+	tui_block_signals(&old);
+	if (!pending_signal && ppoll(&in, 1, busy ? &tick : NULL, &old) > 0)
+		rc = wget_wch(stdscr, wch);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 int tui_get_key(struct tui *t, bool busy, struct tui_key *key, enum reaction *r)
 {
 	wint_t wch;
@@ -340,8 +383,7 @@ int tui_get_key(struct tui *t, bool busy, struct tui_key *key, enum reaction *r)
 	}
 	if (d.headless)
 		return busy ? 0 : -1;
-	wtimeout(stdscr, busy ? 25 : -1);
-	rc = wget_wch(stdscr, &wch);
+	rc = wait_key(busy, &wch);
 	if (rc == ERR)
 		return 0;
 	*key = normal_key(rc, wch);

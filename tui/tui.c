@@ -246,6 +246,7 @@ static void start_job(struct tui *t, bool do_metrics, bool do_props, bool kept_f
 {
 	struct tui_figures *f = &t->fig;
 	struct tui_job *j = xcalloc(1, sizeof(*j));
+	sigset_t old;
 
 	figures_cancel(t);
 	j->f = f;
@@ -260,7 +261,10 @@ static void start_job(struct tui *t, bool do_metrics, bool do_props, bool kept_f
 	j->kept_first = do_metrics && kept_first;
 	f->job = j;
 	f->running = true;
+	/* The quit signals go to the loop's thread, never to a worker (nor its threads). */
+	tui_block_signals(&old);
 	j->threaded = !pthread_create(&f->thread, NULL, worker, j);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (!j->threaded)
 		worker(j); /* no thread: the first frame waits */
 }

@@ -24,6 +24,7 @@
 #include "metrics/demote.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 
 #ifndef NCURSES_WIDECHAR
@@ -480,6 +481,8 @@ int tui_terminal_write(const char *s);
 enum reaction tui_run_command(struct tui *t, const char *line);
 /* A pending signal (SIGINT, SIGTERM): 0 when none. */
 int tui_pending_signal(void);
+/* Block SIGINT, SIGTERM, SIGHUP in this thread and those it starts; old: the mask before. */
+void tui_block_signals(sigset_t *old);
 /* Resize to lines x cols (the :resize command and KEY_RESIZE). */
 void tui_resize(struct tui *t, int lines, int cols);
 
