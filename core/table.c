@@ -3,6 +3,7 @@
 #include "core/table.h"
 #include "core/json.h"
 #include "core/html.h"
+#include "core/output.h"
 #include "core/sanitize.h"
 #include "core/textfit.h"
 #include "core/timeutil.h"
@@ -127,6 +128,11 @@ void table_part(struct table *t, enum part_sep sep, enum part_kind kind, const c
 		BUG("a cell of %" PRIu32 " parts", c->nr_parts);
 	c->parts = xrealloc(c->parts, (c->nr_parts + 1) * sizeof(*c->parts));
 	c->parts[c->nr_parts++] = (struct table_part){ xstrdup(s), kind, sep };
+}
+
+void table_color(struct table *t, const char *sgr)
+{
+	last_cell(t, "table_color")->sgr = sgr;
 }
 
 void table_data(struct table *t, const char *key, double v)
@@ -446,16 +452,16 @@ static void write_text(const struct table *t, struct strbuf *sb)
 		for (size_t k = 0; k < shown_nr; k++) {
 			const struct table_column *c = &t->cols[order[k]];
 			const char *s = row ? text[(row - 1) * t->nr_cols + order[k]].buf : head(c);
-			int w = (int)width[order[k]];
+			const char *sgr = row && t->color ? cell(t, row - 1, order[k])->sgr : NULL;
+			size_t pad = width[order[k]] - strlen(s);
 
 			if (k)
 				strbuf_addf(sb, "%*s", c->gap ? c->gap : 2, "");
 			if (numeric(c))
-				strbuf_addf(sb, "%*s", w, s);
-			else if (k + 1 < shown_nr)
-				strbuf_addf(sb, "%-*s", w, s);
-			else
-				strbuf_addstr(sb, s);
+				strbuf_addf(sb, "%*s", (int)pad, "");
+			strbuf_addf(sb, "%s%s%s", sgr ? sgr : "", s, sgr ? COLOR_RESET : "");
+			if (!numeric(c) && k + 1 < shown_nr)
+				strbuf_addf(sb, "%*s", (int)pad, "");
 		}
 		strbuf_addch(sb, '\n');
 	}

@@ -150,6 +150,8 @@ struct table_cell {
 	const char *lead;	/* text, md, html: before the value (table_lead); static */
 	uint32_t nr_parts;
 	struct table_part *parts;	/* text, md, html: after the value (table_part) */
+	const char *sgr;	/* text: the cell's colour when the table is in colour
+				 * (table_color); static */
 	char *data_key;		/* html: the cell's data-key (table_data); NULL: none */
 	char *data_word;	/* its data-value when a word, else data_num's */
 	double data_num;
@@ -172,10 +174,11 @@ struct table {
 	const char *html_row_key; /* html: the JSON array the rows are ("proposals"),
 				   * for the columns' html_key; NULL: no data-key */
 	const size_t *html_rows;  /* html: each row's JSON index (NULL: its own) */
+	bool color;		/* text: the cells in their colours (table_color) */
 };
 
-#define TABLE_INIT(cols) { (cols), ARRAY_SIZE(cols), NULL, 0, 0, 0, NULL, 0, NULL, 0, false, \
-			   false, NULL, false, NULL, NULL }
+/* Designated, so a field added to struct table starts zero everywhere. */
+#define TABLE_INIT(columns) { .cols = (columns), .nr_cols = ARRAY_SIZE(columns) }
 
 /* Free the rows (the columns are the caller's); the table can take rows again. */
 void table_release(struct table *t);
@@ -201,6 +204,12 @@ void table_number(struct table *t, double v);		/* RATE SECONDS MINUTES SETTING *
 void table_time(struct table *t, int64_t ms);		/* TIME BOUND DATE */
 void table_bool(struct table *t, bool v);
 void table_null(struct table *t);
+/*
+ * The row's last cell in colour sgr (an SGR sequence of core/output.h,
+ * static) in text when the table's color is set: value, note and parts,
+ * the padding outside. Other formats have no colour.
+ */
+void table_color(struct table *t, const char *sgr);
 /* A part after the row's last cell's value: s is copied, escaped by kind. */
 void table_part(struct table *t, enum part_sep sep, enum part_kind kind, const char *s);
 /*

@@ -24,23 +24,6 @@ enum {
 };
 
 
-/* A criterion's threshold ("<= 0.0500"), value and result, as text and md show them. */
-static void fmt_cells(const struct metrics_criterion *c, struct strbuf *thr,
-		      struct strbuf *val, struct strbuf *label)
-{
-	strbuf_addf(thr, "%s ", metrics_op_name(c->op));
-	metrics_fmt_criterion(thr, c, c->threshold);
-	metrics_fmt_criterion(val, c, c->value);
-	strbuf_addstr(label, c->label);
-	if (c->advisory)
-		strbuf_addstr(label, " (advisory)");
-}
-
-static const char *result_name(const struct metrics_criterion *c)
-{
-	return c->pass ? "PASS" : c->advisory ? "FAIL (advisory)" : "FAIL";
-}
-
 /* The colour of a result on a terminal: green passes, red fails, yellow advises. */
 static const char *result_color(const struct metrics_criterion *c)
 {
@@ -68,46 +51,25 @@ static void fmt_verdict(struct strbuf *sb, const struct metrics *m, const struct
 	strlist_release(&notes);
 }
 
-static void print_text(const struct metrics *m, const struct metrics_gate *g, bool color)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addstr(&sb, "gate-check: ");
-	metrics_fmt_window(&sb, m, false);
-	strbuf_addf(&sb, "\n\n%-38s %10s %9s  %s\n", "criterion", "threshold",
-		    "value", "result");
-	for (size_t i = 0; i < g->nr; i++) {
-		const struct metrics_criterion *c = &g->criteria[i];
-		struct strbuf thr = STRBUF_INIT, val = STRBUF_INIT, label = STRBUF_INIT;
-
-		fmt_cells(c, &thr, &val, &label);
-		strbuf_addf(&sb, "%-38s %10s %9s  ", label.buf, thr.buf, val.buf);
-		add_colored(&sb, color, result_color(c), result_name(c));
-		strbuf_addch(&sb, '\n');
-		strbuf_release(&thr);
-		strbuf_release(&val);
-		strbuf_release(&label);
-	}
-	fmt_verdict(&sb, m, g, false, color);
-	metrics_flush(&sb);
-}
-
 /*
- * A row per criterion, once for md, csv and json (core/table.h): md shows
- * the threshold and value as the criterion reads ("<= 0.0500"), csv and
- * json the numbers (n/a empty or null); json has pass and advisory as
- * booleans, csv as words.
+ * A row per criterion, once for every format (core/table.h): text and md
+ * show the threshold and value as the criterion reads ("<= 0.0500"), csv
+ * and json the numbers (n/a empty or null); json has pass and advisory as
+ * booleans, csv as words; text has the result in colour on a terminal.
  */
+#define SHOWN_AS_READ (FORMAT_TEXT | FORMAT_MD)
 static const struct table_column criterion_columns[] = {
 	{ .key = "criterion", .type = CELL_CLASS, .formats = FORMAT_CSV },
 	{ .key = "name", .type = CELL_CLASS, .formats = FORMAT_JSON },
-	{ .key = "label", .head = "criterion", .type = CELL_TEXT },
+	{ .key = "label", .head = "criterion", .type = CELL_TEXT, .text_width = 38 },
 	{ .key = "op", .type = CELL_CLASS, .formats = FORMAT_CSV | FORMAT_JSON },
 	{ .key = "threshold", .type = CELL_RATE, .formats = FORMAT_CSV | FORMAT_JSON },
-	{ .key = "threshold", .type = CELL_TEXT, .formats = FORMAT_MD, .right = true },
+	{ .key = "threshold", .type = CELL_TEXT, .formats = SHOWN_AS_READ, .right = true,
+	  .gap = 1, .text_width = 10 },
 	{ .key = "value", .type = CELL_RATE, .formats = FORMAT_CSV | FORMAT_JSON },
-	{ .key = "value", .type = CELL_TEXT, .formats = FORMAT_MD, .right = true },
-	{ .key = "result", .type = CELL_CLASS, .formats = FORMAT_CSV | FORMAT_MD },
+	{ .key = "value", .type = CELL_TEXT, .formats = SHOWN_AS_READ, .right = true,
+	  .gap = 1, .text_width = 9 },
+	{ .key = "result", .type = CELL_CLASS, .formats = FORMAT_CSV | SHOWN_AS_READ },
 	{ .key = "pass", .type = CELL_BOOL, .formats = FORMAT_JSON },
 	{ .key = "advisory", .type = CELL_CLASS, .formats = FORMAT_CSV },
 	{ .key = "advisory", .type = CELL_BOOL, .formats = FORMAT_JSON },
@@ -137,12 +99,29 @@ static void criterion_rows(struct table *t, const struct metrics_gate *g)
 		table_str(t, c->pass ? "PASS" : "FAIL");
 		if (!c->pass && c->advisory)
 			table_note(t, "(advisory)");
+		table_color(t, result_color(c));
 		table_bool(t, c->pass);
 		table_str(t, c->advisory ? "true" : "false");
 		table_bool(t, c->advisory);
 		strbuf_release(&thr);
 		strbuf_release(&val);
 	}
+}
+
+static void print_text(const struct metrics *m, const struct metrics_gate *g, bool color)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct table t = TABLE_INIT(criterion_columns);
+
+	strbuf_addstr(&sb, "gate-check: ");
+	metrics_fmt_window(&sb, m, false);
+	strbuf_addstr(&sb, "\n\n");
+	t.color = color;
+	criterion_rows(&t, g);
+	table_write(&t, FORMAT_TEXT, &sb);
+	table_release(&t);
+	fmt_verdict(&sb, m, g, false, color);
+	metrics_flush(&sb);
 }
 
 /* For a flip PR or a chat: the same table and lines, in markdown. */

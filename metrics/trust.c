@@ -1,6 +1,7 @@
 /* The bounds, trend, blind spots and verifier check as JSON, text and markdown. */
 #include "core/tiadash.h"
 #include <ctype.h>
+#include "core/table.h"
 #include "core/timeutil.h"
 #include "metrics/trust.h"
 
@@ -334,29 +335,74 @@ void trust_text(struct metrics_out *o, const struct metrics *m)
 	text_verifier(o, m);
 }
 
-static void md_rate(struct metrics_out *o, const char *what, const struct stats_rate *r)
+/* The confidence table: a rate's count, value, upper bound and interval. */
+static const struct table_column rate_columns[] = {
+	{ .key = "rate", .type = CELL_CLASS },
+	{ .key = "count", .type = CELL_TEXT, .right = true },
+	{ .key = "value", .type = CELL_RATE, .places = 2, .na = "n/a" },
+	{ .key = "upper bound", .type = CELL_RATE, .places = 2, .na = "n/a" },
+	{ .key = "interval", .type = CELL_TEXT },
+};
+
+static void rate_table_row(struct table *t, const char *what, const struct stats_rate *r)
 {
-	strbuf_addf(&o->sb, "| %s | %" PRId64 " / %" PRId64 " | ", what, r->x, r->n);
-	metrics_fmt_pct(&o->sb, r->rate, 2);
-	strbuf_addstr(&o->sb, " | ");
-	metrics_fmt_pct(&o->sb, r->upper, 2);
-	strbuf_addstr(&o->sb, " | ");
-	metrics_fmt_ci(&o->sb, r->ci, 2);
-	strbuf_addstr(&o->sb, " |\n");
+	struct strbuf count = STRBUF_INIT, ci = STRBUF_INIT;
+
+	strbuf_addf(&count, "%" PRId64 " / %" PRId64, r->x, r->n);
+	metrics_fmt_ci(&ci, r->ci, 2);
+	table_row(t);
+	table_word(t, what);
+	table_word(t, count.buf);
+	table_number(t, r->rate);
+	table_number(t, r->upper);
+	table_word(t, ci.buf);
+	strbuf_release(&count);
+	strbuf_release(&ci);
+}
+
+/* The heads that went green on a change to the verifier alone. */
+static const struct table_column verifier_columns[] = {
+	{ .key = "change", .type = CELL_TEXT },
+	{ .key = "test", .type = CELL_TEXT },
+	{ .key = "failed identically", .type = CELL_TEXT },
+	{ .key = "green", .type = CELL_TEXT },
+	{ .key = "changed", .type = CELL_TEXT },
+};
+
+static void verifier_table_row(struct table *t, const struct metrics *m,
+			       const struct metrics_verifier *v)
+{
+	struct strbuf change = STRBUF_INIT, failed = STRBUF_INIT, green = STRBUF_INIT;
+
+	metrics_fmt_change(&change, &m->rows[v->row]);
+	trust_fmt_attempts(&failed, v->failed, v->nr_failed);
+	trust_fmt_attempts(&green, &v->passed, 1);
+	table_row(t);
+	/* Words of tiadash's own: "PR #12 1a2b3c4d5e6f", "1a2b3c4d5e6f #2". */
+	table_word(t, change.buf);
+	table_str(t, v->test);
+	table_word(t, failed.buf);
+	table_word(t, green.buf);
+	table_list(t, &v->changed);
+	strbuf_release(&change);
+	strbuf_release(&failed);
+	strbuf_release(&green);
 }
 
 void trust_md(struct metrics_out *o, const struct metrics *m)
 {
 	struct strbuf *sb = &o->sb;
 	const struct metrics_blind *b = &m->blind;
+	struct table rates = TABLE_INIT(rate_columns), heads = TABLE_INIT(verifier_columns);
 
 	strbuf_addstr(sb, "\n## Confidence\n\nExact (Clopper-Pearson) bounds at ");
 	metrics_fmt_confidence(sb, m->confidence);
-	strbuf_addstr(sb, ".\n\n| rate | count | value | upper bound | interval |\n"
-		      "|---|---:|---:|---:|---|\n");
-	md_rate(o, "escape", &m->escape_bounds);
-	md_rate(o, "over-strict", &m->over_strict_bounds);
-	md_rate(o, "force-full", &m->force_full_bounds);
+	strbuf_addstr(sb, ".\n\n");
+	rate_table_row(&rates, "escape", &m->escape_bounds);
+	rate_table_row(&rates, "over-strict", &m->over_strict_bounds);
+	rate_table_row(&rates, "force-full", &m->force_full_bounds);
+	table_write(&rates, FORMAT_MD, sb);
+	table_release(&rates);
 	strbuf_addstr(sb, "\nClean pairs to bring the escape rate's upper bound to ");
 	metrics_fmt_pct(sb, m->escape_target, 2);
 	strbuf_addstr(sb, ": ");
@@ -386,27 +432,11 @@ void trust_md(struct metrics_out *o, const struct metrics *m)
 		    m->verifier_heads == 1 ? "" : "s");
 	if (!m->nr_verifier)
 		return;
-	strbuf_addstr(sb, "\n| change | test | failed identically | green | changed |\n"
-		      "|---|---|---|---|---|\n");
-	for (size_t i = 0; i < m->nr_verifier; i++) {
-		const struct metrics_verifier *v = &m->verifier[i];
-
-		strbuf_addstr(sb, "| ");
-		metrics_fmt_change(sb, &m->rows[v->row]);
-		strbuf_addstr(sb, " | ");
-		metrics_put_text(o, v->test);
-		strbuf_addstr(sb, " | ");
-		trust_fmt_attempts(sb, v->failed, v->nr_failed);
-		strbuf_addstr(sb, " | ");
-		trust_fmt_attempts(sb, &v->passed, 1);
-		strbuf_addstr(sb, " | ");
-		for (size_t j = 0; j < v->changed.nr; j++) {
-			if (j)
-				strbuf_addstr(sb, "<br>");
-			metrics_put_text(o, v->changed.items[j]);
-		}
-		strbuf_addstr(sb, " |\n");
-	}
+	strbuf_addch(sb, '\n');
+	for (size_t i = 0; i < m->nr_verifier; i++)
+		verifier_table_row(&heads, m, &m->verifier[i]);
+	table_write(&heads, FORMAT_MD, sb);
+	table_release(&heads);
 }
 
 /* A line of notes, from sb, reset after. */

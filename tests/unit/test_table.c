@@ -225,6 +225,53 @@ static void text_width_md_order(void **state)
 }
 
 /*
+ * Colour (gate-check's results): in text only when the table asks, around
+ * the value and its note, the padding outside so the columns still align.
+ */
+static void colored_cells(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "result", .type = CELL_CLASS },
+		{ .key = "n", .type = CELL_COUNT },
+		{ .key = "what", .type = CELL_TEXT },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "FAIL");
+	table_note(&t, "(advisory)");
+	table_color(&t, "\033[33m");
+	table_count(&t, 7);
+	table_color(&t, "\033[1m");
+	table_str(&t, "x");
+	table_row(&t);
+	table_str(&t, "PASS");
+	table_color(&t, "\033[32m");
+	table_count(&t, 12);
+	table_str(&t, "y");
+	table_color(&t, "\033[31m");
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "result            n  what\n"
+			       "FAIL (advisory)   7  x\n"
+			       "PASS             12  y\n");
+	free(s);
+	t.color = true;
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "result            n  what\n"
+			       "\033[33mFAIL (advisory)\033[m   \033[1m7\033[m  x\n"
+			       "\033[32mPASS\033[m             12  \033[31my\033[m\n");
+	free(s);
+	/* No colour in the formats files keep. */
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| result | n | what |\n|---|---:|---|\n"
+			       "| FAIL (advisory) | 7 | x |\n| PASS | 12 | y |\n");
+	free(s);
+	table_release(&t);
+}
+
+/*
  * A transposed table (queue's gates): text and md turned, a line a figure
  * under a head line of the rows' names; csv as rows, and its columns the
  * turned formats leave out.
@@ -604,6 +651,7 @@ int main(void)
 		cmocka_unit_test(one_column_every_format),
 		cmocka_unit_test(text_order),
 		cmocka_unit_test(text_width_md_order),
+		cmocka_unit_test(colored_cells),
 		cmocka_unit_test(transposed),
 		cmocka_unit_test(lists_and_code),
 		cmocka_unit_test(pr_date_word),
