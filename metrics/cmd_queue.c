@@ -128,7 +128,7 @@ static int run_queue(int argc, char **argv, struct cmd_context *ctx)
 		return usage_error(&cmd_queue, "unexpected argument '%s'", argv[argi]);
 	if ((rc = metrics_args_check(&a)))
 		return rc;
-	if (metrics_load_args(ctx, &a, &m) < 0) {
+	if (metrics_load_figures(ctx, &a, 0, &m) < 0) {
 		metrics_release(&m);
 		return EXIT_INPUT_ERROR;
 	}
