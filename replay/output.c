@@ -11,28 +11,10 @@
 
 #define WIDTH 80
 
-static char *date_of(int64_t ms)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	time_format_date(&sb, ms);
-	return strbuf_detach(&sb, NULL);
-}
-
-static char *pr_of(const struct replay_commit *c)
-{
-	return c->has_pr ? xstrfmt("#%" PRId64, c->pr) : xstrdup("-");
-}
-
-static char *changed_of(const struct replay_commit *c)
-{
-	return replay_paths_known(c) ? xstrfmt("%zu", c->paths.nr) : xstrdup("?");
-}
-
-static char *selected_of(const struct replay_outcome *o)
-{
-	return o->has_selected ? xstrfmt("%" PRId64, o->selected) : xstrdup("-");
-}
+/* A table of the columns single, or pair's with a proposal (static arrays both). */
+#define RUN_TABLE(run, single, pair)                                            \
+	((run)->has_proposal ? (struct table){ .cols = (pair), .nr_cols = ARRAY_SIZE(pair) } \
+			     : (struct table){ .cols = (single), .nr_cols = ARRAY_SIZE(single) })
 
 static void join(struct strbuf *sb, const struct strlist *l, const char *sep)
 {
@@ -43,15 +25,24 @@ static void join(struct strbuf *sb, const struct strlist *l, const char *sep)
 	}
 }
 
-/* Columns s takes once sanitized (one per UTF-8 character). */
+/* Columns sanitized text takes: one per UTF-8 character. */
+static size_t columns(const char *s, size_t len)
+{
+	size_t cols = 0;
+
+	for (size_t j = 0; j < len; j++)
+		cols += ((unsigned char)s[j] & 0xc0) != 0x80;
+	return cols;
+}
+
+/* Columns s takes once sanitized. */
 static size_t display_width(const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
-	size_t cols = 0;
+	size_t cols;
 
 	sanitize_text(&clean, s, strlen(s));
-	for (size_t j = 0; j < clean.len; j++)
-		cols += ((unsigned char)clean.buf[j] & 0xc0) != 0x80;
+	cols = columns(clean.buf, clean.len);
 	strbuf_release(&clean);
 	return cols;
 }
@@ -63,8 +54,7 @@ static void add_cell(struct strbuf *out, const char *s, size_t room)
 	size_t cols = 0, i = 0;
 
 	sanitize_text(&clean, s, strlen(s));
-	for (size_t j = 0; j < clean.len; j++)
-		cols += ((unsigned char)clean.buf[j] & 0xc0) != 0x80;
+	cols = columns(clean.buf, clean.len);
 	if (cols <= room) {
 		strbuf_add(out, clean.buf, clean.len);
 		strbuf_release(&clean);
@@ -136,33 +126,123 @@ static void print_header(const struct replay_run *run, FILE *f)
 	strbuf_release(&line);
 }
 
+/* Each line of sb to f, its trailing spaces (an empty last cell's gap) cut. */
+static void print_lines(FILE *f, const struct strbuf *sb)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (const char *p = sb->buf, *nl; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		strbuf_add(&line, p, (size_t)(nl - p));
+		print_line(f, &line);
+		if (!*nl)
+			break;
+	}
+	strbuf_release(&line);
+}
+
+/* A table in text, its lines as print_lines writes them. */
+static void print_table(FILE *f, const struct table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	table_write(t, FORMAT_TEXT, &sb);
+	print_lines(f, &sb);
+	strbuf_release(&sb);
+}
+
+/*
+ * The text's change rows: columns of fixed widths (text_width), so every
+ * row, a table of its own (print_rows streams them), lines up under the
+ * header. A wider cell (a PR of eight digits) widens its row alone.
+ */
+#define TEXT_CHANGE_COLUMNS                                                             \
+	{ .key = "commit", .head = "COMMIT", .type = CELL_ID, .text_width = 10 },         \
+	{ .key = "pr", .head = "PR", .type = CELL_PR, .gap = 1, .text_width = 6,          \
+	  .left = true },                                                                 \
+	{ .key = "date", .head = "DATE", .type = CELL_DATE, .gap = 1, .text_width = 10 }, \
+	{ .key = "changed", .head = "CHG", .type = CELL_COUNT, .gap = 1, .text_width = 4, \
+	  .na = "?" }
+
+static const struct table_column text_change_columns[] = {
+	TEXT_CHANGE_COLUMNS,
+	{ .key = "decision", .head = "DECISION", .type = CELL_CLASS, .gap = 1, .text_width = 10 },
+	{ .key = "selected", .head = "SEL", .type = CELL_COUNT, .gap = 1, .text_width = 5 },
+	{ .key = "missed", .head = "MISS", .type = CELL_COUNT, .gap = 1, .text_width = 4 },
+	/* Only when the line stays within WIDTH; else a "reasons:" note. */
+	{ .key = "reasons", .head = "REASONS", .type = CELL_TEXT },
+};
+
+static const struct table_column text_change_columns_pair[] = {
+	TEXT_CHANGE_COLUMNS,
+	{ .key = "baseline", .head = "BASELINE", .type = CELL_CLASS, .gap = 1, .text_width = 10 },
+	{ .key = "missed", .head = "MISS", .type = CELL_COUNT, .gap = 1, .text_width = 4 },
+	{ .key = "proposal", .head = "PROPOSAL", .type = CELL_CLASS, .text_width = 10 },
+	{ .key = "proposal_missed", .head = "MISS", .type = CELL_COUNT, .gap = 1,
+	  .text_width = 4 },
+	/* "*" where the proposal decides otherwise. */
+	{ .key = "differs", .head = "", .type = CELL_TEXT },
+};
+
+static struct table text_change_table(const struct replay_run *run)
+{
+	return RUN_TABLE(run, text_change_columns, text_change_columns_pair);
+}
+
+/* A change's text row into t; reasons is the baseline's, or NULL: a proposal's row. */
+static void text_change_row(struct table *t, const struct replay_change *ch,
+			    const char *reasons)
+{
+	const struct replay_commit *c = ch->commit;
+	char *shortsha = xstrfmt("%.10s", c->sha);
+
+	table_row(t);
+	table_str(t, shortsha);
+	table_pr(t, c->has_pr, c->pr);
+	table_time(t, c->date);
+	table_count_known(t, replay_paths_known(c), (int64_t)c->paths.nr);
+	table_str(t, replay_decision_name(ch->base.decision));
+	if (reasons) {
+		table_count_known(t, ch->base.has_selected, ch->base.selected);
+		table_count(t, (int64_t)ch->base.missed.nr);
+		table_str(t, reasons);
+	} else {
+		table_count(t, (int64_t)ch->base.missed.nr);
+		table_str(t, replay_decision_name(ch->prop.decision));
+		table_count(t, (int64_t)ch->prop.missed.nr);
+		table_str(t, ch->base.decision != ch->prop.decision ? "*" : "");
+	}
+	free(shortsha);
+}
+
+/* A change's text row, then its notes (prose lines under it). */
 static void print_row(const struct replay_run *run, const struct replay_change *ch,
 		      FILE *f)
 {
-	const struct replay_commit *c = ch->commit;
+	struct table t = text_change_table(run);
 	struct strbuf line = STRBUF_INIT, reasons = STRBUF_INIT;
-	char *pr = pr_of(c), *date = date_of(c->date), *chg = changed_of(c);
 
-	strbuf_addf(&line, "%.10s %-6s %-10s %4s ", c->sha, pr, date, chg);
+	t.no_header = true;
 	if (!run->has_proposal) {
-		char *sel = selected_of(&ch->base);
-
-		strbuf_addf(&line, "%-10s %5s %4zu  ",
-			    replay_decision_name(ch->base.decision), sel,
-			    ch->base.missed.nr);
 		join(&reasons, &ch->base.reasons, ", ");
-		if (line.len + display_width(reasons.buf) <= WIDTH) {
-			add_cell(&line, reasons.buf, WIDTH - line.len);
+		text_change_row(&t, ch, reasons.buf);
+		table_write(&t, FORMAT_TEXT, &line);
+		/* The reasons in the row when it stays within WIDTH (the cells
+		 * are sanitized: a character a column). */
+		if (columns(line.buf, line.len - 1) <= WIDTH) {
 			strbuf_reset(&reasons);
+		} else {
+			table_release(&t);
+			strbuf_reset(&line);
+			text_change_row(&t, ch, "");
+			table_write(&t, FORMAT_TEXT, &line);
 		}
-		free(sel);
 	} else {
-		strbuf_addf(&line, "%-10s %4zu  %-10s %4zu%s",
-			    replay_decision_name(ch->base.decision), ch->base.missed.nr,
-			    replay_decision_name(ch->prop.decision), ch->prop.missed.nr,
-			    ch->base.decision != ch->prop.decision ? "  *" : "");
+		text_change_row(&t, ch, NULL);
+		table_write(&t, FORMAT_TEXT, &line);
 	}
-	print_line(f, &line);
+	print_lines(f, &line);
+	table_release(&t);
 	if (!run->has_proposal && reasons.len)
 		print_note(f, "reasons", reasons.buf);
 	if (run->has_proposal && ch->base.decision != ch->prop.decision) {
@@ -183,9 +263,6 @@ static void print_row(const struct replay_run *run, const struct replay_change *
 	}
 	if (ch->base.disagrees)
 		print_note(f, "disagrees", ch->base.disagreement);
-	free(pr);
-	free(date);
-	free(chg);
 	strbuf_release(&line);
 	strbuf_release(&reasons);
 }
@@ -470,14 +547,11 @@ static void builtin_line(const struct replay_run *run, struct strbuf *sb)
 
 void replay_print_text(const struct replay_run *run, FILE *f)
 {
+	struct table head = text_change_table(run);
+
 	print_header(run, f);
 	fputc('\n', f);
-	if (!run->has_proposal)
-		fprintf(f, "%-10s %-6s %-10s %4s %-10s %5s %4s  %s\n", "COMMIT", "PR",
-			"DATE", "CHG", "DECISION", "SEL", "MISS", "REASONS");
-	else
-		fprintf(f, "%-10s %-6s %-10s %4s %-10s %4s  %-10s %4s\n", "COMMIT",
-			"PR", "DATE", "CHG", "BASELINE", "MISS", "PROPOSAL", "MISS");
+	print_table(f, &head);
 	print_rows(run, f, print_row);
 	if (run->has_proposal)
 		print_totals_pair(run, f);
@@ -583,13 +657,7 @@ static void change_row(struct table *t, const struct replay_run *run,
 
 static struct table change_table(const struct replay_run *run)
 {
-	struct table t = TABLE_INIT(change_columns);
-
-	if (run->has_proposal) {
-		t.cols = change_columns_pair;
-		t.nr_cols = ARRAY_SIZE(change_columns_pair);
-	}
-	return t;
+	return RUN_TABLE(run, change_columns, change_columns_pair);
 }
 
 /* One change's row alone (print_rows' row: a table of one row, headless). */
