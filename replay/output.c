@@ -267,12 +267,6 @@ static void print_row(const struct replay_run *run, const struct replay_change *
 	strbuf_release(&reasons);
 }
 
-static char *rate_text(size_t n, size_t of)
-{
-	return of ? xstrfmt("%zu (%.1f%%)", n, 100.0 * (double)n / (double)of)
-		  : xstrfmt("%zu", n);
-}
-
 static char *minutes_text(double m)
 {
 	return isnan(m) ? xstrdup("n/a") : xstrfmt("%.1f", m);
@@ -322,48 +316,95 @@ static int label_width(const struct replay_totals *t, const struct replay_totals
 	return w > max ? max : w;
 }
 
-/* A row of the totals: label (sanitized, cut to width) and the cells. */
-static void print_total(FILE *f, int lw, const char *label, const char *a,
-			const char *b)
-{
-	struct strbuf line = STRBUF_INIT;
+/*
+ * The text totals: a label column cut to label_width's width (set at run
+ * time) and figures of fixed widths (text_fixed), so the counts, the gate
+ * minutes and the proposal-only figures, tables of their own, line up as
+ * one; a wider figure widens its own line alone.
+ */
+#define TOTAL_LABEL_COLUMN \
+	{ .key = "total", .head = "", .type = CELL_TEXT, .text_fixed = true, .text_cut = true }
 
-	add_cell(&line, label, (size_t)lw);
-	while (display_width(line.buf) < (size_t)lw)
-		strbuf_addch(&line, ' ');
+/* The baseline alone: a count, then what it means ("tests in 3 changes"). */
+static const struct table_column total_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_COUNT, .gap = 1, .text_width = 8, .text_fixed = true },
+	{ .key = "meaning", .type = CELL_TEXT, .gap = 1 },
+};
+
+static const struct table_column total_minutes_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_MINUTES, .plain = true, .na = "n/a", .gap = 1,
+	  .text_width = 8, .text_fixed = true },
+};
+
+/* Baseline and proposal side by side; a proposal-only figure has no baseline. */
+static const struct table_column pair_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_COUNT, .gap = 1, .text_width = 12, .text_fixed = true,
+	  .na = "" },
+	{ .key = "proposal", .type = CELL_COUNT, .gap = 1, .text_width = 12, .text_fixed = true },
+};
+
+static const struct table_column pair_minutes_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_MINUTES, .plain = true, .na = "n/a", .gap = 1,
+	  .text_width = 12, .text_fixed = true },
+	{ .key = "proposal", .type = CELL_MINUTES, .plain = true, .na = "n/a", .gap = 1,
+	  .text_width = 12, .text_fixed = true },
+};
+
+/* A totals table of cols (n of them), its label column lw wide; free cols' copy after. */
+static struct table totals_table(const struct table_column *cols, size_t n, int lw)
+{
+	struct table_column *own = xcalloc(n, sizeof(*own));
+	struct table t = { .cols = own, .nr_cols = n, .no_header = true };
+
+	memcpy(own, cols, n * sizeof(*own));
+	own[0].text_width = lw;
+	return t;
+}
+
+#define TOTALS_TABLE(cols, lw) totals_table((cols), ARRAY_SIZE(cols), (lw))
+
+/* print_table, then table_release and the columns' copy freed. */
+static void print_totals_table(FILE *f, struct table *t)
+{
+	print_table(f, t);
+	table_release(t);
+	free((void *)t->cols);
+}
+
+/* A baseline count's row: label, the figure, what it means (NULL: nothing). */
+static void total_row(struct table *t, const char *label, size_t n, const char *meaning)
+{
+	table_row(t);
+	table_str(t, label);
+	table_count(t, (int64_t)n);
+	table_str(t, meaning ? meaning : "");
+}
+
+/* A row of baseline and proposal counts; a NULL a: the proposal's alone. */
+static void pair_row(struct table *t, const char *label, const size_t *a, size_t b)
+{
+	table_row(t);
+	table_str(t, label);
+	table_count_known(t, a, a ? (int64_t)*a : 0);
+	table_count(t, (int64_t)b);
+}
+
+/* The gate minutes' row, the baseline's and (b) the proposal's. */
+static void print_minutes(FILE *f, int lw, double a, const double *b)
+{
+	struct table t = b ? TOTALS_TABLE(pair_minutes_columns, lw)
+			   : TOTALS_TABLE(total_minutes_columns, lw);
+
+	table_row(&t);
+	table_str(&t, "gate minutes");
+	table_number(&t, a);
 	if (b)
-		strbuf_addf(&line, " %12s %12s", a, b);
-	else
-		strbuf_addf(&line, " %8s", a);
-	print_line(f, &line);
-	strbuf_release(&line);
-}
-
-/* A single-column row: the figure aligned, then what it means. */
-static void print_single(FILE *f, int lw, const char *label, size_t n,
-			 const char *fmt, ...) ATTR_FORMAT(5, 6);
-static void print_single(FILE *f, int lw, const char *label, size_t n,
-			 const char *fmt, ...)
-{
-	struct strbuf value = STRBUF_INIT;
-	va_list ap;
-
-	strbuf_addf(&value, "%8zu", n);
-	va_start(ap, fmt);
-	strbuf_vaddf(&value, fmt, ap);
-	va_end(ap);
-	fprintf(f, "%-*s %s\n", lw, label, value.buf);
-	strbuf_release(&value);
-}
-
-static void print_total_n(FILE *f, int lw, const char *label, size_t a,
-			  const size_t *b)
-{
-	char *x = xstrfmt("%zu", a), *y = b ? xstrfmt("%zu", *b) : NULL;
-
-	print_total(f, lw, label, x, y);
-	free(x);
-	free(y);
+		table_number(&t, *b);
+	print_totals_table(f, &t);
 }
 
 /* How the minutes were estimated. */
@@ -392,29 +433,32 @@ static void print_totals_single(const struct replay_run *run, FILE *f)
 	const struct replay_totals *t = &run->tb;
 	size_t *order = reason_order(t);
 	int lw = label_width(t, NULL, 16, 46);
-	char *min = minutes_text(t->minutes);
+	struct table x = TOTALS_TABLE(total_columns, lw);
+	char *meaning;
 
 	fputc('\n', f);
-	print_single(f, lw, "changes", t->changes, "%s", "");
-	if (t->changes)
-		print_single(f, lw, "force-full", t->force_full, " (%.1f%%)",
-			     100.0 * (double)t->force_full / (double)t->changes);
-	else
-		print_single(f, lw, "force-full", t->force_full, "%s", "");
+	total_row(&x, "changes", t->changes, NULL);
+	meaning = t->changes ? xstrfmt("(%.1f%%)", 100.0 * (double)t->force_full /
+					 (double)t->changes) : NULL;
+	total_row(&x, "force-full", t->force_full, meaning);
+	free(meaning);
 	for (size_t k = 0; k < t->reason_names.nr; k++) {
 		char *label = xstrfmt("  %s", t->reason_names.items[order[k]]);
 
-		print_total_n(f, lw, label, t->reason_counts[order[k]], NULL);
+		total_row(&x, label, t->reason_counts[order[k]], NULL);
 		free(label);
 	}
-	print_single(f, lw, "selected", t->selected, "%s", "");
-	print_single(f, lw, "rules-only", t->rules_only, "%s", "");
-	print_single(f, lw, "nothing", t->nothing, "%s", "");
-	print_single(f, lw, "misses", t->misses, " tests in %zu changes",
-		     t->missed_changes);
-	print_single(f, lw, "disagreements", t->disagreements, " of %zu recorded",
-		     t->recorded);
-	print_total(f, lw, "gate minutes", min, NULL);
+	total_row(&x, "selected", t->selected, NULL);
+	total_row(&x, "rules-only", t->rules_only, NULL);
+	total_row(&x, "nothing", t->nothing, NULL);
+	meaning = xstrfmt("tests in %zu changes", t->missed_changes);
+	total_row(&x, "misses", t->misses, meaning);
+	free(meaning);
+	meaning = xstrfmt("of %zu recorded", t->recorded);
+	total_row(&x, "disagreements", t->disagreements, meaning);
+	free(meaning);
+	print_totals_table(f, &x);
+	print_minutes(f, lw, t->minutes, NULL);
 	if (!run->has_store) {
 		fputs("  (no store: no measured wall-clock)\n", f);
 	} else {
@@ -422,55 +466,62 @@ static void print_totals_single(const struct replay_run *run, FILE *f)
 		print_estimate_basis(run, f);
 	}
 	free(order);
-	free(min);
 }
 
-/* A proposal-only figure (the baseline column stays empty). */
-static void print_delta(FILE *f, int lw, const char *label, size_t n)
+/* A force-full count and (when there are changes) its rate, "12 (4.9%)". */
+static void force_full_cell(struct table *x, const struct replay_totals *t)
 {
-	char *x = xstrfmt("%zu", n);
+	table_count(x, (int64_t)t->force_full);
+	if (t->changes) {
+		char *pct = xstrfmt("(%.1f%%)", 100.0 * (double)t->force_full /
+				    (double)t->changes);
 
-	print_total(f, lw, label, "", x);
-	free(x);
+		table_part(x, PART_SPACE, PART_TEXT, pct);
+		free(pct);
+	}
 }
 
 static void print_totals_pair(const struct replay_run *run, FILE *f)
 {
 	const struct replay_totals *a = &run->tb, *b = &run->tp;
 	int lw = label_width(a, b, 24, 52);
-	char *fa = rate_text(a->force_full, a->changes), *fb = rate_text(b->force_full, b->changes);
-	char *ma = minutes_text(a->minutes), *mb = minutes_text(b->minutes);
+	struct table x = TOTALS_TABLE(pair_columns, lw);
 	size_t *order = reason_order(b);
 
 	fputc('\n', f);
-	print_total(f, lw, "", "baseline", "proposal");
-	print_total_n(f, lw, "changes", a->changes, &b->changes);
-	print_total(f, lw, "force-full", fa, fb);
+	x.no_header = false;
+	pair_row(&x, "changes", &a->changes, b->changes);
+	table_row(&x);
+	table_str(&x, "force-full");
+	force_full_cell(&x, a);
+	force_full_cell(&x, b);
 	for (size_t k = 0; k < b->reason_names.nr; k++) {
 		const char *name = b->reason_names.items[order[k]];
 		char *label = xstrfmt("  %s", name);
+		size_t n = reason_count(a, name);
 
-		print_total_n(f, lw, label, reason_count(a, name),
-			      &b->reason_counts[order[k]]);
+		pair_row(&x, label, &n, b->reason_counts[order[k]]);
 		free(label);
 	}
 	for (size_t i = 0; i < a->reason_names.nr; i++) {
-		size_t zero = 0;
 		char *label;
 
 		if (reason_count(b, a->reason_names.items[i]))
 			continue;
 		label = xstrfmt("  %s", a->reason_names.items[i]);
-		print_total_n(f, lw, label, a->reason_counts[i], &zero);
+		pair_row(&x, label, &a->reason_counts[i], 0);
 		free(label);
 	}
-	print_total_n(f, lw, "misses", a->misses, &b->misses);
-	print_total_n(f, lw, "missed changes", a->missed_changes, &b->missed_changes);
-	print_total_n(f, lw, "disagreements", a->disagreements, &b->disagreements);
-	print_total(f, lw, "gate minutes", ma, mb);
-	print_delta(f, lw, "escapes closed", run->escapes_closed);
-	print_delta(f, lw, "escapes opened", run->escapes_opened);
-	print_delta(f, lw, "extra force-full", run->extra_force_full);
+	pair_row(&x, "misses", &a->misses, b->misses);
+	pair_row(&x, "missed changes", &a->missed_changes, b->missed_changes);
+	pair_row(&x, "disagreements", &a->disagreements, b->disagreements);
+	print_totals_table(f, &x);
+	print_minutes(f, lw, a->minutes, &b->minutes);
+	x = TOTALS_TABLE(pair_columns, lw);
+	pair_row(&x, "escapes closed", NULL, run->escapes_closed);
+	pair_row(&x, "escapes opened", NULL, run->escapes_opened);
+	pair_row(&x, "extra force-full", NULL, run->extra_force_full);
+	print_totals_table(f, &x);
 	if (!run->has_store) {
 		fputs("  (no store: no measured wall-clock)\n", f);
 	} else {
@@ -479,7 +530,6 @@ static void print_totals_pair(const struct replay_run *run, FILE *f)
 		print_estimate_basis(run, f);
 	}
 	free(order);
-	free(fa), free(fb), free(ma), free(mb);
 }
 
 typedef void row_fn(const struct replay_run *run, const struct replay_change *ch,
