@@ -752,38 +752,71 @@ static const struct table_column reason_columns[] = {
 	{ .key = "changes", .type = CELL_COUNT },
 };
 
+/* The totals, the proposal's column only with a proposal; an empty cell "| |". */
+static const struct table_column md_total_columns[] = {
+	{ .key = "total", .type = CELL_TEXT },
+	{ .key = "baseline", .type = CELL_COUNT, .md_tight = true },
+	{ .key = "proposal", .type = CELL_COUNT },
+};
+
+static const struct table_column md_minutes_columns[] = {
+	{ .key = "total", .type = CELL_TEXT },
+	{ .key = "baseline", .type = CELL_MINUTES, .plain = true, .na = "n/a" },
+	{ .key = "proposal", .type = CELL_MINUTES, .plain = true, .na = "n/a" },
+};
+
+/* A totals row: the baseline's count (NULL: none) and the proposal's, if one. */
+static void md_total_row(struct table *t, const struct replay_run *run, const char *label,
+			 const size_t *a, size_t b)
+{
+	table_row(t);
+	table_str(t, label);
+	table_count_known(t, a, a ? (int64_t)*a : 0);
+	if (run->has_proposal)
+		table_count(t, (int64_t)b);
+}
+
+static void print_md_totals(const struct replay_run *run, FILE *f)
+{
+	const struct replay_totals *a = &run->tb, *b = &run->tp;
+	size_t nr_cols = run->has_proposal ? 3 : 2;
+	struct table t = TABLE_INIT(md_total_columns), m = TABLE_INIT(md_minutes_columns);
+
+	t.nr_cols = m.nr_cols = nr_cols;
+	md_total_row(&t, run, "changes", &a->changes, b->changes);
+	md_total_row(&t, run, "force-full", &a->force_full, b->force_full);
+	md_total_row(&t, run, "misses", &a->misses, b->misses);
+	md_total_row(&t, run, "missed changes", &a->missed_changes, b->missed_changes);
+	md_total_row(&t, run, "disagreements", &a->disagreements, b->disagreements);
+	fputc('\n', f);
+	table_print(&t, FORMAT_MD, f);
+	table_release(&t);
+	/* The minutes and the proposal's escapes: rows of their own types, headless. */
+	m.no_header = t.no_header = true;
+	table_row(&m);
+	table_str(&m, "gate minutes");
+	table_number(&m, a->minutes);
+	if (run->has_proposal)
+		table_number(&m, b->minutes);
+	table_print(&m, FORMAT_MD, f);
+	table_release(&m);
+	if (run->has_proposal) {
+		md_total_row(&t, run, "escapes closed", NULL, run->escapes_closed);
+		md_total_row(&t, run, "escapes opened", NULL, run->escapes_opened);
+		table_print(&t, FORMAT_MD, f);
+		table_release(&t);
+	}
+}
+
 void replay_print_md(const struct replay_run *run, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT, branch = STRBUF_INIT;
 	const struct replay_totals *t = &run->tb;
-	char *ma = minutes_text(run->tb.minutes), *mb = minutes_text(run->tp.minutes);
 
 	md_escape(&branch, run->branch ? run->branch : "HEAD");
 	fprintf(f, "## Replay of %s at `%.12s`\n\n", branch.buf, run->history.tip);
 	print_changes(run, FORMAT_MD, f);
-	fputs("\n| total | baseline |", f);
-	if (run->has_proposal)
-		fputs(" proposal |\n|---|---:|---:|\n", f);
-	else
-		fputs("\n|---|---:|\n", f);
-#define MD_ROW(label, fmt, a, b)                                              \
-	do {                                                                  \
-		fprintf(f, "| %s | " fmt " |", label, a);                     \
-		if (run->has_proposal)                                        \
-			fprintf(f, " " fmt " |", b);                          \
-		fputc('\n', f);                                               \
-	} while (0)
-	MD_ROW("changes", "%zu", t->changes, run->tp.changes);
-	MD_ROW("force-full", "%zu", t->force_full, run->tp.force_full);
-	MD_ROW("misses", "%zu", t->misses, run->tp.misses);
-	MD_ROW("missed changes", "%zu", t->missed_changes, run->tp.missed_changes);
-	MD_ROW("disagreements", "%zu", t->disagreements, run->tp.disagreements);
-	MD_ROW("gate minutes", "%s", ma, mb);
-	if (run->has_proposal) {
-		fprintf(f, "| escapes closed | | %zu |\n", run->escapes_closed);
-		fprintf(f, "| escapes opened | | %zu |\n", run->escapes_opened);
-	}
-#undef MD_ROW
+	print_md_totals(run, f);
 	if (run->builtin.nr) {
 		struct strbuf line = STRBUF_INIT;
 
@@ -807,7 +840,6 @@ void replay_print_md(const struct replay_run *run, FILE *f)
 		table_release(&r);
 		free(order);
 	}
-	free(ma), free(mb);
 	strbuf_release(&sb);
 	strbuf_release(&branch);
 }
