@@ -425,6 +425,51 @@ static size_t shown_columns(const struct table *t, enum output_format f, size_t 
 	return shown_nr;
 }
 
+/* The characters of s[0, len): its bytes but UTF-8's continuation bytes. */
+static size_t chars(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * A text_fixed column's cell s: cut to its text_width (text_cut), then
+ * padded to it in characters, on the left when aligned right, else on the
+ * right unless it is the line's last.
+ */
+static void put_fixed(struct strbuf *sb, const struct table_column *c, const char *s,
+		      bool right, bool last)
+{
+	size_t w = c->text_width > 0 ? (size_t)c->text_width : 0;
+	size_t len = strlen(s), n = chars(s, len);
+	const char *cut = "";
+
+	if (c->text_cut && n > w) {
+		/* As many whole characters as leave room for the "...". */
+		len = 0;
+		n = 0;
+		while (s[len] && n + 3 < w) {
+			len++;
+			while (((unsigned char)s[len] & 0xc0) == 0x80)
+				len++;
+			n++;
+		}
+		if (w >= 3) {
+			cut = "...";
+			n += 3;
+		}
+	}
+	if (right && n < w)
+		strbuf_addf(sb, "%*s", (int)(w - n), "");
+	strbuf_add(sb, s, len);
+	strbuf_addstr(sb, cut);
+	if (!right && !last && n < w)
+		strbuf_addf(sb, "%*s", (int)(w - n), "");
+}
+
 static void write_text(const struct table *t, struct strbuf *sb)
 {
 	size_t *order, shown_nr = shown_columns(t, FORMAT_TEXT, &order);
@@ -454,13 +499,22 @@ static void write_text(const struct table *t, struct strbuf *sb)
 			const char *s = row ? text[(row - 1) * t->nr_cols + order[k]].buf : head(c);
 			const char *sgr = row && t->color ? cell(t, row - 1, order[k])->sgr : NULL;
 			size_t pad = width[order[k]] - strlen(s);
+			bool right = numeric(c) && !c->left;
 
 			if (k)
 				strbuf_addf(sb, "%*s", c->gap ? c->gap : 2, "");
-			if (numeric(c))
+			if (right && !c->text_fixed)
 				strbuf_addf(sb, "%*s", (int)pad, "");
-			strbuf_addf(sb, "%s%s%s", sgr ? sgr : "", s, sgr ? COLOR_RESET : "");
-			if (!numeric(c) && k + 1 < shown_nr)
+			/* A fixed cell's padding is its own, inside the colour. */
+			if (sgr)
+				strbuf_addstr(sb, sgr);
+			if (c->text_fixed)
+				put_fixed(sb, c, s, right, k + 1 == shown_nr);
+			else
+				strbuf_addstr(sb, s);
+			if (sgr)
+				strbuf_addstr(sb, COLOR_RESET);
+			if (!c->text_fixed && !right && k + 1 < shown_nr)
 				strbuf_addf(sb, "%*s", (int)pad, "");
 		}
 		strbuf_addch(sb, '\n');
@@ -588,9 +642,13 @@ static void write_md(const struct table *t, struct strbuf *sb)
 	}
 	for (size_t row = 0; row < t->nr_rows; row++) {
 		for (size_t k = 0; k < n; k++) {
+			size_t at;
+
 			strbuf_addstr(sb, "| ");
+			at = sb->len;
 			put_md_cell(sb, &t->cols[order[k]], cell(t, row, order[k]));
-			strbuf_addch(sb, ' ');
+			if (sb->len > at || !t->cols[order[k]].md_tight)
+				strbuf_addch(sb, ' ');
 		}
 		strbuf_addstr(sb, "|\n");
 	}

@@ -124,10 +124,19 @@ struct table_column {
 	bool delta;		/* text, md, html: a fractional number as a change, %+.1f, no unit */
 	bool plain;		/* text, md, html: a fractional number as %.1f, no unit (the head's) */
 	bool right;		/* text, md, html: aligned right, as numbers are */
+	bool left;		/* text: aligned left though a number (replay's PR column) */
+	bool text_fixed;	/* text: each cell padded to text_width alone, in
+				 * characters, as printf's "%-*s" pads it: a longer cell
+				 * widens its own line, never its column (a layout kept
+				 * across tables, as replay's totals) */
+	bool text_cut;		/* text, with text_fixed: a longer cell cut to
+				 * text_width, ending in "..." */
 	int places;		/* text, md, html: a rate's (as a percentage), a delta's or a
 				 * plain number's decimals (0: one) */
 	int md_width;		/* md: a cell padded on the left to this width (report's
 				 * per-day table keeps its text's alignment); 0: none */
+	bool md_tight;		/* md: an empty cell is "| |", as a table written by
+				 * hand had it (replay's totals), not "|  |" */
 	const char *html_key;	/* html: the cell's data-key is the table's html_row_key,
 				 * the row's JSON index and this ("proposals.3.forced"),
 				 * its data-value the JSON's number (a page's figure the

@@ -11,28 +11,10 @@
 
 #define WIDTH 80
 
-static char *date_of(int64_t ms)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	time_format_date(&sb, ms);
-	return strbuf_detach(&sb, NULL);
-}
-
-static char *pr_of(const struct replay_commit *c)
-{
-	return c->has_pr ? xstrfmt("#%" PRId64, c->pr) : xstrdup("-");
-}
-
-static char *changed_of(const struct replay_commit *c)
-{
-	return replay_paths_known(c) ? xstrfmt("%zu", c->paths.nr) : xstrdup("?");
-}
-
-static char *selected_of(const struct replay_outcome *o)
-{
-	return o->has_selected ? xstrfmt("%" PRId64, o->selected) : xstrdup("-");
-}
+/* A table of the columns single, or pair's with a proposal (static arrays both). */
+#define RUN_TABLE(run, single, pair)                                            \
+	((run)->has_proposal ? (struct table){ .cols = (pair), .nr_cols = ARRAY_SIZE(pair) } \
+			     : (struct table){ .cols = (single), .nr_cols = ARRAY_SIZE(single) })
 
 static void join(struct strbuf *sb, const struct strlist *l, const char *sep)
 {
@@ -43,15 +25,24 @@ static void join(struct strbuf *sb, const struct strlist *l, const char *sep)
 	}
 }
 
-/* Columns s takes once sanitized (one per UTF-8 character). */
+/* Columns sanitized text takes: one per UTF-8 character. */
+static size_t columns(const char *s, size_t len)
+{
+	size_t cols = 0;
+
+	for (size_t j = 0; j < len; j++)
+		cols += ((unsigned char)s[j] & 0xc0) != 0x80;
+	return cols;
+}
+
+/* Columns s takes once sanitized. */
 static size_t display_width(const char *s)
 {
 	struct strbuf clean = STRBUF_INIT;
-	size_t cols = 0;
+	size_t cols;
 
 	sanitize_text(&clean, s, strlen(s));
-	for (size_t j = 0; j < clean.len; j++)
-		cols += ((unsigned char)clean.buf[j] & 0xc0) != 0x80;
+	cols = columns(clean.buf, clean.len);
 	strbuf_release(&clean);
 	return cols;
 }
@@ -63,8 +54,7 @@ static void add_cell(struct strbuf *out, const char *s, size_t room)
 	size_t cols = 0, i = 0;
 
 	sanitize_text(&clean, s, strlen(s));
-	for (size_t j = 0; j < clean.len; j++)
-		cols += ((unsigned char)clean.buf[j] & 0xc0) != 0x80;
+	cols = columns(clean.buf, clean.len);
 	if (cols <= room) {
 		strbuf_add(out, clean.buf, clean.len);
 		strbuf_release(&clean);
@@ -136,33 +126,123 @@ static void print_header(const struct replay_run *run, FILE *f)
 	strbuf_release(&line);
 }
 
+/* Each line of sb to f, its trailing spaces (an empty last cell's gap) cut. */
+static void print_lines(FILE *f, const struct strbuf *sb)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (const char *p = sb->buf, *nl; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		strbuf_add(&line, p, (size_t)(nl - p));
+		print_line(f, &line);
+		if (!*nl)
+			break;
+	}
+	strbuf_release(&line);
+}
+
+/* A table in text, its lines as print_lines writes them. */
+static void print_table(FILE *f, const struct table *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	table_write(t, FORMAT_TEXT, &sb);
+	print_lines(f, &sb);
+	strbuf_release(&sb);
+}
+
+/*
+ * The text's change rows: columns of fixed widths (text_width), so every
+ * row, a table of its own (print_rows streams them), lines up under the
+ * header. A wider cell (a PR of eight digits) widens its row alone.
+ */
+#define TEXT_CHANGE_COLUMNS                                                             \
+	{ .key = "commit", .head = "COMMIT", .type = CELL_ID, .text_width = 10 },         \
+	{ .key = "pr", .head = "PR", .type = CELL_PR, .gap = 1, .text_width = 6,          \
+	  .left = true },                                                                 \
+	{ .key = "date", .head = "DATE", .type = CELL_DATE, .gap = 1, .text_width = 10 }, \
+	{ .key = "changed", .head = "CHG", .type = CELL_COUNT, .gap = 1, .text_width = 4, \
+	  .na = "?" }
+
+static const struct table_column text_change_columns[] = {
+	TEXT_CHANGE_COLUMNS,
+	{ .key = "decision", .head = "DECISION", .type = CELL_CLASS, .gap = 1, .text_width = 10 },
+	{ .key = "selected", .head = "SEL", .type = CELL_COUNT, .gap = 1, .text_width = 5 },
+	{ .key = "missed", .head = "MISS", .type = CELL_COUNT, .gap = 1, .text_width = 4 },
+	/* Only when the line stays within WIDTH; else a "reasons:" note. */
+	{ .key = "reasons", .head = "REASONS", .type = CELL_TEXT },
+};
+
+static const struct table_column text_change_columns_pair[] = {
+	TEXT_CHANGE_COLUMNS,
+	{ .key = "baseline", .head = "BASELINE", .type = CELL_CLASS, .gap = 1, .text_width = 10 },
+	{ .key = "missed", .head = "MISS", .type = CELL_COUNT, .gap = 1, .text_width = 4 },
+	{ .key = "proposal", .head = "PROPOSAL", .type = CELL_CLASS, .text_width = 10 },
+	{ .key = "proposal_missed", .head = "MISS", .type = CELL_COUNT, .gap = 1,
+	  .text_width = 4 },
+	/* "*" where the proposal decides otherwise. */
+	{ .key = "differs", .head = "", .type = CELL_TEXT },
+};
+
+static struct table text_change_table(const struct replay_run *run)
+{
+	return RUN_TABLE(run, text_change_columns, text_change_columns_pair);
+}
+
+/* A change's text row into t; reasons is the baseline's, or NULL: a proposal's row. */
+static void text_change_row(struct table *t, const struct replay_change *ch,
+			    const char *reasons)
+{
+	const struct replay_commit *c = ch->commit;
+	char *shortsha = xstrfmt("%.10s", c->sha);
+
+	table_row(t);
+	table_str(t, shortsha);
+	table_pr(t, c->has_pr, c->pr);
+	table_time(t, c->date);
+	table_count_known(t, replay_paths_known(c), (int64_t)c->paths.nr);
+	table_str(t, replay_decision_name(ch->base.decision));
+	if (reasons) {
+		table_count_known(t, ch->base.has_selected, ch->base.selected);
+		table_count(t, (int64_t)ch->base.missed.nr);
+		table_str(t, reasons);
+	} else {
+		table_count(t, (int64_t)ch->base.missed.nr);
+		table_str(t, replay_decision_name(ch->prop.decision));
+		table_count(t, (int64_t)ch->prop.missed.nr);
+		table_str(t, ch->base.decision != ch->prop.decision ? "*" : "");
+	}
+	free(shortsha);
+}
+
+/* A change's text row, then its notes (prose lines under it). */
 static void print_row(const struct replay_run *run, const struct replay_change *ch,
 		      FILE *f)
 {
-	const struct replay_commit *c = ch->commit;
+	struct table t = text_change_table(run);
 	struct strbuf line = STRBUF_INIT, reasons = STRBUF_INIT;
-	char *pr = pr_of(c), *date = date_of(c->date), *chg = changed_of(c);
 
-	strbuf_addf(&line, "%.10s %-6s %-10s %4s ", c->sha, pr, date, chg);
+	t.no_header = true;
 	if (!run->has_proposal) {
-		char *sel = selected_of(&ch->base);
-
-		strbuf_addf(&line, "%-10s %5s %4zu  ",
-			    replay_decision_name(ch->base.decision), sel,
-			    ch->base.missed.nr);
 		join(&reasons, &ch->base.reasons, ", ");
-		if (line.len + display_width(reasons.buf) <= WIDTH) {
-			add_cell(&line, reasons.buf, WIDTH - line.len);
+		text_change_row(&t, ch, reasons.buf);
+		table_write(&t, FORMAT_TEXT, &line);
+		/* The reasons in the row when it stays within WIDTH (the cells
+		 * are sanitized: a character a column). */
+		if (columns(line.buf, line.len - 1) <= WIDTH) {
 			strbuf_reset(&reasons);
+		} else {
+			table_release(&t);
+			strbuf_reset(&line);
+			text_change_row(&t, ch, "");
+			table_write(&t, FORMAT_TEXT, &line);
 		}
-		free(sel);
 	} else {
-		strbuf_addf(&line, "%-10s %4zu  %-10s %4zu%s",
-			    replay_decision_name(ch->base.decision), ch->base.missed.nr,
-			    replay_decision_name(ch->prop.decision), ch->prop.missed.nr,
-			    ch->base.decision != ch->prop.decision ? "  *" : "");
+		text_change_row(&t, ch, NULL);
+		table_write(&t, FORMAT_TEXT, &line);
 	}
-	print_line(f, &line);
+	print_lines(f, &line);
+	table_release(&t);
 	if (!run->has_proposal && reasons.len)
 		print_note(f, "reasons", reasons.buf);
 	if (run->has_proposal && ch->base.decision != ch->prop.decision) {
@@ -183,17 +263,8 @@ static void print_row(const struct replay_run *run, const struct replay_change *
 	}
 	if (ch->base.disagrees)
 		print_note(f, "disagrees", ch->base.disagreement);
-	free(pr);
-	free(date);
-	free(chg);
 	strbuf_release(&line);
 	strbuf_release(&reasons);
-}
-
-static char *rate_text(size_t n, size_t of)
-{
-	return of ? xstrfmt("%zu (%.1f%%)", n, 100.0 * (double)n / (double)of)
-		  : xstrfmt("%zu", n);
 }
 
 static char *minutes_text(double m)
@@ -245,48 +316,95 @@ static int label_width(const struct replay_totals *t, const struct replay_totals
 	return w > max ? max : w;
 }
 
-/* A row of the totals: label (sanitized, cut to width) and the cells. */
-static void print_total(FILE *f, int lw, const char *label, const char *a,
-			const char *b)
-{
-	struct strbuf line = STRBUF_INIT;
+/*
+ * The text totals: a label column cut to label_width's width (set at run
+ * time) and figures of fixed widths (text_fixed), so the counts, the gate
+ * minutes and the proposal-only figures, tables of their own, line up as
+ * one; a wider figure widens its own line alone.
+ */
+#define TOTAL_LABEL_COLUMN \
+	{ .key = "total", .head = "", .type = CELL_TEXT, .text_fixed = true, .text_cut = true }
 
-	add_cell(&line, label, (size_t)lw);
-	while (display_width(line.buf) < (size_t)lw)
-		strbuf_addch(&line, ' ');
+/* The baseline alone: a count, then what it means ("tests in 3 changes"). */
+static const struct table_column total_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_COUNT, .gap = 1, .text_width = 8, .text_fixed = true },
+	{ .key = "meaning", .type = CELL_TEXT, .gap = 1 },
+};
+
+static const struct table_column total_minutes_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_MINUTES, .plain = true, .na = "n/a", .gap = 1,
+	  .text_width = 8, .text_fixed = true },
+};
+
+/* Baseline and proposal side by side; a proposal-only figure has no baseline. */
+static const struct table_column pair_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_COUNT, .gap = 1, .text_width = 12, .text_fixed = true,
+	  .na = "" },
+	{ .key = "proposal", .type = CELL_COUNT, .gap = 1, .text_width = 12, .text_fixed = true },
+};
+
+static const struct table_column pair_minutes_columns[] = {
+	TOTAL_LABEL_COLUMN,
+	{ .key = "baseline", .type = CELL_MINUTES, .plain = true, .na = "n/a", .gap = 1,
+	  .text_width = 12, .text_fixed = true },
+	{ .key = "proposal", .type = CELL_MINUTES, .plain = true, .na = "n/a", .gap = 1,
+	  .text_width = 12, .text_fixed = true },
+};
+
+/* A totals table of cols (n of them), its label column lw wide; free cols' copy after. */
+static struct table totals_table(const struct table_column *cols, size_t n, int lw)
+{
+	struct table_column *own = xcalloc(n, sizeof(*own));
+	struct table t = { .cols = own, .nr_cols = n, .no_header = true };
+
+	memcpy(own, cols, n * sizeof(*own));
+	own[0].text_width = lw;
+	return t;
+}
+
+#define TOTALS_TABLE(cols, lw) totals_table((cols), ARRAY_SIZE(cols), (lw))
+
+/* print_table, then table_release and the columns' copy freed. */
+static void print_totals_table(FILE *f, struct table *t)
+{
+	print_table(f, t);
+	table_release(t);
+	free((void *)t->cols);
+}
+
+/* A baseline count's row: label, the figure, what it means (NULL: nothing). */
+static void total_row(struct table *t, const char *label, size_t n, const char *meaning)
+{
+	table_row(t);
+	table_str(t, label);
+	table_count(t, (int64_t)n);
+	table_str(t, meaning ? meaning : "");
+}
+
+/* A row of baseline and proposal counts; a NULL a: the proposal's alone. */
+static void pair_row(struct table *t, const char *label, const size_t *a, size_t b)
+{
+	table_row(t);
+	table_str(t, label);
+	table_count_known(t, a, a ? (int64_t)*a : 0);
+	table_count(t, (int64_t)b);
+}
+
+/* The gate minutes' row, the baseline's and (b) the proposal's. */
+static void print_minutes(FILE *f, int lw, double a, const double *b)
+{
+	struct table t = b ? TOTALS_TABLE(pair_minutes_columns, lw)
+			   : TOTALS_TABLE(total_minutes_columns, lw);
+
+	table_row(&t);
+	table_str(&t, "gate minutes");
+	table_number(&t, a);
 	if (b)
-		strbuf_addf(&line, " %12s %12s", a, b);
-	else
-		strbuf_addf(&line, " %8s", a);
-	print_line(f, &line);
-	strbuf_release(&line);
-}
-
-/* A single-column row: the figure aligned, then what it means. */
-static void print_single(FILE *f, int lw, const char *label, size_t n,
-			 const char *fmt, ...) ATTR_FORMAT(5, 6);
-static void print_single(FILE *f, int lw, const char *label, size_t n,
-			 const char *fmt, ...)
-{
-	struct strbuf value = STRBUF_INIT;
-	va_list ap;
-
-	strbuf_addf(&value, "%8zu", n);
-	va_start(ap, fmt);
-	strbuf_vaddf(&value, fmt, ap);
-	va_end(ap);
-	fprintf(f, "%-*s %s\n", lw, label, value.buf);
-	strbuf_release(&value);
-}
-
-static void print_total_n(FILE *f, int lw, const char *label, size_t a,
-			  const size_t *b)
-{
-	char *x = xstrfmt("%zu", a), *y = b ? xstrfmt("%zu", *b) : NULL;
-
-	print_total(f, lw, label, x, y);
-	free(x);
-	free(y);
+		table_number(&t, *b);
+	print_totals_table(f, &t);
 }
 
 /* How the minutes were estimated. */
@@ -315,29 +433,32 @@ static void print_totals_single(const struct replay_run *run, FILE *f)
 	const struct replay_totals *t = &run->tb;
 	size_t *order = reason_order(t);
 	int lw = label_width(t, NULL, 16, 46);
-	char *min = minutes_text(t->minutes);
+	struct table x = TOTALS_TABLE(total_columns, lw);
+	char *meaning;
 
 	fputc('\n', f);
-	print_single(f, lw, "changes", t->changes, "%s", "");
-	if (t->changes)
-		print_single(f, lw, "force-full", t->force_full, " (%.1f%%)",
-			     100.0 * (double)t->force_full / (double)t->changes);
-	else
-		print_single(f, lw, "force-full", t->force_full, "%s", "");
+	total_row(&x, "changes", t->changes, NULL);
+	meaning = t->changes ? xstrfmt("(%.1f%%)", 100.0 * (double)t->force_full /
+					 (double)t->changes) : NULL;
+	total_row(&x, "force-full", t->force_full, meaning);
+	free(meaning);
 	for (size_t k = 0; k < t->reason_names.nr; k++) {
 		char *label = xstrfmt("  %s", t->reason_names.items[order[k]]);
 
-		print_total_n(f, lw, label, t->reason_counts[order[k]], NULL);
+		total_row(&x, label, t->reason_counts[order[k]], NULL);
 		free(label);
 	}
-	print_single(f, lw, "selected", t->selected, "%s", "");
-	print_single(f, lw, "rules-only", t->rules_only, "%s", "");
-	print_single(f, lw, "nothing", t->nothing, "%s", "");
-	print_single(f, lw, "misses", t->misses, " tests in %zu changes",
-		     t->missed_changes);
-	print_single(f, lw, "disagreements", t->disagreements, " of %zu recorded",
-		     t->recorded);
-	print_total(f, lw, "gate minutes", min, NULL);
+	total_row(&x, "selected", t->selected, NULL);
+	total_row(&x, "rules-only", t->rules_only, NULL);
+	total_row(&x, "nothing", t->nothing, NULL);
+	meaning = xstrfmt("tests in %zu changes", t->missed_changes);
+	total_row(&x, "misses", t->misses, meaning);
+	free(meaning);
+	meaning = xstrfmt("of %zu recorded", t->recorded);
+	total_row(&x, "disagreements", t->disagreements, meaning);
+	free(meaning);
+	print_totals_table(f, &x);
+	print_minutes(f, lw, t->minutes, NULL);
 	if (!run->has_store) {
 		fputs("  (no store: no measured wall-clock)\n", f);
 	} else {
@@ -345,55 +466,62 @@ static void print_totals_single(const struct replay_run *run, FILE *f)
 		print_estimate_basis(run, f);
 	}
 	free(order);
-	free(min);
 }
 
-/* A proposal-only figure (the baseline column stays empty). */
-static void print_delta(FILE *f, int lw, const char *label, size_t n)
+/* A force-full count and (when there are changes) its rate, "12 (4.9%)". */
+static void force_full_cell(struct table *x, const struct replay_totals *t)
 {
-	char *x = xstrfmt("%zu", n);
+	table_count(x, (int64_t)t->force_full);
+	if (t->changes) {
+		char *pct = xstrfmt("(%.1f%%)", 100.0 * (double)t->force_full /
+				    (double)t->changes);
 
-	print_total(f, lw, label, "", x);
-	free(x);
+		table_part(x, PART_SPACE, PART_TEXT, pct);
+		free(pct);
+	}
 }
 
 static void print_totals_pair(const struct replay_run *run, FILE *f)
 {
 	const struct replay_totals *a = &run->tb, *b = &run->tp;
 	int lw = label_width(a, b, 24, 52);
-	char *fa = rate_text(a->force_full, a->changes), *fb = rate_text(b->force_full, b->changes);
-	char *ma = minutes_text(a->minutes), *mb = minutes_text(b->minutes);
+	struct table x = TOTALS_TABLE(pair_columns, lw);
 	size_t *order = reason_order(b);
 
 	fputc('\n', f);
-	print_total(f, lw, "", "baseline", "proposal");
-	print_total_n(f, lw, "changes", a->changes, &b->changes);
-	print_total(f, lw, "force-full", fa, fb);
+	x.no_header = false;
+	pair_row(&x, "changes", &a->changes, b->changes);
+	table_row(&x);
+	table_str(&x, "force-full");
+	force_full_cell(&x, a);
+	force_full_cell(&x, b);
 	for (size_t k = 0; k < b->reason_names.nr; k++) {
 		const char *name = b->reason_names.items[order[k]];
 		char *label = xstrfmt("  %s", name);
+		size_t n = reason_count(a, name);
 
-		print_total_n(f, lw, label, reason_count(a, name),
-			      &b->reason_counts[order[k]]);
+		pair_row(&x, label, &n, b->reason_counts[order[k]]);
 		free(label);
 	}
 	for (size_t i = 0; i < a->reason_names.nr; i++) {
-		size_t zero = 0;
 		char *label;
 
 		if (reason_count(b, a->reason_names.items[i]))
 			continue;
 		label = xstrfmt("  %s", a->reason_names.items[i]);
-		print_total_n(f, lw, label, a->reason_counts[i], &zero);
+		pair_row(&x, label, &a->reason_counts[i], 0);
 		free(label);
 	}
-	print_total_n(f, lw, "misses", a->misses, &b->misses);
-	print_total_n(f, lw, "missed changes", a->missed_changes, &b->missed_changes);
-	print_total_n(f, lw, "disagreements", a->disagreements, &b->disagreements);
-	print_total(f, lw, "gate minutes", ma, mb);
-	print_delta(f, lw, "escapes closed", run->escapes_closed);
-	print_delta(f, lw, "escapes opened", run->escapes_opened);
-	print_delta(f, lw, "extra force-full", run->extra_force_full);
+	pair_row(&x, "misses", &a->misses, b->misses);
+	pair_row(&x, "missed changes", &a->missed_changes, b->missed_changes);
+	pair_row(&x, "disagreements", &a->disagreements, b->disagreements);
+	print_totals_table(f, &x);
+	print_minutes(f, lw, a->minutes, &b->minutes);
+	x = TOTALS_TABLE(pair_columns, lw);
+	pair_row(&x, "escapes closed", NULL, run->escapes_closed);
+	pair_row(&x, "escapes opened", NULL, run->escapes_opened);
+	pair_row(&x, "extra force-full", NULL, run->extra_force_full);
+	print_totals_table(f, &x);
 	if (!run->has_store) {
 		fputs("  (no store: no measured wall-clock)\n", f);
 	} else {
@@ -402,7 +530,6 @@ static void print_totals_pair(const struct replay_run *run, FILE *f)
 		print_estimate_basis(run, f);
 	}
 	free(order);
-	free(fa), free(fb), free(ma), free(mb);
 }
 
 typedef void row_fn(const struct replay_run *run, const struct replay_change *ch,
@@ -470,14 +597,11 @@ static void builtin_line(const struct replay_run *run, struct strbuf *sb)
 
 void replay_print_text(const struct replay_run *run, FILE *f)
 {
+	struct table head = text_change_table(run);
+
 	print_header(run, f);
 	fputc('\n', f);
-	if (!run->has_proposal)
-		fprintf(f, "%-10s %-6s %-10s %4s %-10s %5s %4s  %s\n", "COMMIT", "PR",
-			"DATE", "CHG", "DECISION", "SEL", "MISS", "REASONS");
-	else
-		fprintf(f, "%-10s %-6s %-10s %4s %-10s %4s  %-10s %4s\n", "COMMIT",
-			"PR", "DATE", "CHG", "BASELINE", "MISS", "PROPOSAL", "MISS");
+	print_table(f, &head);
 	print_rows(run, f, print_row);
 	if (run->has_proposal)
 		print_totals_pair(run, f);
@@ -583,13 +707,7 @@ static void change_row(struct table *t, const struct replay_run *run,
 
 static struct table change_table(const struct replay_run *run)
 {
-	struct table t = TABLE_INIT(change_columns);
-
-	if (run->has_proposal) {
-		t.cols = change_columns_pair;
-		t.nr_cols = ARRAY_SIZE(change_columns_pair);
-	}
-	return t;
+	return RUN_TABLE(run, change_columns, change_columns_pair);
 }
 
 /* One change's row alone (print_rows' row: a table of one row, headless). */
@@ -634,38 +752,71 @@ static const struct table_column reason_columns[] = {
 	{ .key = "changes", .type = CELL_COUNT },
 };
 
+/* The totals, the proposal's column only with a proposal; an empty cell "| |". */
+static const struct table_column md_total_columns[] = {
+	{ .key = "total", .type = CELL_TEXT },
+	{ .key = "baseline", .type = CELL_COUNT, .md_tight = true },
+	{ .key = "proposal", .type = CELL_COUNT },
+};
+
+static const struct table_column md_minutes_columns[] = {
+	{ .key = "total", .type = CELL_TEXT },
+	{ .key = "baseline", .type = CELL_MINUTES, .plain = true, .na = "n/a" },
+	{ .key = "proposal", .type = CELL_MINUTES, .plain = true, .na = "n/a" },
+};
+
+/* A totals row: the baseline's count (NULL: none) and the proposal's, if one. */
+static void md_total_row(struct table *t, const struct replay_run *run, const char *label,
+			 const size_t *a, size_t b)
+{
+	table_row(t);
+	table_str(t, label);
+	table_count_known(t, a, a ? (int64_t)*a : 0);
+	if (run->has_proposal)
+		table_count(t, (int64_t)b);
+}
+
+static void print_md_totals(const struct replay_run *run, FILE *f)
+{
+	const struct replay_totals *a = &run->tb, *b = &run->tp;
+	size_t nr_cols = run->has_proposal ? 3 : 2;
+	struct table t = TABLE_INIT(md_total_columns), m = TABLE_INIT(md_minutes_columns);
+
+	t.nr_cols = m.nr_cols = nr_cols;
+	md_total_row(&t, run, "changes", &a->changes, b->changes);
+	md_total_row(&t, run, "force-full", &a->force_full, b->force_full);
+	md_total_row(&t, run, "misses", &a->misses, b->misses);
+	md_total_row(&t, run, "missed changes", &a->missed_changes, b->missed_changes);
+	md_total_row(&t, run, "disagreements", &a->disagreements, b->disagreements);
+	fputc('\n', f);
+	table_print(&t, FORMAT_MD, f);
+	table_release(&t);
+	/* The minutes and the proposal's escapes: rows of their own types, headless. */
+	m.no_header = t.no_header = true;
+	table_row(&m);
+	table_str(&m, "gate minutes");
+	table_number(&m, a->minutes);
+	if (run->has_proposal)
+		table_number(&m, b->minutes);
+	table_print(&m, FORMAT_MD, f);
+	table_release(&m);
+	if (run->has_proposal) {
+		md_total_row(&t, run, "escapes closed", NULL, run->escapes_closed);
+		md_total_row(&t, run, "escapes opened", NULL, run->escapes_opened);
+		table_print(&t, FORMAT_MD, f);
+		table_release(&t);
+	}
+}
+
 void replay_print_md(const struct replay_run *run, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT, branch = STRBUF_INIT;
 	const struct replay_totals *t = &run->tb;
-	char *ma = minutes_text(run->tb.minutes), *mb = minutes_text(run->tp.minutes);
 
 	md_escape(&branch, run->branch ? run->branch : "HEAD");
 	fprintf(f, "## Replay of %s at `%.12s`\n\n", branch.buf, run->history.tip);
 	print_changes(run, FORMAT_MD, f);
-	fputs("\n| total | baseline |", f);
-	if (run->has_proposal)
-		fputs(" proposal |\n|---|---:|---:|\n", f);
-	else
-		fputs("\n|---|---:|\n", f);
-#define MD_ROW(label, fmt, a, b)                                              \
-	do {                                                                  \
-		fprintf(f, "| %s | " fmt " |", label, a);                     \
-		if (run->has_proposal)                                        \
-			fprintf(f, " " fmt " |", b);                          \
-		fputc('\n', f);                                               \
-	} while (0)
-	MD_ROW("changes", "%zu", t->changes, run->tp.changes);
-	MD_ROW("force-full", "%zu", t->force_full, run->tp.force_full);
-	MD_ROW("misses", "%zu", t->misses, run->tp.misses);
-	MD_ROW("missed changes", "%zu", t->missed_changes, run->tp.missed_changes);
-	MD_ROW("disagreements", "%zu", t->disagreements, run->tp.disagreements);
-	MD_ROW("gate minutes", "%s", ma, mb);
-	if (run->has_proposal) {
-		fprintf(f, "| escapes closed | | %zu |\n", run->escapes_closed);
-		fprintf(f, "| escapes opened | | %zu |\n", run->escapes_opened);
-	}
-#undef MD_ROW
+	print_md_totals(run, f);
 	if (run->builtin.nr) {
 		struct strbuf line = STRBUF_INIT;
 
@@ -689,7 +840,6 @@ void replay_print_md(const struct replay_run *run, FILE *f)
 		table_release(&r);
 		free(order);
 	}
-	free(ma), free(mb);
 	strbuf_release(&sb);
 	strbuf_release(&branch);
 }

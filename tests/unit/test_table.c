@@ -643,6 +643,58 @@ static void parts_joined(void **state)
 	table_release(&t);
 }
 
+/*
+ * Replay's text, printf's layout: a PR aligned left (left), a label cut
+ * to its width with "..." and padded in characters, figures padded to
+ * their width alone (text_fixed: a wider one widens its own line), an
+ * empty last cell's gap left for the caller to trim; md's empty cell of
+ * an md_tight column is "| |".
+ */
+static void fixed_left_tight(void **state)
+{
+	static const struct table_column cols[] = {
+		{ .key = "total", .head = "", .type = CELL_TEXT, .text_width = 8,
+		  .text_fixed = true, .text_cut = true },
+		{ .key = "pr", .head = "PR", .type = CELL_PR, .gap = 1, .text_width = 6,
+		  .left = true },
+		{ .key = "n", .head = "N", .type = CELL_COUNT, .gap = 1, .text_width = 4,
+		  .text_fixed = true, .md_tight = true },
+		{ .key = "what", .head = "WHAT", .type = CELL_TEXT, .gap = 1 },
+	};
+	struct table t = TABLE_INIT(cols);
+	char *s;
+
+	UNUSED(state);
+	table_row(&t);
+	table_str(&t, "dócs/ñandú");
+	table_pr(&t, true, 12);
+	table_count(&t, 123456);
+	table_str(&t, "");
+	table_row(&t);
+	table_str(&t, "añb");
+	table_pr(&t, false, 0);
+	table_null(&t);
+	table_str(&t, "x");
+	table_row(&t);
+	table_str(&t, "esc\x1b]0;");
+	table_pr(&t, true, 12345678);
+	table_count(&t, 7);
+	table_str(&t, "y");
+	s = render(&t, FORMAT_TEXT);
+	assert_string_equal(s, "         PR           N WHAT\n"
+			       "dócs/... #12       123456 \n"
+			       "añb      -            - x\n"
+			       "esc\\x... #12345678    7 y\n");
+	free(s);
+	s = render(&t, FORMAT_MD);
+	assert_string_equal(s, "| | PR | N | WHAT |\n|---|---:|---:|---|\n"
+			       "| dócs/ñandú | #12 | 123456 |  |\n"
+			       "| añb |  | | x |\n"
+			       "| esc\\\\x1b\\]0; | #12345678 | 7 | y |\n");
+	free(s);
+	table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -661,6 +713,7 @@ int main(void)
 		cmocka_unit_test(html_keys_lead),
 		cmocka_unit_test(html_parts_data),
 		cmocka_unit_test(parts_joined),
+		cmocka_unit_test(fixed_left_tight),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
