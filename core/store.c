@@ -431,8 +431,9 @@ static const char *const migrations[] = {
 	 * And the tests an entry names by id that the run reported skipped
 	 * (NULL with ran_broad): those matched their entry, and did not run.
 	 */
-	"ALTER TABLE selection ADD COLUMN ran_broad BLOB;"
-	"ALTER TABLE selection ADD COLUMN skipped_named BLOB;",
+	/* In parentheses: two statements in one element, not a missing comma (clang). */
+	("ALTER TABLE selection ADD COLUMN ran_broad BLOB;"
+	 "ALTER TABLE selection ADD COLUMN skipped_named BLOB;"),
 #undef STALE_RUN
 #undef STALE
 };
