@@ -137,6 +137,12 @@ struct adapter {
 	 * stdout is its answer; NULL: it cannot be run by name.
 	 */
 	const char *command;
+	/*
+	 * The command's tool is an npm package's bin: it runs with the
+	 * worktree's node_modules/.bin first on PATH, as npx --no-install
+	 * would find it, without npm's half second of start-up a call.
+	 */
+	bool node_tool;
 	/* Configuration files (repository-relative) tiadash finds by itself; NULL-terminated or NULL. */
 	const char *const *config_files;
 };

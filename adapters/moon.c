@@ -558,6 +558,7 @@ const struct adapter adapter_moon = {
 	 * (crates/app/src/queries/changed_files.rs); replay's are the change's.
 	 */
 	.command = "MOON_BASE=\"$TIADASH_BASE\" MOON_HEAD=\"$TIADASH_HEAD\" "
-		   "npx --no-install moon query tasks --affected",
+		   "moon query tasks --affected",
+	.node_tool = true,
 	.config_files = moon_configs,
 };

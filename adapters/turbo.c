@@ -558,6 +558,7 @@ const struct adapter adapter_turbo = {
 	.reads_as = turbo_reads_as,
 	.adds = RULE_RUN_ALL,
 	.command = "TURBO_SCM_BASE=\"$TIADASH_BASE\" TURBO_SCM_HEAD=\"$TIADASH_HEAD\" "
-		   "npx --no-install turbo run test --affected --dry=json",
+		   "turbo run test --affected --dry=json",
+	.node_tool = true,
 	.config_files = turbo_configs,
 };

@@ -1236,7 +1236,8 @@ const struct adapter adapter_vitest = {
 	.reads_as = vitest_reads_as,
 	.adds = RULE_RUN_ALL,
 	/* Its answer, then the whole suite's files (a full rerun lists them all). */
-	.command = "npx --no-install vitest list --changed \"$TIADASH_BASE\" --json && "
-		   "npx --no-install vitest list --json --filesOnly",
+	.command = "vitest list --changed \"$TIADASH_BASE\" --json && "
+		   "vitest list --json --filesOnly",
+	.node_tool = true,
 	.config_files = vitest_configs,
 };

@@ -138,6 +138,22 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
+/* Does o run a built-in command of an npm package's tool (struct adapter's node_tool)? */
+static bool runs_node_tool(const struct replay_selector_opts *o)
+{
+	return o->cmd == o->adapter->command && o->adapter->node_tool;
+}
+
+/*
+ * A node tool's command exits 127 (the shell's "not found") when neither
+ * the worktree's node_modules nor PATH has it: say what to do, link or
+ * install node_modules in the worktree with --setup.
+ */
+static bool node_tool_missing(const struct replay_selector_opts *o, int status)
+{
+	return runs_node_tool(o) && WIFEXITED(status) && WEXITSTATUS(status) == 127;
+}
+
 static int start(const struct replay_selector_opts *o, struct replay_selector_job *jobs,
 		 size_t idx, struct slot *s, const char *tree, const struct spawn_env *base)
 {
@@ -164,6 +180,13 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 	spawn_env_set(&env, "TIADASH_HEAD", jobs[idx].head);
 	spawn_env_set(&env, "TIADASH_TREE", tree);
 	spawn_env_set(&env, "TIADASH_REPO", o->repo->root);
+	if (runs_node_tool(o)) {
+		const char *path = getenv("PATH");
+		char *bin = xstrfmt("%s/node_modules/.bin:%s", tree, path ? path : "/usr/bin:/bin");
+
+		spawn_env_set(&env, "PATH", bin);
+		free(bin);
+	}
 	pid = spawn_start(o->cmd, NULL, tree, &env, pin[0], pout[1], perr[1], "the selector");
 	spawn_env_release(&env);
 	close(pin[0]), close(pout[1]), close(perr[1]);
@@ -200,18 +223,6 @@ static void add_stderr_hint(struct replay_selector_job *job, const struct strbuf
 	job->why = why;
 }
 
-/*
- * npx --no-install (the built-in commands) runs the tool found in
- * node_modules and is silent; it speaks ("npm error ...": missing
- * packages, could not determine executable, a registry it cannot reach)
- * only when there is none, in words that do not say what to do: link or
- * install node_modules in the worktree with --setup.
- */
-static bool npx_missing(const struct strbuf *err)
-{
-	return starts_with(err->buf, "npm error ") || starts_with(err->buf, "npm ERR! ");
-}
-
 static void finish(const struct replay_selector_opts *o,
 		   struct replay_selector_job *job, struct slot *s, int status,
 		   bool timed_out, struct identity_cache *ids)
@@ -220,11 +231,10 @@ static void finish(const struct replay_selector_opts *o,
 		set_error(job, "timed out after %g s", o->timeout_s);
 	else if (WIFSIGNALED(status))
 		set_error(job, "killed by signal %d", WTERMSIG(status));
-	else if (WIFEXITED(status) && WEXITSTATUS(status) &&
-		 o->cmd == o->adapter->command && npx_missing(&s->errors)) {
+	else if (node_tool_missing(o, status)) {
 		set_error(job, "%s: not found in the worktree's node_modules; see --setup",
 			  o->adapter->name);
-		strbuf_reset(&s->errors); /* npm's words, said better above */
+		strbuf_reset(&s->errors); /* the shell's words, said better above */
 	} else if (WIFEXITED(status) && WEXITSTATUS(status))
 		set_error(job, "exited with status %d", WEXITSTATUS(status));
 	else if (s->overflow)
