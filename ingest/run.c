@@ -1164,20 +1164,23 @@ static void count_failing(struct run_data *d)
 }
 
 /* What to do about names that resolve to nothing, by why they do not. */
-static const char *identity_fix(enum id_state s)
+/* What fixes names of state s; bare: a run of ingest's flags, whose workdir is --workdir. */
+static char *identity_fix(enum id_state s, bool bare)
 {
+	const char *workdir = bare ? "--workdir" : "the manifest's \"workdir\"";
+
 	switch (s) {
 	case ID_OUTSIDE:
-		return "have the producer write paths relative to the repository, or "
-		       "add an id-map rule that strips the prefix (man tiadash, "
-		       "TEST IDENTITY)";
+		return xstrdup("have the producer write paths relative to the repository, or "
+			       "add an id-map rule that strips the prefix (man tiadash, "
+			       "TEST IDENTITY)");
 	case ID_AMBIGUOUS:
-		return "give the manifest's \"workdir\" (the directory the runner "
-		       "ran in) so one of the candidates is meant";
+		return xstrfmt("give %s (the directory the runner ran in) so one of the "
+			       "candidates is meant", workdir);
 	default:
-		return "give the manifest's \"workdir\" (the directory, relative to "
-		       "the repository root, the runner ran in), or an id-map rule "
-		       "(man tiadash, TEST IDENTITY)";
+		return xstrfmt("give %s (the directory, relative to the repository root, "
+			       "the runner ran in), or an id-map rule (man tiadash, TEST "
+			       "IDENTITY)", workdir);
 	}
 }
 
@@ -1187,19 +1190,24 @@ static const char *identity_fix(enum id_state s)
  * the failures it meant into escapes).
  */
 static void warn_tally(const struct run_source *rs, const struct identity_tally *t,
-		       const char *what, bool every_one)
+		       const char *what, bool every_one, const struct input *from)
 {
-	char *ex;
+	/* A bare run of flags alone (--selection FILE) has no uri: name its file. */
+	const char *source = *rs->uri ? rs->uri : from && from->name ? from->name : "the command line";
+	bool bare = !*rs->uri || starts_with(rs->uri, "bare:");
+	char *ex, *fix;
 
 	if (!t->unresolved || (!every_one && t->unresolved * 10 <= t->total) ||
 	    t->example_state == ID_NO_TREE)
 		return;
 	ex = sanitized(t->example);
+	fix = identity_fix(t->example_state, bare);
 	warning("%s: %" PRId64 " of %" PRId64 " %s name no path in the tree at %.12s "
-		"(e.g. '%s': %s): %s", rs->uri, t->unresolved, t->total, what,
+		"(e.g. '%s': %s): %s", source, t->unresolved, t->total, what,
 		rs->m.head, ex, id_state_name(t->example_state),
-		identity_fix(t->example_state));
+		fix);
 	free(ex);
+	free(fix);
 }
 
 static void say_progress(struct ingest *ing)
@@ -1253,9 +1261,13 @@ int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_dat
 			     "(there are no results to derive it from)", rs->m.head,
 			     d->decision == DECISION_RUN_ALL ? "every test" : "tests"),
 		       PREPARE_FAILED;
-	warn_tally(rs, &d->failing_ids, "failing tests", false);
-	warn_tally(rs, &d->entry_ids, "selection entries", false);
-	warn_tally(rs, &d->quarantine_ids, "quarantine lines", true);
+	warn_tally(rs, &d->failing_ids, "failing tests", false,
+		   rs->has_failed_file ? &rs->failed_file : NULL);
+	warn_tally(rs, &d->entry_ids, "selection entries", false,
+		   rs->has_selected_file ? &rs->selected_file :
+		   rs->has_engine_file ? &rs->engine_file : NULL);
+	warn_tally(rs, &d->quarantine_ids, "quarantine lines", true,
+		   rs->has_quarantine ? &rs->quarantine : NULL);
 	store_strings_encode(&d->entries, &d->entries_blob);
 	/* Only the blob is written. Free the entries on the thread that made them. */
 	strlist_release(&d->entries);

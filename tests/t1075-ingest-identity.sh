@@ -8,6 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 DATA=$TEST_SRC/data/identity
+q="'"
 CORPUS=$TEST_SRC/data/corpus/junit
 
 # tree NAME PATH...: a git repository NAME whose one commit has those files.
@@ -109,10 +110,20 @@ test_expect_success 'two FooTest.java in the package path: ambiguous, never gues
 	echo "com.victor.paymentreporting.app.PowerDroidControllerTest::failsToDemonstrateJUnitAnnotations()" >expect &&
 	test_cmp expect actual &&
 	test "$(identity twice)" = "0/1 0" &&
-	test_grep "1 of 1 failing tests name no path in the tree at .*(e.g. .com.victor.paymentreporting.app.PowerDroidControllerTest::failsToDemonstrateJUnitAnnotations().: ambiguous): give the manifest.s \"workdir\"" twice.err &&
+	test_grep "1 of 1 failing tests name no path in the tree at .*(e.g. .com.victor.paymentreporting.app.PowerDroidControllerTest::failsToDemonstrateJUnitAnnotations().: ambiguous): give --workdir (the directory the runner ran in)" twice.err &&
 	failed twice "$DATA/gradle_spring-gradle-failure.xml" --replace --workdir b >actual &&
 	echo "b/src/test/java/com/victor/paymentreporting/app/PowerDroidControllerTest.java::failsToDemonstrateJUnitAnnotations()" >expect &&
 	test_cmp expect actual
+'
+
+# A run of flags alone has no manifest: the warning names the file and the flag.
+test_expect_success 'a bare selection that names nothing of the tree: the warning names its file and --workdir' '
+	tree flags src/lib.py &&
+	printf "tests/test_a.py::test_one\ntests/test_b.py::test_two\n" >flags.sel &&
+	tiadash --db flags.db --repo flags ingest --kind shadow --pr 1 \
+		--head "$(git -C flags rev-parse HEAD)" --selection flags.sel --verdict pass >out 2>err &&
+	echo "tiadash: warning: flags.sel: 2 of 2 selection entries name no path in the tree at $(git -C flags rev-parse --short=12 HEAD) (e.g. ${q}tests/test_a.py::test_one${q}: not found): give --workdir (the directory, relative to the repository root, the runner ran in), or an id-map rule (man tiadash, TEST IDENTITY)" >expect &&
+	test_cmp expect err
 '
 
 test_expect_success 'the dotnet JUnit logger: the namespace to its .cs file, the absolute dll ignored; both cases of a repeated id count' '
