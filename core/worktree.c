@@ -631,7 +631,18 @@ static bool write_head(git_repository *git, const char *sha)
 static bool write_index(git_repository *git, git_index *index)
 {
 	char *path = path_join(git_repository_path(git), "index");
-	bool ok = (unlink(path) == 0 || errno == ENOENT) && git_index_write(index) == 0;
+	bool ok;
+
+	/*
+	 * Every entry matches its file: we wrote them. Said so, libgit2 does
+	 * not diff the entries as new as the index ("racily clean": a whole
+	 * tree checked out within the second) against the worktree at each
+	 * write, 40% of a selector call's cost; git checks those on reading.
+	 */
+	for (size_t i = 0; i < git_index_entrycount(index); i++)
+		((git_index_entry *)git_index_get_byindex(index, i))->flags_extended |=
+			GIT_INDEX_ENTRY_UPTODATE;
+	ok = (unlink(path) == 0 || errno == ENOENT) && git_index_write(index) == 0;
 
 	free(path);
 	return ok;

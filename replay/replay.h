@@ -149,6 +149,20 @@ struct replay_selector_opts {
  */
 int replay_selector_run(const struct replay_selector_opts *opts,
 			struct replay_selector_job *jobs, size_t nr);
+/*
+ * What opts's command needs in env to run in worktree tree (replay's
+ * calls and seed's): a built-in command of an npm package's tool (struct
+ * adapter's node_tool) finds it in the worktree's node_modules/.bin, put
+ * first on PATH.
+ */
+void replay_selector_env(const struct replay_selector_opts *opts, const char *tree,
+			 struct spawn_env *env);
+/*
+ * Why the command exited with status (a waitpid status) when that says a
+ * built-in command's tool is nowhere ("vitest: not found in the worktree's
+ * node_modules; see --setup"), or NULL; the caller frees it.
+ */
+char *replay_selector_not_found(const struct replay_selector_opts *opts, int status);
 void replay_selector_job_release(struct replay_selector_job *job);
 
 /*

@@ -144,14 +144,26 @@ static bool runs_node_tool(const struct replay_selector_opts *o)
 	return o->cmd == o->adapter->command && o->adapter->node_tool;
 }
 
-/*
- * A node tool's command exits 127 (the shell's "not found") when neither
- * the worktree's node_modules nor PATH has it: say what to do, link or
- * install node_modules in the worktree with --setup.
- */
-static bool node_tool_missing(const struct replay_selector_opts *o, int status)
+void replay_selector_env(const struct replay_selector_opts *o, const char *tree,
+			 struct spawn_env *env)
 {
-	return runs_node_tool(o) && WIFEXITED(status) && WEXITSTATUS(status) == 127;
+	const char *path = getenv("PATH");
+	char *bin;
+
+	if (!runs_node_tool(o))
+		return;
+	bin = xstrfmt("%s/node_modules/.bin:%s", tree, path ? path : "/usr/bin:/bin");
+	spawn_env_set(env, "PATH", bin);
+	free(bin);
+}
+
+/* The shell's "not found" (127): link or install node_modules in the worktree with --setup. */
+char *replay_selector_not_found(const struct replay_selector_opts *o, int status)
+{
+	if (!runs_node_tool(o) || !WIFEXITED(status) || WEXITSTATUS(status) != 127)
+		return NULL;
+	return xstrfmt("%s: not found in the worktree's node_modules; see --setup",
+		       o->adapter->name);
 }
 
 static int start(const struct replay_selector_opts *o, struct replay_selector_job *jobs,
@@ -180,13 +192,7 @@ static int start(const struct replay_selector_opts *o, struct replay_selector_jo
 	spawn_env_set(&env, "TIADASH_HEAD", jobs[idx].head);
 	spawn_env_set(&env, "TIADASH_TREE", tree);
 	spawn_env_set(&env, "TIADASH_REPO", o->repo->root);
-	if (runs_node_tool(o)) {
-		const char *path = getenv("PATH");
-		char *bin = xstrfmt("%s/node_modules/.bin:%s", tree, path ? path : "/usr/bin:/bin");
-
-		spawn_env_set(&env, "PATH", bin);
-		free(bin);
-	}
+	replay_selector_env(o, tree, &env);
 	pid = spawn_start(o->cmd, NULL, tree, &env, pin[0], pout[1], perr[1], "the selector");
 	spawn_env_release(&env);
 	close(pin[0]), close(pout[1]), close(perr[1]);
@@ -227,13 +233,14 @@ static void finish(const struct replay_selector_opts *o,
 		   struct replay_selector_job *job, struct slot *s, int status,
 		   bool timed_out, struct identity_cache *ids)
 {
+	char *missing = NULL;
+
 	if (timed_out)
 		set_error(job, "timed out after %g s", o->timeout_s);
 	else if (WIFSIGNALED(status))
 		set_error(job, "killed by signal %d", WTERMSIG(status));
-	else if (node_tool_missing(o, status)) {
-		set_error(job, "%s: not found in the worktree's node_modules; see --setup",
-			  o->adapter->name);
+	else if ((missing = replay_selector_not_found(o, status))) {
+		set_error(job, "%s", missing);
 		strbuf_reset(&s->errors); /* the shell's words, said better above */
 	} else if (WIFEXITED(status) && WEXITSTATUS(status))
 		set_error(job, "exited with status %d", WEXITSTATUS(status));
@@ -243,6 +250,7 @@ static void finish(const struct replay_selector_opts *o,
 		read_answer(o->adapter, s->tree, s->output.buf, s->output.len, job,
 			    identity_for_run(ids, o->repo, job->head, job->base,
 					     NULL, NULL, NULL));
+	free(missing);
 	add_stderr_hint(job, &s->errors);
 	close_fd(&s->in);
 	close_fd(&s->out);

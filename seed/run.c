@@ -252,6 +252,7 @@ static void start_step(struct runner *r, struct slot *sl, enum step st)
 		strbuf_addstr(&cmd, o->selector->cmd);
 		/* The mutant is the only change: the head against its own tree. */
 		spawn_env_set(&env, "TIADASH_BASE", c->commit->sha);
+		replay_selector_env(o->selector, sl->tree, &env);
 		in_path = sl->paths;
 		break;
 	}
@@ -532,8 +533,10 @@ static bool answer_reaches(struct runner *r, struct slot *sl, int status, bool t
 
 	ao.root = sl->tree;
 	if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		char *e = outcome_text(r, sl, status, timed_out);
+		char *e = timed_out ? NULL : replay_selector_not_found(r->o->selector, status);
 
+		if (!e)
+			e = outcome_text(r, sl, status, timed_out);
 		strbuf_addstr(&why, e);
 		free(e);
 	} else if (read_file_limit(&text, sl->out, MAX_ANSWER) < 0) {
