@@ -54,44 +54,14 @@ static const char *colour(enum chart_style s)
 	return (size_t)s < ARRAY_SIZE(colours) ? colours[s] : colours[CHART_GREY];
 }
 
-/* Characters of s once sanitized (one per code point). */
-static size_t text_len(const char *s)
-{
-	struct strbuf clean = STRBUF_INIT;
-	size_t n = 0;
-
-	sanitize_text(&clean, s, strlen(s));
-	for (size_t i = 0; i < clean.len; i++)
-		n += ((unsigned char)clean.buf[i] & 0xc0) != 0x80;
-	strbuf_release(&clean);
-	return n;
-}
-
 /* s escaped, cut to `max` characters ending in an ellipsis when longer. */
 static void text_cut(struct strbuf *sb, const char *s, size_t max)
 {
-	struct strbuf clean = STRBUF_INIT, cut = STRBUF_INIT;
-	size_t chars = 0, i = 0;
+	struct strbuf cut = STRBUF_INIT;
 
-	sanitize_text(&clean, s, strlen(s));
-	if (text_len(clean.buf) <= max) {
-		html_escape(sb, clean.buf);
-		strbuf_release(&clean);
-		return;
-	}
-	while (i < clean.len && chars + 1 < max) {
-		size_t n = 1;
-
-		while (i + n < clean.len && ((unsigned char)clean.buf[i + n] & 0xc0) == 0x80)
-			n++;
-		strbuf_add(&cut, clean.buf + i, n);
-		i += n;
-		chars++;
-	}
-	strbuf_addstr(&cut, "\xe2\x80\xa6");
+	sanitize_cut(&cut, s, max, "\xe2\x80\xa6");
 	html_escape(sb, cut.buf);
 	strbuf_release(&cut);
-	strbuf_release(&clean);
 }
 
 /* <text x y [anchor] [extra]>s</text>, s escaped and cut to max characters. */
@@ -148,7 +118,7 @@ static double chart_height(const struct chart *c)
 /* The title on one line: smaller when long (down to 10), cut when longer still. */
 static void title_at(struct strbuf *sb, double w, const char *title)
 {
-	double em = 0.62, size = 13, chars = (double)text_len(title);
+	double em = 0.62, size = 13, chars = (double)sanitized_chars(title);
 	char extra[64];
 
 	if (chars * em * size > w)
@@ -259,7 +229,7 @@ static void legend_item(struct legend *l, enum swatch kind, enum chart_style sty
 	}
 	}
 	text_at(sb, l->x + 16, l->y, NULL, NULL, name, 60);
-	l->x += 28 + CHAR_W * (double)(text_len(name) < 60 ? text_len(name) : 60);
+	l->x += 28 + CHAR_W * (double)(sanitized_chars(name) < 60 ? sanitized_chars(name) : 60);
 }
 
 /* ---- scales and ticks ---- */
@@ -513,10 +483,10 @@ static void line_x_labels(struct strbuf *sb, const struct chart_line *c, const s
 	double slot = (f->right - f->left) / (double)c->nr, widest_w;
 
 	for (size_t i = 0; i < c->nr; i++) {
-		size_t n = text_len(c->labels[i]);
+		size_t n = sanitized_chars(c->labels[i]);
 
-		if (c->notes && text_len(c->notes[i]) * 10 > n * 11) /* notes are smaller */
-			n = (text_len(c->notes[i]) * 10 + 10) / 11;
+		if (c->notes && sanitized_chars(c->notes[i]) * 10 > n * 11) /* notes are smaller */
+			n = (sanitized_chars(c->notes[i]) * 10 + 10) / 11;
 		if (n > widest)
 			widest = n;
 	}
@@ -748,7 +718,7 @@ static void hist_markers(struct strbuf *sb, const struct chart_hist *c,
 
 		if (!isfinite(m->x) || m->x < c->lo || m->x > c->hi)
 			continue;
-		w = CHAR_W * (double)(text_len(m->label) < 40 ? text_len(m->label) : 40);
+		w = CHAR_W * (double)(sanitized_chars(m->label) < 40 ? sanitized_chars(m->label) : 40);
 		b->x0 = right ? x - 4 - w : x + 4;
 		b->x1 = b->x0 + w;
 		b->row = free_row(placed, nr++, b->x0, b->x1);
@@ -856,8 +826,8 @@ static void hbar_column(struct strbuf *sb, const struct chart_hbar *c, size_t k,
 	for (size_t i = 0; i < c->nr_rows; i++) {
 		if (isfinite(col->v[i]) && col->v[i] > max)
 			max = col->v[i];
-		if (col->notes && col->notes[i] && text_len(col->notes[i]) > widest)
-			widest = text_len(col->notes[i]);
+		if (col->notes && col->notes[i] && sanitized_chars(col->notes[i]) > widest)
+			widest = sanitized_chars(col->notes[i]);
 	}
 	/* The bars leave room for the notes after them, within reason. */
 	bar_max = col_w - CHAR_W * (double)widest - 8;
@@ -869,7 +839,7 @@ static void hbar_column(struct strbuf *sb, const struct chart_hbar *c, size_t k,
 	top = axis_top(max, step);
 	/* Ticks too close for their labels: the axis shows 0 and its top only. */
 	tick_label(&top_label, col->fmt, top, step);
-	if (bar_max * step / top < CHAR_W * (double)text_len(top_label.buf) + 8)
+	if (bar_max * step / top < CHAR_W * (double)sanitized_chars(top_label.buf) + 8)
 		step = top;
 	strbuf_release(&top_label);
 	text_at(sb, x0, rows_top - 5, NULL, "font-weight=\"bold\"", col->name,

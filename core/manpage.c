@@ -1,6 +1,7 @@
 /* `tiadash help TOPIC`: a section of the compiled-in man page, rendered as text (the
  * subset of roff man/tiadash.1 uses; see core/manpage.h). */
 #include "core/tiadash.h"
+#include "core/sanitize.h"
 #include "core/manpage.h"
 
 #include <ctype.h>
@@ -22,11 +23,7 @@ struct render {
 
 static int columns(const char *s, size_t n)
 {
-	int w = 0;
-
-	for (size_t i = 0; i < n; i++)
-		w += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return w;
+	return (int)utf8_chars(s, n);
 }
 
 /* Append text with roff escapes undone. */

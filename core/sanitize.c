@@ -45,6 +45,53 @@ static bool is_bidi_control(const unsigned char *p, int n)
 		(p[1] == 0x81 && p[2] >= 0xa6 && p[2] <= 0xa9));
 }
 
+size_t utf8_chars(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+size_t utf8_prefix(const char *s, size_t len, size_t n)
+{
+	size_t i = 0;
+
+	while (i < len && n--) {
+		i++;
+		while (i < len && ((unsigned char)s[i] & 0xc0) == 0x80)
+			i++;
+	}
+	return i;
+}
+
+size_t sanitized_chars(const char *s)
+{
+	struct strbuf clean = STRBUF_INIT;
+	size_t n;
+
+	sanitize_text(&clean, s, strlen(s));
+	n = utf8_chars(clean.buf, clean.len);
+	strbuf_release(&clean);
+	return n;
+}
+
+void sanitize_cut(struct strbuf *sb, const char *s, size_t max, const char *ellipsis)
+{
+	struct strbuf clean = STRBUF_INIT;
+	size_t dots = utf8_chars(ellipsis, strlen(ellipsis));
+
+	sanitize_text(&clean, s, strlen(s));
+	if (utf8_chars(clean.buf, clean.len) <= max) {
+		strbuf_add(sb, clean.buf, clean.len);
+	} else if (max >= dots) {
+		strbuf_add(sb, clean.buf, utf8_prefix(clean.buf, clean.len, max - dots));
+		strbuf_addstr(sb, ellipsis);
+	}
+	strbuf_release(&clean);
+}
+
 void sanitize_text(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;

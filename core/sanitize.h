@@ -18,6 +18,19 @@
 void sanitize_text(struct strbuf *sb, const char *s, size_t len);
 /* sanitize_text of a NUL-terminated string into a fresh string; caller frees. */
 char *sanitized(const char *s);
+/*
+ * Append s sanitized and cut to max characters: when longer, its first
+ * characters then ellipsis ("..." or "\u2026"), max characters in all
+ * (nothing when max cannot hold the ellipsis).
+ */
+void sanitize_cut(struct strbuf *sb, const char *s, size_t max, const char *ellipsis);
+/* The characters (code points) s shows once sanitized: a terminal's columns for most text. */
+size_t sanitized_chars(const char *s);
+
+/* The characters of UTF-8 s[0, len): its bytes but the continuation bytes. */
+size_t utf8_chars(const char *s, size_t len);
+/* How many bytes of s[0, len) its first n characters take (whole characters). */
+size_t utf8_prefix(const char *s, size_t len, size_t n);
 
 /*
  * Append s as markdown inline text: sanitized, then `\ ` * _ | [ ] < > #`

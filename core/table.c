@@ -425,16 +425,6 @@ static size_t shown_columns(const struct table *t, enum output_format f, size_t 
 	return shown_nr;
 }
 
-/* The characters of s[0, len): its bytes but UTF-8's continuation bytes. */
-static size_t chars(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
-}
-
 /*
  * A text_fixed column's cell s: cut to its text_width (text_cut), then
  * padded to it in characters, on the left when aligned right, else on the
@@ -444,19 +434,13 @@ static void put_fixed(struct strbuf *sb, const struct table_column *c, const cha
 		      bool right, bool last)
 {
 	size_t w = c->text_width > 0 ? (size_t)c->text_width : 0;
-	size_t len = strlen(s), n = chars(s, len);
+	size_t len = strlen(s), n = utf8_chars(s, len);
 	const char *cut = "";
 
 	if (c->text_cut && n > w) {
 		/* As many whole characters as leave room for the "...". */
-		len = 0;
-		n = 0;
-		while (s[len] && n + 3 < w) {
-			len++;
-			while (((unsigned char)s[len] & 0xc0) == 0x80)
-				len++;
-			n++;
-		}
+		n = w >= 3 ? w - 3 : 0;
+		len = utf8_prefix(s, len, n);
 		if (w >= 3) {
 			cut = "...";
 			n += 3;

@@ -25,55 +25,6 @@ static void join(struct strbuf *sb, const struct strlist *l, const char *sep)
 	}
 }
 
-/* Columns sanitized text takes: one per UTF-8 character. */
-static size_t columns(const char *s, size_t len)
-{
-	size_t cols = 0;
-
-	for (size_t j = 0; j < len; j++)
-		cols += ((unsigned char)s[j] & 0xc0) != 0x80;
-	return cols;
-}
-
-/* Columns s takes once sanitized. */
-static size_t display_width(const char *s)
-{
-	struct strbuf clean = STRBUF_INIT;
-	size_t cols;
-
-	sanitize_text(&clean, s, strlen(s));
-	cols = columns(clean.buf, clean.len);
-	strbuf_release(&clean);
-	return cols;
-}
-
-/* Sanitize s and cut it to `room` columns, ending in "..." when cut. */
-static void add_cell(struct strbuf *out, const char *s, size_t room)
-{
-	struct strbuf clean = STRBUF_INIT;
-	size_t cols = 0, i = 0;
-
-	sanitize_text(&clean, s, strlen(s));
-	cols = columns(clean.buf, clean.len);
-	if (cols <= room) {
-		strbuf_add(out, clean.buf, clean.len);
-		strbuf_release(&clean);
-		return;
-	}
-	cols = 0;
-	while (i < clean.len && cols + 3 < room) {
-		size_t n = 1;
-
-		while (i + n < clean.len && ((unsigned char)clean.buf[i + n] & 0xc0) == 0x80)
-			n++;
-		strbuf_add(out, clean.buf + i, n);
-		i += n;
-		cols++;
-	}
-	strbuf_addstr(out, room >= 3 ? "..." : "");
-	strbuf_release(&clean);
-}
-
 static void print_line(FILE *f, struct strbuf *line)
 {
 	while (line->len && line->buf[line->len - 1] == ' ')
@@ -90,7 +41,7 @@ static void print_note(FILE *f, const char *label, const char *value)
 
 	strbuf_addf(&line, "    %s: ", label);
 	used = line.len;
-	add_cell(&line, value, WIDTH > used ? WIDTH - used : 0);
+	sanitize_cut(&line, value, WIDTH > used ? WIDTH - used : 0, "...");
 	print_line(f, &line);
 	strbuf_release(&line);
 }
@@ -100,7 +51,7 @@ static void print_header(const struct replay_run *run, FILE *f)
 	struct strbuf line = STRBUF_INIT;
 
 	strbuf_addstr(&line, "replay of ");
-	add_cell(&line, run->branch ? run->branch : "HEAD", 50);
+	sanitize_cut(&line, run->branch ? run->branch : "HEAD", 50, "...");
 	strbuf_addf(&line, " at %.12s", run->history.tip);
 	print_line(f, &line);
 	strbuf_addstr(&line, "window: ");
@@ -114,7 +65,7 @@ static void print_header(const struct replay_run *run, FILE *f)
 	strbuf_addf(&line, "rules: %zu in effect", run->baseline.nr);
 	for (size_t i = 0; i < run->rule_files.nr; i++) {
 		strbuf_addstr(&line, i ? ", " : " from ");
-		add_cell(&line, run->rule_files.items[i], 40);
+		sanitize_cut(&line, run->rule_files.items[i], 40, "...");
 	}
 	if (run->has_proposal)
 		strbuf_addf(&line, ", proposal %zu", run->proposal.nr);
@@ -229,7 +180,7 @@ static void print_row(const struct replay_run *run, const struct replay_change *
 		table_write(&t, FORMAT_TEXT, &line);
 		/* The reasons in the row when it stays within WIDTH (the cells
 		 * are sanitized: a character a column). */
-		if (columns(line.buf, line.len - 1) <= WIDTH) {
+		if (utf8_chars(line.buf, line.len - 1) <= WIDTH) {
 			strbuf_reset(&reasons);
 		} else {
 			table_release(&t);
@@ -307,7 +258,7 @@ static int label_width(const struct replay_totals *t, const struct replay_totals
 		const struct replay_totals *x = k ? u : t;
 
 		for (size_t i = 0; x && i < x->reason_names.nr; i++) {
-			int n = (int)display_width(x->reason_names.items[i]) + 2;
+			int n = (int)sanitized_chars(x->reason_names.items[i]) + 2;
 
 			if (n > w)
 				w = n;

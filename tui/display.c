@@ -44,7 +44,7 @@ static void quit_signals(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
-/* The handler only notes the signal; the loop sees it (tui_wait_key) and cleans up. */
+/* The handler only notes the signal; the loop sees it (wait_key) and cleans up. */
 static void catch_signals(void)
 {
 	struct sigaction sa;
