@@ -16,7 +16,7 @@
 static bool takes_value(const struct opt *o)
 {
 	return o->type == OPT_T_STRING || o->type == OPT_T_STRING_LIST ||
-	       o->type == OPT_T_INT || o->type == OPT_T_SIZE ||
+	       o->type == OPT_T_INT || o->type == OPT_T_SIZE || o->type == OPT_T_INT64 ||
 	       o->type == OPT_T_DOUBLE || o->type == OPT_T_FORMAT ||
 	       o->type == OPT_T_OUTPUT || (o->type == OPT_T_CALLBACK && o->argh);
 }
@@ -115,12 +115,15 @@ static int store_value(const struct opt *o, const char *arg, const struct opt_pa
 		return 0;
 	case OPT_T_INT:
 	case OPT_T_SIZE:
+	case OPT_T_INT64:
 		if (!parse_int64(arg, &i) || (double)i < o->min || (double)i > o->max)
 			return bad_number(p, o, arg);
 		if (o->type == OPT_T_INT)
 			*(int *)o->value = (int)i;
-		else
+		else if (o->type == OPT_T_SIZE)
 			*(size_t *)o->value = (size_t)i;
+		else
+			*(int64_t *)o->value = i;
 		return 0;
 	case OPT_T_DOUBLE:
 		if (!parse_double(arg, &d) || !(d >= o->min) || d > o->max)

@@ -30,6 +30,7 @@ enum opt_type {
 	OPT_T_STRING_LIST, /* struct strlist *value: each use appends */
 	OPT_T_INT,      /* int *value, in [min, max] */
 	OPT_T_SIZE,     /* size_t *value, in [min, max] */
+	OPT_T_INT64,    /* int64_t *value, in [min, max] */
 	OPT_T_DOUBLE,   /* double *value, in [min, max] */
 	OPT_T_FORMAT,   /* enum output_format *value among the mask defval */
 	OPT_T_OUTPUT,   /* -o FILE: the dispatcher writes the output there */
@@ -57,7 +58,7 @@ struct opt {
 	const char *help;        /* one line, any length: --help wraps it */
 	unsigned flags;          /* enum opt_flags */
 	long defval;             /* OPT_SET_INT's value, OPT_FORMAT's formats */
-	double min, max;         /* OPT_INT, OPT_SIZE, OPT_DOUBLE */
+	double min, max;         /* OPT_INT, OPT_SIZE, OPT_INT64, OPT_DOUBLE */
 	/*
 	 * Their error: "-j '0': expected <expect>" (NULL: "a number from MIN
 	 * to MAX"); with OPTF_BAD_VALUE, the words before "MIN to MAX".
@@ -91,6 +92,9 @@ struct opt {
 	  .argh = (a), .min = (lo), .max = (hi), .expect = (e), .help = (h) }
 #define OPT_SIZE(s, l, v, a, lo, hi, e, h) \
 	{ .type = OPT_T_SIZE, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .min = (lo), .max = (hi), .expect = (e), .help = (h) }
+#define OPT_INT64(s, l, v, a, lo, hi, e, h) \
+	{ .type = OPT_T_INT64, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .min = (lo), .max = (hi), .expect = (e), .help = (h) }
 #define OPT_DOUBLE(s, l, v, a, lo, hi, e, h) \
 	{ .type = OPT_T_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), \

@@ -10,18 +10,6 @@
 #include "metrics/html.h"
 #include "metrics/trust.h"
 
-enum {
-	OPT_MIN_DAYS = MOPT_FIRST_PRIVATE,
-	OPT_MIN_PAIRS,
-	OPT_MAX_ESCAPES,
-	OPT_MAX_AFFECTED,
-	OPT_MIN_SAVING,
-	OPT_NO_SAVING,
-	OPT_MIN_DIFF_COV,
-	OPT_STRICT,
-	OPT_MIN_IDENTITY,
-	OPT_MAX_SEEDED,
-};
 
 
 /* The colour of a result on a terminal: green passes, red fails, yellow advises. */
@@ -193,50 +181,35 @@ static void print_json(const struct metrics *m, const struct metrics_gate *g)
 	json_print_free(root, stdout);
 }
 
-static bool parse_fraction(const char *s, double *out)
-{
-	return parse_double(s, out) && *out >= 0 && *out <= 1;
-}
-
-static int criterion_option(struct metrics_criteria *cr, int c, const char *arg)
-{
-	bool ok = true;
-
-	switch (c) {
-	case OPT_MIN_DAYS: ok = parse_int64(arg, &cr->min_days) && cr->min_days >= 0; break;
-	case OPT_MIN_PAIRS: ok = parse_int64(arg, &cr->min_pairs) && cr->min_pairs >= 0; break;
-	case OPT_MAX_ESCAPES: ok = parse_int64(arg, &cr->max_escapes) && cr->max_escapes >= 0; break;
-	case OPT_MAX_AFFECTED: ok = parse_fraction(arg, &cr->max_affected_p50); break;
-	case OPT_MIN_SAVING:
-		ok = parse_double(arg, &cr->min_p95_saving) && cr->min_p95_saving >= 0 &&
-		     cr->min_p95_saving < 1;
-		cr->p95_saving = true;
-		break;
-	case OPT_NO_SAVING: cr->p95_saving = false; break;
-	case OPT_MIN_DIFF_COV: ok = parse_fraction(arg, &cr->min_diff_coverage); break;
-	case OPT_STRICT: cr->strict = true; break;
-	case OPT_MIN_IDENTITY: ok = parse_fraction(arg, &cr->min_identity); break;
-	case OPT_MAX_SEEDED: ok = parse_fraction(arg, &cr->max_seeded_escape_rate); break;
-	default: return usage_error(&cmd_gate_check, "unknown option");
-	}
-	if (!ok)
-		return usage_error(&cmd_gate_check, "bad value '%s' for a criterion", arg);
-	return 0;
-}
-
 static struct metrics_args gate_args;
 static struct metrics_criteria gate_cr;
 
-static int criterion_cb(const struct opt *o, const char *arg, const struct opt_parse *p)
+/* --min-p95-saving X: the saving must exceed X, in [0, 1); the criterion counts again. */
+static int p95_saving_cb(const struct opt *o, const char *arg, const struct opt_parse *p)
 {
-	UNUSED(p);
-	return criterion_option(o->value, (int)o->defval, arg);
+	struct metrics_criteria *cr = o->value;
+
+	if (!parse_double(arg, &cr->min_p95_saving) || !(cr->min_p95_saving >= 0) ||
+	    cr->min_p95_saving >= 1)
+		return usage_error(p->cmd, "--min-p95-saving '%s': expected a number from 0 "
+				   "up to (not including) 1", arg);
+	cr->p95_saving = true;
+	return 0;
 }
 
-/* A criterion's row: criterion_option() parses it, by its OPT_ id. */
-#define CRITERION(l, id, a, h) \
-	{ .type = OPT_T_CALLBACK, .long_name = (l), .value = &gate_cr, .argh = (a), \
-	  .help = (h), .defval = (id), .callback = criterion_cb }
+static int no_p95_saving_cb(const struct opt *o, const char *arg, const struct opt_parse *p)
+{
+	UNUSED(arg);
+	UNUSED(p);
+	((struct metrics_criteria *)o->value)->p95_saving = false;
+	return 0;
+}
+
+/* A criterion that counts (a whole number, 0 or more) or a share (0 to 1). */
+#define CRITERION_COUNT(l, field, h) \
+	OPT_INT64(0, (l), &gate_cr.field, "N", 0, (double)INT64_MAX, "a whole number, 0 or more", (h))
+#define CRITERION_SHARE(l, field, h) \
+	OPT_DOUBLE(0, (l), &gate_cr.field, "X", 0, 1, NULL, (h))
 
 static const struct opt gate_opts[] = {
 	OPT_GROUP("Window:"),
@@ -251,25 +224,27 @@ static const struct opt gate_opts[] = {
 	OPT_METRICS_COLOR(&gate_args, "colour PASS, FAIL and the verdict: always, never, "
 			  "or auto (default: on a terminal, unless NO_COLOR is set)"),
 	OPT_GROUP_NAMED("Criteria (a value that cannot be computed fails):", "CRITERIA"),
-	CRITERION("min-days", OPT_MIN_DAYS, "N", "UTC days with a shadow run (default 7)"),
-	CRITERION("min-pairs", OPT_MIN_PAIRS, "N", "pairs (default 50)"),
-	CRITERION("max-escapes", OPT_MAX_ESCAPES, "N", "unexplained escapes (default 0)"),
+	CRITERION_COUNT("min-days", min_days, "UTC days with a shadow run (default 7)"),
+	CRITERION_COUNT("min-pairs", min_pairs, "pairs (default 50)"),
+	CRITERION_COUNT("max-escapes", max_escapes, "unexplained escapes (default 0)"),
 	OPT_METRICS_ESCAPE_TARGET(&gate_args, "the escape rate's upper bound at most X "
 				  "(default 0.05)"),
 	OPT_METRICS_CONF(&gate_args, "of that bound: 0.90, 0.95 (default), 0.99"),
-	CRITERION("min-identity", OPT_MIN_IDENTITY, "X", "share of failing tests whose "
-		  "suite key resolved (default 0.99; none failing: n/a, pass)"),
-	CRITERION("max-affected-p50", OPT_MAX_AFFECTED, "X",
-		  "affected-fraction p50 (default 0.6)"),
-	CRITERION("min-p95-saving", OPT_MIN_SAVING, "X", "p95 wall-clock saving 1 - "
-		  "shadow/full must exceed X (default 0: shadow p95 below full p95)"),
-	CRITERION("no-p95-saving", OPT_NO_SAVING, NULL, "leave the wall-clock criterion out"),
-	CRITERION("min-diff-coverage", OPT_MIN_DIFF_COV, "X",
-		  "diff-coverage p50 (default 0.7; advisory)"),
-	CRITERION("strict", OPT_STRICT, NULL, "the diff-coverage criterion counts too"),
-	CRITERION("max-seeded-escape-rate", OPT_MAX_SEEDED, "X", "defects seeded outside "
-		  "the impact set that only the full suite caught (`tiadash seed`; default "
-		  "0.2; advisory, when the window has an experiment)"),
+	CRITERION_SHARE("min-identity", min_identity, "share of failing tests whose "
+			"suite key resolved (default 0.99; none failing: n/a, pass)"),
+	CRITERION_SHARE("max-affected-p50", max_affected_p50,
+			"affected-fraction p50 (default 0.6)"),
+	OPT_CALLBACK(0, "min-p95-saving", &gate_cr, "X", "p95 wall-clock saving 1 - "
+		     "shadow/full must exceed X (default 0: shadow p95 below full p95)",
+		     p95_saving_cb),
+	OPT_CALLBACK(0, "no-p95-saving", &gate_cr, NULL, "leave the wall-clock criterion out",
+		     no_p95_saving_cb),
+	CRITERION_SHARE("min-diff-coverage", min_diff_coverage,
+			"diff-coverage p50 (default 0.7; advisory)"),
+	OPT_BOOL(0, "strict", &gate_cr.strict, "the diff-coverage criterion counts too"),
+	CRITERION_SHARE("max-seeded-escape-rate", max_seeded_escape_rate, "defects seeded "
+			"outside the impact set that only the full suite caught (`tiadash "
+			"seed`; default 0.2; advisory, when the window has an experiment)"),
 	OPT_END(),
 };
 

@@ -222,8 +222,11 @@ test_expect_success 'identity: an unresolved failing test fails the gate, n/a pa
 
 test_expect_success 'usage and input errors exit 2' '
 	test_expect_code 2 tiadash --db w.db gate-check --min-days x 2>err &&
-	test_grep "bad value" err &&
+	test_grep "^tiadash: error: --min-days .x.: expected a whole number, 0 or more$" err &&
 	test_expect_code 2 tiadash --db w.db gate-check --max-affected-p50 1.5 2>err &&
+	test_grep "^tiadash: error: --max-affected-p50 .1.5.: expected a number from 0 to 1$" err &&
+	test_expect_code 2 tiadash --db w.db gate-check --min-p95-saving 1 2>err &&
+	test_grep "^tiadash: error: --min-p95-saving .1.: expected a number from 0 up to (not including) 1$" err &&
 	test_expect_code 2 tiadash --db w.db gate-check --format xml 2>err &&
 	test_expect_code 2 tiadash --db w.db gate-check --bogus 2>err &&
 	test_expect_code 2 tiadash --db w.db gate-check --confidence 0.8 2>err &&
