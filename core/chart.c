@@ -54,6 +54,14 @@ static const char *colour(enum chart_style s)
 	return (size_t)s < ARRAY_SIZE(colours) ? colours[s] : colours[CHART_GREY];
 }
 
+/* The characters s shows once sanitized, at most max (what text_cut leaves of it). */
+static size_t chars_upto(const char *s, size_t max)
+{
+	size_t n = sanitized_chars(s);
+
+	return n < max ? n : max;
+}
+
 /* s escaped, cut to `max` characters ending in an ellipsis when longer. */
 static void text_cut(struct strbuf *sb, const char *s, size_t max)
 {
@@ -229,7 +237,7 @@ static void legend_item(struct legend *l, enum swatch kind, enum chart_style sty
 	}
 	}
 	text_at(sb, l->x + 16, l->y, NULL, NULL, name, 60);
-	l->x += 28 + CHAR_W * (double)(sanitized_chars(name) < 60 ? sanitized_chars(name) : 60);
+	l->x += 28 + CHAR_W * (double)chars_upto(name, 60);
 }
 
 /* ---- scales and ticks ---- */
@@ -484,9 +492,10 @@ static void line_x_labels(struct strbuf *sb, const struct chart_line *c, const s
 
 	for (size_t i = 0; i < c->nr; i++) {
 		size_t n = sanitized_chars(c->labels[i]);
+		size_t note = c->notes ? sanitized_chars(c->notes[i]) : 0;
 
-		if (c->notes && sanitized_chars(c->notes[i]) * 10 > n * 11) /* notes are smaller */
-			n = (sanitized_chars(c->notes[i]) * 10 + 10) / 11;
+		if (note * 10 > n * 11) /* notes are smaller */
+			n = (note * 10 + 10) / 11;
 		if (n > widest)
 			widest = n;
 	}
@@ -718,7 +727,7 @@ static void hist_markers(struct strbuf *sb, const struct chart_hist *c,
 
 		if (!isfinite(m->x) || m->x < c->lo || m->x > c->hi)
 			continue;
-		w = CHAR_W * (double)(sanitized_chars(m->label) < 40 ? sanitized_chars(m->label) : 40);
+		w = CHAR_W * (double)chars_upto(m->label, 40);
 		b->x0 = right ? x - 4 - w : x + 4;
 		b->x1 = b->x0 + w;
 		b->row = free_row(placed, nr++, b->x0, b->x1);
@@ -824,10 +833,12 @@ static void hbar_column(struct strbuf *sb, const struct chart_hbar *c, size_t k,
 	struct strbuf top_label = STRBUF_INIT;
 
 	for (size_t i = 0; i < c->nr_rows; i++) {
+		size_t note = col->notes && col->notes[i] ? sanitized_chars(col->notes[i]) : 0;
+
 		if (isfinite(col->v[i]) && col->v[i] > max)
 			max = col->v[i];
-		if (col->notes && col->notes[i] && sanitized_chars(col->notes[i]) > widest)
-			widest = sanitized_chars(col->notes[i]);
+		if (note > widest)
+			widest = note;
 	}
 	/* The bars leave room for the notes after them, within reason. */
 	bar_max = col_w - CHAR_W * (double)widest - 8;

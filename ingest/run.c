@@ -1163,8 +1163,10 @@ static void count_failing(struct run_data *d)
 	strbuf_release(&id);
 }
 
-/* What to do about names that resolve to nothing, by why they do not. */
-/* What fixes names of state s; bare: a run of ingest's flags, whose workdir is --workdir. */
+/*
+ * What to do about names that resolve to nothing, by why they do not (s);
+ * bare: a run of ingest's flags, whose workdir is --workdir. Caller frees.
+ */
 static char *identity_fix(enum id_state s, bool bare)
 {
 	const char *workdir = bare ? "--workdir" : "the manifest's \"workdir\"";
@@ -1193,7 +1195,8 @@ static void warn_tally(const struct run_source *rs, const struct identity_tally 
 		       const char *what, bool every_one, const struct input *from)
 {
 	/* A bare run of flags alone (--selection FILE) has no uri: name its file. */
-	const char *source = *rs->uri ? rs->uri : from && from->name ? from->name : "the command line";
+	const char *source = *rs->uri ? rs->uri :
+			     from && from->name ? from->name : "the command line";
 	bool bare = !*rs->uri || starts_with(rs->uri, "bare:");
 	char *ex, *fix;
 

@@ -10,8 +10,6 @@
 #include "metrics/html.h"
 #include "metrics/trust.h"
 
-
-
 /* The colour of a result on a terminal: green passes, red fails, yellow advises. */
 static const char *result_color(const struct metrics_criterion *c)
 {

@@ -335,13 +335,25 @@ static void total_row(struct table *t, const char *label, size_t n, const char *
 	table_str(t, meaning ? meaning : "");
 }
 
-/* A row of baseline and proposal counts; a NULL a: the proposal's alone. */
-static void pair_row(struct table *t, const char *label, const size_t *a, size_t b)
+/*
+ * A row of the baseline's count (NULL: none, a proposal-only figure) and
+ * the proposal's, when t has its column (md's totals without a proposal
+ * have two columns).
+ */
+static void counts_row(struct table *t, const char *label, const size_t *a, size_t b)
 {
 	table_row(t);
 	table_str(t, label);
 	table_count_known(t, a, a ? (int64_t)*a : 0);
-	table_count(t, (int64_t)b);
+	if (t->nr_cols > 2)
+		table_count(t, (int64_t)b);
+}
+
+/* "(4.9%)", the force-full share of the changes; NULL without changes. Caller frees. */
+static char *force_full_share(const struct replay_totals *t)
+{
+	return t->changes ? xstrfmt("(%.1f%%)", 100.0 * (double)t->force_full /
+				    (double)t->changes) : NULL;
 }
 
 /* The gate minutes' row, the baseline's and (b) the proposal's. */
@@ -389,8 +401,7 @@ static void print_totals_single(const struct replay_run *run, FILE *f)
 
 	fputc('\n', f);
 	total_row(&x, "changes", t->changes, NULL);
-	meaning = t->changes ? xstrfmt("(%.1f%%)", 100.0 * (double)t->force_full /
-					 (double)t->changes) : NULL;
+	meaning = force_full_share(t);
 	total_row(&x, "force-full", t->force_full, meaning);
 	free(meaning);
 	for (size_t k = 0; k < t->reason_names.nr; k++) {
@@ -422,14 +433,12 @@ static void print_totals_single(const struct replay_run *run, FILE *f)
 /* A force-full count and (when there are changes) its rate, "12 (4.9%)". */
 static void force_full_cell(struct table *x, const struct replay_totals *t)
 {
-	table_count(x, (int64_t)t->force_full);
-	if (t->changes) {
-		char *pct = xstrfmt("(%.1f%%)", 100.0 * (double)t->force_full /
-				    (double)t->changes);
+	char *share = force_full_share(t);
 
-		table_part(x, PART_SPACE, PART_TEXT, pct);
-		free(pct);
-	}
+	table_count(x, (int64_t)t->force_full);
+	if (share)
+		table_part(x, PART_SPACE, PART_TEXT, share);
+	free(share);
 }
 
 static void print_totals_pair(const struct replay_run *run, FILE *f)
@@ -441,7 +450,7 @@ static void print_totals_pair(const struct replay_run *run, FILE *f)
 
 	fputc('\n', f);
 	x.no_header = false;
-	pair_row(&x, "changes", &a->changes, b->changes);
+	counts_row(&x, "changes", &a->changes, b->changes);
 	table_row(&x);
 	table_str(&x, "force-full");
 	force_full_cell(&x, a);
@@ -451,7 +460,7 @@ static void print_totals_pair(const struct replay_run *run, FILE *f)
 		char *label = xstrfmt("  %s", name);
 		size_t n = reason_count(a, name);
 
-		pair_row(&x, label, &n, b->reason_counts[order[k]]);
+		counts_row(&x, label, &n, b->reason_counts[order[k]]);
 		free(label);
 	}
 	for (size_t i = 0; i < a->reason_names.nr; i++) {
@@ -460,18 +469,18 @@ static void print_totals_pair(const struct replay_run *run, FILE *f)
 		if (reason_count(b, a->reason_names.items[i]))
 			continue;
 		label = xstrfmt("  %s", a->reason_names.items[i]);
-		pair_row(&x, label, &a->reason_counts[i], 0);
+		counts_row(&x, label, &a->reason_counts[i], 0);
 		free(label);
 	}
-	pair_row(&x, "misses", &a->misses, b->misses);
-	pair_row(&x, "missed changes", &a->missed_changes, b->missed_changes);
-	pair_row(&x, "disagreements", &a->disagreements, b->disagreements);
+	counts_row(&x, "misses", &a->misses, b->misses);
+	counts_row(&x, "missed changes", &a->missed_changes, b->missed_changes);
+	counts_row(&x, "disagreements", &a->disagreements, b->disagreements);
 	print_totals_table(f, &x);
 	print_minutes(f, lw, a->minutes, &b->minutes);
 	x = TOTALS_TABLE(pair_columns, lw);
-	pair_row(&x, "escapes closed", NULL, run->escapes_closed);
-	pair_row(&x, "escapes opened", NULL, run->escapes_opened);
-	pair_row(&x, "extra force-full", NULL, run->extra_force_full);
+	counts_row(&x, "escapes closed", NULL, run->escapes_closed);
+	counts_row(&x, "escapes opened", NULL, run->escapes_opened);
+	counts_row(&x, "extra force-full", NULL, run->extra_force_full);
 	print_totals_table(f, &x);
 	if (!run->has_store) {
 		fputs("  (no store: no measured wall-clock)\n", f);
@@ -716,17 +725,6 @@ static const struct table_column md_minutes_columns[] = {
 	{ .key = "proposal", .type = CELL_MINUTES, .plain = true, .na = "n/a" },
 };
 
-/* A totals row: the baseline's count (NULL: none) and the proposal's, if one. */
-static void md_total_row(struct table *t, const struct replay_run *run, const char *label,
-			 const size_t *a, size_t b)
-{
-	table_row(t);
-	table_str(t, label);
-	table_count_known(t, a, a ? (int64_t)*a : 0);
-	if (run->has_proposal)
-		table_count(t, (int64_t)b);
-}
-
 static void print_md_totals(const struct replay_run *run, FILE *f)
 {
 	const struct replay_totals *a = &run->tb, *b = &run->tp;
@@ -734,11 +732,11 @@ static void print_md_totals(const struct replay_run *run, FILE *f)
 	struct table t = TABLE_INIT(md_total_columns), m = TABLE_INIT(md_minutes_columns);
 
 	t.nr_cols = m.nr_cols = nr_cols;
-	md_total_row(&t, run, "changes", &a->changes, b->changes);
-	md_total_row(&t, run, "force-full", &a->force_full, b->force_full);
-	md_total_row(&t, run, "misses", &a->misses, b->misses);
-	md_total_row(&t, run, "missed changes", &a->missed_changes, b->missed_changes);
-	md_total_row(&t, run, "disagreements", &a->disagreements, b->disagreements);
+	counts_row(&t, "changes", &a->changes, b->changes);
+	counts_row(&t, "force-full", &a->force_full, b->force_full);
+	counts_row(&t, "misses", &a->misses, b->misses);
+	counts_row(&t, "missed changes", &a->missed_changes, b->missed_changes);
+	counts_row(&t, "disagreements", &a->disagreements, b->disagreements);
 	fputc('\n', f);
 	table_print(&t, FORMAT_MD, f);
 	table_release(&t);
@@ -752,8 +750,8 @@ static void print_md_totals(const struct replay_run *run, FILE *f)
 	table_print(&m, FORMAT_MD, f);
 	table_release(&m);
 	if (run->has_proposal) {
-		md_total_row(&t, run, "escapes closed", NULL, run->escapes_closed);
-		md_total_row(&t, run, "escapes opened", NULL, run->escapes_opened);
+		counts_row(&t, "escapes closed", NULL, run->escapes_closed);
+		counts_row(&t, "escapes opened", NULL, run->escapes_opened);
 		table_print(&t, FORMAT_MD, f);
 		table_release(&t);
 	}
