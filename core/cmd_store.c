@@ -7,6 +7,7 @@
 #include "core/json.h"
 #include "core/options.h"
 #include "core/query.h"
+#include "core/rekey.h"
 #include "core/store.h"
 #include "core/timeutil.h"
 #include "core/tiadir.h"
@@ -139,7 +140,7 @@ static int run_status(int argc, char **argv, struct cmd_context *ctx)
 	if (argi < argc)
 		return usage_error(&cmd_status, "unexpected argument '%s'", argv[argi]);
 	/* The identity figure reads the selections with the id-map in force, as the figures do. */
-	if (config_load(&cfg, ctx->db_path) < 0)
+	if (rekey_config_load(&cfg, ctx) < 0)
 		return EXIT_INPUT_ERROR;
 	if (query_status(ctx->store, &st) < 0 ||
 	    identity_unmatched_now(ctx->store, cfg.idmap, &st.identity) < 0) {
@@ -159,7 +160,7 @@ static int run_status(int argc, char **argv, struct cmd_context *ctx)
 const struct cmd cmd_status = {
 	.name = "status",
 	.fn = run_status,
-	.flags = NEED_DB_RO,
+	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash status [--format text|json] [-o FILE]",
 	.summary = "Say what the store holds: runs, pairs, tests, sources, time span.",
 	.opts = status_opts,

@@ -764,6 +764,29 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 	return r->state;
 }
 
+bool identity_junit_fixed(struct identity *id, const char *file, const char *classname,
+			  const char *suite_key)
+{
+	const char *k = nonempty(file) ? file : nonempty(classname) ? classname
+									: nonempty(suite_key);
+
+	return id->tree && k && identity_suite(id, k, 0)->state == ID_RESOLVED;
+}
+
+bool identity_id_fixed(struct identity *id, const char *text)
+{
+	struct strbuf scratch = STRBUF_INIT;
+	bool fixed = id->tree && identity_test_id(id, text, 0, &scratch) == ID_RESOLVED;
+
+	strbuf_release(&scratch);
+	return fixed;
+}
+
+bool identity_has_tree(const struct identity *id)
+{
+	return id->tree != NULL;
+}
+
 /*
  * Where a test id splits into suite and case: at "::" (SUITE::CASE), at
  * the first " > " (vitest's and jest's `path > describe > title`, written

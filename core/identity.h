@@ -134,6 +134,19 @@ enum id_state identity_junit_case(struct identity *id, const char *file,
 				  struct strbuf *suite, struct strbuf *cls);
 
 /*
+ * Can no id-map change the key of a case with these names
+ * (identity_junit_case's), or of a listed id (identity_test_id's)? Only
+ * when its first name resolves to a path as written: the rules are tried
+ * on a name that does not (core/rekey.h keeps the others' names).
+ */
+bool identity_junit_fixed(struct identity *id, const char *file, const char *classname,
+			  const char *suite_key);
+bool identity_id_fixed(struct identity *id, const char *text);
+
+/* Does id resolve through a tree (the head is in the repository)? */
+bool identity_has_tree(const struct identity *id);
+
+/*
  * Append the class part a classname gives beyond the module a `file`
  * attribute names ("tests/a.py", "tests.a.TestA.TestB": "TestA::TestB");
  * nothing when it names none.

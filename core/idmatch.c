@@ -503,3 +503,15 @@ void test_id_split(const char *id, char **suite, char **name)
 	*suite = xstrdup(id);
 	*name = xstrdup("");
 }
+
+void test_name_spaced(const char *name, struct strbuf *out)
+{
+	for (const char *p = name; *p; p++) {
+		if (!strncmp(p, " > ", 3)) {
+			strbuf_addch(out, ' ');
+			p += 2;
+		} else {
+			strbuf_addch(out, *p);
+		}
+	}
+}

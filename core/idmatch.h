@@ -118,6 +118,8 @@ void test_id_format(struct strbuf *sb, const char *suite, const char *name);
  * else the whole id is a suite and the case is "". Caller frees both.
  */
 void test_id_split(const char *id, char **suite, char **name);
+/* A case name `describe > title` as jest's JUnit writes it, "describe title", appended to out. */
+void test_name_spaced(const char *name, struct strbuf *out);
 
 /*
  * Id-map rules. idmap_add_rule takes "PATTERN => REPLACEMENT" (PCRE2

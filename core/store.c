@@ -434,6 +434,21 @@ static const char *const migrations[] = {
 	/* In parentheses: two statements in one element, not a missing comma (clang). */
 	("ALTER TABLE selection ADD COLUMN ran_broad BLOB;"
 	 "ALTER TABLE selection ADD COLUMN skipped_named BLOB;"),
+
+	/*
+	 * 16 -> 17: names keyed again when the id-map changes (core/rekey.h).
+	 * A failing result whose key an id-map rule could change (its name
+	 * did not resolve to a path as written) keeps the names its report
+	 * gave (raw: core/rekey.h's encoding) and the fingerprint of the
+	 * id-map its key was made under (keyed_by); a quarantine line that did
+	 * not resolve as written, the fingerprint its resolved was judged
+	 * under. NULL: no rule can change it, or stored before.
+	 */
+	("ALTER TABLE result ADD COLUMN raw BLOB;"
+	 "ALTER TABLE result ADD COLUMN keyed_by TEXT;"
+	 "CREATE INDEX result_keyed ON result (keyed_by) WHERE raw IS NOT NULL;"
+	 "ALTER TABLE quarantine ADD COLUMN keyed_by TEXT;"
+	 "CREATE INDEX quarantine_keyed ON quarantine (keyed_by) WHERE keyed_by IS NOT NULL;"),
 #undef STALE_RUN
 #undef STALE
 };

@@ -6,6 +6,7 @@
 #include "core/tiadash.h"
 #include "core/idmatch.h"
 #include "core/paircache.h"
+#include "core/rekey.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "ingest/coverage.h"
@@ -320,11 +321,14 @@ void run_data_release(struct run_data *d)
 		free(d->details[i].excerpt);
 	free(d->details);
 	testset_release(&d->tests);
+	for (size_t i = 0; i < d->nr_rows; i++)
+		free(d->rows[i].raw);
 	free(d->rows);
 	tally_release(&d->failing_ids);
 	tally_release(&d->entry_ids);
 	tally_release(&d->quarantine_ids);
 	free(d->quarantine_joined);
+	free(d->quarantine_keyed);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
 	strbuf_release(&d->unmatched_blob);
@@ -393,13 +397,30 @@ static struct fail_row *row_for(struct run_data *d, const struct strbuf *key,
 	return &d->rows[e->value];
 }
 
-/* A non-passing case: every case counts, repeated ids included (SPEC 3.3). */
+/* Keep raw's names on a new row (NULL: an id-map cannot change its key). */
+static void keep_raw(struct fail_row *f, const struct raw_name *raw)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!raw)
+		return;
+	raw_name_encode(raw, &sb);
+	f->raw_len = sb.len;
+	f->raw = strbuf_detach(&sb, NULL);
+}
+
+/*
+ * A non-passing case: every case counts, repeated ids included (SPEC 3.3).
+ * raw: its names, when an id-map could key it otherwise (else NULL).
+ */
 static void add_failure(struct run_data *d, const struct strbuf *key, enum id_state state,
-			enum junit_outcome o)
+			enum junit_outcome o, const struct raw_name *raw)
 {
 	bool added;
 	struct fail_row *f = row_for(d, key, state, &added);
 
+	if (added)
+		keep_raw(f, raw);
 	f->failed += o == JUNIT_FAILED;
 	f->errors += o == JUNIT_ERROR;
 	f->flaky += o == JUNIT_FLAKY;
@@ -421,6 +442,7 @@ struct case_names {
 	const char **entry_at; /* index -> the entry (borrowed from run_data.entries) */
 	bool *hit;
 	bool named; /* match_entries: an entry names the last case by its id */
+	struct raw_name raw; /* the failing case's names (junit_raw) */
 };
 
 static bool same(const struct strbuf *sb, const char *s)
@@ -562,6 +584,19 @@ struct case_ctx {
 	struct case_names names;
 };
 
+/* A failing case's names, unless its key is beyond any id-map (NULL). */
+static const struct raw_name *junit_raw(struct run_data *d, const struct junit_case *c,
+					struct raw_name *out)
+{
+	if (identity_junit_fixed(d->ids, c->file, c->classname, c->suite_key))
+		return NULL;
+	*out = (struct raw_name){ .kind = RAW_JUNIT, .tree = identity_has_tree(d->ids),
+				  .workdir = d->workdir, .file = c->file,
+				  .classname = c->classname, .suite_key = c->suite_key,
+				  .name = c->name };
+	return out;
+}
+
 static int on_case(const struct junit_case *c, void *data)
 {
 	struct case_ctx *cc = data;
@@ -584,7 +619,8 @@ static int on_case(const struct junit_case *c, void *data)
 	if (c->message)
 		add_detail(d, &cc->names.key, c);
 	if (failing)
-		add_failure(d, &cc->names.key, cc->names.state, c->outcome);
+		add_failure(d, &cc->names.key, cc->names.state, c->outcome,
+			    junit_raw(d, c, &cc->names.raw));
 	return 0;
 }
 
@@ -594,7 +630,8 @@ static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
 	cc->d = d;
 	cc->names = (struct case_names){ STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT,
 					 STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, NULL, NULL,
-					 ID_NOT_FOUND, false, false, IDSET_INIT, NULL, NULL, false };
+					 ID_NOT_FOUND, false, false, IDSET_INIT, NULL, NULL, false,
+					 { 0 } };
 	cc->names.rewrites = identity_rewrites(d->ids, ID_MAP);
 	if (!d->has_unmatched)
 		return;
@@ -676,12 +713,14 @@ static int parse_results(struct run_source *rs, struct run_data *d)
 		const char *wd = result_workdir(rs, i);
 
 		identity_use_workdir(d->ids, wd);
+		d->workdir = wd;
 		cc.names.valid = false;
 		cc.names.rewrites = identity_rewrites(d->ids, ID_MAP);
 		if (junit_parse(&rs->results[i], on_case, &cc, &d->stats) < 0)
 			ret = -1;
 	}
 	identity_use_workdir(d->ids, rs->m.workdir);
+	d->workdir = rs->m.workdir;
 	case_ctx_release(&cc);
 	if (!ret && d->tests.dropped)
 		warning("%s: more test cases than a test list holds (%u MiB): the "
@@ -699,7 +738,8 @@ static void apply_failed_list(struct run_data *d, const struct strlist *ids)
 {
 	struct strmap from_reports = d->failures;
 	struct fail_row *rows = d->rows;
-	struct strbuf id = STRBUF_INIT, key = STRBUF_INIT, spaced_key = STRBUF_INIT;
+	size_t nr_rows = d->nr_rows;
+	struct strbuf id = STRBUF_INIT, key = STRBUF_INIT, spaced = STRBUF_INIT;
 
 	memset(&d->failures, 0, sizeof(d->failures));
 	d->rows = NULL;
@@ -712,9 +752,12 @@ static void apply_failed_list(struct run_data *d, const struct strlist *ids)
 			strbuf_reset(&key);
 			strbuf_add(&key, e->key, e->keylen);
 			*row_for(d, &key, rows[e->value].state, &added) = rows[e->value];
+			rows[e->value].raw = NULL; /* moved with the row */
 		}
 	}
 	for (size_t i = 0; i < ids->nr; i++) {
+		struct raw_name raw = { .kind = RAW_LISTED, .tree = identity_has_tree(d->ids),
+					.workdir = d->workdir, .id = ids->items[i] };
 		char *suite, *name;
 		enum id_state state;
 		struct strmap_entry *e;
@@ -728,37 +771,36 @@ static void apply_failed_list(struct run_data *d, const struct strlist *ids)
 		e = strmap_find(&from_reports, key.buf, key.len);
 		if (!e && strstr(name, " > ")) {
 			/* `path > describe > title` names jest's case "describe title" too. */
-			struct strbuf spaced = STRBUF_INIT;
-
-			for (const char *p = name; *p; p++) {
-				if (!strncmp(p, " > ", 3)) {
-					strbuf_addch(&spaced, ' ');
-					p += 2;
-				} else {
-					strbuf_addch(&spaced, *p);
-				}
-			}
-			key_of(&spaced_key, suite, spaced.buf);
-			strbuf_release(&spaced);
-			e = strmap_find(&from_reports, spaced_key.buf, spaced_key.len);
-			if (e)
-				key_of(&key, suite, spaced_key.buf + strlen(suite) + 1);
+			strbuf_reset(&spaced);
+			test_name_spaced(name, &spaced);
+			key_of(&key, suite, spaced.buf);
+			e = strmap_find(&from_reports, key.buf, key.len);
+			raw.spaced = e != NULL;
+			if (!e)
+				key_of(&key, suite, name);
 		}
 		f = row_for(d, &key, state, &added);
 		if (e && fail_row_outcome(&rows[e->value]) != OUTCOME_FLAKY) {
-			*f = rows[e->value];
+			f->failed = rows[e->value].failed;
+			f->errors = rows[e->value].errors;
+			f->flaky = rows[e->value].flaky;
+			f->state = rows[e->value].state;
 		} else if (added) {
 			f->failed = 1;
 			f->flaky = 0;
 		}
+		if (added && !identity_id_fixed(d->ids, ids->items[i]))
+			keep_raw(f, &raw);
 		free(suite);
 		free(name);
 	}
 	strmap_clear(&from_reports);
+	for (size_t i = 0; i < nr_rows; i++)
+		free(rows[i].raw);
 	free(rows);
 	strbuf_release(&id);
 	strbuf_release(&key);
-	strbuf_release(&spaced_key);
+	strbuf_release(&spaced);
 }
 
 static int parse_failed(struct run_source *rs, struct run_data *d)
@@ -929,14 +971,26 @@ struct quarantine_seen {
 	size_t next;
 };
 
-/* A quarantine line's state: counted, and kept for the store. */
+/*
+ * A quarantine line's state: counted, and kept for the store. One that does
+ * not resolve as written is judged through the id-map too, and again when
+ * it changes (core/rekey.h).
+ */
 static void quarantine_seen(const char *name, enum id_state state, void *data)
 {
 	struct quarantine_seen *q = data;
+	struct run_data *d = q->d;
 
-	tally(&q->d->quarantine_ids, name, state);
-	q->d->quarantine_joined[q->next++] = state == ID_NO_TREE ? -1 : state == ID_RESOLVED ? 1 :
-					     state == ID_NAME ? 2 : 0;
+	d->quarantine_keyed[q->next] = state != ID_RESOLVED && identity_has_tree(d->ids);
+	if (d->quarantine_keyed[q->next] && d->idmap) {
+		struct strbuf scratch = STRBUF_INIT;
+
+		state = identity_test_id(d->ids, name, ID_MAP, &scratch);
+		strbuf_release(&scratch);
+	}
+	tally(&d->quarantine_ids, name, state);
+	d->quarantine_joined[q->next++] = state == ID_NO_TREE ? -1 : state == ID_RESOLVED ? 1 :
+					  state == ID_NAME ? 2 : 0;
 }
 
 /* The quarantine list, each line resolved like a failing test's id. */
@@ -950,6 +1004,8 @@ static int parse_quarantine(struct run_source *rs, struct run_data *d)
 		return -1;
 	d->quarantine_joined = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
 				       sizeof(*d->quarantine_joined));
+	d->quarantine_keyed = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
+				      sizeof(*d->quarantine_keyed));
 	identity_resolve_list(d->ids, &d->quarantine, 0, quarantine_seen, &q);
 	return 0;
 }
@@ -966,6 +1022,7 @@ static int parse_inputs(struct ingest_env *env, struct run_source *rs, struct ru
 	d->idmap = env->ing->idmap;
 	d->ids = identity_for_run(env->ids, env->repo, rs->m.head, rs->m.base,
 				  rs->m.workdir, &d->diff, d->idmap);
+	d->workdir = rs->m.workdir;
 	/* Selection entries and quarantined ids as repository paths. */
 	identity_resolve_list(d->ids, &d->entries, ID_ENTRY, entry_seen, d);
 	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0)

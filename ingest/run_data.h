@@ -22,6 +22,9 @@
 struct fail_row {
 	int64_t failed, errors, flaky; /* the cases of each outcome */
 	enum id_state state;           /* of its suite key */
+	/* Its first case's names (core/rekey.h) when an id-map could key it otherwise; NULL: none could. */
+	char *raw;
+	size_t raw_len;
 };
 /* The row's outcome: failed over error over flaky. */
 enum outcome fail_row_outcome(const struct fail_row *f);
@@ -58,6 +61,7 @@ struct run_data {
 	/* Test identity: the run's resolver, and what resolved. */
 	struct identity *ids;          /* borrowed from the env's cache */
 	const struct idmap *idmap;     /* the config's id-map (NULL: none), borrowed */
+	const char *workdir;           /* where the runner of what is read ran (borrowed; NULL: root) */
 	struct identity_tally failing_ids, entry_ids;
 	/* The suite names (ID_NAME) the selection's entries use: declared suites. */
 	struct strlist declared;
@@ -90,6 +94,7 @@ struct run_data {
 	 * while a selection declares it), 0 nothing, -1 no tree to tell.
 	 */
 	signed char *quarantine_joined;
+	bool *quarantine_keyed; /* per entry: judged again when the id-map changes (core/rekey.h) */
 	/* Git and coverage of the changed lines. */
 	enum git_state git;
 	struct repo_diff diff;

@@ -191,8 +191,11 @@ static int insert_run(struct store *s, const struct manifest *m, const struct ru
 static int insert_quarantine(struct store *s, int64_t run_id, const struct run_data *d)
 {
 	static const char sql[] =
-		"INSERT OR IGNORE INTO quarantine (run_id, name_id, resolved) VALUES (?1, ?2, ?3)";
+		"INSERT OR IGNORE INTO quarantine (run_id, name_id, resolved, keyed_by)"
+		" VALUES (?1, ?2, ?3, ?4)";
+	char fingerprint[33];
 
+	idmap_fingerprint(d->idmap, fingerprint);
 	for (size_t i = 0; i < d->quarantine.nr; i++) {
 		const char *name = d->quarantine.items[i];
 		sqlite3_stmt *st;
@@ -204,6 +207,7 @@ static int insert_quarantine(struct store *s, int64_t run_id, const struct run_d
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_int64(st, 2, id);
 		store_bind_opt_int(st, 3, d->quarantine_joined[i] >= 0, d->quarantine_joined[i]);
+		store_bind_text(st, 4, d->quarantine_keyed[i] ? fingerprint : NULL);
 		if (store_exec_stmt(s, st, "cannot write a quarantine line") < 0)
 			return -1;
 	}
@@ -281,7 +285,10 @@ static int insert_results(struct store *s, const struct run_data *d, int64_t run
 {
 	static const char sql[] =
 		"INSERT INTO result (run_id, suite_id, case_id, outcome, digest, excerpt,"
-		" count, resolved) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+		" count, resolved, raw, keyed_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+	char fingerprint[33];
+
+	idmap_fingerprint(d->idmap, fingerprint);
 
 	for (size_t i = 0; i < d->failures.cap; i++) {
 		const struct strmap_entry *e = &d->failures.slots[i];
@@ -312,6 +319,13 @@ static int insert_results(struct store *s, const struct run_data *d, int64_t run
 		sqlite3_bind_int64(st, 7, fail_row_cases(f));
 		sqlite3_bind_int(st, 8, f->state == ID_RESOLVED ? RESOLVED_PATH :
 					f->state == ID_NAME ? RESOLVED_NAME : RESOLVED_NOT);
+		if (f->raw) {
+			sqlite3_bind_blob(st, 9, f->raw, (int)f->raw_len, SQLITE_STATIC);
+			sqlite3_bind_text(st, 10, fingerprint, -1, SQLITE_STATIC);
+		} else {
+			sqlite3_bind_null(st, 9);
+			sqlite3_bind_null(st, 10);
+		}
 		if (store_exec_stmt(s, st, "cannot write a test result") < 0)
 			return -1;
 	}

@@ -5,6 +5,7 @@
 #include "core/config.h"
 #include "core/json.h"
 #include "core/notes.h"
+#include "core/rekey.h"
 #include "adapters/adapter.h"
 #include "core/sanitize.h"
 #include "core/table.h"
@@ -1072,7 +1073,7 @@ static int run_propose(int argc, char **argv, struct cmd_context *ctx)
 	if (!ctx->store && !a.accept &&
 	    store_open(&ctx->store, ctx->db_path, STORE_EXISTING) < 0)
 		goto out;
-	if (config_load(&cfg, ctx->db_path) < 0)
+	if (rekey_config_load(&cfg, ctx) < 0)
 		goto out;
 	if (a.explain) {
 		if (a.m.format == FORMAT_MD || a.m.format == FORMAT_HTML) {

@@ -9,6 +9,7 @@
 #include "adapters/ruleset.h"
 #include "core/json.h"
 #include "core/repo.h"
+#include "core/rekey.h"
 #include "core/sanitize.h"
 #include "core/table.h"
 #include "core/timeutil.h"
@@ -538,7 +539,7 @@ static int load(struct show *sh, struct cmd_context *ctx, const char *what)
 	if (rc == 1)
 		return error("no pair for '%s' in the store (give a PR number or "
 			     "a commit)", what);
-	if (rc < 0 || config_load(&cfg, ctx->db_path) < 0)
+	if (rc < 0 || rekey_config_load(&cfg, ctx) < 0)
 		return -1;
 	rc = classify_pair(ctx->store, cfg.idmap, &sh->pair, &sh->v);
 	if (!rc)

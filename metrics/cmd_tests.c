@@ -4,6 +4,7 @@
 #include "core/commands.h"
 #include "core/config.h"
 #include "core/json.h"
+#include "core/rekey.h"
 #include "core/sanitize.h"
 #include "core/table.h"
 #include "core/timeutil.h"
@@ -268,7 +269,7 @@ static int run_tests(int argc, char **argv, struct cmd_context *ctx)
 
 	if (rc)
 		return rc;
-	if (config_load(&cfg, ctx->db_path) < 0)
+	if (rekey_config_load(&cfg, ctx) < 0)
 		return EXIT_INPUT_ERROR;
 	/* The window as report names it. */
 	m.since = a.window.since;
@@ -298,7 +299,7 @@ static int run_tests(int argc, char **argv, struct cmd_context *ctx)
 const struct cmd cmd_tests = {
 	.name = "tests",
 	.fn = run_tests,
-	.flags = NEED_DB_RO,
+	.flags = NEED_DB_RO | WANT_REPO,
 	.usage = "tiadash tests [--since WHEN] [--until WHEN] [--project NAME] [--id ID] "
 		 "[--green N] [--format text|json|csv] [-o FILE]",
 	.summary = "Per-test records: missed, failed, inherited, selected; what to unquarantine.",

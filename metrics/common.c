@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/config.h"
 #include "core/paircache.h"
+#include "core/rekey.h"
 #include "core/sanitize.h"
 #include "core/timeutil.h"
 #include "metrics/common.h"
@@ -168,7 +169,7 @@ static int load(struct cmd_context *ctx, const struct window *w,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (config_load(&cfg, ctx->db_path) < 0) {
+	if (rekey_config_load(&cfg, ctx) < 0) {
 		config_release(&cfg);
 		return -1;
 	}
@@ -205,7 +206,7 @@ static int load_key(struct cmd_context *ctx, const struct window *w, double thre
 
 	opts->threshold = threshold;
 	opts->split = true;
-	if (config_load(cfg, ctx->db_path) < 0)
+	if (rekey_config_load(cfg, ctx) < 0)
 		return -1;
 	opts->idmap = cfg->idmap;
 	opts->now = ctx->now;

@@ -150,4 +150,49 @@ test_expect_success 'a failed-test list and selection entries in jest'"'"'s path
 	json_close j.json "[d[\"identity\"][k] for k in (\"failing_tests\", \"resolved\", \"entries_matching_no_test\")]" "[1, 1, 0]"
 '
 
+test_expect_success 'a rule added after ingest keys the stored failures at once, in every view' '
+	rm config &&
+	cat >k.conf <<-\EOF &&
+	id-map = ^(\w+)( .*)?$ => src/ui/\L$1\E.test.js
+	EOF
+	TIADASH_CONFIG=k.conf tiadash --db s.db --repo repo report $WINDOW --format json >k.json 2>err &&
+	test_must_be_empty err &&
+	json_close k.json "[d[\"classes\"][c] for c in (\"escape\", \"unresolved\", \"agree\")]" "[4, 0, 2]" &&
+	json_close k.json "d[\"escapes\"][\"prs\"]" "[1, 2, 3, 4]" &&
+	json_close k.json "[d[\"identity\"][k] for k in (\"failing_tests\", \"resolved\", \"unresolved\", \"quarantine_unresolved\")]" "[6, 6, [], 0]" &&
+	TIADASH_CONFIG=k.conf tiadash --db s.db --repo repo status --format json >k-st.json &&
+	json_close k-st.json "[d[\"identity\"][k] for k in (\"failing_tests\", \"resolved\", \"quarantine_unresolved\")]" "[6, 6, 0]" &&
+	TIADASH_CONFIG=k.conf tiadash --db s.db --repo repo show 2 --format json >k2.json &&
+	json_close k2.json "[d[\"class\"], d[\"missed\"]]" "[\"escape\", [\"$TOOLBAR::Toolbar renders\"]]" &&
+	TIADASH_CONFIG=k.conf tiadash --db s.db --repo repo report $WINDOW --format csv >k.csv &&
+	TIADASH_CONFIG=k.conf tiadash --db s.db --repo repo gate-check $WINDOW --min-pairs 1 --min-days 1 >k-g.txt;
+	test_grep "^failing tests resolved  *>= 0.990  *1.000  PASS$" k-g.txt
+'
+
+test_expect_success 'a failed-test list by describe title is keyed again too' '
+	mkdir l && cp -r runs/3 l/ &&
+	sed -i "s|\"results\"|\"failed\": [\"Toolbar::Toolbar renders\"], \"results\"|" l/3/f/tiadash-run.json &&
+	tiadash --db l.db --repo repo ingest l >out 2>err &&
+	tiadash --db l.db --repo repo show 3 --format json >l3.json &&
+	json_close l3.json "[d[\"class\"], d[\"runs\"][1][\"failed\"]]" "[\"unresolved\", [\"Toolbar::Toolbar renders\"]]" &&
+	TIADASH_CONFIG=k.conf tiadash --db l.db --repo repo show 3 --format json >l3k.json &&
+	json_close l3k.json "[d[\"class\"], d[\"missed\"], d[\"runs\"][1][\"failed\"]]" \
+		"[\"escape\", [\"$TOOLBAR::Toolbar renders\"], [\"$TOOLBAR::Toolbar renders\"]]"
+'
+
+test_expect_success 'the rule taken away: the same failures are unresolved again' '
+	tiadash --db s.db --repo repo report $WINDOW --format json >back.json 2>err &&
+	test_must_be_empty err &&
+	json_close back.json "[d[\"classes\"][c] for c in (\"escape\", \"unresolved\", \"agree\")]" "[2, 2, 2]" &&
+	json_close back.json "d[\"identity\"][\"unresolved\"]" "[\"Toolbar renders::Toolbar renders\", \"Toolbar::Toolbar renders\"]" &&
+	json_close back.json "d[\"identity\"][\"quarantine_unresolved\"]" "1"
+'
+
+test_expect_success 'away from the repository the keys stay, and a warning says why' '
+	mkdir away &&
+	(cd away && TIADASH_CONFIG=../k.conf tiadash --db ../s.db report $WINDOW --format json >../away.json 2>../err) &&
+	test_grep "warning: store .*s.db.: 3 names were keyed under another id-map, and their runs. heads are not in a repository here: they keep their keys (give --repo)" err &&
+	json_close away.json "[d[\"classes\"][c] for c in (\"escape\", \"unresolved\")]" "[2, 2]"
+'
+
 test_done

@@ -3,6 +3,7 @@
 #include "core/tiadash.h"
 #include "core/commands.h"
 #include "core/options.h"
+#include "core/rekey.h"
 #include "core/store.h"
 #include "metrics/common.h"
 #include "metrics/testrec.h"
@@ -1169,7 +1170,7 @@ static int run_tui(int argc, char **argv, struct cmd_context *ctx)
 		t.views[i].ops = view_table[i];
 	t.stack[0] = VIEW_OVERVIEW;
 	t.depth = 1;
-	if (config_load(&t.cfg, ctx->db_path) < 0) {
+	if (rekey_config_load(&t.cfg, ctx) < 0) {
 		tui_release(&t);
 		return EXIT_INPUT_ERROR;
 	}
