@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-metrics.sh"
 . "$TEST_SRC/lib-selectors.sh"
+. "$TEST_SRC/tui/lib.sh"
 need_tool jest
 
 TOOLBAR=src/ui/toolbar.test.js
@@ -178,6 +179,65 @@ test_expect_success 'a failed-test list by describe title is keyed again too' '
 	TIADASH_CONFIG=k.conf tiadash --db l.db --repo repo show 3 --format json >l3k.json &&
 	json_close l3k.json "[d[\"class\"], d[\"missed\"], d[\"runs\"][1][\"failed\"]]" \
 		"[\"escape\", [\"$TOOLBAR::Toolbar renders\"], [\"$TOOLBAR::Toolbar renders\"]]"
+'
+
+test_expect_success 'the dashboard draws the same keys: escapes under the rule, unresolved without' '
+	steps "3" ":save-display rule.screen" &&
+	TIADASH_CONFIG=k.conf TUI_DB=s.db TUI_REPO=repo tui $WINDOW &&
+	assert_screen rule.screen <<-\EOF &&
+	 1 overview   2 runs  [3 disagreements]  4 proposals
+	CLASS  STATE     PR EVIDENCE
+	escape new       #1 src/ui/toolbar.test.js::Toolbar renders
+	escape new       #2 src/ui/toolbar.test.js::Toolbar renders
+	escape new       #3 src/ui/toolbar.test.js::Toolbar renders
+	escape new       #4 src/ui/toolbar.test.js::Toolbar renders
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	4 escapes, 0 non-hermetic, 0 over-strict, 0 flaky                       1/4   0%
+	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
+	EOF
+	steps "3" ":save-display norule.screen" &&
+	TUI_DB=s.db TUI_REPO=repo tui $WINDOW &&
+	assert_screen norule.screen <<-\EOF
+	 1 overview   2 runs  [3 disagreements]  4 proposals
+	CLASS      STATE     PR EVIDENCE
+	escape     new       #3 src/ui/toolbar.test.js::Toolbar renders
+	escape     new       #4 src/ui/toolbar.test.js::Toolbar renders
+	unresolved new       #1 a failing test names no test file
+	unresolved new       #2 a failing test names no test file
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	
+	2 escapes, 0 non-hermetic, 0 over-strict, 0 flaky, 2 unresolved         1/4   0%
+	x explain  <Enter> open  q back  <Tab> views  ? help  / filter  r reload  u undo
+	EOF
 '
 
 test_expect_success 'the rule taken away: the same failures are unresolved again' '
