@@ -5,8 +5,10 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,6 +110,108 @@ static int spawn_plain(pid_t *pid, const char *cmd, const posix_spawn_file_actio
 	return rc;
 }
 
+/* ---- the fast start: vfork, and only our own handlers reset ---- */
+
+/*
+ * A vforked child shares our memory until it execs, so no handler of ours
+ * may run in it: it resets the signals we catch (spawn_watch's) and the
+ * one we ignore (SIGPIPE, which would survive exec) before it unblocks
+ * any. posix_spawn cannot know which those are and asks the kernel about
+ * every signal: 120 system calls a start, a tenth of a selector call's
+ * cost on a virtual machine. Once code lets a library catch signals we
+ * cannot name (ncurses), spawn_foreign_handlers sends every start to
+ * posix_spawn.
+ */
+static atomic_bool foreign_handlers;
+
+void spawn_foreign_handlers(void)
+{
+	foreign_handlers = true;
+}
+
+/* What the child does between vfork and exec; err is what it failed with. */
+struct child_plan {
+	const char *path;
+	char *const *argv, *const *envp;
+	const char *cwd;
+	int fds[3];
+	int err;
+};
+
+/* Only system calls: the child runs on our stack, in our memory. */
+static _Noreturn void child_exec(struct child_plan *p)
+{
+	static const int reset[] = { SIGPIPE, SIGCHLD, SIGINT, SIGTERM, SIGHUP };
+	struct sigaction dfl;
+	sigset_t none;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (size_t i = 0; i < ARRAY_SIZE(reset); i++)
+		sigaction(reset[i], &dfl, NULL);
+	if (setpgid(0, 0) < 0)
+		goto fail;
+	for (int k = 0; k < 3; k++) {
+		int fd = p->fds[k];
+
+		if (fd < 0 && (fd = open("/dev/null", (k ? O_WRONLY : O_RDONLY) | O_CLOEXEC)) < 0)
+			goto fail;
+		if (fd != k && dup2(fd, k) < 0)
+			goto fail;
+	}
+	if (p->cwd && chdir(p->cwd) < 0)
+		goto fail;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execve(p->path, (char *const *)p->argv, (char *const *)p->envp);
+fail:
+	p->err = errno;
+	_exit(127);
+}
+
+/* Start p; the pid, or -1 with errno set (what the child failed with). */
+static pid_t start_fast(struct child_plan *p)
+{
+	sigset_t all, old;
+	pid_t pid;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	p->err = 0;
+	pid = vfork();
+	if (pid == 0)
+		child_exec(p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (pid > 0 && p->err) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		errno = p->err;
+		return -1;
+	}
+	return pid;
+}
+
+/* /bin/sh -c cmd, or cmd itself when it is a plain program (a file without #! to sh). */
+static int spawn_fast(pid_t *pid, const char *cmd, const char *cwd, char *const envp[],
+		      const int fds[3])
+{
+	char *const direct[] = { (char *)cmd, NULL };
+	char *const sh[] = { "sh", "-c", (char *)cmd, NULL };
+	struct child_plan p = { "/bin/sh", sh, envp, cwd, { fds[0], fds[1], fds[2] }, 0 };
+
+	if (plain_program(cmd)) {
+		p.path = cmd;
+		p.argv = direct;
+		*pid = start_fast(&p);
+		if (*pid >= 0 || errno != ENOEXEC)
+			return *pid < 0 ? errno : 0;
+		p.path = "/bin/sh";
+		p.argv = sh;
+	}
+	*pid = start_fast(&p);
+	return *pid < 0 ? errno : 0;
+}
+
 pid_t spawn_start(const char *cmd, char *const argv[], const char *cwd,
 		  const struct spawn_env *env, int in, int out, int err,
 		  const char *what)
@@ -119,6 +223,14 @@ pid_t spawn_start(const char *cmd, char *const argv[], const char *cwd,
 	pid_t pid;
 	int rc, fds[3] = { in, out, err };
 
+	if (!argv && !foreign_handlers) {
+		rc = spawn_fast(&pid, cmd, cwd, env ? env->vars : environ, fds);
+		if (rc) {
+			error("cannot run %s: %s", what, strerror(rc));
+			return -1;
+		}
+		return pid;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
 	for (int k = 0; k < 3; k++) {

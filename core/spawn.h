@@ -1,6 +1,7 @@
 /*
- * Starting child processes cheaply and cleanly: posix_spawn (vfork+exec
- * underneath, so a 200 MB tiadash costs no page-table copy per call), the
+ * Starting child processes cheaply and cleanly: vfork+exec (posix_spawn
+ * for a program found on PATH, or once a library catches signals; either
+ * way a 200 MB tiadash costs no page-table copy per call), the
  * child in its own process group, SIGPIPE back at its default, and an
  * environment scrubbed of the credentials tiadash holds. Replay's selector
  * calls and the worktree pool's git commands go through here.
@@ -43,6 +44,14 @@ void spawn_env_release(struct spawn_env *e);
 pid_t spawn_start(const char *cmd, char *const argv[], const char *cwd,
 		  const struct spawn_env *env, int in, int out, int err,
 		  const char *what);
+
+/*
+ * Some library of this process catches signals spawn does not know of
+ * (ncurses): start children with posix_spawn from now on, which resets
+ * every handler, not the vfork of spawn_start's commands, which resets
+ * only spawn_watch's.
+ */
+void spawn_foreign_handlers(void);
 
 /*
  * Run argv (on PATH) in cwd and wait: 0 when it exits 0, else -1 after

@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/cli.h"
 #include "core/options.h"
+#include "core/spawn.h"
 #include "core/commands.h"
 #include "core/timeutil.h"
 #include "adapters/adapter.h"
@@ -261,6 +262,7 @@ static void run_command(char **argv, struct record_outcome *out)
 	ssize_t n;
 
 	memset(out, 0, sizeof(*out));
+	spawn_foreign_handlers(); /* forward_signal, below */
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = forward_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;

@@ -183,4 +183,21 @@ test_expect_success 'a selector that is one absolute path runs without a shell, 
 	test_cmp expect actual
 '
 
+test_expect_success 'a selector starts in its own process group, no signal blocked or ignored' '
+	# (of the 31 standard signals: glibc may leave its own 32 and 33 ignored)
+	cat >"$TRASH/signals" <<-\EOF &&
+	#!/bin/sh
+	blk=$(sed -n "s/^SigBlk:\t//p" /proc/$$/status)
+	ign=$(sed -n "s/^SigIgn:\t//p" /proc/$$/status)
+	echo "blocked $((0x$blk)) ignored $((0x$ign & 0x7fffffff)) group $(ps -o pgid= -p $$ | tr -d " ") pid $$" >>"$SIGNALS_OUT"
+	EOF
+	chmod +x "$TRASH/signals" &&
+	SIGNALS_OUT="$TRASH/signals.out" tiadash replay --since 2026-11-01 \
+		--selector "$TRASH/signals" --format json >/dev/null &&
+	test "$(wc -l <"$TRASH/signals.out")" = 5 &&
+	sed "s/group \([0-9]*\) pid \1$/own group/" "$TRASH/signals.out" | sort -u >actual &&
+	echo "blocked 0 ignored 0 own group" >expect &&
+	test_cmp expect actual
+'
+
 test_done

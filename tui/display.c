@@ -1,6 +1,7 @@
 /* The terminal: curses up and down (restored on every exit), stderr parked, colours,
  * signals, keys from the terminal or a script (TIADASH_SCRIPT), and screen dumps. */
 #include "core/tiadash.h"
+#include "core/spawn.h"
 #include "tui/tui.h"
 
 #include <fcntl.h>
@@ -48,6 +49,9 @@ static void quit_signals(sigset_t *set)
 static void catch_signals(void)
 {
 	struct sigaction sa;
+
+	/* ncurses catches its own (SIGWINCH, SIGTSTP): children start by posix_spawn. */
+	spawn_foreign_handlers();
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
