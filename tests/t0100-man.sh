@@ -57,6 +57,14 @@ test_expect_success 'the man page renders without warnings' '
 	test_grep "PAIRS AND THEIR CLASSES" rendered
 '
 
+# .BR and friends join their arguments with no space between: words after
+# a closing ")." on the same line run together ("CLASSES).Overall").
+test_expect_success 'no font macro runs prose words together' '
+	grep -nE "^\.(BR|IR|RB|RI|BI|IB) (\"[^\"]*\"|[^ ]+) [).,;:]+ [A-Za-z]" \
+		"$MAN" | grep -vE "\.IR [a-zA-Z]+ : [a-zA-Z]+" >found;
+	test_must_be_empty found
+'
+
 test_expect_success 'make install honours PREFIX and DESTDIR' '
 	# -o: install the binary under test as it is; rebuilding it here (other
 	# flags) would swap it under the tests running beside this one.
