@@ -110,9 +110,11 @@ chromium_doms() {
 	        send("Page.enable", session)
 	        send("Page.navigate", session, url=url)
 	        wait_event("Page.loadEventFired", session)
-	        dom = send("Runtime.evaluate", session, expression="document.documentElement.outerHTML",
-	                   returnByValue=True)["result"]["value"]
-	        open(path, "w", encoding="utf-8").write(dom)
+	        # As --dump-dom prints it: the doctype and the root element, a line each.
+	        dom = send("Runtime.evaluate", session, returnByValue=True, expression=
+	                   "(document.doctype ? new XMLSerializer().serializeToString(document.doctype)"
+	                   " + '\\n' : '') + document.documentElement.outerHTML")["result"]["value"]
+	        open(path, "w", encoding="utf-8").write(dom + "\n")
 	        send("Target.closeTarget", targetId=target)
 	        events.clear()
 	    send("Browser.close")
@@ -136,6 +138,20 @@ file_url() {
 # html_dom PAGE OUT: the DOM Chromium built from PAGE.
 html_dom() {
 	chromium_run --dump-dom "$(file_url "$1")" >"$2" && test -s "$2"
+}
+
+# html_doms PAGE DOM [PAGE DOM...]: html_dom of each PAGE, from one
+# Chromium start (chromium_doms; a start is most of a page's cost).
+html_doms() {
+	local jobs=() i
+	while [ $# -ge 2 ]; do
+		jobs+=("$(file_url "$1")" 800 600 "$2")
+		shift 2
+	done
+	chromium_doms "${jobs[@]}" &&
+	for ((i = 3; i < ${#jobs[@]}; i += 4)); do
+		test -s "${jobs[i]}" || return 1
+	done
 }
 
 # html_shot PAGE PNG: a 1280x800 screenshot (a projector's screen).
