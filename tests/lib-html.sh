@@ -32,18 +32,23 @@ chromium_run() {
 	return $rc
 }
 
-# chromium_doms URL WIDTH HEIGHT OUT [URL WIDTH HEIGHT OUT...]: the DOM of
-# each URL, as --dump-dom prints it once the page has loaded, in OUT, from
-# ONE Chromium start (as chromium_run's), each URL in a new window of
-# WIDTHxHEIGHT: the browser is driven over --remote-debugging-pipe (the
-# DevTools protocol, JSON messages ending in a NUL byte on fds 3 and 4).
+# chromium_doms URL WIDTH HEIGHT DOM PNG PDF [URL WIDTH HEIGHT DOM PNG PDF...]:
+# the DOM of each URL, as --dump-dom prints it once the page has loaded,
+# in DOM, and unless they are "-", its screenshot (as --hide-scrollbars
+# --screenshot) in PNG and its print (as --no-pdf-header-footer
+# --print-to-pdf) in PDF, from ONE Chromium start (as chromium_run's),
+# each URL in a new window of WIDTHxHEIGHT. The browser is driven over
+# --remote-debugging-pipe (the DevTools protocol, JSON messages ending in
+# a NUL byte on fds 3 and 4). Compared with chromium_run's on the sample
+# week's pages: the same DOM and PNG bytes, the same PDF but for its
+# dates and the ids of its structure tree.
 chromium_doms() {
 	local profile rc
 	profile=$(mktemp -d "$TRASH/chromium.XXXXXX") || return 1
 	timeout -k 5 300 python3 - "$TRASH/chromium.log" "$CHROMIUM" --headless --no-sandbox \
 		--disable-gpu --disable-quic --no-first-run --disable-background-networking \
 		--disable-component-update --disable-sync --user-data-dir="$profile" -- "$@" <<-\PY
-	import fcntl, json, os, subprocess, sys
+	import base64, fcntl, json, os, subprocess, sys
 	args = sys.argv[1:]
 	log = args.pop(0)
 	sep = args.index("--")
@@ -102,8 +107,8 @@ chromium_doms() {
 	        events.append(read_message())
 
 	try:
-	    for i in range(0, len(jobs), 4):
-	        url, width, height, path = jobs[i:i + 4]
+	    for i in range(0, len(jobs), 6):
+	        url, width, height, path, png, pdf = jobs[i:i + 6]
 	        target = send("Target.createTarget", url="about:blank", newWindow=True,
 	                      width=int(width), height=int(height))["targetId"]
 	        session = send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
@@ -115,6 +120,19 @@ chromium_doms() {
 	                   "(document.doctype ? new XMLSerializer().serializeToString(document.doctype)"
 	                   " + '\\n' : '') + document.documentElement.outerHTML")["result"]["value"]
 	        open(path, "w", encoding="utf-8").write(dom + "\n")
+	        # As --hide-scrollbars --screenshot: the window's size, no scrollbar.
+	        if png != "-":
+	            send("Emulation.setScrollbarsHidden", session, hidden=True)
+	            send("Emulation.setDeviceMetricsOverride", session, width=int(width),
+	                 height=int(height), deviceScaleFactor=1, mobile=False)
+	            data = send("Page.captureScreenshot", session, format="png")["data"]
+	            open(png, "wb").write(base64.b64decode(data))
+	            send("Emulation.clearDeviceMetricsOverride", session)
+	        # As --no-pdf-header-footer --print-to-pdf: backgrounds, the page's size.
+	        if pdf != "-":
+	            data = send("Page.printToPDF", session, displayHeaderFooter=False,
+	                        printBackground=True, preferCSSPageSize=True)["data"]
+	            open(pdf, "wb").write(base64.b64decode(data))
 	        send("Target.closeTarget", targetId=target)
 	        events.clear()
 	    send("Browser.close")
@@ -145,11 +163,11 @@ html_dom() {
 html_doms() {
 	local jobs=() i
 	while [ $# -ge 2 ]; do
-		jobs+=("$(file_url "$1")" 800 600 "$2")
+		jobs+=("$(file_url "$1")" 800 600 "$2" - -)
 		shift 2
 	done
 	chromium_doms "${jobs[@]}" &&
-	for ((i = 3; i < ${#jobs[@]}; i += 4)); do
+	for ((i = 3; i < ${#jobs[@]}; i += 6)); do
 		test -s "${jobs[i]}" || return 1
 	done
 }
@@ -177,6 +195,26 @@ html_render() {
 	chromium_run --hide-scrollbars --window-size=1280,800 --screenshot="$3" "${pdf[@]}" \
 		--dump-dom "$(file_url "$1")" >"$2" &&
 	test -s "$2" && test -s "$3" && { [ $# -lt 4 ] || test -s "$4"; }
+}
+
+# html_renders PRINTED PAGE...: html_render of each PAGE (NAME.html) into
+# NAME.dom and NAME.png, and NAME.pdf if NAME is one of the words of
+# PRINTED, from one Chromium start (chromium_doms).
+html_renders() {
+	local printed=" $1 " p n jobs=()
+	shift
+	for p in "$@"; do
+		n=${p%.html}
+		rm -f "$n.png" "$n.pdf" &&
+		jobs+=("$(file_url "$p")" 1280 800 "$n.dom" "$n.png")
+		case "$printed" in *" $n "*) jobs+=("$n.pdf") ;; *) jobs+=(-) ;; esac
+	done
+	chromium_doms "${jobs[@]}" &&
+	for p in "$@"; do
+		n=${p%.html}
+		test -s "$n.dom" && test -s "$n.png" &&
+		case "$printed" in *" $n "*) test -s "$n.pdf" ;; esac || return 1
+	done
 }
 
 # pdf_pages PDF: how many pages it has.
@@ -546,7 +584,8 @@ html_layouts() {
 		layout_copy "$p" "$TRASH/layout.${p%.html}.html" || return 1
 		for w in $widths; do
 			test -s "${p%.html}.$w.layout" ||
-				jobs+=("$(file_url "$TRASH/layout.${p%.html}.html")" "$w" 1000 "${p%.html}.$w.layout.dom")
+				jobs+=("$(file_url "$TRASH/layout.${p%.html}.html")" "$w" 1000 \
+					"${p%.html}.$w.layout.dom" - -)
 		done
 	done
 	[ ${#jobs[@]} -gt 0 ] || return 0
