@@ -32,6 +32,123 @@ chromium_run() {
 	return $rc
 }
 
+# chromium_doms URL WIDTH HEIGHT DOM PNG PDF [URL WIDTH HEIGHT DOM PNG PDF...]:
+# the DOM of each URL, as --dump-dom prints it once the page has loaded,
+# in DOM, and unless they are "-", its screenshot (as --hide-scrollbars
+# --screenshot) in PNG and its print (as --no-pdf-header-footer
+# --print-to-pdf) in PDF, from ONE Chromium start (as chromium_run's),
+# each URL in a new window of WIDTHxHEIGHT. The browser is driven over
+# --remote-debugging-pipe (the DevTools protocol, JSON messages ending in
+# a NUL byte on fds 3 and 4). Compared with chromium_run's on the sample
+# week's pages: the same DOM and PNG bytes, the same PDF but for its
+# dates and the ids of its structure tree.
+chromium_doms() {
+	local profile rc
+	profile=$(mktemp -d "$TRASH/chromium.XXXXXX") || return 1
+	timeout -k 5 300 python3 - "$TRASH/chromium.log" "$CHROMIUM" --headless --no-sandbox \
+		--disable-gpu --disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync --user-data-dir="$profile" -- "$@" <<-\PY
+	import base64, fcntl, json, os, subprocess, sys
+	args = sys.argv[1:]
+	log = args.pop(0)
+	sep = args.index("--")
+	cmd, jobs = args[:sep], args[sep + 1:]
+	to_r, to_w = os.pipe()
+	from_r, from_w = os.pipe()
+
+	def child():
+	    a = fcntl.fcntl(to_r, fcntl.F_DUPFD, 10)
+	    b = fcntl.fcntl(from_w, fcntl.F_DUPFD, 10)
+	    os.dup2(a, 3)
+	    os.dup2(b, 4)
+
+	with open(log, "ab") as err:
+	    p = subprocess.Popen(cmd + ["--remote-debugging-pipe"], stdin=subprocess.DEVNULL,
+	                         stdout=subprocess.DEVNULL, stderr=err, preexec_fn=child,
+	                         pass_fds=(3, 4))
+	os.close(to_r)
+	os.close(from_w)
+	out = os.fdopen(to_w, "wb")
+	inp = os.fdopen(from_r, "rb")
+	buf, events, next_id = b"", [], 0
+
+	def read_message():
+	    global buf
+	    while b"\0" not in buf:
+	        chunk = inp.read1(1 << 16)
+	        if not chunk:
+	            sys.exit("chromium closed its pipe")
+	        buf += chunk
+	    msg, buf = buf.split(b"\0", 1)
+	    return json.loads(msg)
+
+	def send(method, session=None, **params):
+	    global next_id
+	    next_id += 1
+	    msg = {"id": next_id, "method": method, "params": params}
+	    if session:
+	        msg["sessionId"] = session
+	    out.write(json.dumps(msg).encode() + b"\0")
+	    out.flush()
+	    while True:
+	        m = read_message()
+	        if m.get("id") == next_id:
+	            if "error" in m:
+	                sys.exit("%s: %s" % (method, m["error"]))
+	            return m["result"]
+	        events.append(m)
+
+	def wait_event(method, session):
+	    while True:
+	        for i, m in enumerate(events):
+	            if m.get("method") == method and m.get("sessionId") == session:
+	                del events[i]
+	                return m
+	        events.append(read_message())
+
+	try:
+	    for i in range(0, len(jobs), 6):
+	        url, width, height, path, png, pdf = jobs[i:i + 6]
+	        target = send("Target.createTarget", url="about:blank", newWindow=True,
+	                      width=int(width), height=int(height))["targetId"]
+	        session = send("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
+	        send("Page.enable", session)
+	        send("Page.navigate", session, url=url)
+	        wait_event("Page.loadEventFired", session)
+	        # As --dump-dom prints it: the doctype and the root element, a line each.
+	        dom = send("Runtime.evaluate", session, returnByValue=True, expression=
+	                   "(document.doctype ? new XMLSerializer().serializeToString(document.doctype)"
+	                   " + '\\n' : '') + document.documentElement.outerHTML")["result"]["value"]
+	        open(path, "w", encoding="utf-8").write(dom + "\n")
+	        # As --hide-scrollbars --screenshot: the window's size, no scrollbar.
+	        if png != "-":
+	            send("Emulation.setScrollbarsHidden", session, hidden=True)
+	            send("Emulation.setDeviceMetricsOverride", session, width=int(width),
+	                 height=int(height), deviceScaleFactor=1, mobile=False)
+	            data = send("Page.captureScreenshot", session, format="png")["data"]
+	            open(png, "wb").write(base64.b64decode(data))
+	            send("Emulation.clearDeviceMetricsOverride", session)
+	        # As --no-pdf-header-footer --print-to-pdf: backgrounds, the page's size.
+	        if pdf != "-":
+	            data = send("Page.printToPDF", session, displayHeaderFooter=False,
+	                        printBackground=True, preferCSSPageSize=True)["data"]
+	            open(pdf, "wb").write(base64.b64decode(data))
+	        send("Target.closeTarget", targetId=target)
+	        events.clear()
+	    send("Browser.close")
+	finally:
+	    out.close()
+	    try:
+	        p.wait(timeout=30)
+	    except subprocess.TimeoutExpired:
+	        p.kill()
+	        p.wait()
+	PY
+	rc=$?
+	rm -rf "$profile"
+	return $rc
+}
+
 file_url() {
 	echo "file://$(realpath "$1")"
 }
@@ -39,6 +156,20 @@ file_url() {
 # html_dom PAGE OUT: the DOM Chromium built from PAGE.
 html_dom() {
 	chromium_run --dump-dom "$(file_url "$1")" >"$2" && test -s "$2"
+}
+
+# html_doms PAGE DOM [PAGE DOM...]: html_dom of each PAGE, from one
+# Chromium start (chromium_doms; a start is most of a page's cost).
+html_doms() {
+	local jobs=() i
+	while [ $# -ge 2 ]; do
+		jobs+=("$(file_url "$1")" 800 600 "$2" - -)
+		shift 2
+	done
+	chromium_doms "${jobs[@]}" &&
+	for ((i = 3; i < ${#jobs[@]}; i += 6)); do
+		test -s "${jobs[i]}" || return 1
+	done
 }
 
 # html_shot PAGE PNG: a 1280x800 screenshot (a projector's screen).
@@ -64,6 +195,26 @@ html_render() {
 	chromium_run --hide-scrollbars --window-size=1280,800 --screenshot="$3" "${pdf[@]}" \
 		--dump-dom "$(file_url "$1")" >"$2" &&
 	test -s "$2" && test -s "$3" && { [ $# -lt 4 ] || test -s "$4"; }
+}
+
+# html_renders PRINTED PAGE...: html_render of each PAGE (NAME.html) into
+# NAME.dom and NAME.png, and NAME.pdf if NAME is one of the words of
+# PRINTED, from one Chromium start (chromium_doms).
+html_renders() {
+	local printed=" $1 " p n jobs=()
+	shift
+	for p in "$@"; do
+		n=${p%.html}
+		rm -f "$n.png" "$n.pdf" &&
+		jobs+=("$(file_url "$p")" 1280 800 "$n.dom" "$n.png")
+		case "$printed" in *" $n "*) jobs+=("$n.pdf") ;; *) jobs+=(-) ;; esac
+	done
+	chromium_doms "${jobs[@]}" &&
+	for p in "$@"; do
+		n=${p%.html}
+		test -s "$n.dom" && test -s "$n.png" &&
+		case "$printed" in *" $n "*) test -s "$n.pdf" ;; esac || return 1
+	done
 }
 
 # pdf_pages PDF: how many pages it has.
@@ -337,7 +488,16 @@ html_no_element() {
 # "text", "x", "y", "w", "h"}). The page is measured from a copy
 # with a script appended (the page itself runs none: its CSP forbids it).
 html_layout() {
-	python3 - "$1" "$TRASH/layout.$$.html" <<-\PY || return 1
+	layout_copy "$1" "$TRASH/layout.$$.html" &&
+	chromium_run --window-size="$2",1000 --dump-dom "$(file_url "$TRASH/layout.$$.html")" \
+		>"$3.dom" &&
+	layout_extract "$3.dom" "$3"
+}
+
+# layout_copy PAGE COPY: PAGE with html_layout's measuring script appended
+# (and its CSP, which would forbid it, dropped), written to COPY.
+layout_copy() {
+	python3 - "$1" "$2" <<-\PY
 	import re, sys
 	src = open(sys.argv[1], encoding="utf-8").read()
 	src = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", src)
@@ -401,13 +561,41 @@ html_layout() {
 	src = src.replace("</body>", script + "\n</body>")
 	open(sys.argv[2], "w", encoding="utf-8").write(src)
 	PY
-	chromium_run --window-size="$2",1000 --dump-dom "$(file_url "$TRASH/layout.$$.html")" \
-		>"$3.dom" &&
+}
+
+# layout_extract DOM OUT: the layout the script of layout_copy left in DOM.
+layout_extract() {
 	python3 -c '
 import html, re, sys
 m = re.search(r"<pre id=\"tiadash-layout\">(.*?)</pre>", open(sys.argv[1], encoding="utf-8").read(), re.S)
 sys.exit("no layout in " + sys.argv[1]) if not m else open(sys.argv[2], "w").write(html.unescape(m.group(1)))' \
-		"$3.dom" "$3"
+		"$1" "$2"
+}
+
+# html_layouts WIDTHS PAGE...: html_layout of each PAGE (NAME.html, in the
+# current directory) at each of the WIDTHS into NAME.WIDTH.layout, but
+# for those measured already, from one Chromium start (a start is most of
+# a layout's cost): each page is loaded in a window of its own, WIDTH
+# pixels wide (1000 high; the pages' layout does not depend on the height).
+html_layouts() {
+	local widths=$1 p w jobs=()
+	shift
+	for p in "$@"; do
+		layout_copy "$p" "$TRASH/layout.${p%.html}.html" || return 1
+		for w in $widths; do
+			test -s "${p%.html}.$w.layout" ||
+				jobs+=("$(file_url "$TRASH/layout.${p%.html}.html")" "$w" 1000 \
+					"${p%.html}.$w.layout.dom" - -)
+		done
+	done
+	[ ${#jobs[@]} -gt 0 ] || return 0
+	chromium_doms "${jobs[@]}" &&
+	for p in "$@"; do
+		for w in $widths; do
+			test -s "${p%.html}.$w.layout" ||
+				layout_extract "${p%.html}.$w.layout.dom" "${p%.html}.$w.layout" || return 1
+		done
+	done
 }
 
 # html_layout_once PAGE WIDTH OUT: html_layout, unless an earlier case of

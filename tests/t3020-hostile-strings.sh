@@ -110,8 +110,9 @@ test_expect_success 'html: no control bytes, no tag from the data, strings as th
 
 if [ -n "$CHROMIUM" ]; then
 	test_expect_success 'Chromium shows the hostile strings as text, and builds no element of them' '
+		html_doms r.html r.dom s.html s.dom g.html g.dom &&
 		for p in r s g; do
-			html_dom $p.html $p.dom && html_no_element $p.dom b a script &&
+			html_no_element $p.dom b a script &&
 			html_text $p.dom >$p.seen || return 1
 		done &&
 		grep -qF "tests/p.py::t|<b>\`x\`_[y](z)" r.seen &&

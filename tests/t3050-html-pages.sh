@@ -61,12 +61,11 @@ test_expect_success 'an empty window: n/a where JSON has null, 0 where it has 0,
 
 html_need_browser
 
-# The same Chromium run prints the gate-check page and the report to A4,
-# for the last case.
+# One Chromium run renders every page, and prints the gate-check page and
+# the report to A4, for the last case.
 test_expect_success 'Chromium renders each page, and its DOM refers to nothing outside it' '
+	html_renders "gate report" $(for p in $pages; do echo $p.html; done) &&
 	for p in $pages; do
-		case $p in gate|report) pdf=$p.pdf ;; *) pdf= ;; esac &&
-		html_render $p.html $p.dom $p.png $pdf &&
 		html_self_contained $p.dom || { echo "$p"; return 1; }
 	done
 '
@@ -200,7 +199,10 @@ test_expect_success 'replay: baseline against the what-if, and the changes, as j
 		$(keys replay.json "[\"changes.%d.pr\" % i for i, c in enumerate(d[\"changes\"][:300]) if c[\"pr\"] is not None]")
 '
 
+# Every page at both widths, from one Chromium start; each case below finds
+# its layout measured (html_layout_once).
 test_expect_success 'ids break only after / or ::, class names and times never (1280 and 760 px)' '
+	html_layouts "1280 760" $(for p in $pages; do echo $p.html; done) &&
 	for p in $pages; do
 		for w in 1280 760; do
 			html_layout_once $p.html $w $p.$w.layout && layout_mid_word $p.$w.layout ||

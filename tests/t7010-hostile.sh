@@ -292,8 +292,9 @@ test_expect_success 'html pages: clean, no tag of the data, strings as the text 
 
 if [ -n "$CHROMIUM" ]; then
 	test_expect_success 'Chromium shows them as text, and builds no element of them' '
+		html_doms report.html report.dom replay.html replay.dom &&
 		for p in report replay; do
-			html_dom $p.html $p.dom && html_no_element $p.dom b a script &&
+			html_no_element $p.dom b a script &&
 			html_text $p.dom >$p.seen || return 1
 		done &&
 		grep -qF "# heading\\x07::|*_\`x\`<b>" report.seen &&

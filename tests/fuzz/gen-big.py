@@ -63,17 +63,21 @@ def deep_json(n):
 
 
 def selection(n):
+    # 10^4 lines a write: a write a line is a system call a line when
+    # stdout is unbuffered (PYTHONUNBUFFERED), and slow when it is not.
     out = sys.stdout
-    for i in range(n):
-        out.write('tests/pkg%03d/test_mod%04d.py::test_case_%07d\n' % (i % 997, i % 7919, i))
+    for start in range(0, n, 10000):
+        out.write(''.join('tests/pkg%03d/test_mod%04d.py::test_case_%07d\n' % (i % 997, i % 7919, i)
+                          for i in range(start, min(n, start + 10000))))
 
 
 def results(n, d, base, head):
     os.makedirs(d, exist_ok=True)
     names = []
+    for i in range(min(n, 1000)):
+        os.makedirs(os.path.join(d, 'r/%03d' % i), exist_ok=True)
     for i in range(n):
         name = 'r/%03d/junit-%06d.xml' % (i % 1000, i)
-        os.makedirs(os.path.join(d, os.path.dirname(name)), exist_ok=True)
         with open(os.path.join(d, name), 'w') as f:
             f.write('<testsuite name="s"><testcase classname="tests/t%d.py" name="t"/>'
                     '</testsuite>\n' % i)
