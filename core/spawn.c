@@ -156,7 +156,8 @@ static _Noreturn void child_exec(struct child_plan *p)
 
 		if (fd < 0 && (fd = open("/dev/null", (k ? O_WRONLY : O_RDONLY) | O_CLOEXEC)) < 0)
 			goto fail;
-		if (fd != k && dup2(fd, k) < 0)
+		/* /dev/null opened as k itself (ours was closed) must survive the exec. */
+		if (fd == k ? p->fds[k] < 0 && fcntl(k, F_SETFD, 0) < 0 : dup2(fd, k) < 0)
 			goto fail;
 	}
 	if (p->cwd && chdir(p->cwd) < 0)

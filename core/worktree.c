@@ -490,7 +490,6 @@ static int filtered(struct slot *s, const git_oid *commit, git_tree *tree, const
 	return 0;
 }
 
-/* Remove path's directories that the removal of path left empty, deepest first. */
 /* ---- the recycled files and directories (struct recycled) ---- */
 
 static void bin_name(char kind, size_t id, char name[32])
@@ -554,7 +553,7 @@ static bool dir_empty(int fd, const char *dir)
 	return empty;
 }
 
-/* The directories path's removal left empty, innermost first: into the bin, else removed. */
+/* The directories path's removal left empty, deepest first: into the bin, else removed. */
 static void remove_empty_dirs(struct recycled *b, int fd, const char *path)
 {
 	char *dir = xstrdup(path), *slash;
