@@ -6,6 +6,8 @@
 #include "core/timeutil.h"
 #include "core/util.h"
 
+#include <pthread.h>
+
 cJSON *json_string(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -97,86 +99,228 @@ cJSON *json_stream_slot(void)
 	return node;
 }
 
-struct stream_out {
-	FILE *f;
-	bool first;
-	size_t depth; /* the tabs of the slot's line: cJSON's depth there */
-	char *buf;    /* json_stream_node's, reused */
+/* Printing nodes at a stream slot: cJSON's buffer, reused, and the slot's depth. */
+struct node_text {
+	char *buf;
 	size_t cap;
+	size_t depth; /* the tabs of the slot's line: cJSON's depth there */
 };
 
-
 /*
- * node printed as cJSON_Print prints it at the slot: its own lines get the
- * slot's depth in tabs (cJSON breaks lines only between members; a
- * newline inside a string is escaped).
+ * node printed as cJSON_Print prints it at the slot, into sb, after ", "
+ * unless it is the first; then freed. Its own lines get the slot's depth
+ * in tabs (cJSON breaks lines only between members; a newline inside a
+ * string is escaped).
  */
-int json_stream_node(void *out, cJSON *node)
+static void node_add(struct node_text *t, cJSON *node, bool first, struct strbuf *sb)
 {
 	static const char tabs[] = "\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t\t";
-	struct stream_out *o = out;
 	const char *p, *nl;
 
 	/* Into one buffer, grown until the node fits (cJSON reserves 5 bytes). */
-	if (!o->cap)
-		o->buf = xmalloc(o->cap = 65536);
-	while (!cJSON_PrintPreallocated(node, o->buf, (int)o->cap - 5, 1)) {
-		if (o->cap > INT_MAX / 2)
+	if (!t->cap)
+		t->buf = xmalloc(t->cap = 65536);
+	while (!cJSON_PrintPreallocated(node, t->buf, (int)t->cap - 5, 1)) {
+		if (t->cap > INT_MAX / 2)
 			die("out of memory printing JSON");
-		free(o->buf);
-		o->buf = xmalloc(o->cap *= 2);
+		free(t->buf);
+		t->buf = xmalloc(t->cap *= 2);
 	}
-	if (!o->first)
-		fputs(", ", o->f);
-	o->first = false;
-	for (p = o->buf; (nl = strchr(p, '\n')); p = nl + 1) {
-		json_text_write(o->f, p, (size_t)(nl + 1 - p));
-		for (size_t left = o->depth; left; ) {
+	if (!first)
+		strbuf_addstr(sb, ", ");
+	for (p = t->buf; (nl = strchr(p, '\n')); p = nl + 1) {
+		json_text_add(sb, p, (size_t)(nl + 1 - p));
+		for (size_t left = t->depth; left; ) {
 			size_t n = left < sizeof(tabs) - 1 ? left : sizeof(tabs) - 1;
 
-			fwrite(tabs, 1, n, o->f);
+			strbuf_add(sb, tabs, n);
 			left -= n;
 		}
 	}
-	json_text_write(o->f, p, strlen(p));
+	json_text_add(sb, p, strlen(p));
 	cJSON_Delete(node);
-	return 0;
 }
+
+struct stream_out {
+	FILE *f;
+	bool first;
+	struct node_text t;
+	struct strbuf sb;
+};
 
 /* A string as a node of its own: cJSON prints it on one line, as in an array. */
 static int put_streamed(const char *s, size_t len, void *data)
 {
+	struct stream_out *o = data;
+
 	UNUSED(len);
-	return json_stream_node(data, json_string(s));
+	strbuf_reset(&o->sb);
+	node_add(&o->t, json_string(s), o->first, &o->sb);
+	o->first = false;
+	fwrite(o->sb.buf, 1, o->sb.len, o->f);
+	return 0;
+}
+
+/*
+ * obj printed to f up to its stream slot, and the slot's '[': the slot's
+ * depth into *depth, and the text after the slot returned (NULL: obj has
+ * no slot, all of it printed). text is cJSON_Print's of obj.
+ */
+static const char *print_to_slot(FILE *f, const char *text, size_t *depth)
+{
+	const char *slot = strstr(text, STREAM_SLOT);
+
+	*depth = 0;
+	if (!slot) {
+		json_text_write(f, text, strlen(text));
+		return NULL;
+	}
+	for (const char *t = slot; t > text && t[-1] != '\n'; t--)
+		*depth += t[-1] == '\t';
+	json_text_write(f, text, (size_t)(slot - text));
+	fputc('[', f);
+	return slot + strlen(STREAM_SLOT);
+}
+
+/* The slot's ']', the rest of the text (after print_to_slot) and the newline. */
+static void print_after_slot(FILE *f, const char *rest)
+{
+	if (rest) {
+		fputc(']', f);
+		json_text_write(f, rest, strlen(rest));
+	}
+	fputc('\n', f);
+}
+
+static char *print_or_die(cJSON *obj)
+{
+	char *text = cJSON_Print(obj);
+
+	if (!text)
+		die("out of memory printing JSON");
+	return text;
 }
 
 int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data)
 {
-	char *text = cJSON_Print(obj);
-	const char *slot;
-	struct stream_out o = { f, true, 0, NULL, 0 };
-	int ret = 0;
+	char *text = print_or_die(obj);
+	struct stream_out o = { f, true, { NULL, 0, 0 }, STRBUF_INIT };
+	const char *rest = print_to_slot(f, text, &o.t.depth);
+	int ret = rest ? each(put_streamed, &o, data) : 0;
 
-	if (!text)
-		die("out of memory printing JSON");
-	slot = strstr(text, STREAM_SLOT);
-	if (slot) {
-		for (const char *t = slot; t > text && t[-1] != '\n'; t--)
-			o.depth += t[-1] == '\t';
-		json_text_write(f, text, (size_t)(slot - text));
-		fputc('[', f);
-		ret = each(put_streamed, &o, data);
-		fputc(']', f);
-		slot += strlen(STREAM_SLOT);
-	} else {
-		slot = text;
-	}
-	json_text_write(f, slot, strlen(slot));
-	fputc('\n', f);
+	print_after_slot(f, rest);
 	cJSON_free(text);
 	cJSON_Delete(obj);
-	free(o.buf);
+	free(o.t.buf);
+	strbuf_release(&o.sb);
 	return ret;
+}
+
+/*
+ * json_print_nodes: chunks of nodes made in turn by this thread (the even
+ * ones, printed as made) and a second (the odd ones, into one of two
+ * buffers this thread prints in their turn). 10^4 escapes of a report
+ * over 10^6 pairs were a fifth of its time on one core.
+ */
+#define NODES_CHUNK 128
+struct nodes_job {
+	size_t n, depth;
+	json_node_fn node;
+	void *data;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct strbuf out[2]; /* the second thread's chunks c: out[c / 2 % 2] */
+	bool ready[2];        /* under lock: out[k] made, not yet printed */
+};
+
+/* Chunk c's nodes' text into sb. */
+static void chunk_text(struct nodes_job *j, size_t c, struct node_text *t,
+		       struct strbuf *sb)
+{
+	size_t end = (c + 1) * NODES_CHUNK < j->n ? (c + 1) * NODES_CHUNK : j->n;
+
+	strbuf_reset(sb);
+	for (size_t i = c * NODES_CHUNK; i < end; i++)
+		node_add(t, j->node(i, j->data), i == 0, sb);
+}
+
+/* Wait until out[k] is ready (or, !ready: printed). */
+static void wait_ready(struct nodes_job *j, size_t k, bool ready)
+{
+	pthread_mutex_lock(&j->lock);
+	while (j->ready[k] != ready)
+		pthread_cond_wait(&j->cond, &j->lock);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void set_ready(struct nodes_job *j, size_t k, bool ready)
+{
+	pthread_mutex_lock(&j->lock);
+	j->ready[k] = ready;
+	pthread_cond_broadcast(&j->cond);
+	pthread_mutex_unlock(&j->lock);
+}
+
+static void *odd_chunks(void *data)
+{
+	struct nodes_job *j = data;
+	struct node_text t = { NULL, 0, j->depth };
+
+	for (size_t c = 1; c * NODES_CHUNK < j->n; c += 2) {
+		size_t k = c / 2 % 2;
+
+		wait_ready(j, k, false);
+		chunk_text(j, c, &t, &j->out[k]);
+		set_ready(j, k, true);
+	}
+	free(t.buf);
+	return NULL;
+}
+
+static void print_nodes(FILE *f, struct nodes_job *j)
+{
+	struct node_text t = { NULL, 0, j->depth };
+	struct strbuf sb = STRBUF_INIT;
+	pthread_t thread;
+	bool two = j->n > NODES_CHUNK && !pthread_create(&thread, NULL, odd_chunks, j);
+
+	for (size_t c = 0; c * NODES_CHUNK < j->n; c++) {
+		size_t k = c / 2 % 2;
+
+		if (c % 2 == 0 || !two) {
+			chunk_text(j, c, &t, &sb);
+			fwrite(sb.buf, 1, sb.len, f);
+			continue;
+		}
+		wait_ready(j, k, true);
+		fwrite(j->out[k].buf, 1, j->out[k].len, f);
+		set_ready(j, k, false);
+	}
+	if (two)
+		pthread_join(thread, NULL);
+	free(t.buf);
+	strbuf_release(&sb);
+}
+
+void json_print_nodes(cJSON *obj, FILE *f, size_t n, json_node_fn node, void *data)
+{
+	char *text = print_or_die(obj);
+	struct nodes_job j = { .n = n, .node = node, .data = data,
+			       .out = { STRBUF_INIT, STRBUF_INIT } };
+	const char *rest = print_to_slot(f, text, &j.depth);
+
+	if (rest) {
+		pthread_mutex_init(&j.lock, NULL);
+		pthread_cond_init(&j.cond, NULL);
+		print_nodes(f, &j);
+		pthread_cond_destroy(&j.cond);
+		pthread_mutex_destroy(&j.lock);
+	}
+	print_after_slot(f, rest);
+	strbuf_release(&j.out[0]);
+	strbuf_release(&j.out[1]);
+	cJSON_free(text);
+	cJSON_Delete(obj);
 }
 
 /*

@@ -50,8 +50,13 @@ typedef int (*json_put_fn)(const char *s, size_t len, void *out);
 typedef int (*json_each_fn)(json_put_fn put, void *out, void *data);
 cJSON *json_stream_slot(void);
 int json_print_streamed(cJSON *obj, FILE *f, json_each_fn each, void *data);
-/* Or each() hands it nodes (objects, say) one at a time: printed as in obj, then freed. */
-int json_stream_node(void *out, cJSON *node);
+/*
+ * Or n nodes (objects, say) at the slot: node(i, data) makes the i-th,
+ * printed as in obj, then freed. Nodes are made on two threads at once:
+ * node must only read what it shares with its other calls.
+ */
+typedef cJSON *(*json_node_fn)(size_t i, void *data);
+void json_print_nodes(cJSON *obj, FILE *f, size_t n, json_node_fn node, void *data);
 
 /*
  * Parse text (NUL-terminated at len) with cJSON, refusing trailing garbage

@@ -117,32 +117,52 @@ void sanitize_text(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
+/*
+ * The next character from p[*i] on that json_text_write escapes: its code
+ * point, with *i at it and *n its length; 0 when none is left (*i: len).
+ */
+static unsigned json_next_unsafe(const unsigned char *p, size_t len, size_t *i, int *n)
+{
+	for (; *i < len; *i += *n ? (size_t)*n : 1) {
+		*n = utf8_seq_len(p + *i, len - *i);
+		if (*n == 1 && p[*i] == 0x7f)
+			return 0x7f;
+		if (*n == 2 && p[*i] == 0xc2 && p[*i + 1] < 0xa0)
+			return p[*i + 1];
+		if (is_bidi_control(p + *i, *n))
+			return 0x2000 | (p[*i + 1] & 0x3fu) << 6 | (p[*i + 2] & 0x3fu);
+	}
+	return 0;
+}
+
 void json_text_write(FILE *f, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, plain = 0;  /* p[plain..i) is written as it is */
+	unsigned cp;
+	int n = 0;
 
-	while (i < len) {
-		int n = utf8_seq_len(p + i, len - i);
-		unsigned cp;
-
-		if (n == 1 && p[i] == 0x7f)
-			cp = 0x7f;
-		else if (n == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0)
-			cp = p[i + 1];
-		else if (is_bidi_control(p + i, n))
-			cp = 0x2000 | (p[i + 1] & 0x3fu) << 6 | (p[i + 2] & 0x3fu);
-		else
-			cp = 0;
-		if (cp) {
-			fwrite(p + plain, 1, i - plain, f);
-			fprintf(f, "\\u%04x", cp);
-		}
-		i += n ? (size_t)n : 1;
-		if (cp)
-			plain = i;
+	while ((cp = json_next_unsafe(p, len, &i, &n))) {
+		fwrite(p + plain, 1, i - plain, f);
+		fprintf(f, "\\u%04x", cp);
+		plain = i += (size_t)n;
 	}
 	fwrite(p + plain, 1, len - plain, f);
+}
+
+void json_text_add(struct strbuf *sb, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, plain = 0;
+	unsigned cp;
+	int n = 0;
+
+	while ((cp = json_next_unsafe(p, len, &i, &n))) {
+		strbuf_add(sb, p + plain, i - plain);
+		strbuf_addf(sb, "\\u%04x", cp);
+		plain = i += (size_t)n;
+	}
+	strbuf_add(sb, p + plain, len - plain);
 }
 
 char *sanitized(const char *s)

@@ -76,6 +76,8 @@ void utf8_repair(struct strbuf *sb, const char *s, size_t len);
  * of the structure in ASCII).
  */
 void json_text_write(FILE *f, const char *s, size_t len);
+/* The same, appended to sb. */
+void json_text_add(struct strbuf *sb, const char *s, size_t len);
 
 /*
  * Append path as one line of `git diff --name-only` with core.quotePath

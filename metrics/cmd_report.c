@@ -130,7 +130,7 @@ static void json_escapes(cJSON *root, const struct metrics *m)
 	cJSON_AddItemToObject(e, "prs", prs);
 	json_add_int(e, "explained", m->escapes_explained);
 	json_add_int(e, "unexplained", m->escapes - m->escapes_explained);
-	/* 10^4 escapes and their tests: one node at a time (each_escape). */
+	/* 10^4 escapes and their tests: one node at a time (escape_node). */
 	cJSON_AddItemToObject(e, "list", json_stream_slot());
 }
 
@@ -206,14 +206,11 @@ static cJSON *json_escape(const struct metrics *m, const struct metrics_escape *
 	return o;
 }
 
-static int each_escape(json_put_fn put, void *out, void *data)
+static cJSON *escape_node(size_t i, void *data)
 {
 	const struct metrics *m = data;
 
-	UNUSED(put);
-	for (size_t i = 0; i < m->nr_escape_list; i++)
-		json_stream_node(out, json_escape(m, &m->escape_list[i]));
-	return 0;
+	return json_escape(m, &m->escape_list[i]);
 }
 
 static void json_classes(cJSON *root, const struct metrics *m)
@@ -339,7 +336,7 @@ static void print_json(const struct metrics *m)
 	json_seeded(root, m);
 	json_queue(root, m);
 	json_days(root, m);
-	json_print_streamed(root, stdout, each_escape, (void *)m);
+	json_print_nodes(root, stdout, m->nr_escape_list, escape_node, (void *)m);
 }
 
 /* ---- CSV: one row per head of the window ---- */
