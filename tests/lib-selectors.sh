@@ -11,6 +11,12 @@ TOOL_BIN=$TEST_TOOLS/node_modules/.bin
 SETUP='ln -s "'"$TEST_TOOLS"'/node_modules" node_modules'
 export TURBO_TELEMETRY_DISABLED=1 DO_NOT_TRACK=1 MOON_TELEMETRY=false \
 	NPM_CONFIG_UPDATE_NOTIFIER=false
+# vitest's pool of forks starts a worker (a node process, about 0.3 s of
+# CPU) only for a test file it collects or runs, not one kept spare: with
+# its default minimum (the cores less one), each file's isolated worker is
+# replaced as it ends, and the last replacement is started for nothing.
+# What vitest lists and runs is the same.
+export VITEST_MIN_FORKS=0
 
 need_tool() {
 	if ! test -x "$TOOL_BIN/$1"; then
