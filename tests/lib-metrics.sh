@@ -18,18 +18,18 @@ mrepo() {
 	done &&
 	(cd repo && commit_at 2026-10-30T00:00:00Z base) &&
 	git -C repo rev-parse HEAD >heads.base &&
-	mrepo_branches "$1"
+	mrepo_branches 1 "$1"
 }
 
-# mrepo_branches N: the branches pr1..prN as mrepo_add makes them, from one
-# git fast-import, not five git processes a PR (mrepo 56 took 3.6 s of CPU):
-# the same commits byte for byte (parent, tree, author and committer with
-# commit_at's date, 2026-10-31T00:00:00Z, and message), so the same shas;
-# the working tree and index stay on main.
+# mrepo_branches FIRST LAST: the branches prFIRST..prLAST off the base
+# commit, each adding src/pN.py (commit_at's date 2026-10-31T00:00:00Z,
+# message "pr N"), from one git fast-import, not five git processes a PR
+# (mrepo 56 took 3.6 s of CPU); heads.N hold their shas. The working tree
+# and index stay on main.
 mrepo_branches() {
 	local i base msg text
 	read -r base <heads.base &&
-	for i in $(seq 1 "$1"); do
+	for i in $(seq "$1" "$2"); do
 		msg="pr $i"$'\n' text=$'def f():\n    return '"$i"$'\n'
 		printf 'commit refs/heads/pr%s\nmark :%s\n' "$i" "$i"
 		printf '%s %s <%s> 1793404800 +0000\n' author "$GIT_AUTHOR_NAME" "$GIT_AUTHOR_EMAIL" \
@@ -45,11 +45,7 @@ mrepo_branches() {
 
 # mrepo_add PR: one more PR branch in the repository mrepo made.
 mrepo_add() {
-	git -C repo checkout -q -b "pr$1" main &&
-	printf 'def f():\n    return %s\n' "$1" >"repo/src/p$1.py" &&
-	(cd repo && commit_at 2026-10-31T00:00:00Z "pr $1") &&
-	git -C repo rev-parse HEAD >"heads.$1" &&
-	git -C repo checkout -q main
+	mrepo_branches "$1" "$1"
 }
 
 # head_of PR: the head commit of a PR made by mrepo.
