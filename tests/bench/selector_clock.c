@@ -1,7 +1,9 @@
 /*
  * The selector of the selector-overhead bench: reads the changed paths to
- * their end, answers "nothing", and appends its own lifetime (from its
- * first instruction to its exit, in ns) to $SELECTOR_CLOCK_LOG.
+ * their end, answers "nothing", and appends to $SELECTOR_CLOCK_LOG its own
+ * lifetime (from its first instruction to its exit, in ns) and its CPU
+ * time by its rusage (user + system, in ns: the exec that started it is
+ * counted there, its exit is not), on one line.
  *
  * On x86-64 Linux it is built without libc (-nostdlib -static, raw system
  * calls): a C library's start-up (glibc reads the CPU's cache sizes with
@@ -33,12 +35,14 @@ static long sys(long n, long a, long b, long c)
 #define SYS_write 1
 #define SYS_open 2
 #define SYS_close 3
+#define SYS_getrusage 98
 #define SYS_exit 60
 #define SYS_clock_gettime 228
 #define O_WRONLY 01
 #define O_CREAT 0100
 #define O_APPEND 02000
 #define CLOCK_MONOTONIC 1
+#define RUSAGE_SELF 0
 
 static long long now_ns(void)
 {
@@ -46,6 +50,26 @@ static long long now_ns(void)
 
 	sys(SYS_clock_gettime, CLOCK_MONOTONIC, (long)&ts, 0);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* struct rusage: ru_utime and ru_stime (seconds, microseconds), then 14 counters. */
+static long long cpu_ns(void)
+{
+	long ru[18];
+
+	if (sys(SYS_getrusage, RUSAGE_SELF, (long)ru, 0) < 0)
+		return 0;
+	return (ru[0] + ru[2]) * 1000000000LL + (ru[1] + ru[3]) * 1000LL;
+}
+
+/* n in decimal, followed by end, written backwards ending before p: the new start. */
+static char *put_number(char *p, long long n, char end)
+{
+	*--p = end;
+	do
+		*--p = (char)('0' + n % 10);
+	while ((n /= 10) > 0);
+	return p;
 }
 
 static int starts_with(const char *s, const char *prefix)
@@ -59,9 +83,9 @@ static int starts_with(const char *s, const char *prefix)
 static int run(long long start, char **envp)
 {
 	static char buf[65536];
-	char line[24], *p = line + sizeof(line);
+	char line[48], *p = line + sizeof(line);
 	const char *log = 0;
-	long long t;
+	long long t, cpu;
 	long fd;
 
 	while (sys(SYS_read, 0, (long)buf, sizeof(buf)) > 0)
@@ -73,11 +97,9 @@ static int run(long long start, char **envp)
 			log = *envp + 19;
 	if (!log || (fd = sys(SYS_open, (long)log, O_WRONLY | O_APPEND | O_CREAT, 0644)) < 0)
 		return 1;
+	cpu = cpu_ns();
 	t = now_ns() - start;
-	*--p = '\n';
-	do
-		*--p = (char)('0' + t % 10);
-	while ((t /= 10) > 0);
+	p = put_number(put_number(p, cpu, '\n'), t, ' ');
 	if (sys(SYS_write, fd, (long)p, line + sizeof(line) - p) != line + sizeof(line) - p)
 		return 1;
 	return sys(SYS_close, fd, 0, 0) < 0;
@@ -101,6 +123,7 @@ __asm__(".globl _start\n_start:\n\tmov %rsp, %rdi\n\tand $-16, %rsp\n\tcall star
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -117,6 +140,8 @@ int main(void)
 	long long start = now_ns();
 	const char *log = getenv("SELECTOR_CLOCK_LOG");
 	char buf[65536], line[64];
+	struct rusage ru;
+	long long cpu;
 	int fd, n;
 
 	while (read(0, buf, sizeof(buf)) > 0)
@@ -125,7 +150,10 @@ int main(void)
 		return 1;
 	if (!log || (fd = open(log, O_WRONLY | O_APPEND | O_CREAT, 0644)) < 0)
 		return 1;
-	n = snprintf(line, sizeof(line), "%lld\n", now_ns() - start);
+	getrusage(RUSAGE_SELF, &ru);
+	cpu = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+	      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+	n = snprintf(line, sizeof(line), "%lld %lld\n", now_ns() - start, cpu);
 	if (write(fd, line, (size_t)n) != n)
 		return 1;
 	return close(fd) < 0;
