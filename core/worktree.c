@@ -31,6 +31,35 @@ struct recycled {
 	size_t next; /* the next id */
 };
 
+/*
+ * A path whose entry differs between the two commits' trees: its mode
+ * (0: absent on that side) and blob id on each side. Directories are
+ * never changes themselves; their files are.
+ */
+struct change {
+	char *path;
+	unsigned old_mode, new_mode;
+	git_oid old_id, new_id;
+};
+
+/*
+ * A slot's next checkout read ahead (worktree_pool_read_ahead) while its
+ * worktree is busy: the changes from its commit (from) to another (to),
+ * that commit's tree, and the new sides' blobs (NULL past AHEAD_BLOB_BYTES
+ * in all, or where no blob is), so the checkout that follows only writes.
+ */
+#define AHEAD_BLOB_BYTES (8u << 20)
+struct changes {
+	struct change *at;
+	size_t nr, alloc;
+};
+struct ahead {
+	char from[41], to[41]; /* "": nothing read ahead */
+	struct changes ch;
+	git_tree *tree;
+	git_blob **blobs;      /* ch.nr of them */
+};
+
 struct slot {
 	char *link;          /* .tiadash/worktrees/wt-PID-N */
 	char *home;          /* the mkdtemp directory holding it */
@@ -41,6 +70,7 @@ struct slot {
 	bool empty;          /* made, nothing checked out yet (git worktree add --no-checkout) */
 	bool attr_outside;   /* attributes or core.autocrlf from outside the tree */
 	char sha[41];        /* what is checked out */
+	struct ahead ahead;
 };
 
 struct worktree_pool {
@@ -285,22 +315,6 @@ static int make_slot(struct worktree_pool *p, size_t k, const char *sha)
 }
 
 /* ---- the checkout of one commit after another: only what the two trees change ---- */
-
-/*
- * A path whose entry differs between the two commits' trees: its mode
- * (0: absent on that side) and blob id on each side. Directories are
- * never changes themselves; their files are.
- */
-struct change {
-	char *path;
-	unsigned old_mode, new_mode;
-	git_oid old_id, new_id;
-};
-
-struct changes {
-	struct change *at;
-	size_t nr, alloc;
-};
 
 static void changes_release(struct changes *c)
 {
@@ -680,20 +694,21 @@ static bool create(struct recycled *b, int fd, const char *path, unsigned mode,
  * file's stat data, so git finds the tree clean without reading it. A
  * file the old commit had is rewritten in place; nothing is truncated to
  * nothing nor renamed over (ext4 flushes a file replaced either way,
- * auto_da_alloc). False on failure.
+ * auto_da_alloc). ahead: its blob, read ahead (NULL: looked up here; freed
+ * here either way). False on failure.
  */
 static bool write_new(git_repository *git, struct recycled *b, int fd, git_index *index,
-		      const struct change *c)
+		      const struct change *c, git_blob *ahead)
 {
 	git_index_entry e;
-	git_blob *blob = NULL;
+	git_blob *blob = ahead;
 	struct stat st;
 	const char *data;
 	size_t size;
 	int done = 0;
 	bool ok;
 
-	if (git_blob_lookup(&blob, git, &c->new_id) < 0)
+	if (!blob && git_blob_lookup(&blob, git, &c->new_id) < 0)
 		return false;
 	data = git_blob_rawcontent(blob);
 	size = (size_t)git_blob_rawsize(blob);
@@ -782,15 +797,21 @@ static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 	git_commit *a = NULL, *b = NULL;
 	git_tree *tree = NULL;
 	git_index *index = NULL;
+	git_blob **blobs = NULL;
 	struct changes ch = { 0 };
 	int ret = 1;
 
 	if (s->fd < 0)
 		return 1;
-	if ((from && git_commit_lookup(&a, s->git, from) < 0) ||
-	    git_commit_lookup(&b, s->git, to) < 0 ||
-	    diff_trees(s->git, a ? git_commit_tree_id(a) : NULL, git_commit_tree_id(b), "", &ch) < 0 ||
-	    git_commit_tree(&tree, b) < 0) {
+	if (from && !strcmp(s->ahead.from, s->sha) && !strcmp(s->ahead.to, sha)) {
+		ch = s->ahead.ch;
+		tree = s->ahead.tree;
+		blobs = s->ahead.blobs;
+		memset(&s->ahead, 0, sizeof(s->ahead));
+	} else if ((from && git_commit_lookup(&a, s->git, from) < 0) ||
+		   git_commit_lookup(&b, s->git, to) < 0 ||
+		   diff_trees(s->git, a ? git_commit_tree_id(a) : NULL, git_commit_tree_id(b), "", &ch) < 0 ||
+		   git_commit_tree(&tree, b) < 0) {
 		ret = -1;
 		goto out;
 	}
@@ -820,12 +841,20 @@ static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 			goto out;
 		remove_empty_dirs(&s->bin, s->fd, c->path);
 	}
-	for (size_t i = 0; i < ch.nr; i++)
-		if (ch.at[i].new_mode && !write_new(s->git, &s->bin, s->fd, index, &ch.at[i]))
+	for (size_t i = 0; i < ch.nr; i++) {
+		git_blob *blob = blobs ? blobs[i] : NULL;
+
+		if (blobs)
+			blobs[i] = NULL; /* write_new frees it */
+		if (ch.at[i].new_mode && !write_new(s->git, &s->bin, s->fd, index, &ch.at[i], blob))
 			goto out;
+	}
 	if ((!ch.nr || write_index(s->git, index)) && write_head(s->git, sha))
 		ret = 0;
 out:
+	for (size_t i = 0; blobs && i < ch.nr; i++)
+		git_blob_free(blobs[i]);
+	free(blobs);
 	git_index_free(index);
 	git_tree_free(tree);
 	changes_release(&ch);
@@ -929,6 +958,63 @@ static int run_setup(struct worktree_pool *p, struct slot *s)
 	return ret;
 }
 
+static void ahead_release(struct ahead *a)
+{
+	for (size_t i = 0; a->blobs && i < a->ch.nr; i++)
+		git_blob_free(a->blobs[i]);
+	free(a->blobs);
+	changes_release(&a->ch);
+	git_tree_free(a->tree);
+	memset(a, 0, sizeof(*a));
+}
+
+/* The new sides' blobs of a's changes, up to AHEAD_BLOB_BYTES in all. */
+static int read_blobs_ahead(git_repository *git, struct ahead *a)
+{
+	size_t bytes = 0;
+
+	a->blobs = xcalloc(a->ch.nr + 1, sizeof(*a->blobs));
+	for (size_t i = 0; i < a->ch.nr && bytes < AHEAD_BLOB_BYTES; i++) {
+		const struct change *c = &a->ch.at[i];
+
+		if (!is_blob_mode(c->new_mode))
+			continue;
+		if (git_blob_lookup(&a->blobs[i], git, &c->new_id) < 0)
+			return -1;
+		bytes += (size_t)git_blob_rawsize(a->blobs[i]);
+	}
+	return 0;
+}
+
+void worktree_pool_read_ahead(struct worktree_pool *p, size_t k, const char *sha)
+{
+	struct slot *s = &p->slots[k];
+	struct ahead *a = &s->ahead;
+	git_commit *from = NULL, *to = NULL;
+	git_oid oid;
+
+	if (k >= p->nr)
+		BUG("worktree slot %zu of %zu", k, p->nr);
+	if (!s->git || !s->sha[0] || !strcmp(s->sha, sha) ||
+	    (!strcmp(a->from, s->sha) && !strcmp(a->to, sha)))
+		return;
+	ahead_release(a);
+	if (git_oid_fromstr(&oid, s->sha) < 0 || git_commit_lookup(&from, s->git, &oid) < 0 ||
+	    git_oid_fromstr(&oid, sha) < 0 || git_commit_lookup(&to, s->git, &oid) < 0 ||
+	    diff_trees(s->git, git_commit_tree_id(from), git_commit_tree_id(to), "", &a->ch) < 0 ||
+	    git_commit_tree(&a->tree, to) < 0 || read_blobs_ahead(s->git, a) < 0) {
+		/* The checkout reads them again, and says what it cannot read. */
+		ahead_release(a);
+		git_error_clear();
+	} else {
+		memcpy(a->from, s->sha, sizeof(a->from));
+		memcpy(a->to, sha, 40);
+		a->to[40] = '\0';
+	}
+	git_commit_free(from);
+	git_commit_free(to);
+}
+
 int worktree_pool_checkout(struct worktree_pool *p, size_t k, const char *sha,
 			   const char **path)
 {
@@ -941,6 +1027,7 @@ int worktree_pool_checkout(struct worktree_pool *p, size_t k, const char *sha,
 		return -1;
 	if (strcmp(s->sha, sha) && checkout(s, sha, false) < 0)
 		return -1;
+	ahead_release(&s->ahead); /* what a checkout did not take is stale */
 	if (fresh && p->setup && run_setup(p, s) < 0)
 		return -1;
 	*path = s->path;
@@ -967,6 +1054,7 @@ void worktree_pool_close(struct worktree_pool *p)
 	for (size_t i = 0; i < p->nr; i++) {
 		struct slot *s = &p->slots[i];
 
+		ahead_release(&s->ahead);
 		git_repository_free(s->git);
 		if (s->fd >= 0)
 			close(s->fd);

@@ -68,6 +68,16 @@ int worktree_pool_checkout(struct worktree_pool *p, size_t slot, const char *sha
 			   const char **path);
 
 /*
+ * Read slot's next checkout, of sha, ahead while its worktree is busy (a
+ * command runs in it): what the two commits' trees change and the new
+ * files' contents, kept for a worktree_pool_checkout of sha from the same
+ * commit, which then only writes. Reads nothing from the worktree itself;
+ * quietly does nothing when the slot holds no checkout yet or a tree
+ * cannot be read (the checkout says so then).
+ */
+void worktree_pool_read_ahead(struct worktree_pool *p, size_t slot, const char *sha);
+
+/*
  * Back to the slot's last checkout, whatever was written there since:
  * every tracked file restored, every untracked one that is not ignored
  * removed. -1 after error().

@@ -515,6 +515,23 @@ static void start_jobs(struct selector_run *r)
 }
 
 /*
+ * With one worktree, its next change is read ahead while the selector
+ * runs in it (the checkout then only writes); with more, the other
+ * worktrees' checkouts overlap the running selectors already.
+ */
+static void read_ahead(struct selector_run *r)
+{
+	size_t next = r->next;
+
+	if (r->width != 1 || !r->slots[0].pid)
+		return;
+	while (next < r->nr && r->jobs[next].cached)
+		next++;
+	if (next < r->nr)
+		worktree_pool_read_ahead(r->pool, 0, r->jobs[next].head);
+}
+
+/*
  * The descriptors to wait on (r->fds) and for how long: till the first
  * deadline, or a moment when a selector has closed its pipes but not yet
  * exited. False when, after an error, nothing is left to wait for.
@@ -717,6 +734,7 @@ int replay_selector_run(const struct replay_selector_opts *o,
 		start_jobs(&r);
 		if (r.done >= nr)
 			break;
+		read_ahead(&r);
 		if (!wait_set(&r, now, &wait_s) || wait_ready(&r, wait_s) < 0)
 			break;
 		serve_ready(&r);

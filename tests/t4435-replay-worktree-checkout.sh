@@ -5,7 +5,9 @@
 # deleted and added again, a mode change, a file that becomes a directory
 # and back, symbolic links, an empty file, directories left empty going
 # away; a file .gitattributes converts, whether it changes or not), HEAD
-# at the commit, and an index git finds clean.
+# at the commit, and an index git finds clean. At -j 1 the next change is
+# read ahead while the selector runs; a change larger than what is read
+# ahead (8 MiB of blobs) is written whole all the same.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/data/rules/replay-lib.sh"
 
@@ -139,7 +141,39 @@ test_expect_success 'each call sees its commit, one checkout after another' '
 	test_cmp expect actual
 '
 
+# The selector checks every tracked file against the index (content, not
+# stat data) and the index against HEAD; it names what differs.
+cat >check.sh <<\EOF2
+{
+	git log -1 --format=%s
+	git status --porcelain
+	git diff --cached --quiet HEAD || echo "index differs from HEAD"
+	git ls-files -s | while read -r mode sha stage path; do
+		test "$(git hash-object "$path")" = "$sha" || echo "$path differs"
+	done
+} >"$OUT/$(git log -1 --format=%s | tr -dc 0-9)"
+echo nothing
+EOF2
+
+test_expect_success 'a change past what is read ahead is checked out whole' '
+	git init -q big && (
+		cd big &&
+		echo a >a.txt && echo z >z.txt && git add -A && commit_at 1 "Start (#1)" &&
+		head -c 9000000 /dev/zero | tr "\0" x >a.big && echo zz >z.txt &&
+		echo n >new.txt && git add -A && commit_at 2 "Big (#2)" &&
+		rm a.big && echo zzz >z.txt && git add -A && commit_at 3 "Third (#3)" &&
+		echo b >a.big && git add -A && commit_at 4 "Fourth (#4)"
+	) &&
+	mkdir bigart bigout && (cd big && tiadash ingest ../bigart >/dev/null 2>&1) &&
+	(cd big && OUT=$TRASH/bigout tiadash replay --since 2026-10-30 --no-builtin-rules -j 1 \
+		--selector "sh $TRASH/check.sh" >/dev/null) &&
+	cat bigout/1 bigout/2 bigout/3 bigout/4 >actual &&
+	printf "Start (#1)\nBig (#2)\nThird (#3)\nFourth (#4)\n" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'the worktrees are gone; the user tree is untouched' '
+	test "$(git -C big worktree list | wc -l)" = 1 &&
 	test "$(git -C repo worktree list | wc -l)" = 1 &&
 	git -C repo status --porcelain >status && test_must_be_empty status &&
 	! ls "$TMPDIR" | grep -q "^tiadash-wt-"
