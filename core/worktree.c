@@ -42,6 +42,11 @@ struct change {
 	git_oid old_id, new_id;
 };
 
+struct changes {
+	struct change *at;
+	size_t nr, alloc;
+};
+
 /*
  * A slot's next checkout read ahead (worktree_pool_read_ahead) while its
  * worktree is busy: the changes from its commit (from) to another (to),
@@ -49,10 +54,6 @@ struct change {
  * in all, or where no blob is), so the checkout that follows only writes.
  */
 #define AHEAD_BLOB_BYTES (8u << 20)
-struct changes {
-	struct change *at;
-	size_t nr, alloc;
-};
 struct ahead {
 	char from[41], to[41]; /* "": nothing read ahead */
 	struct changes ch;
