@@ -408,6 +408,27 @@ out:
 	return ret;
 }
 
+/*
+ * The changes from commit from (NULL: none, an empty tree) to commit to,
+ * into ch, and with tree, to's tree (the caller frees both). -1 when one
+ * cannot be read (libgit2's error set).
+ */
+static int commit_changes(git_repository *git, const git_oid *from, const git_oid *to,
+			  struct changes *ch, git_tree **tree)
+{
+	git_commit *a = NULL, *b = NULL;
+	int ret = -1;
+
+	if ((!from || git_commit_lookup(&a, git, from) == 0) &&
+	    git_commit_lookup(&b, git, to) == 0 &&
+	    diff_trees(git, a ? git_commit_tree_id(a) : NULL, git_commit_tree_id(b), "", ch) == 0 &&
+	    (!tree || git_commit_tree(tree, b) == 0))
+		ret = 0;
+	git_commit_free(a);
+	git_commit_free(b);
+	return ret;
+}
+
 static bool is_regular_mode(unsigned mode)
 {
 	return mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE;
@@ -792,10 +813,15 @@ static bool write_index(git_repository *git, git_index *index)
  * be half changed then, which that checkout repairs), -1 when a tree
  * cannot be read.
  */
+/* Is what was read ahead in s the change from its checkout to sha? */
+static bool ahead_is(const struct slot *s, const char *sha)
+{
+	return s->sha[0] && !strcmp(s->ahead.from, s->sha) && !strcmp(s->ahead.to, sha);
+}
+
 static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 			 const char *sha)
 {
-	git_commit *a = NULL, *b = NULL;
 	git_tree *tree = NULL;
 	git_index *index = NULL;
 	git_blob **blobs = NULL;
@@ -804,15 +830,12 @@ static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 
 	if (s->fd < 0)
 		return 1;
-	if (from && !strcmp(s->ahead.from, s->sha) && !strcmp(s->ahead.to, sha)) {
+	if (from && ahead_is(s, sha)) {
 		ch = s->ahead.ch;
 		tree = s->ahead.tree;
 		blobs = s->ahead.blobs;
 		memset(&s->ahead, 0, sizeof(s->ahead));
-	} else if ((from && git_commit_lookup(&a, s->git, from) < 0) ||
-		   git_commit_lookup(&b, s->git, to) < 0 ||
-		   diff_trees(s->git, a ? git_commit_tree_id(a) : NULL, git_commit_tree_id(b), "", &ch) < 0 ||
-		   git_commit_tree(&tree, b) < 0) {
+	} else if (commit_changes(s->git, from, to, &ch, &tree) < 0) {
 		ret = -1;
 		goto out;
 	}
@@ -859,8 +882,6 @@ out:
 	git_index_free(index);
 	git_tree_free(tree);
 	changes_release(&ch);
-	git_commit_free(a);
-	git_commit_free(b);
 	return ret;
 }
 
@@ -868,19 +889,12 @@ out:
 static int changed_paths(git_repository *git, const git_oid *from, const git_oid *to,
 			 struct strlist *out)
 {
-	git_commit *a = NULL, *b = NULL;
 	struct changes ch = { 0 };
-	int ret = -1;
+	int ret = commit_changes(git, from, to, &ch, NULL);
 
-	if (git_commit_lookup(&a, git, from) == 0 && git_commit_lookup(&b, git, to) == 0 &&
-	    diff_trees(git, git_commit_tree_id(a), git_commit_tree_id(b), "", &ch) == 0) {
-		for (size_t i = 0; i < ch.nr; i++)
-			strlist_push(out, ch.at[i].path);
-		ret = 0;
-	}
+	for (size_t i = 0; !ret && i < ch.nr; i++)
+		strlist_push(out, ch.at[i].path);
 	changes_release(&ch);
-	git_commit_free(a);
-	git_commit_free(b);
 	return ret;
 }
 
@@ -991,19 +1005,16 @@ void worktree_pool_read_ahead(struct worktree_pool *p, size_t k, const char *sha
 {
 	struct slot *s = &p->slots[k];
 	struct ahead *a = &s->ahead;
-	git_commit *from = NULL, *to = NULL;
-	git_oid oid;
+	git_oid from, to;
 
 	if (k >= p->nr)
 		BUG("worktree slot %zu of %zu", k, p->nr);
-	if (!s->git || !s->sha[0] || !strcmp(s->sha, sha) ||
-	    (!strcmp(a->from, s->sha) && !strcmp(a->to, sha)))
+	if (!s->git || !s->sha[0] || !strcmp(s->sha, sha) || ahead_is(s, sha))
 		return;
 	ahead_release(a);
-	if (git_oid_fromstr(&oid, s->sha) < 0 || git_commit_lookup(&from, s->git, &oid) < 0 ||
-	    git_oid_fromstr(&oid, sha) < 0 || git_commit_lookup(&to, s->git, &oid) < 0 ||
-	    diff_trees(s->git, git_commit_tree_id(from), git_commit_tree_id(to), "", &a->ch) < 0 ||
-	    git_commit_tree(&a->tree, to) < 0 || read_blobs_ahead(s->git, a) < 0) {
+	if (git_oid_fromstr(&from, s->sha) < 0 || git_oid_fromstr(&to, sha) < 0 ||
+	    commit_changes(s->git, &from, &to, &a->ch, &a->tree) < 0 ||
+	    read_blobs_ahead(s->git, a) < 0) {
 		/* The checkout reads them again, and says what it cannot read. */
 		ahead_release(a);
 		git_error_clear();
@@ -1012,8 +1023,6 @@ void worktree_pool_read_ahead(struct worktree_pool *p, size_t k, const char *sha
 		memcpy(a->to, sha, 40);
 		a->to[40] = '\0';
 	}
-	git_commit_free(from);
-	git_commit_free(to);
 }
 
 int worktree_pool_checkout(struct worktree_pool *p, size_t k, const char *sha,

@@ -59,8 +59,8 @@ export SELECTOR_CLOCK_LOG=$(cd "$dir" && pwd)/lifetimes
 now() { echo "${EPOCHREALTIME/./}"; } # microseconds
 run_a() { : >"$SELECTOR_CLOCK_LOG"; "$TIADASH_BIN" replay $1 --selector "$CMD" >/dev/null; }
 run_b() { "$TIADASH_BIN" replay $1 >/dev/null; }
-lifetimes() { awk '{ s += $1 } END { printf "%d\n", s / 1000 }' "$SELECTOR_CLOCK_LOG"; } # us
-cpu_times() { awk '{ s += $2 } END { printf "%d\n", s / 1000 }' "$SELECTOR_CLOCK_LOG"; } # us
+# The sum of the log's column 1 (lifetimes) or 2 (CPU times), in us.
+log_sum() { awk -v c="$1" '{ s += $c } END { printf "%d\n", s / 1000 }' "$SELECTOR_CLOCK_LOG"; }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 run_a "$HALF"; half_calls=$(wc -l <"$SELECTOR_CLOCK_LOG")
@@ -68,9 +68,9 @@ run_a "$OPTS"; run_b "$OPTS" # warm the page cache
 calls=$(wc -l <"$SELECTOR_CLOCK_LOG")
 a=() b=() l=() c=() ah=() bh=() lh=() ch=()
 for _ in $(seq "$RUNS"); do
-	t=$(now); run_a "$OPTS"; a+=($(($(now) - t))); l+=($(lifetimes)); c+=($(cpu_times))
+	t=$(now); run_a "$OPTS"; a+=($(($(now) - t))); l+=($(log_sum 1)); c+=($(log_sum 2))
 	t=$(now); run_b "$OPTS"; b+=($(($(now) - t)))
-	t=$(now); run_a "$HALF"; ah+=($(($(now) - t))); lh+=($(lifetimes)); ch+=($(cpu_times))
+	t=$(now); run_a "$HALF"; ah+=($(($(now) - t))); lh+=($(log_sum 1)); ch+=($(log_sum 2))
 	t=$(now); run_b "$HALF"; bh+=($(($(now) - t)))
 done
 m() { printf '%s\n' "$@" | median; }
