@@ -2,17 +2,43 @@
 #include "core/tiadash.h"
 #include "core/repo.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 
 /* libgit2 is initialised while any repository is open (also on worker threads). */
 static pthread_mutex_t libgit2_lock = PTHREAD_MUTEX_INITIALIZER;
 static int libgit2_users;
+static _Thread_local bool libgit2_starting;
+
+/*
+ * libgit2 built with mbedTLS (Debian's is) parses the system's whole CA
+ * bundle in git_libgit2_init, for the HTTPS transports: 10 ms of every
+ * command that opens a repository, half a second under valgrind. tiadash
+ * never fetches through libgit2 (HTTP is libcurl's, with its own CAs), so
+ * while this thread starts libgit2 the parse is skipped: the executable's
+ * definition comes first in the dynamic linker's lookup order. libgit2
+ * then holds an empty CA chain, and a TLS connection of its own would fail
+ * verification. Any other call goes on to mbedTLS's own function.
+ */
+int mbedtls_x509_crt_parse_file(void *chain, const char *path);
+int mbedtls_x509_crt_parse_file(void *chain, const char *path)
+{
+	int (*parse)(void *, const char *);
+
+	if (libgit2_starting)
+		return 0;
+	*(void **)&parse = dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
+	return parse ? parse(chain, path) : -1;
+}
 
 static void libgit2_up(void)
 {
 	pthread_mutex_lock(&libgit2_lock);
-	if (libgit2_users++ == 0)
+	if (libgit2_users++ == 0) {
+		libgit2_starting = true;
 		git_libgit2_init();
+		libgit2_starting = false;
+	}
 	pthread_mutex_unlock(&libgit2_lock);
 }
 

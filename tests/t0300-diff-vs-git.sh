@@ -120,4 +120,16 @@ test_expect_success 'unknown revisions and usage errors exit 2' '
 	test_expect_code 2 tiadash --repo repo diff --format csv main topic 2>err
 '
 
+# libgit2 built with mbedTLS parses the system's CA bundle when it starts;
+# tiadash never fetches through libgit2, so it skips that (core/repo.c).
+if [ -f /etc/ssl/certs/ca-certificates.crt ] && command -v strace >/dev/null; then
+	test_expect_success 'opening the repository reads no CA bundle' '
+		strace -f -qq -e trace=open,openat -o trace \
+			"$TIADASH_BIN" --repo repo diff main topic >out &&
+		test_grep "^M  bin.dat$" out &&
+		test_grep "repo/.git/config" trace &&
+		! grep -n "/etc/ssl\|ca-certificates" trace
+	'
+fi
+
 test_done
