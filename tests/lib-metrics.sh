@@ -95,6 +95,7 @@ ffsel() {
 # json_close FILE EXPR VALUE: the Python expression over d is VALUE within 1e-9
 # (VALUE may be null; numbers compare with tolerance, others exactly).
 json_close() {
+	pyserve json_close "$@" && return "$PYSERVE_RC"
 	python3 - "$@" <<-\PY
 	import json, math, sys
 	d = json.load(open(sys.argv[1]))

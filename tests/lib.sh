@@ -157,7 +157,40 @@ below() {
 
 # A JSON value: json_get FILE 'expr over d' (python3, stdlib only).
 json_get() {
+	pyserve json_get "$1" "$2" && return "$PYSERVE_RC"
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# pyserve NAME ARGS...: tests/pyserve.py's helper NAME answers (its stdout
+# and stderr printed, its exit status in PYSERVE_RC), as its own python3
+# would; false when it cannot (the caller then starts that python3). One
+# server a file, started at the first call, reached by bash's /dev/tcp.
+pyserve() {
+	local port token fd rc out err
+	{ read -r port token <"$TRASH/.pyserve"; } 2>/dev/null || pyserve_start || return 1
+	{ read -r port token <"$TRASH/.pyserve"; } 2>/dev/null &&
+		{ exec {fd}<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || return 1
+	printf '%s\0' "$token" $(($# + 1)) "$PWD" "$@" >&"$fd" 2>/dev/null
+	if IFS= read -r -d '' -t 120 -u "$fd" rc && [ "$rc" != fallback ] &&
+	   IFS= read -r -d '' -t 120 -u "$fd" out && IFS= read -r -d '' -t 120 -u "$fd" err; then
+		exec {fd}>&-
+		printf '%s' "$out"
+		printf '%s' "$err" >&2
+		PYSERVE_RC=$rc
+		return 0
+	fi
+	exec {fd}>&-
+	return 1
+}
+
+# Start tests/pyserve.py for this file (it ends with the file's shell, $$);
+# its port and token go to $TRASH/.pyserve, which only we can read.
+pyserve_start() {
+	local line
+	{ read -r line; } < <(python3 "$TEST_SRC/pyserve.py" $$ </dev/null 2>/dev/null)
+	[ -n "$line" ] || return 1
+	(umask 077 && echo "$line" >"$TRASH/.pyserve.$BASHPID" &&
+		mv -f "$TRASH/.pyserve.$BASHPID" "$TRASH/.pyserve")
 }
 
 # One line of sorted-key JSON, for comparing JSON output: json_norm <file
