@@ -184,10 +184,12 @@ pyserve() {
 }
 
 # Start tests/pyserve.py for this file (it ends with the file's shell, $$);
-# its port and token go to $TRASH/.pyserve, which only we can read.
+# its port and token go to $TRASH/.pyserve, which only we can read. Started
+# in the background of a process substitution, it is no child of ours that
+# a bare `wait` would wait for.
 pyserve_start() {
 	local line
-	{ read -r line; } < <(python3 "$TEST_SRC/pyserve.py" $$ </dev/null 2>/dev/null)
+	{ read -r line; } < <(python3 "$TEST_SRC/pyserve.py" $$ </dev/null 2>/dev/null &)
 	[ -n "$line" ] || return 1
 	(umask 077 && echo "$line" >"$TRASH/.pyserve.$BASHPID" &&
 		mv -f "$TRASH/.pyserve.$BASHPID" "$TRASH/.pyserve")

@@ -140,9 +140,8 @@ while IFS= read -r pat; do
 			awk -F "\t" "{ print \$2 \"\t\" (\$1 == \"::\" ? \"no\" : \"match\") }" >expect &&
 		printf "%s\n" "$pat" >rules &&
 		tiadash rules --no-builtin-rules --rules rules --test --format json <paths >out.json &&
-		python3 -c "import json,sys
-for p in json.load(open(\"out.json\"))[\"paths\"]:
-    print(p[\"path\"] + \"\t\" + (\"match\" if p[\"rule\"] else \"no\"))" >actual &&
+		json_get out.json "\"\\n\".join(p[\"path\"] + \"\\t\" +
+			(\"match\" if p[\"rule\"] else \"no\") for p in d[\"paths\"])" >actual &&
 		test_cmp expect actual
 	'
 done <patterns
