@@ -95,18 +95,7 @@ ffsel() {
 # json_close FILE EXPR VALUE: the Python expression over d is VALUE within 1e-9
 # (VALUE may be null; numbers compare with tolerance, others exactly).
 json_close() {
-	pyserve json_close "$@" && return "$PYSERVE_RC"
-	python3 - "$@" <<-\PY
-	import json, math, sys
-	d = json.load(open(sys.argv[1]))
-	got = eval(sys.argv[2])
-	want = json.loads(sys.argv[3])
-	ok = (got == want if not isinstance(want, float) or not isinstance(got, (int, float))
-	      else math.isclose(got, want, rel_tol=0, abs_tol=1e-9))
-	if not ok:
-	    print("%s: got %r, want %r" % (sys.argv[2], got, want))
-	    sys.exit(1)
-	PY
+	pyserve json_close "$@"
 }
 
 # no_control FILE: no byte below 0x20 but newline (and tab), and no DEL.

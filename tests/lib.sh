@@ -157,15 +157,20 @@ below() {
 
 # A JSON value: json_get FILE 'expr over d' (python3, stdlib only).
 json_get() {
-	pyserve json_get "$1" "$2" && return "$PYSERVE_RC"
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	pyserve json_get "$1" "$2"
 }
 
-# pyserve NAME ARGS...: tests/pyserve.py's helper NAME answers (its stdout
-# and stderr printed, its exit status in PYSERVE_RC), as its own python3
-# would; false when it cannot (the caller then starts that python3). One
-# server a file, started at the first call, reached by bash's /dev/tcp.
+# pyserve NAME ARGS...: tests/pyserve.py's helper NAME, answered by the
+# file's server as a python3 of its own would, else by one. One server a
+# file, started at the first call, reached by bash's /dev/tcp.
 pyserve() {
+	pyserve_ask "$@" && return "$PYSERVE_RC"
+	python3 "$TEST_SRC/pyserve.py" --run "$@"
+}
+
+# pyserve_ask NAME ARGS...: the server's answer (its stdout and stderr
+# printed, its exit status in PYSERVE_RC); false when it has none.
+pyserve_ask() {
 	local port token fd rc out err
 	{ read -r port token <"$TRASH/.pyserve"; } 2>/dev/null || pyserve_start || return 1
 	{ read -r port token <"$TRASH/.pyserve"; } 2>/dev/null &&

@@ -7,6 +7,8 @@ check makes some 800 of these lookups.
 Usage: pyserve.py OWNER_PID
 Prints "PORT TOKEN" and closes stdout, then serves on 127.0.0.1:PORT until
 OWNER_PID (the test file's shell) is gone.
+       pyserve.py --run NAME ARGS...
+Runs helper NAME itself, in this python3 (what the callers fall back to).
 
 A request is NUL-terminated fields: the token, the number of fields after
 it, the caller's directory, the helper's name, its arguments. The answer is
@@ -134,4 +136,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1] == "--run":
+        HELPERS[sys.argv[2]](*sys.argv[3:])
+    else:
+        main()
