@@ -801,6 +801,23 @@ static bool write_index(git_repository *git, git_index *index)
 	return ok;
 }
 
+/* Is what was read ahead in s the change from its checkout to sha? */
+static bool ahead_is(const struct slot *s, const char *sha)
+{
+	return s->sha[0] && !strcmp(s->ahead.from, s->sha) && !strcmp(s->ahead.to, sha);
+}
+
+/* Frees what a holds (each part may be missing) and empties it. */
+static void ahead_release(struct ahead *a)
+{
+	for (size_t i = 0; a->blobs && i < a->ch.nr; i++)
+		git_blob_free(a->blobs[i]);
+	free(a->blobs);
+	changes_release(&a->ch);
+	git_tree_free(a->tree);
+	memset(a, 0, sizeof(*a));
+}
+
 /*
  * Move slot s from its checkout (from; NULL: an empty worktree without an
  * index) to commit oid by applying the changes between the two trees
@@ -813,49 +830,40 @@ static bool write_index(git_repository *git, git_index *index)
  * be half changed then, which that checkout repairs), -1 when a tree
  * cannot be read.
  */
-/* Is what was read ahead in s the change from its checkout to sha? */
-static bool ahead_is(const struct slot *s, const char *sha)
-{
-	return s->sha[0] && !strcmp(s->ahead.from, s->sha) && !strcmp(s->ahead.to, sha);
-}
-
 static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 			 const char *sha)
 {
-	git_tree *tree = NULL;
+	struct ahead got = { 0 }; /* what was read ahead, else read here */
+	const struct changes *ch = &got.ch;
 	git_index *index = NULL;
-	git_blob **blobs = NULL;
-	struct changes ch = { 0 };
 	int ret = 1;
 
 	if (s->fd < 0)
 		return 1;
 	if (from && ahead_is(s, sha)) {
-		ch = s->ahead.ch;
-		tree = s->ahead.tree;
-		blobs = s->ahead.blobs;
+		got = s->ahead;
 		memset(&s->ahead, 0, sizeof(s->ahead));
-	} else if (commit_changes(s->git, from, to, &ch, &tree) < 0) {
+	} else if (commit_changes(s->git, from, to, &got.ch, &got.tree) < 0) {
 		ret = -1;
 		goto out;
 	}
-	for (size_t i = 0; i < ch.nr; i++) {
+	for (size_t i = 0; i < ch->nr; i++) {
 		bool f = false;
 
-		if ((ch.at[i].old_mode && !is_blob_mode(ch.at[i].old_mode)) ||
-		    (ch.at[i].new_mode && !is_blob_mode(ch.at[i].new_mode)))
+		if ((ch->at[i].old_mode && !is_blob_mode(ch->at[i].old_mode)) ||
+		    (ch->at[i].new_mode && !is_blob_mode(ch->at[i].new_mode)))
 			goto out;
-		if (ch.at[i].new_mode == GIT_FILEMODE_LINK)
+		if (ch->at[i].new_mode == GIT_FILEMODE_LINK)
 			continue;
-		if (ch.at[i].new_mode && (filtered(s, to, tree, ch.at[i].path, &f) < 0 || f))
+		if (ch->at[i].new_mode && (filtered(s, to, got.tree, ch->at[i].path, &f) < 0 || f))
 			goto out;
 	}
 	/* A selector's git may have rewritten the index: read it again if so. */
 	if (git_repository_index(&index, s->git) < 0 || git_index_read(index, false) < 0)
 		goto out;
 	/* Removals first: a file may give way to a directory of its name. */
-	for (size_t i = 0; i < ch.nr; i++) {
-		const struct change *c = &ch.at[i];
+	for (size_t i = 0; i < ch->nr; i++) {
+		const struct change *c = &ch->at[i];
 
 		if (!c->old_mode || c->new_mode)
 			continue;
@@ -865,23 +873,19 @@ static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 			goto out;
 		remove_empty_dirs(&s->bin, s->fd, c->path);
 	}
-	for (size_t i = 0; i < ch.nr; i++) {
-		git_blob *blob = blobs ? blobs[i] : NULL;
+	for (size_t i = 0; i < ch->nr; i++) {
+		git_blob *blob = got.blobs ? got.blobs[i] : NULL;
 
-		if (blobs)
-			blobs[i] = NULL; /* write_new frees it */
-		if (ch.at[i].new_mode && !write_new(s->git, &s->bin, s->fd, index, &ch.at[i], blob))
+		if (got.blobs)
+			got.blobs[i] = NULL; /* write_new frees it */
+		if (ch->at[i].new_mode && !write_new(s->git, &s->bin, s->fd, index, &ch->at[i], blob))
 			goto out;
 	}
-	if ((!ch.nr || write_index(s->git, index)) && write_head(s->git, sha))
+	if ((!ch->nr || write_index(s->git, index)) && write_head(s->git, sha))
 		ret = 0;
 out:
-	for (size_t i = 0; blobs && i < ch.nr; i++)
-		git_blob_free(blobs[i]);
-	free(blobs);
 	git_index_free(index);
-	git_tree_free(tree);
-	changes_release(&ch);
+	ahead_release(&got);
 	return ret;
 }
 
@@ -971,16 +975,6 @@ static int run_setup(struct worktree_pool *p, struct slot *s)
 	ret = spawn_run_shell(p->setup, s->path, &env, "the worktree setup (--setup)");
 	spawn_env_release(&env);
 	return ret;
-}
-
-static void ahead_release(struct ahead *a)
-{
-	for (size_t i = 0; a->blobs && i < a->ch.nr; i++)
-		git_blob_free(a->blobs[i]);
-	free(a->blobs);
-	changes_release(&a->ch);
-	git_tree_free(a->tree);
-	memset(a, 0, sizeof(*a));
 }
 
 /* The new sides' blobs of a's changes, up to AHEAD_BLOB_BYTES in all. */
