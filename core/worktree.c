@@ -1,6 +1,7 @@
 /* A pool of detached worktrees under .tiadash/worktrees/, reused between checkouts and cleaned after a kill. */
 #include "core/tiadash.h"
 #include "core/worktree.h"
+#include "core/strmap.h"
 #include "core/tiadir.h"
 
 #include <dirent.h>
@@ -490,30 +491,52 @@ static bool attributes_outside(git_repository *git)
 }
 
 /*
+ * Whether tree has a .gitattributes in the directory path[0, len) (a
+ * prefix of a path ending in '/', or "" for the root) or above it. Each
+ * directory's answer is kept in seen for the rest of one checkout: asking
+ * for every path read the same directories' trees once per file (a commit
+ * of 3000 files in one directory took 3 s of inflating and hashing it).
+ */
+static bool attrs_at_or_above(git_tree *tree, struct strmap *seen, const char *path,
+			      size_t len)
+{
+	struct strmap_entry *known = strmap_find(seen, path, len);
+	size_t up = len ? len - 1 : 0;
+	git_tree_entry *e = NULL;
+	char *attrs;
+	bool found;
+
+	if (known)
+		return known->value;
+	while (up && path[up - 1] != '/')
+		up--;
+	found = len && attrs_at_or_above(tree, seen, path, up);
+	if (!found) {
+		attrs = xstrfmt("%.*s.gitattributes", (int)len, path);
+		found = git_tree_entry_bypath(&e, tree, attrs) == 0;
+		git_tree_entry_free(e);
+		free(attrs);
+	}
+	strmap_put(seen, path, len, found);
+	return found;
+}
+
+/*
  * Would checking path out of commit (its tree: tree) run a filter over it?
  * Only where attributes can come from: a .gitattributes of the tree in
- * path's directory or above it, or one outside the tree (s->attr_outside);
- * then libgit2 answers (slowly: it looks in the worktree as well).
+ * path's directory or above it (seen: attrs_at_or_above's answers), or one
+ * outside the tree (s->attr_outside); then libgit2 answers (slowly: it
+ * looks in the worktree as well).
  */
-static int filtered(struct slot *s, const git_oid *commit, git_tree *tree, const char *path,
-		    bool *out)
+static int filtered(struct slot *s, struct strmap *seen, const git_oid *commit,
+		    git_tree *tree, const char *path, bool *out)
 {
 	git_filter_options fo;
 	git_filter_list *fl = NULL;
-	bool maybe = s->attr_outside;
+	const char *slash = strrchr(path, '/');
 
-	for (const char *p = path; !maybe && p;) {
-		git_tree_entry *e = NULL;
-		const char *slash = strchr(p, '/');
-		char *attrs = xstrfmt("%.*s.gitattributes", (int)(p - path), path);
-
-		maybe = git_tree_entry_bypath(&e, tree, attrs) == 0;
-		git_tree_entry_free(e);
-		free(attrs);
-		p = slash ? slash + 1 : NULL;
-	}
 	*out = false;
-	if (!maybe)
+	if (!s->attr_outside && !attrs_at_or_above(tree, seen, path, slash ? slash - path + 1 : 0))
 		return 0;
 	memset(&fo, 0, sizeof(fo));
 	fo.version = GIT_FILTER_OPTIONS_VERSION;
@@ -835,6 +858,7 @@ static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 {
 	struct ahead got = { 0 }; /* what was read ahead, else read here */
 	const struct changes *ch = &got.ch;
+	struct strmap attr_dirs = STRMAP_INIT; /* filtered's directories */
 	git_index *index = NULL;
 	int ret = 1;
 
@@ -855,7 +879,8 @@ static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 			goto out;
 		if (ch->at[i].new_mode == GIT_FILEMODE_LINK)
 			continue;
-		if (ch->at[i].new_mode && (filtered(s, to, got.tree, ch->at[i].path, &f) < 0 || f))
+		if (ch->at[i].new_mode &&
+		    (filtered(s, &attr_dirs, to, got.tree, ch->at[i].path, &f) < 0 || f))
 			goto out;
 	}
 	/* A selector's git may have rewritten the index: read it again if so. */
@@ -884,6 +909,7 @@ static int lean_checkout(struct slot *s, const git_oid *from, const git_oid *to,
 	if ((!ch->nr || write_index(s->git, index)) && write_head(s->git, sha))
 		ret = 0;
 out:
+	strmap_clear(&attr_dirs);
 	git_index_free(index);
 	ahead_release(&got);
 	return ret;

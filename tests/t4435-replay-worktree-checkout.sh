@@ -172,7 +172,46 @@ test_expect_success 'a change past what is read ahead is checked out whole' '
 	test_cmp expect actual
 '
 
+# A .gitattributes two directories above a file converts it, in the first
+# checkout and in the next; a file beside that directory is left alone.
+test_expect_success 'a .gitattributes above a file converts it, not the files beside' '
+	git init -q nested && (
+		cd nested && mkdir -p top/a/b other &&
+		echo "*.txt eol=crlf" >top/.gitattributes &&
+		echo c >top/a/b/c.txt && echo e >top/a/b/e.dat && echo d >other/d.txt &&
+		git add -A && commit_at 1 "Start (#1)" &&
+		echo c2 >top/a/b/c.txt && echo d2 >other/d.txt &&
+		git add -A && commit_at 2 "Second (#2)"
+	) &&
+	mkdir nestedart nestedout && (cd nested && tiadash ingest ../nestedart >/dev/null 2>&1) &&
+	(cd nested && OUT=$TRASH/nestedout tiadash replay --since 2026-10-30 --no-builtin-rules \
+		-j 1 --selector "sh $TRASH/sel.sh" >/dev/null) &&
+	cat nestedout/1 nestedout/2 >actual &&
+	cat >expect <<-\EOF2 &&
+	Start (#1)
+	./other/
+	./other/d.txt - d
+	./top/
+	./top/.gitattributes - *.txt eol=crlf
+	./top/a/
+	./top/a/b/
+	./top/a/b/c.txt - cR
+	./top/a/b/e.dat - e
+	Second (#2)
+	./other/
+	./other/d.txt - d2
+	./top/
+	./top/.gitattributes - *.txt eol=crlf
+	./top/a/
+	./top/a/b/
+	./top/a/b/c.txt - c2R
+	./top/a/b/e.dat - e
+	EOF2
+	test_cmp expect actual
+'
+
 test_expect_success 'the worktrees are gone; the user tree is untouched' '
+	test "$(git -C nested worktree list | wc -l)" = 1 &&
 	test "$(git -C big worktree list | wc -l)" = 1 &&
 	test "$(git -C repo worktree list | wc -l)" = 1 &&
 	git -C repo status --porcelain >status && test_must_be_empty status &&
