@@ -143,7 +143,7 @@ gen_pairs() {
 
 # ref WHAT ARGS...: the independent value of tests/stats_ref.py.
 ref() {
-	python3 "$TEST_SRC/stats_ref.py" "$@"
+	pyserve stats_ref "$@"
 }
 
 # qrun DIR PR KIND STARTED VERDICT SELECTION REPORT QUARANTINE-LINE...: a run

@@ -181,13 +181,7 @@ ledger_project() {
 }
 
 mutants_of() {
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-for m in sorted(d["list"], key=lambda m: (m["pr"] or 0, m["path"], m["operator"])):
-    print(m["pr"], m["path"], m["operator"], m["verdict"],
-          *(["timeout"] if m["timed_out"] else []), *m["caught_by"])
-' "$1"
+	pyserve mutants_of "$1"
 }
 
 tree_sums() {

@@ -28,26 +28,17 @@ need_tool() {
 
 # replayed_selections FILE: "COMMIT entry entry..." per change, "-" for none.
 replayed_selections() {
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-for c in d["changes"]:
-    print(c["commit"], c["decision"], " ".join(c["selection"]) or "-")
-' "$1"
+	pyserve replayed_selections "$1"
 }
 
 # replayed_decisions FILE: "COMMIT DECISION REASON..." per change ("-": none).
 replayed_decisions() {
-	python3 -c '
-import json, sys
-for c in json.load(open(sys.argv[1]))["changes"]:
-    print(c["commit"], c["decision"], " ".join(c["reasons"]) or "-")
-' "$1"
+	pyserve replayed_decisions "$1"
 }
 
 # json_dump FILE EXPR: the value as JSON (double quotes), for test_cmp.
 json_dump() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(json.dumps(eval(sys.argv[2])))' "$1" "$2"
+	pyserve json_dump "$1" "$2"
 }
 
 # pr N DATE FILE TEXT...: a branch that writes the files, merged with --no-ff.

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """One python3 for a test file's JSON lookups (lib.sh's json_get,
-lib-metrics.sh's json_close), each answered as its own `python3 -c` would:
-starting python3 and importing json costs about 40 ms of CPU, and make
-check makes some 800 of these lookups.
+lib-metrics.sh's json_close and ref, lib-selectors.sh's readers of replay's
+JSON, ...), each answered as its own `python3 -c` would: starting python3
+and importing json costs about 40 ms of CPU, and make check makes some
+1,000 of these lookups.
 
 Usage: pyserve.py OWNER_PID
 Prints "PORT TOKEN" and closes stdout, then serves on 127.0.0.1:PORT until
@@ -21,6 +22,7 @@ import io
 import json
 import math
 import os
+import re
 import secrets
 import select
 import socket
@@ -44,7 +46,62 @@ def json_close(path, expr, value):
         sys.exit(1)
 
 
-HELPERS = {"json_get": json_get, "json_close": json_close}
+def json_dump(path, expr):
+    d = json.load(open(path))
+    print(json.dumps(eval(expr, {"json": json, "sys": sys, "d": d})))
+
+
+def changes_of(path):
+    return json.load(open(path))["changes"]
+
+
+def replayed_selections(path):
+    for c in changes_of(path):
+        print(c["commit"], c["decision"], " ".join(c["selection"]) or "-")
+
+
+def replayed_decisions(path):
+    for c in changes_of(path):
+        print(c["commit"], c["decision"], " ".join(c["reasons"]) or "-")
+
+
+def replay_rows(path, key=None):
+    for c in changes_of(path):
+        o = c[key] if key else c
+        print(c["pr"], o["decision"], c["changed"], o["selected"],
+              "[" + " ".join(o["reasons"]) + "]", "[" + " ".join(o["missed"]) + "]")
+
+
+def mutants_of(path):
+    d = json.load(open(path))
+    for m in sorted(d["list"], key=lambda m: (m["pr"] or 0, m["path"], m["operator"])):
+        print(m["pr"], m["path"], m["operator"], m["verdict"],
+              *(["timeout"] if m["timed_out"] else []), *m["caught_by"])
+
+
+def roff_words(path):
+    t = open(path, encoding="utf-8").read()
+    for a, b in (("\u2010", "-"), ("\u2212", "-"), ("\u2019", "'"), ("\u2018", "'"),
+                 ("\u2014", "--"), ("\u2013", "-"), ("\u201c", '"'), ("\u201d", '"'),
+                 ("\u00b7", "*"), ("\u2022", "*")):
+        t = t.replace(a, b)
+    t = re.sub(r"(\w)-\n\s*", r"\1-", t)  # a line broken after a hyphen
+    print("\n".join(t.split()))
+
+
+def widest(path):
+    print(max((len(l.rstrip("\n")) for l in open(path, encoding="utf-8")), default=0))
+
+
+def stats_ref(*args):
+    import stats_ref as ref
+    ref.main(["stats_ref.py", *args])
+
+
+HELPERS = {"json_get": json_get, "json_close": json_close, "json_dump": json_dump,
+           "replayed_selections": replayed_selections, "replayed_decisions": replayed_decisions,
+           "replay_rows": replay_rows, "mutants_of": mutants_of, "stats_ref": stats_ref,
+           "roff_words": roff_words, "widest": widest}
 FALLBACK = b"fallback\0\0\0"
 
 

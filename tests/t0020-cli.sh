@@ -105,16 +105,7 @@ test_expect_success 'help COMMAND prints its section of the manual, without man'
 # The words of a rendering, with roff's typography (hyphens, minus signs,
 # quotes, dashes, bullets) undone.
 words() {
-	python3 -c '
-import sys
-t = open(sys.argv[1], encoding="utf-8").read()
-for a, b in (("\u2010", "-"), ("\u2212", "-"), ("\u2019", "\x27"), ("\u2018", "\x27"),
-             ("\u2014", "--"), ("\u2013", "-"), ("\u201c", "\""), ("\u201d", "\""),
-             ("\u00b7", "*"), ("\u2022", "*")):
-    t = t.replace(a, b)
-import re
-t = re.sub(r"(\w)-\n\s*", r"\1-", t)  # a line broken after a hyphen
-print("\n".join(t.split()))' "$1"
+	pyserve roff_words "$1"
 }
 
 test_expect_success 'every command'"'"'s section reads as man renders it (word for word)' '
@@ -131,7 +122,7 @@ test_expect_success 'every command'"'"'s section reads as man renders it (word f
 
 # Display columns of the longest line (characters: the output is UTF-8).
 widest() {
-	python3 -c 'import sys; print(max((len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")), default=0))' "$1"
+	pyserve widest "$1"
 }
 
 test_expect_success 'text output fits 80 columns; md and json stay whole' '

@@ -55,15 +55,7 @@ make_history() {
 
 # replay_rows FILE.json: one line per change, "PR DECISION CHANGED SEL [reasons] [missed]".
 replay_rows() {
-	python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-key = sys.argv[2] if len(sys.argv) > 2 else None
-for c in d["changes"]:
-    o = c[key] if key else c
-    print(c["pr"], o["decision"], c["changed"], o["selected"],
-          "[" + " ".join(o["reasons"]) + "]", "[" + " ".join(o["missed"]) + "]")
-' "$@"
+	pyserve replay_rows "$@"
 }
 
 # run_json PR HEAD KIND ATTEMPT HOURS WALL VERDICT [MORE-FIELDS]: the fields
