@@ -4,8 +4,9 @@
 # sees exactly the commit's files (a file changed two commits apart, one
 # deleted and added again, a mode change, a file that becomes a directory
 # and back, symbolic links, an empty file, directories left empty going
-# away; a file .gitattributes converts, whether it changes or not), HEAD
-# at the commit, and an index git finds clean. At -j 1 the next change is
+# away; a file .gitattributes converts, whether it changes or not, and
+# one a .gitattributes two directories up converts), HEAD at the commit,
+# and an index git finds clean. At -j 1 the next change is
 # read ahead while the selector runs; a change larger than what is read
 # ahead (8 MiB of blobs) is written whole all the same.
 . "$(dirname "$0")/lib.sh"
