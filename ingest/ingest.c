@@ -67,30 +67,11 @@ struct job {
 	uint64_t weight; /* the bytes its inputs read: what it holds, roughly */
 };
 
+/* Jobs by pointer: workers hold theirs while the walk adds more. */
 struct jobs {
-	struct job *v;
+	struct job **v;
 	size_t nr, alloc;
 };
-
-/* A manifest at path; real is its canonical path when known (else NULL). */
-static void add_job(struct ingest *ing, struct jobs *jobs, const char *path, const char *real)
-{
-	char *uri = real ? xstrdup(real) : canonical(path);
-	struct job *j;
-
-	if (already_seen(ing, uri)) {
-		free(uri);
-		return;
-	}
-	ALLOC_GROW(jobs->v, jobs->nr + 1, jobs->alloc);
-	j = &jobs->v[jobs->nr++];
-	memset(j, 0, sizeof(*j));
-	j->path = xstrdup(path);
-	j->real_dir = real ? path_dirname(real) : NULL;
-	run_source_init(&j->rs);
-	j->rs.uri = uri;
-	run_data_init(&j->d);
-}
 
 static void release_job(struct job *j)
 {
@@ -98,6 +79,7 @@ static void release_job(struct job *j)
 	free(j->real_dir);
 	run_source_release(&j->rs);
 	run_data_release(&j->d);
+	free(j);
 }
 
 /* Read, parse and prepare one manifest (on any thread). */
@@ -127,15 +109,22 @@ out:
  * AHEAD_MAX, while the waiting jobs read under AHEAD_BYTES: the writer
  * stalls now and then (a checkpoint's fdatasync, its turn for a core),
  * and with only two jobs each in hand the workers would stall with it.
+ * The workers start while the sources are still being found (from the
+ * second one: a single source is prepared here), so a walk of many
+ * directories is not time the parsers wait.
  */
 #define AHEAD_MAX 128
 #define AHEAD_BYTES (64u << 20)
 
 struct pool {
 	struct ingest *ing;
-	struct jobs *jobs;
+	struct jobs jobs;
 	size_t next, written, window;
 	uint64_t waiting; /* the weight of the jobs done and not written */
+	bool found_all;   /* no job is added any more */
+	pthread_t *threads;
+	int started;
+	bool start_failed;
 	pthread_mutex_t mu;
 	pthread_cond_t cond;
 };
@@ -169,16 +158,16 @@ static void *worker(void *arg)
 
 	for (;;) {
 		struct job *j;
-		size_t i;
 
 		pthread_mutex_lock(&p->mu);
-		while (p->next < p->jobs->nr && !may_take_next(p))
+		while (p->next < p->jobs.nr ? !may_take_next(p) : !p->found_all)
 			pthread_cond_wait(&p->cond, &p->mu);
-		i = p->next++;
-		pthread_mutex_unlock(&p->mu);
-		if (i >= p->jobs->nr)
+		if (p->next >= p->jobs.nr) {
+			pthread_mutex_unlock(&p->mu);
 			break;
-		j = &p->jobs->v[i];
+		}
+		j = p->jobs.v[p->next++];
+		pthread_mutex_unlock(&p->mu);
 		j->prepared = ok ? prepare_job(&env, j) : PREPARE_FAILED;
 		j->weight = job_weight(j);
 		pthread_mutex_lock(&p->mu);
@@ -193,13 +182,61 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-static int run_sequentially(struct ingest *ing, struct jobs *jobs)
+static void pool_init(struct pool *p, struct ingest *ing)
 {
+	memset(p, 0, sizeof(*p));
+	p->ing = ing;
+	p->window = (size_t)ing->jobs * 2;
+	p->threads = xcalloc((size_t)ing->jobs, sizeof(*p->threads));
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->cond, NULL);
+}
+
+/* As many workers as jobs, up to ing->jobs; none for a single job. */
+static void start_workers(struct pool *p)
+{
+	while (p->ing->jobs > 1 && p->jobs.nr >= 2 && !p->start_failed &&
+	       p->started < p->ing->jobs && (size_t)p->started < p->jobs.nr) {
+		if (pthread_create(&p->threads[p->started], NULL, worker, p))
+			p->start_failed = true;
+		else
+			p->started++;
+	}
+}
+
+/* A manifest at path; real is its canonical path when known (else NULL). */
+static void add_job(struct pool *p, const char *path, const char *real)
+{
+	char *uri = real ? xstrdup(real) : canonical(path);
+	struct job *j;
+
+	if (already_seen(p->ing, uri)) {
+		free(uri);
+		return;
+	}
+	j = xcalloc(1, sizeof(*j));
+	j->path = xstrdup(path);
+	j->real_dir = real ? path_dirname(real) : NULL;
+	run_source_init(&j->rs);
+	j->rs.uri = uri;
+	run_data_init(&j->d);
+	pthread_mutex_lock(&p->mu);
+	ALLOC_GROW(p->jobs.v, p->jobs.nr + 1, p->jobs.alloc);
+	p->jobs.v[p->jobs.nr++] = j;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->mu);
+	start_workers(p);
+}
+
+/* No worker started: every job prepared and written here, in order. */
+static int write_sequentially(struct pool *p)
+{
+	struct ingest *ing = p->ing;
 	struct ingest_env env = { ing, ing->store, ing->repo, ing->ids };
 	int ret = 0;
 
-	for (size_t i = 0; i < jobs->nr; i++) {
-		struct job *j = &jobs->v[i];
+	for (size_t i = 0; i < p->jobs.nr; i++) {
+		struct job *j = p->jobs.v[i];
 
 		ret |= ingest_commit(ing, &j->rs, &j->d, prepare_job(&env, j));
 		release_job(j);
@@ -207,54 +244,50 @@ static int run_sequentially(struct ingest *ing, struct jobs *jobs)
 	return ret;
 }
 
-/*
- * Workers prepare up to `window` jobs ahead of the writer, so memory stays
- * bounded whatever the number of sources; the writer commits in order.
- */
-static int run_in_parallel(struct ingest *ing, struct jobs *jobs, int nworkers)
+/* The writer: each job, once prepared, committed in order. */
+static int write_in_order(struct pool *p)
 {
-	struct pool p = { ing, jobs, 0, 0, (size_t)nworkers * 2, 0, PTHREAD_MUTEX_INITIALIZER,
-			  PTHREAD_COND_INITIALIZER };
-	pthread_t *threads = xcalloc((size_t)nworkers, sizeof(*threads));
-	int started = 0, ret = 0;
+	int ret = 0;
 
-	for (; started < nworkers; started++)
-		if (pthread_create(&threads[started], NULL, worker, &p))
-			break;
-	if (!started) {
-		free(threads);
-		return run_sequentially(ing, jobs);
-	}
-	for (size_t i = 0; i < jobs->nr; i++) {
-		struct job *j = &jobs->v[i];
+	for (size_t i = 0; i < p->jobs.nr; i++) {
+		struct job *j = p->jobs.v[i];
+		uint64_t weight;
 
-		pthread_mutex_lock(&p.mu);
+		pthread_mutex_lock(&p->mu);
 		while (!j->done)
-			pthread_cond_wait(&p.cond, &p.mu);
-		pthread_mutex_unlock(&p.mu);
-		ret |= ingest_commit(ing, &j->rs, &j->d, j->prepared);
+			pthread_cond_wait(&p->cond, &p->mu);
+		pthread_mutex_unlock(&p->mu);
+		ret |= ingest_commit(p->ing, &j->rs, &j->d, j->prepared);
+		weight = j->weight;
 		release_job(j);
-		pthread_mutex_lock(&p.mu);
-		p.written++;
-		p.waiting -= j->weight;
-		pthread_cond_broadcast(&p.cond);
-		pthread_mutex_unlock(&p.mu);
+		pthread_mutex_lock(&p->mu);
+		p->written++;
+		p->waiting -= weight;
+		pthread_cond_broadcast(&p->cond);
+		pthread_mutex_unlock(&p->mu);
 	}
-	for (int t = 0; t < started; t++)
-		pthread_join(threads[t], NULL);
-	free(threads);
-	pthread_mutex_destroy(&p.mu);
-	pthread_cond_destroy(&p.cond);
 	return ret;
 }
 
-static int run_jobs(struct ingest *ing, struct jobs *jobs)
+/*
+ * Every source found: the workers finish what is left, and the writer
+ * commits it all; the pool is released.
+ */
+static int pool_finish(struct pool *p)
 {
-	int n = ing->jobs < (int)jobs->nr ? ing->jobs : (int)jobs->nr;
-	int ret = n > 1 ? run_in_parallel(ing, jobs, n) : run_sequentially(ing, jobs);
+	int ret;
 
-	free(jobs->v);
-	memset(jobs, 0, sizeof(*jobs));
+	pthread_mutex_lock(&p->mu);
+	p->found_all = true;
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->mu);
+	ret = p->started ? write_in_order(p) : write_sequentially(p);
+	for (int t = 0; t < p->started; t++)
+		pthread_join(p->threads[t], NULL);
+	free(p->threads);
+	free(p->jobs.v);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->cond);
 	return ret;
 }
 
@@ -285,10 +318,10 @@ static int check_inside(struct ingest *ing, const char *path, const char *root)
 }
 
 static int collect(struct ingest *ing, const char *path, const char *root,
-		   struct jobs *jobs);
+		   struct pool *p);
 
 static int collect_index(struct ingest *ing, const char *path, const struct strbuf *text,
-			 struct jobs *jobs)
+			 struct pool *p)
 {
 	struct strlist runs = STRLIST_INIT;
 	char *dir, *root;
@@ -316,7 +349,7 @@ static int collect_index(struct ingest *ing, const char *path, const struct strb
 			continue;
 		}
 		target = path_join(dir, ref);
-		ret |= collect(ing, target, root, jobs);
+		ret |= collect(ing, target, root, p);
 		free(target);
 	}
 	free(dir);
@@ -330,7 +363,7 @@ static int collect_index(struct ingest *ing, const char *path, const struct strb
  * manifest or an index. real is its canonical path when known (else NULL).
  */
 static int collect_json(struct ingest *ing, const char *path, const char *real,
-			struct jobs *jobs)
+			struct pool *p)
 {
 	char head[4096];
 	struct strbuf text = STRBUF_INIT;
@@ -354,14 +387,14 @@ static int collect_json(struct ingest *ing, const char *path, const char *real,
 	strbuf_reset(&text);
 	switch (kind) {
 	case JSON_MANIFEST:
-		add_job(ing, jobs, path, real);
+		add_job(p, path, real);
 		break;
 	case JSON_INDEX:
 		if (read_regular_file(&text, path, MANIFEST_LIMIT) < 0) {
 			count_failure(ing);
 			ret = -1;
 		} else {
-			ret = collect_index(ing, path, &text, jobs);
+			ret = collect_index(ing, path, &text, p);
 		}
 		break;
 	default:
@@ -387,7 +420,7 @@ static bool is_manifest_name(const char *name)
  * root without asking realpath (a readlink for each component).
  */
 static int walk(struct ingest *ing, const char *dir, const char *real, const char *root,
-		struct jobs *jobs, int *found)
+		struct pool *p, int *found)
 {
 	struct strlist names = STRLIST_INIT;
 	DIR *d = opendir(dir);
@@ -409,7 +442,7 @@ static int walk(struct ingest *ing, const char *dir, const char *real, const cha
 		bool known = lstat(path, &st) == 0; /* lstat: no symlinked directory (no loops) */
 
 		if (known && S_ISDIR(st.st_mode)) {
-			ret |= walk(ing, path, child, root, jobs, found);
+			ret |= walk(ing, path, child, root, p, found);
 		} else if (is_manifest_name(names.items[i])) {
 			bool plain = known && S_ISREG(st.st_mode);
 
@@ -417,7 +450,7 @@ static int walk(struct ingest *ing, const char *dir, const char *real, const cha
 			if (!plain && check_inside(ing, path, root) < 0)
 				ret = -1;
 			else
-				ret |= collect_json(ing, path, plain ? child : NULL, jobs);
+				ret |= collect_json(ing, path, plain ? child : NULL, p);
 		}
 		free(child);
 		free(path);
@@ -431,7 +464,7 @@ static int walk(struct ingest *ing, const char *dir, const char *real, const cha
  * or named by an index (root: the index's folder, which it must not leave).
  */
 static int collect(struct ingest *ing, const char *path, const char *root,
-		   struct jobs *jobs)
+		   struct pool *p)
 {
 	struct stat st;
 	char *top;
@@ -444,9 +477,9 @@ static int collect(struct ingest *ing, const char *path, const char *root,
 		return error("cannot open '%s': %s", path, strerror(errno));
 	}
 	if (!S_ISDIR(st.st_mode))
-		return collect_json(ing, path, NULL, jobs);
+		return collect_json(ing, path, NULL, p);
 	top = canonical(path);
-	ret = walk(ing, path, top, top, jobs, &found);
+	ret = walk(ing, path, top, top, p, &found);
 	free(top);
 	if (!found)
 		warning("no run manifests (*.tiadash.json, tiadash-run.json) "
@@ -456,12 +489,13 @@ static int collect(struct ingest *ing, const char *path, const char *root,
 
 int ingest_path(struct ingest *ing, const char *path)
 {
-	struct jobs jobs = { NULL, 0, 0 };
+	struct pool p;
 	int ret;
 
 	if (is_url(path))
 		return ingest_url(ing, path);
-	ret = collect(ing, path, NULL, &jobs);
-	ret |= run_jobs(ing, &jobs);
+	pool_init(&p, ing);
+	ret = collect(ing, path, NULL, &p);
+	ret |= pool_finish(&p);
 	return ret ? -1 : 0;
 }
