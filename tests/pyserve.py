@@ -30,14 +30,19 @@ import sys
 import traceback
 
 
-def json_get(path, expr):
+def value_of(path, expr):
+    """expr evaluated over d, the JSON at path (json_get's, json_close's
+    and json_dump's expressions)."""
     d = json.load(open(path))
-    print(eval(expr, {"json": json, "sys": sys, "d": d}))
+    return eval(expr, {"json": json, "math": math, "sys": sys, "d": d})
+
+
+def json_get(path, expr):
+    print(value_of(path, expr))
 
 
 def json_close(path, expr, value):
-    d = json.load(open(path))
-    got = eval(expr, {"json": json, "math": math, "sys": sys, "d": d})
+    got = value_of(path, expr)
     want = json.loads(value)
     ok = (got == want if not isinstance(want, float) or not isinstance(got, (int, float))
           else math.isclose(got, want, rel_tol=0, abs_tol=1e-9))
@@ -47,8 +52,7 @@ def json_close(path, expr, value):
 
 
 def json_dump(path, expr):
-    d = json.load(open(path))
-    print(json.dumps(eval(expr, {"json": json, "sys": sys, "d": d})))
+    print(json.dumps(value_of(path, expr)))
 
 
 def changes_of(path):
