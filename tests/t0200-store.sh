@@ -1,6 +1,7 @@
 #!/bin/bash
 # The store: created on first use, upgraded in place from an older schema,
 # refused when newer or not a tiadash store, and locked stores reported.
+# tests/run: waits (a writer holds the lock for 3 s)
 . "$(dirname "$0")/lib.sh"
 
 test_expect_success 'init creates the store with the current schema' '

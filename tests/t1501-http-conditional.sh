@@ -2,6 +2,7 @@
 # Conditional requests: a cron re-ingest asks "changed since?" with the
 # validators the store remembers, downloads only what changed, and never
 # takes a 304 for "unchanged" unless the stored run came from those bytes.
+# tests/run: waits (on its HTTP servers)
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/http/lib-http.sh"
 

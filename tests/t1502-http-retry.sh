@@ -2,6 +2,7 @@
 # Retries: 5xx, 429 and broken transfers are tried again with exponential
 # backoff (Retry-After wins, capped); other failures are not; a source that
 # still fails names the URL, the status and the attempts, and nothing of it lands.
+# tests/run: waits (the backoffs)
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/http/lib-http.sh"
 

@@ -2,6 +2,7 @@
 # Timeouts: a server that stalls past the limit is given up on (and named),
 # the limit comes from TIADASH_HTTP_TIMEOUT or --timeout, and junk in the
 # HTTP settings is refused before anything is fetched.
+# tests/run: waits (the stalls)
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/http/lib-http.sh"
 

@@ -6,6 +6,7 @@
 # tried again; a limit that resets later than TIADASH_HTTP_MAX_WAIT stops
 # the pull with a message naming when, and nothing more is asked. The
 # server marks any request made while it had said "used up" as early.
+# tests/run: waits (every limit is waited out)
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/ciapi/lib-ciapi.sh"
 

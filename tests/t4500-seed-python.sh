@@ -6,6 +6,7 @@
 # intervals follow, the escapes name the tests that caught them and the
 # rules that would have, and report, gate-check and the dashboard show the
 # same figures; --seed reproduces the choices; the user's tree is untouched.
+# tests/run: waits (the mutant that never ends runs to the default timeout)
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 . "$TEST_SRC/lib-seed.sh"

@@ -3,6 +3,7 @@
 # finished (stored, and printed); a run killed with SIGKILL leaves its
 # worktree, which the next run removes. The project's one test sleeps, so
 # the experiment cannot finish within the budget or before the signal.
+# tests/run: waits (the sleeping test, the budget, the signals)
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 . "$TEST_SRC/lib-seed.sh"
