@@ -8,6 +8,13 @@ void idset_add_list(struct idset *set, const struct idmap *map, const struct str
 		idset_add(set, map, l->items[i]);
 }
 
+void idset_add_quarantine(struct idset *set, const struct idmap *map,
+			  const struct quarantine_list *q)
+{
+	idset_add_list(set, map, &q->lines);
+	idset_add_list(set, NULL, &q->keys);
+}
+
 int selection_idset(struct store *s, const struct idmap *map,
 		    const struct run_info *shadow, struct idset *out)
 {

@@ -1121,20 +1121,6 @@ int query_run_failed_ids(struct store *s, int64_t run_id, struct strlist *out)
 	return ret;
 }
 
-static int collect_names(struct store *s, sqlite3_stmt *st, int64_t run_id,
-			 struct strlist *out)
-{
-	int rc;
-
-	sqlite3_bind_int64(st, 1, run_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		strlist_push(out, store_col_text(st, 0));
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_error(s, "cannot read a test list");
-	return 0;
-}
-
 /* fn for each string of a selection's blob column; *known: the column is not NULL. */
 static int selection_column_each(struct store *s, const char *sql, int64_t run_id,
 				 entry_fn fn, void *data, bool *known)
@@ -1226,26 +1212,43 @@ int query_selection_ran(struct store *s, int64_t run_id, struct strlist *ran_bro
 	return ret;
 }
 
-int query_quarantine(struct store *s, int64_t run_id, struct strlist *out)
+void quarantine_list_release(struct quarantine_list *q)
+{
+	strlist_release(&q->lines);
+	strlist_release(&q->keys);
+}
+
+/* A line as the figures match it: the key an id-map gave it, else as written. */
+#define QUARANTINE_ENTRY "coalesce(q.key, n.text), q.key IS NOT NULL"
+
+int query_quarantine(struct store *s, int64_t run_id, struct quarantine_list *out)
 {
 	static const char sql[] =
-		"SELECT n.text FROM quarantine q JOIN name n ON n.id = q.name_id"
-		" WHERE q.run_id = ?1 ORDER BY n.text";
+		"SELECT " QUARANTINE_ENTRY " FROM quarantine q JOIN name n ON n.id = q.name_id"
+		" WHERE q.run_id = ?1 ORDER BY 1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
 
-	return collect_names(s, store_stmt(s, sql), run_id, out);
+	sqlite3_bind_int64(st, 1, run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		strlist_push(sqlite3_column_int(st, 1) ? &out->keys : &out->lines,
+			     store_col_text(st, 0));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_error(s, "cannot read a quarantine list");
 }
 
 int query_quarantine_index(struct store *s, struct quarantine_index *out)
 {
 	static const char sql[] =
-		"SELECT q.run_id, n.text FROM quarantine q JOIN name n ON n.id = q.name_id"
-		" ORDER BY q.run_id, n.text";
+		"SELECT q.run_id, " QUARANTINE_ENTRY " FROM quarantine q"
+		" JOIN name n ON n.id = q.name_id ORDER BY q.run_id, 2";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		ALLOC_GROW(out->items, out->nr + 1, out->alloc);
 		out->items[out->nr].run_id = sqlite3_column_int64(st, 0);
+		out->items[out->nr].keyed = sqlite3_column_int(st, 2);
 		out->items[out->nr++].name = xstrdup(store_col_text(st, 1));
 	}
 	sqlite3_reset(st);
@@ -1257,7 +1260,7 @@ int query_quarantine_index(struct store *s, struct quarantine_index *out)
 }
 
 void quarantine_index_get(const struct quarantine_index *q, int64_t run_id,
-			  struct strlist *out)
+			  struct quarantine_list *out)
 {
 	size_t lo = 0, hi = q->nr;
 
@@ -1270,7 +1273,7 @@ void quarantine_index_get(const struct quarantine_index *q, int64_t run_id,
 			hi = mid;
 	}
 	for (; lo < q->nr && q->items[lo].run_id == run_id; lo++)
-		strlist_push(out, q->items[lo].name);
+		strlist_push(q->items[lo].keyed ? &out->keys : &out->lines, q->items[lo].name);
 }
 
 void quarantine_index_release(struct quarantine_index *q)

@@ -341,27 +341,41 @@ int query_pr_heads(struct store *s, const char *repo, int64_t pr, pair_fn fn, vo
 /* The head of id head_id with all of its runs (fn not called when there is none). */
 int query_head_pair(struct store *s, int64_t head_id, pair_fn fn, void *data);
 
-/* Add every entry of a run's selection (or quarantine list) to set. */
+/* Add every entry of a run's selection to out. */
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);
-int query_quarantine(struct store *s, int64_t run_id, struct strlist *out);
+
+/*
+ * A run's quarantine list as the figures match it: its lines as written,
+ * which the id-map in force rewrites, and for each line that an id-map
+ * keyed (at ingest, or core/rekey.h since), from its run's workdir, the
+ * test id it was keyed to instead, which no rule rewrites again.
+ */
+struct quarantine_list {
+	struct strlist lines, keys;
+};
+#define QUARANTINE_LIST_INIT { STRLIST_INIT, STRLIST_INIT }
+void quarantine_list_release(struct quarantine_list *q);
+/* Add run_id's quarantine list to out, each part sorted. */
+int query_quarantine(struct store *s, int64_t run_id, struct quarantine_list *out);
 
 /*
  * Every run's quarantine list of the store, read at once: a pass over 10^5
  * pairs asks for two lists a pair, and most are empty. Rows by run id, then
- * name (the order query_quarantine gives); each name owned.
+ * name; each name owned.
  */
 struct quarantine_index {
 	struct quarantine_entry {
 		int64_t run_id;
 		char *name;
+		bool keyed; /* name is the key an id-map gave the line */
 	} *items;
 	size_t nr, alloc;
 };
 #define QUARANTINE_INDEX_INIT { NULL, 0, 0 }
 int query_quarantine_index(struct store *s, struct quarantine_index *out);
-/* Push run_id's quarantined names onto out, as query_quarantine does. */
+/* Add run_id's quarantine list to out, as query_quarantine does. */
 void quarantine_index_get(const struct quarantine_index *q, int64_t run_id,
-			  struct strlist *out);
+			  struct quarantine_list *out);
 void quarantine_index_release(struct quarantine_index *q);
 /*
  * fn for each entry of a run's selection, in the stored (sorted) order,

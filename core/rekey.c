@@ -105,13 +105,19 @@ struct old_result {
 	struct strbuf raw;
 };
 
+/* A quarantine line to judge again: its name, and where ingest judged it from. */
+struct old_line {
+	int64_t name_id;
+	char *workdir; /* relative to the repository root; NULL: the root */
+};
+
 /* A run with something to key again, and what its resolver needs. */
 struct rekey_run {
 	int64_t run_id, diff_id;
 	char head[41], base[41];
 	struct old_result *rows;
 	size_t nr, alloc;
-	int64_t *lines; /* quarantine lines: their name ids */
+	struct old_line *lines;
 	size_t nr_lines, alloc_lines;
 };
 
@@ -187,7 +193,8 @@ static int load_results(struct rekey *k)
 static int load_lines(struct rekey *k)
 {
 	static const char sql[] =
-		"SELECT q.name_id, q.run_id, h.sha, coalesce(ru.base, ''), coalesce(ru.diff_id, 0)"
+		"SELECT q.name_id, q.workdir, q.run_id, h.sha, coalesce(ru.base, ''),"
+		" coalesce(ru.diff_id, 0)"
 		" FROM quarantine q" RUN_OF("q")
 		" WHERE q.keyed_by IS NOT NULL AND q.keyed_by <> ?1 ORDER BY q.run_id";
 	sqlite3_stmt *st = store_stmt(k->s, sql);
@@ -195,10 +202,13 @@ static int load_lines(struct rekey *k)
 
 	sqlite3_bind_text(st, 1, k->fingerprint, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rekey_run *run = run_of(k, st, 1);
+		struct rekey_run *run = run_of(k, st, 2);
+		struct old_line *l;
 
 		ALLOC_GROW(run->lines, run->nr_lines + 1, run->alloc_lines);
-		run->lines[run->nr_lines++] = sqlite3_column_int64(st, 0);
+		l = &run->lines[run->nr_lines++];
+		l->name_id = sqlite3_column_int64(st, 0);
+		l->workdir = col_dup(st, 1);
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : store_error(k->s, "cannot read the quarantine lines");
@@ -332,7 +342,8 @@ static int rekey_results(struct rekey *k, struct identity *id, const struct reke
 static int rekey_lines(struct rekey *k, struct identity *id, const struct rekey_run *run)
 {
 	static const char sql[] =
-		"UPDATE quarantine SET resolved = ?3, keyed_by = ?4 WHERE run_id = ?1 AND name_id = ?2";
+		"UPDATE quarantine SET resolved = ?3, keyed_by = ?4, key = ?5"
+		" WHERE run_id = ?1 AND name_id = ?2";
 	struct strbuf scratch = STRBUF_INIT;
 	int ret = 0;
 
@@ -343,18 +354,24 @@ static int rekey_lines(struct rekey *k, struct identity *id, const struct rekey_
 	}
 	k->keyed += (int64_t)run->nr_lines;
 	for (size_t i = 0; i < run->nr_lines && !ret; i++) {
-		const char *line = store_name_text(k->s, run->lines[i]);
+		const struct old_line *l = &run->lines[i];
+		const char *line = store_name_text(k->s, l->name_id);
+		enum id_state state;
 		sqlite3_stmt *st;
 
-		if (!line)
-			return -1;
+		if (!line) {
+			ret = -1;
+			break;
+		}
 		strbuf_reset(&scratch);
-		identity_use_workdir(id, NULL);
+		identity_use_workdir(id, l->workdir);
 		st = store_stmt(k->s, sql);
 		sqlite3_bind_int64(st, 1, run->run_id);
-		sqlite3_bind_int64(st, 2, run->lines[i]);
-		sqlite3_bind_int(st, 3, resolved_of(identity_test_id(id, line, ID_MAP, &scratch)));
+		sqlite3_bind_int64(st, 2, l->name_id);
+		state = identity_test_id(id, line, ID_MAP, &scratch);
+		sqlite3_bind_int(st, 3, resolved_of(state));
 		sqlite3_bind_text(st, 4, k->fingerprint, -1, SQLITE_STATIC);
+		store_bind_text(st, 5, state == ID_RESOLVED ? scratch.buf : NULL);
 		ret = store_exec_stmt(k->s, st, "cannot judge a quarantine line again");
 	}
 	strbuf_release(&scratch);
@@ -412,6 +429,8 @@ static void rekey_release(struct rekey *k)
 			strbuf_release(&run->rows[j].raw);
 		}
 		free(run->rows);
+		for (size_t j = 0; j < run->nr_lines; j++)
+			free(run->lines[j].workdir);
 		free(run->lines);
 	}
 	free(k->runs);

@@ -9,7 +9,9 @@
  * whose first name did not resolve to a path as written keeps the names its
  * report gave (its raw names, encoded below) and the fingerprint of the
  * id-map its key was made under (keyed_by); a quarantine line that did not
- * resolve as written, the fingerprint it was judged under. A result or line
+ * resolve as written, the fingerprint it was judged under, the directory
+ * it was judged from (its run's workdir) and the test id the id-map keyed
+ * it to, which the figures match in its place (schema 18). A result or line
  * ingest resolved through a tree is keyed again only where the repository
  * has its head; without one its key stays.
  *

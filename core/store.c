@@ -449,6 +449,19 @@ static const char *const migrations[] = {
 	 "CREATE INDEX result_keyed ON result (keyed_by) WHERE raw IS NOT NULL;"
 	 "ALTER TABLE quarantine ADD COLUMN keyed_by TEXT;"
 	 "CREATE INDEX quarantine_keyed ON quarantine (keyed_by) WHERE keyed_by IS NOT NULL;"),
+
+	/*
+	 * 17 -> 18: a keyed quarantine line's directory and key. The directory
+	 * it was judged from at ingest (its run's workdir, relative to the
+	 * repository root; NULL: the root), to judge it from there again
+	 * under another id-map: a monorepo package's line, keyed at the root,
+	 * named nothing. The test id the id-map in force keyed it to (NULL:
+	 * none, or the line resolves as written), which the figures match
+	 * instead of the line: the rule rewrites to a name relative to that
+	 * directory, which only the tree tells from one relative to the root.
+	 */
+	("ALTER TABLE quarantine ADD COLUMN workdir TEXT;"
+	 "ALTER TABLE quarantine ADD COLUMN key TEXT;"),
 #undef STALE_RUN
 #undef STALE
 };

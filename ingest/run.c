@@ -329,6 +329,9 @@ void run_data_release(struct run_data *d)
 	tally_release(&d->quarantine_ids);
 	free(d->quarantine_joined);
 	free(d->quarantine_keyed);
+	for (size_t i = 0; d->quarantine_key && i < d->quarantine.nr; i++)
+		free(d->quarantine_key[i]);
+	free(d->quarantine_key);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
 	strbuf_release(&d->unmatched_blob);
@@ -983,10 +986,12 @@ static void quarantine_seen(const char *name, enum id_state state, void *data)
 
 	d->quarantine_keyed[q->next] = state != ID_RESOLVED && identity_has_tree(d->ids);
 	if (d->quarantine_keyed[q->next] && d->idmap) {
-		struct strbuf scratch = STRBUF_INIT;
+		struct strbuf key = STRBUF_INIT;
 
-		state = identity_test_id(d->ids, name, ID_MAP, &scratch);
-		strbuf_release(&scratch);
+		state = identity_test_id(d->ids, name, ID_MAP, &key);
+		if (state == ID_RESOLVED)
+			d->quarantine_key[q->next] = strbuf_detach(&key, NULL);
+		strbuf_release(&key);
 	}
 	tally(&d->quarantine_ids, name, state);
 	d->quarantine_joined[q->next++] = state == ID_NO_TREE ? -1 : state == ID_RESOLVED ? 1 :
@@ -1006,6 +1011,8 @@ static int parse_quarantine(struct run_source *rs, struct run_data *d)
 				       sizeof(*d->quarantine_joined));
 	d->quarantine_keyed = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
 				      sizeof(*d->quarantine_keyed));
+	d->quarantine_key = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
+				    sizeof(*d->quarantine_key));
 	identity_resolve_list(d->ids, &d->quarantine, 0, quarantine_seen, &q);
 	return 0;
 }

@@ -95,6 +95,7 @@ struct run_data {
 	 */
 	signed char *quarantine_joined;
 	bool *quarantine_keyed; /* per entry: judged again when the id-map changes (core/rekey.h) */
+	char **quarantine_key;  /* per entry: the test id an id-map keyed it to (owned), or NULL */
 	/* Git and coverage of the changed lines. */
 	enum git_state git;
 	struct repo_diff diff;

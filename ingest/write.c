@@ -187,12 +187,17 @@ static int insert_run(struct store *s, const struct manifest *m, const struct ru
 	return rc == SQLITE_ROW ? 0 : store_error(s, "cannot write a run");
 }
 
-/* The quarantine lines, each with whether it names a test file or suite (NULL: no tree to tell). */
+/*
+ * The quarantine lines, each with whether it names a test file or suite
+ * (NULL: no tree to tell); one an id-map may key again, with the id-map's
+ * fingerprint, the directory it was judged from and the key the id-map
+ * gave it (core/rekey.h).
+ */
 static int insert_quarantine(struct store *s, int64_t run_id, const struct run_data *d)
 {
 	static const char sql[] =
-		"INSERT OR IGNORE INTO quarantine (run_id, name_id, resolved, keyed_by)"
-		" VALUES (?1, ?2, ?3, ?4)";
+		"INSERT OR IGNORE INTO quarantine (run_id, name_id, resolved, keyed_by, workdir, key)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 	char fingerprint[33];
 
 	idmap_fingerprint(d->idmap, fingerprint);
@@ -208,6 +213,8 @@ static int insert_quarantine(struct store *s, int64_t run_id, const struct run_d
 		sqlite3_bind_int64(st, 2, id);
 		store_bind_opt_int(st, 3, d->quarantine_joined[i] >= 0, d->quarantine_joined[i]);
 		store_bind_text(st, 4, d->quarantine_keyed[i] ? fingerprint : NULL);
+		store_bind_text(st, 5, d->quarantine_keyed[i] ? d->workdir : NULL);
+		store_bind_text(st, 6, d->quarantine_key[i]);
 		if (store_exec_stmt(s, st, "cannot write a quarantine line") < 0)
 			return -1;
 	}

@@ -64,7 +64,7 @@ static int quarantine_idset(struct store *s, const struct idmap *map,
 	const struct run_info *runs[2] = { v->shadow, v->full };
 
 	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
-		struct strlist entries = STRLIST_INIT;
+		struct quarantine_list entries = QUARANTINE_LIST_INIT;
 		int ret = 0;
 
 		if (q)
@@ -73,8 +73,8 @@ static int quarantine_idset(struct store *s, const struct idmap *map,
 			ret = query_quarantine(s, runs[i]->id, &entries);
 
 		if (!ret)
-			idset_add_list(out, map, &entries);
-		strlist_release(&entries);
+			idset_add_quarantine(out, map, &entries);
+		quarantine_list_release(&entries);
 		if (ret)
 			return -1;
 	}

@@ -268,7 +268,7 @@ static void note_quarantine(struct pass *ps, const struct pair_info *p, const st
 	if (p->at < ps->newest_q_at)
 		return;
 	ps->newest_q_at = p->at;
-	strlist_release(&ps->out->quarantine);
+	quarantine_list_release(&ps->out->quarantine);
 	quarantine_index_get(&ps->q, full->id, &ps->out->quarantine);
 }
 
@@ -336,7 +336,7 @@ static void find_unquarantine(struct test_records *out, const struct idmap *map)
 {
 	struct idset q = IDSET_INIT;
 
-	idset_add_list(&q, map, &out->quarantine);
+	idset_add_quarantine(&q, map, &out->quarantine);
 	for (size_t i = 0; i < out->nr; i++) {
 		const struct test_record *r = &out->items[i];
 		char *suite, *name;
@@ -394,7 +394,7 @@ void test_records_release(struct test_records *r)
 		free(r->items[i].id);
 	free(r->items);
 	free(r->history);
-	strlist_release(&r->quarantine);
+	quarantine_list_release(&r->quarantine);
 	strlist_release(&r->unquarantine);
 	memset(r, 0, sizeof(*r));
 }

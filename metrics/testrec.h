@@ -40,7 +40,7 @@ struct test_records {
 				    * without a shadow run (RAN counts them all) */
 	int green_days;
 	int64_t green_since;       /* the green window's start (ms) */
-	struct strlist quarantine; /* the newest quarantine list of the window */
+	struct quarantine_list quarantine; /* the newest quarantine list of the window */
 	struct strlist unquarantine; /* quarantined tests green in every run since green_since */
 	/* With a test id asked for: its history, in window order. */
 	struct test_event *history;

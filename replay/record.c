@@ -256,16 +256,13 @@ static int add_failure(const struct test_result *r, void *data)
 
 static int add_quarantine(const struct replay_record *rec, int64_t run, struct idset *set)
 {
-	struct strlist q = STRLIST_INIT;
+	struct quarantine_list q = QUARANTINE_LIST_INIT;
+	int ret = run ? query_quarantine(rec->store, run, &q) : 0;
 
-	if (run && query_quarantine(rec->store, run, &q) < 0) {
-		strlist_release(&q);
-		return -1;
-	}
-	for (size_t i = 0; i < q.nr; i++)
-		idset_add(set, rec->idmap, q.items[i]);
-	strlist_release(&q);
-	return 0;
+	if (!ret)
+		idset_add_quarantine(set, rec->idmap, &q);
+	quarantine_list_release(&q);
+	return ret;
 }
 
 int replay_record_failures(const struct replay_record *rec,

@@ -90,6 +90,8 @@ static void upgrade_from_v1(void **state)
 		       "DROP INDEX result_keyed; ALTER TABLE result DROP COLUMN raw;"
 		       "ALTER TABLE result DROP COLUMN keyed_by; DROP INDEX quarantine_keyed;"
 		       "ALTER TABLE quarantine DROP COLUMN keyed_by;"
+		       "ALTER TABLE quarantine DROP COLUMN workdir;"
+		       "ALTER TABLE quarantine DROP COLUMN key;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
@@ -100,6 +102,7 @@ static void upgrade_from_v1(void **state)
 	assert_int_equal(query_int(s, "SELECT count(digest) FROM result"), 0);
 	assert_int_equal(query_int(s, "SELECT count(raw) FROM result"), 0);
 	assert_int_equal(query_int(s, "SELECT count(keyed_by) FROM quarantine"), 0);
+	assert_int_equal(query_int(s, "SELECT count(workdir) + count(key) FROM quarantine"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM blind_day"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM pair_fact"), 0);
 	store_close(s);
