@@ -6,6 +6,17 @@
 
 /* ---- the raw names ---- */
 
+enum id_state quarantine_line_key(struct identity *id, const char *line, struct strbuf *key)
+{
+	enum id_state state;
+
+	strbuf_reset(key);
+	state = identity_test_id(id, line, ID_MAP, key);
+	if (state != ID_RESOLVED)
+		strbuf_reset(key);
+	return state;
+}
+
 void raw_name_encode(const struct raw_name *r, struct strbuf *out)
 {
 	blob_put_u(out, (uint64_t)r->kind);
@@ -344,7 +355,7 @@ static int rekey_lines(struct rekey *k, struct identity *id, const struct rekey_
 	static const char sql[] =
 		"UPDATE quarantine SET resolved = ?3, keyed_by = ?4, key = ?5"
 		" WHERE run_id = ?1 AND name_id = ?2";
-	struct strbuf scratch = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT;
 	int ret = 0;
 
 	/* Lines ingest judged without a tree have no keyed_by: these had one. */
@@ -363,18 +374,17 @@ static int rekey_lines(struct rekey *k, struct identity *id, const struct rekey_
 			ret = -1;
 			break;
 		}
-		strbuf_reset(&scratch);
 		identity_use_workdir(id, l->workdir);
 		st = store_stmt(k->s, sql);
 		sqlite3_bind_int64(st, 1, run->run_id);
 		sqlite3_bind_int64(st, 2, l->name_id);
-		state = identity_test_id(id, line, ID_MAP, &scratch);
+		state = quarantine_line_key(id, line, &key);
 		sqlite3_bind_int(st, 3, resolved_of(state));
 		sqlite3_bind_text(st, 4, k->fingerprint, -1, SQLITE_STATIC);
-		store_bind_text(st, 5, state == ID_RESOLVED ? scratch.buf : NULL);
+		store_bind_text(st, 5, key.len ? key.buf : NULL);
 		ret = store_exec_stmt(k->s, st, "cannot judge a quarantine line again");
 	}
-	strbuf_release(&scratch);
+	strbuf_release(&key);
 	return ret;
 }
 

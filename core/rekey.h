@@ -59,6 +59,13 @@ void raw_name_release(struct raw_name *r);
  */
 enum id_state raw_name_key(struct identity *id, const struct raw_name *r,
 			   struct strbuf *suite, struct strbuf *name);
+/*
+ * A quarantine line that did not resolve as written, judged through id
+ * (its id-map, from its run's workdir); key is reset to the test id it
+ * resolves to, the key the figures match in its place, or left empty.
+ * Ingest and the keying again both judge a line so.
+ */
+enum id_state quarantine_line_key(struct identity *id, const char *line, struct strbuf *key);
 
 /*
  * Key again every failing result and quarantine line of s keyed under an

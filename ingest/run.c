@@ -988,8 +988,8 @@ static void quarantine_seen(const char *name, enum id_state state, void *data)
 	if (d->quarantine_keyed[q->next] && d->idmap) {
 		struct strbuf key = STRBUF_INIT;
 
-		state = identity_test_id(d->ids, name, ID_MAP, &key);
-		if (state == ID_RESOLVED)
+		state = quarantine_line_key(d->ids, name, &key);
+		if (key.len)
 			d->quarantine_key[q->next] = strbuf_detach(&key, NULL);
 		strbuf_release(&key);
 	}
