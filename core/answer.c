@@ -8,6 +8,15 @@ void idset_add_list(struct idset *set, const struct idmap *map, const struct str
 		idset_add(set, map, l->items[i]);
 }
 
+void idset_add_entry(struct idset *set, const struct idmap *map,
+		     const struct selection_entries *e, size_t i)
+{
+	if (*e->keys.items[i])
+		idset_add(set, NULL, e->keys.items[i]);
+	else
+		idset_add(set, map, e->entries.items[i]);
+}
+
 void idset_add_quarantine(struct idset *set, const struct idmap *map,
 			  const struct quarantine_list *q)
 {
@@ -18,7 +27,7 @@ void idset_add_quarantine(struct idset *set, const struct idmap *map,
 int selection_idset(struct store *s, const struct idmap *map,
 		    const struct run_info *shadow, struct idset *out)
 {
-	struct strlist entries = STRLIST_INIT;
+	struct selection_entries e = SELECTION_ENTRIES_INIT;
 	int ret;
 
 	if (shadow->decision == DECISION_RUN_ALL) {
@@ -27,10 +36,10 @@ int selection_idset(struct store *s, const struct idmap *map,
 	}
 	if (shadow->decision == DECISION_NOTHING)
 		return 0;
-	ret = query_selection_entries(s, shadow->id, &entries);
-	if (!ret)
-		idset_add_list(out, map, &entries);
-	strlist_release(&entries);
+	ret = query_selection_keyed(s, shadow->id, &e);
+	for (size_t i = 0; !ret && i < e.entries.nr; i++)
+		idset_add_entry(out, map, &e, i);
+	selection_entries_release(&e);
 	return ret;
 }
 
@@ -158,6 +167,7 @@ int selection_unmatched_now(struct store *s, const struct idmap *map, int64_t sh
 			    int64_t full_id, int64_t stored, int64_t *out)
 {
 	struct strlist unmatched = STRLIST_INIT;
+	struct selection_entries e = SELECTION_ENTRIES_INIT;
 	struct unmatched_scan u = { IDSET_INIT, NULL, 0, false };
 	int64_t *at = NULL;
 	bool known = false;
@@ -171,12 +181,16 @@ int selection_unmatched_now(struct store *s, const struct idmap *map, int64_t sh
 		strlist_release(&unmatched);
 		return 1;
 	}
+	if (!ret)
+		ret = query_selection_keyed(s, shadow_id, &e);
 	if (!ret) {
 		at = xcalloc(unmatched.nr, sizeof(*at));
 		idset_reserve_hashed(&u.set, unmatched.nr);
 		for (size_t i = 0; i < unmatched.nr; i++) {
-			/* Read as the figures read it: through the id-map in force. */
-			char *mapped = map ? idmap_apply(map, unmatched.items[i]) : NULL;
+			/* Read as the figures read it: by its key, else through the id-map. */
+			const char *key = selection_entry_key_of(&e, unmatched.items[i]);
+			char *mapped = key ? xstrdup(key) :
+				       map ? idmap_apply(map, unmatched.items[i]) : NULL;
 
 			at[i] = idset_add_hashed(&u.set, mapped ? mapped : unmatched.items[i]);
 			free(mapped);
@@ -197,6 +211,7 @@ int selection_unmatched_now(struct store *s, const struct idmap *map, int64_t sh
 	free(u.hit);
 	idset_release(&u.set);
 	strlist_release(&unmatched);
+	selection_entries_release(&e);
 	return ret;
 }
 

@@ -892,6 +892,29 @@ static int go_bare_test(struct identity *id, const char *text, struct strbuf *di
 	return !nr ? 0 : hits == 1 ? 1 : -1;
 }
 
+/* Does map rewrite len bytes of text? */
+static bool map_rewrites(const struct idmap *map, const char *text, size_t len)
+{
+	char *part = xstrndup(text, len), *mapped = idmap_apply(map, part);
+	bool rewrites = strcmp(part, mapped) != 0;
+
+	free(part);
+	free(mapped);
+	return rewrites;
+}
+
+bool identity_map_touches(const struct identity *id, const char *text)
+{
+	const char *rest = NULL, *mark, *sep, *dot;
+
+	if (!id->map)
+		return false;
+	sep = id_split(text, &rest, &mark);
+	if (map_rewrites(id->map, text, sep ? (size_t)(sep - text) : strlen(text)))
+		return true;
+	return !sep && (dot = case_after_dot(text)) && map_rewrites(id->map, text, (size_t)(dot - text));
+}
+
 enum id_state identity_test_id(struct identity *id, const char *text, unsigned flags,
 			       struct strbuf *out)
 {

@@ -163,6 +163,13 @@ enum id_state identity_test_id(struct identity *id, const char *text,
 			       unsigned flags, struct strbuf *out);
 
 /*
+ * Does the id-map rewrite a name identity_test_id looks up for text (its
+ * suite part, or the class part before its last '.')? When not, text
+ * resolves through the id-map as it does without it.
+ */
+bool identity_map_touches(const struct identity *id, const char *text);
+
+/*
  * Every name of l resolved in place by identity_test_id: a selector's
  * entries (ID_ENTRY: a moon project id becomes its directory) as ingest
  * stores them and replay compares them. seen (NULL: none) is told each

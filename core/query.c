@@ -3,6 +3,7 @@
 #include "core/query.h"
 #include "core/idmatch.h"
 #include "core/paircache.h"
+#include "core/rekey.h"
 #include "core/repo.h"
 #include "core/util.h"
 
@@ -1163,6 +1164,61 @@ static int push_entry(const char *entry, size_t len, void *data)
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out)
 {
 	return query_selection_each(s, run_id, push_entry, out);
+}
+
+void selection_entries_release(struct selection_entries *e)
+{
+	strlist_release(&e->entries);
+	strlist_release(&e->keys);
+}
+
+int query_selection_keyed(struct store *s, int64_t run_id, struct selection_entries *out)
+{
+	static const char sql[] = "SELECT entries, keys FROM selection WHERE run_id = ?1";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	struct keyed_entries k = KEYED_ENTRIES_INIT;
+	int rc, ret = 0;
+
+	sqlite3_bind_int64(st, 1, run_id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW &&
+	    (store_strings_each(sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
+				push_entry, &out->entries) < 0 ||
+	     keyed_entries_decode(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1),
+				  &out->entries, &k) < 0))
+		ret = error("store '%s': the selection of run %" PRId64 " is corrupt",
+			    s->path, run_id);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		ret = store_error(s, "cannot read a selection");
+	for (size_t i = 0, at = 0; !ret && i < out->entries.nr; i++) {
+		bool keyed = at < k.nr && k.at[at].pos == i && k.at[at].key;
+
+		strlist_push(&out->keys, keyed ? k.at[at].key : "");
+		at += at < k.nr && k.at[at].pos == i;
+	}
+	keyed_entries_release(&k);
+	if (ret)
+		selection_entries_release(out);
+	return ret;
+}
+
+const char *selection_entry_key_of(const struct selection_entries *e, const char *entry)
+{
+	size_t lo = 0, hi = e->entries.nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(e->entries.items[mid], entry);
+
+		if (!c)
+			return *e->keys.items[mid] ? e->keys.items[mid] : NULL;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 int query_unmatched_selections(struct store *s, unmatched_fn fn, void *data)

@@ -345,6 +345,23 @@ int query_head_pair(struct store *s, int64_t head_id, pair_fn fn, void *data);
 int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out);
 
 /*
+ * A run's selection entries as the figures match them: each as stored
+ * (sorted), and keys.items[i] the test id an id-map keyed entries.items[i]
+ * to from its run's workdir (at ingest, or core/rekey.h since), "" where
+ * none. An entry with a key is matched by it, which no rule rewrites
+ * again; the others through the id-map in force.
+ */
+struct selection_entries {
+	struct strlist entries, keys;
+};
+#define SELECTION_ENTRIES_INIT { STRLIST_INIT, STRLIST_INIT }
+void selection_entries_release(struct selection_entries *e);
+/* Add run_id's entries and their keys to out (empty first). */
+int query_selection_keyed(struct store *s, int64_t run_id, struct selection_entries *out);
+/* The key of entry in e (NULL: none, or no such entry). */
+const char *selection_entry_key_of(const struct selection_entries *e, const char *entry);
+
+/*
  * A run's quarantine list as the figures match it: its lines as written,
  * which the id-map in force rewrites, and for each line that an id-map
  * keyed (at ingest, or core/rekey.h since), from its run's workdir, the

@@ -1,4 +1,4 @@
-/* Failing results and quarantine lines keyed again when the id-map in force is not the one they were keyed under. */
+/* Failing results, quarantine lines and selection entries keyed again when the id-map in force is not the one they were keyed under. */
 #include "core/tiadash.h"
 #include "core/rekey.h"
 #include "core/blob.h"
@@ -6,15 +6,129 @@
 
 /* ---- the raw names ---- */
 
-enum id_state quarantine_line_key(struct identity *id, const char *line, struct strbuf *key)
+/* name through id's id-map: its test id into key when it resolves, else nothing. */
+static enum id_state key_through_map(struct identity *id, const char *name, unsigned flags,
+				     struct strbuf *key)
 {
 	enum id_state state;
 
 	strbuf_reset(key);
-	state = identity_test_id(id, line, ID_MAP, key);
+	state = identity_test_id(id, name, flags | ID_MAP, key);
 	if (state != ID_RESOLVED)
 		strbuf_reset(key);
 	return state;
+}
+
+enum id_state quarantine_line_key(struct identity *id, const char *line, struct strbuf *key)
+{
+	return key_through_map(id, line, 0, key);
+}
+
+enum id_state selection_entry_key(struct identity *id, const char *entry, struct strbuf *key)
+{
+	return key_through_map(id, entry, ID_ENTRY, key);
+}
+
+/* ---- a selection's keyed entries ---- */
+
+/* Marks without a key, below KEYED_NONE; the others index k. */
+#define KEYED_NO_KEY(joined) (KEYED_NONE - 1 - (uint32_t)(joined))
+
+uint32_t keyed_entry_mark(struct keyed_entries *k, const char *key, bool joined)
+{
+	if (!key || !*key)
+		return KEYED_NO_KEY(joined);
+	if (k->nr >= KEYED_NO_KEY(true))
+		die("more selection entries with keys than %u", (unsigned)KEYED_NO_KEY(true));
+	ALLOC_GROW(k->at, k->nr + 1, k->alloc);
+	k->at[k->nr] = (struct keyed_entry){ 0, NULL, xstrdup(key), true, 1 };
+	return (uint32_t)k->nr++;
+}
+
+const char *keyed_entry_key(const struct keyed_entries *k, uint32_t mark)
+{
+	return mark < k->nr ? k->at[mark].key : NULL;
+}
+
+static void put_keyed(struct strbuf *out, size_t step, const char *key, bool joined,
+		      uint64_t count)
+{
+	blob_put_u(out, step);
+	blob_put_str(out, key ? key : "");
+	blob_put_u(out, joined);
+	blob_put_u(out, count);
+}
+
+void keyed_entries_store(const struct keyed_entries *k, struct strlist *entries, uint32_t *mark,
+			 struct strbuf *out)
+{
+	size_t pos = 0, last = 0;
+	bool any = false;
+
+	strlist_sort_carry(entries, mark);
+	for (size_t i = 0, n; i < entries->nr; i = n, pos++) {
+		/* Repeats have their first's place, and its mark: the same string. */
+		for (n = i + 1; n < entries->nr && !strcmp(entries->items[i], entries->items[n]); n++)
+			;
+		if (mark[i] == KEYED_NONE)
+			continue;
+		put_keyed(out, pos - (any ? last : 0), keyed_entry_key(k, mark[i]),
+			  mark[i] < k->nr || mark[i] == KEYED_NO_KEY(true), n - i);
+		last = pos;
+		any = true;
+	}
+}
+
+void keyed_entries_encode(const struct keyed_entries *k, struct strbuf *out)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		put_keyed(out, k->at[i].pos - (i ? k->at[i - 1].pos : 0), k->at[i].key,
+			  k->at[i].joined, k->at[i].count);
+}
+
+int keyed_entries_decode(const void *blob, size_t len, const struct strlist *entries,
+			 struct keyed_entries *out)
+{
+	struct blob_reader rd = BLOB_READER(blob, len);
+	size_t pos = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (rd.p < rd.end && !rd.bad) {
+		uint64_t step = blob_get_u(&rd);
+		struct keyed_entry *e;
+		char *key = blob_get_str(&rd);
+
+		/* Places rise, within the entries. */
+		if (!key || (out->nr && !step) || step >= entries->nr - pos) {
+			free(key);
+			goto corrupt;
+		}
+		if (!*key) {
+			free(key);
+			key = NULL;
+		}
+		pos += step;
+		ALLOC_GROW(out->at, out->nr + 1, out->alloc);
+		e = &out->at[out->nr++];
+		e->pos = pos;
+		e->entry = entries->items[pos];
+		e->key = key;
+		e->joined = blob_get_u(&rd) != 0;
+		e->count = blob_get_u(&rd);
+	}
+	if (blob_done(&rd))
+		return 0;
+corrupt:
+	keyed_entries_release(out);
+	return -1;
+}
+
+void keyed_entries_release(struct keyed_entries *k)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		free(k->at[i].key);
+	free(k->at);
+	memset(k, 0, sizeof(*k));
 }
 
 void raw_name_encode(const struct raw_name *r, struct strbuf *out)
@@ -122,6 +236,14 @@ struct old_line {
 	char *workdir; /* relative to the repository root; NULL: the root */
 };
 
+/* A selection's keyed entries to judge again, where ingest judged them from, and its count. */
+struct old_selection {
+	struct strlist stored;       /* its entries, as stored */
+	struct keyed_entries entries; /* those keyed, borrowing stored's */
+	char *workdir; /* relative to the repository root; NULL: the root */
+	int64_t unresolved;
+};
+
 /* A run with something to key again, and what its resolver needs. */
 struct rekey_run {
 	int64_t run_id, diff_id;
@@ -130,6 +252,7 @@ struct rekey_run {
 	size_t nr, alloc;
 	struct old_line *lines;
 	size_t nr_lines, alloc_lines;
+	struct old_selection *selection; /* NULL: none to key */
 };
 
 struct rekey {
@@ -223,6 +346,38 @@ static int load_lines(struct rekey *k)
 	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : store_error(k->s, "cannot read the quarantine lines");
+}
+
+static int load_selections(struct rekey *k)
+{
+	static const char sql[] =
+		"SELECT s.entries, s.keys, s.workdir, coalesce(s.entries_unresolved, 0), s.run_id,"
+		" h.sha, coalesce(ru.base, ''), coalesce(ru.diff_id, 0)"
+		" FROM selection s" RUN_OF("s")
+		" WHERE s.keyed_by IS NOT NULL AND s.keyed_by <> ?1 ORDER BY s.run_id";
+	sqlite3_stmt *st = store_stmt(k->s, sql);
+	int rc, ret = 0;
+
+	sqlite3_bind_text(st, 1, k->fingerprint, -1, SQLITE_STATIC);
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rekey_run *run = run_of(k, st, 4);
+		struct old_selection *o = xcalloc(1, sizeof(*o));
+
+		run->selection = o;
+		o->workdir = col_dup(st, 2);
+		o->unresolved = sqlite3_column_int64(st, 3);
+		if (store_strings_decode(sqlite3_column_blob(st, 0),
+					 (size_t)sqlite3_column_bytes(st, 0), &o->stored) < 0 ||
+		    keyed_entries_decode(sqlite3_column_blob(st, 1),
+					 (size_t)sqlite3_column_bytes(st, 1), &o->stored,
+					 &o->entries) < 0)
+			ret = error("store '%s': the keyed entries of run %" PRId64 "'s selection "
+				    "are corrupt", k->s->path, run->run_id);
+	}
+	sqlite3_reset(st);
+	if (!ret && rc != SQLITE_DONE)
+		ret = store_error(k->s, "cannot read the selections to key again");
+	return ret;
 }
 
 /* The resolver for run: its head, base and change, the id-map in force. */
@@ -388,6 +543,49 @@ static int rekey_lines(struct rekey *k, struct identity *id, const struct rekey_
 	return ret;
 }
 
+/*
+ * The run's keyed selection entries judged again from their directory:
+ * their keys, and the count of entries that join none, moved by theirs.
+ */
+static int rekey_selection(struct rekey *k, struct identity *id, const struct rekey_run *run)
+{
+	static const char sql[] =
+		"UPDATE selection SET keys = ?2, keyed_by = ?3, entries_unresolved = ?4"
+		" WHERE run_id = ?1";
+	struct old_selection *o = run->selection;
+	struct strbuf key = STRBUF_INIT, keys = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int ret;
+
+	if (!o)
+		return 0;
+	if (!identity_has_tree(id)) {
+		k->kept += (int64_t)o->entries.nr;
+		return 0;
+	}
+	k->keyed += (int64_t)o->entries.nr;
+	identity_use_workdir(id, o->workdir);
+	for (size_t i = 0; i < o->entries.nr; i++) {
+		struct keyed_entry *e = &o->entries.at[i];
+		bool joined = id_state_joined(selection_entry_key(id, e->entry, &key));
+
+		o->unresolved += (int64_t)e->count * ((int)e->joined - (int)joined);
+		free(e->key);
+		e->key = key.len ? xstrdup(key.buf) : NULL;
+		e->joined = joined;
+	}
+	keyed_entries_encode(&o->entries, &keys);
+	st = store_stmt(k->s, sql);
+	sqlite3_bind_int64(st, 1, run->run_id);
+	sqlite3_bind_blob(st, 2, keys.buf, (int)keys.len, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, k->fingerprint, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, o->unresolved);
+	ret = store_exec_stmt(k->s, st, "cannot key a selection's entries again");
+	strbuf_release(&key);
+	strbuf_release(&keys);
+	return ret;
+}
+
 static int rekey_all(struct store *s, void *data)
 {
 	struct rekey *k = data;
@@ -399,6 +597,8 @@ static int rekey_all(struct store *s, void *data)
 		ret = rekey_results(k, id, &k->runs[i]);
 		if (!ret)
 			ret = rekey_lines(k, id, &k->runs[i]);
+		if (!ret)
+			ret = rekey_selection(k, id, &k->runs[i]);
 	}
 	/* The tables changed, not a cache of them: figures kept before are stale. */
 	return ret || !k->keyed ? ret : store_exec(s, "UPDATE generation SET n = n + 1");
@@ -410,6 +610,7 @@ static int anything_to_rekey(struct store *s, const char *fingerprint, bool *any
 	static const char *const sql[] = {
 		"SELECT 1 FROM result WHERE raw IS NOT NULL AND keyed_by <> ?1 LIMIT 1",
 		"SELECT 1 FROM quarantine WHERE keyed_by IS NOT NULL AND keyed_by <> ?1 LIMIT 1",
+		"SELECT 1 FROM selection WHERE keyed_by IS NOT NULL AND keyed_by <> ?1 LIMIT 1",
 	};
 
 	*any = false;
@@ -442,6 +643,12 @@ static void rekey_release(struct rekey *k)
 		for (size_t j = 0; j < run->nr_lines; j++)
 			free(run->lines[j].workdir);
 		free(run->lines);
+		if (run->selection) {
+			keyed_entries_release(&run->selection->entries);
+			strlist_release(&run->selection->stored);
+			free(run->selection->workdir);
+			free(run->selection);
+		}
 	}
 	free(k->runs);
 	identity_cache_free(k->ids);
@@ -462,6 +669,8 @@ int rekey_store(struct store *s, struct repo_later *rl, const struct idmap *map)
 	ret = load_results(&k);
 	if (!ret)
 		ret = load_lines(&k);
+	if (!ret)
+		ret = load_selections(&k);
 	if (!ret)
 		ret = store_write_now(s, rekey_all, &k, "cannot key the results again");
 	if (ret == 1)

@@ -1,7 +1,7 @@
 /*
  * Names keyed again under the id-map in force (SPEC 3.3). Ingest keys a
- * failing result, and judges whether a quarantine line resolves, under the
- * id-map of its day; a reader with another id-map keys them again before
+ * failing result, and judges whether a quarantine line or selection entry
+ * resolves, under the id-map of its day; a reader with another id-map keys them again before
  * it reads, through the tree at each run's head, so that a new rule takes
  * effect at once, in every figure, without ingesting again.
  *
@@ -11,9 +11,11 @@
  * id-map its key was made under (keyed_by); a quarantine line that did not
  * resolve as written, the fingerprint it was judged under, the directory
  * it was judged from (its run's workdir) and the test id the id-map keyed
- * it to, which the figures match in its place (schema 18). A result or line
- * ingest resolved through a tree is keyed again only where the repository
- * has its head; without one its key stays.
+ * it to, which the figures match in its place (schema 18); a selection's
+ * entries that did not resolve as written, the same, kept together
+ * (keyed_entries below, schema 19). A result, line or entry ingest
+ * resolved through a tree is keyed again only where the repository has
+ * its head; without one its key stays.
  *
  * Two results of a run that a rule names alike become one (their cases
  * add up, as ingest counts a repeated test); another rule does not part
@@ -68,8 +70,64 @@ enum id_state raw_name_key(struct identity *id, const struct raw_name *r,
 enum id_state quarantine_line_key(struct identity *id, const char *line, struct strbuf *key);
 
 /*
- * Key again every failing result and quarantine line of s keyed under an
- * id-map other than map (NULL: none), through the repository rl opens
+ * A selection entry that did not resolve as written, judged through id
+ * (its id-map, from its run's workdir), as quarantine_line_key judges a
+ * line: key is reset to the test id it resolves to, or left empty. Its
+ * packages and project ids resolve as an entry's do (ID_ENTRY).
+ */
+enum id_state selection_entry_key(struct identity *id, const char *entry, struct strbuf *key);
+
+/*
+ * A selection's entries that did not resolve as written (schema 19), which
+ * an id-map may key: each by its place among the selection's stored
+ * entries (sorted, one of each), with the test id the id-map keyed it to
+ * from its run's workdir ("": none), whether it joins (id_state_joined:
+ * it counts among the entries_unresolved when not), and how often the
+ * selection lists it. Stored in that order as one blob (core/blob.h).
+ */
+struct keyed_entry {
+	size_t pos;         /* its place among the stored entries */
+	const char *entry;  /* that entry (borrowed) */
+	char *key;          /* owned; NULL: none */
+	bool joined;
+	uint64_t count;
+};
+struct keyed_entries {
+	struct keyed_entry *at;
+	size_t nr, alloc;
+};
+#define KEYED_ENTRIES_INIT { NULL, 0, 0 }
+/*
+ * Ingest's mark of an entry as listed: KEYED_NONE (it resolved as
+ * written), one without a key (joined or not), or the index in k of the
+ * key it was given. keyed_entry_mark adds key (NULL or "": none) to k when
+ * there is one; keyed_entry_key gives it back (NULL: none).
+ */
+#define KEYED_NONE UINT32_MAX
+uint32_t keyed_entry_mark(struct keyed_entries *k, const char *key, bool joined);
+const char *keyed_entry_key(const struct keyed_entries *k, uint32_t mark);
+/*
+ * Sort a selection's entries for the store (store_strings_encode), with
+ * mark (per entry, as listed) sorted along, and append to out the blob of
+ * the keyed ones by their places: one of each, the first's key, the
+ * counts added. k holds the keys the marks name.
+ */
+void keyed_entries_store(const struct keyed_entries *k, struct strlist *entries, uint32_t *mark,
+			 struct strbuf *out);
+/* Append k's blob (k in place order) to out. */
+void keyed_entries_encode(const struct keyed_entries *k, struct strbuf *out);
+/*
+ * k from its blob, each entry borrowed from entries (the stored ones,
+ * sorted); release with keyed_entries_release. -1 when corrupt.
+ */
+int keyed_entries_decode(const void *blob, size_t len, const struct strlist *entries,
+			 struct keyed_entries *out);
+void keyed_entries_release(struct keyed_entries *k);
+
+/*
+ * Key again every failing result, quarantine line and keyed selection
+ * entry of s keyed under an id-map other than map (NULL: none), through
+ * the repository rl opens
  * (NULL or none there: only what ingest keyed without a tree). One write
  * transaction, which moves the store's generation on: 0 (also when there
  * was nothing to do), 1 when the store cannot be written now (read-only,

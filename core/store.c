@@ -462,6 +462,21 @@ static const char *const migrations[] = {
 	 */
 	("ALTER TABLE quarantine ADD COLUMN workdir TEXT;"
 	 "ALTER TABLE quarantine ADD COLUMN key TEXT;"),
+
+	/*
+	 * 18 -> 19: a selection's entries that did not resolve as written,
+	 * keyed as its quarantine lines are: each by its place among the
+	 * entries, with the test id the id-map keyed it to and whether it
+	 * joins (keys; core/rekey.h's keyed_entries), the fingerprint of that
+	 * id-map (keyed_by) and the directory they were judged from (its
+	 * run's workdir; NULL: the root). A monorepo package's entry, which a
+	 * rule rewrote to a path relative to the package, selected nothing.
+	 * NULL: every entry resolved as written, or stored before.
+	 */
+	("ALTER TABLE selection ADD COLUMN keys BLOB;"
+	 "ALTER TABLE selection ADD COLUMN keyed_by TEXT;"
+	 "ALTER TABLE selection ADD COLUMN workdir TEXT;"
+	 "CREATE INDEX selection_keyed ON selection (keyed_by) WHERE keyed_by IS NOT NULL;"),
 #undef STALE_RUN
 #undef STALE
 };

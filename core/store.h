@@ -15,7 +15,7 @@
 #include <stdatomic.h>
 
 /* The schema version this tiadash writes; older stores are migrated up. */
-#define STORE_SCHEMA_VERSION 18
+#define STORE_SCHEMA_VERSION 19
 /* day_of (core/timeutil.h) of an SQL expression of window time, in SQL. */
 #define STORE_DAY_SQL(at) "(CASE WHEN " at " >= 0 THEN " at " / 86400000" \
 	" ELSE -((-" at " + 86399999) / 86400000) END)"

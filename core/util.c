@@ -391,17 +391,42 @@ void strlist_release(struct strlist *l)
 	l->nr = l->alloc = 0;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Swap entries i and j of a, and of carry with them (NULL: none). */
+static void swap_at(char **a, uint32_t *carry, size_t i, size_t j)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	char *t = a[i];
+
+	a[i] = a[j];
+	a[j] = t;
+	if (carry) {
+		uint32_t c = carry[i];
+
+		carry[i] = carry[j];
+		carry[j] = c;
+	}
 }
 
-static void swap_str(char **a, char **b)
+/* Restore the heap below root (a's strings compared from byte d on). */
+static void sift_down(char **a, uint32_t *carry, size_t root, size_t n, size_t d)
 {
-	char *t = *a;
+	for (size_t child; (child = 2 * root + 1) < n; root = child) {
+		if (child + 1 < n && strcmp(a[child] + d, a[child + 1] + d) < 0)
+			child++;
+		if (strcmp(a[root] + d, a[child] + d) >= 0)
+			return;
+		swap_at(a, carry, root, child);
+	}
+}
 
-	*a = *b;
-	*b = t;
+/* Heapsort: mkqsort's way out on hostile input, in bounded stack. */
+static void heap_sort(char **a, uint32_t *carry, size_t n, size_t d)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(a, carry, i, n, d);
+	for (size_t end = n; end-- > 1;) {
+		swap_at(a, carry, 0, end);
+		sift_down(a, carry, 0, end, d);
+	}
 }
 
 /*
@@ -410,9 +435,9 @@ static void swap_str(char **a, char **b)
  * share long prefixes ("tests/pkg/test_mod.py::test_"), which strcmp in
  * qsort compares again at every step; here each byte is looked at about
  * once per level. strcmp's order (bytes unsigned). Too deep a recursion on
- * hostile input goes to qsort.
+ * hostile input goes to heapsort. carry (NULL: none) moves with a.
  */
-static void mkqsort(char **a, size_t n, size_t d, int depth)
+static void mkqsort(char **a, uint32_t *carry, size_t n, size_t d, int depth)
 {
 	while (n > 1) {
 		size_t lt = 0, i = 0, gt = n;
@@ -421,11 +446,11 @@ static void mkqsort(char **a, size_t n, size_t d, int depth)
 		if (n < 12) {
 			for (size_t k = 1; k < n; k++)
 				for (size_t j = k; j > 0 && strcmp(a[j - 1] + d, a[j] + d) > 0; j--)
-					swap_str(&a[j - 1], &a[j]);
+					swap_at(a, carry, j - 1, j);
 			return;
 		}
 		if (depth == 0) {
-			qsort(a, n, sizeof(*a), cmp_str);
+			heap_sort(a, carry, n, d);
 			return;
 		}
 		v = (unsigned char)a[n / 2][d];
@@ -433,17 +458,19 @@ static void mkqsort(char **a, size_t n, size_t d, int depth)
 			int c = (unsigned char)a[i][d];
 
 			if (c < v)
-				swap_str(&a[lt++], &a[i++]);
+				swap_at(a, carry, lt++, i++);
 			else if (c > v)
-				swap_str(&a[i], &a[--gt]);
+				swap_at(a, carry, i, --gt);
 			else
 				i++;
 		}
-		mkqsort(a, lt, d, depth - 1);
-		mkqsort(a + gt, n - gt, d, depth - 1);
+		mkqsort(a, carry, lt, d, depth - 1);
+		mkqsort(a + gt, carry ? carry + gt : NULL, n - gt, d, depth - 1);
 		if (!v)
 			return; /* the middle ended there: equal strings */
 		a += lt;
+		if (carry)
+			carry += lt;
 		n = gt - lt;
 		d++;
 	}
@@ -458,7 +485,7 @@ static bool sorted(char *const *a, size_t n)
 	return true;
 }
 
-void strlist_sort(struct strlist *l)
+void strlist_sort_carry(struct strlist *l, uint32_t *carry)
 {
 	int depth = 64;
 
@@ -468,7 +495,12 @@ void strlist_sort(struct strlist *l)
 	for (size_t k = l->nr; k > 1; k >>= 1)
 		depth += 2;
 	if (l->nr > 1)
-		mkqsort(l->items, l->nr, 0, depth);
+		mkqsort(l->items, carry, l->nr, 0, depth);
+}
+
+void strlist_sort(struct strlist *l)
+{
+	strlist_sort_carry(l, NULL);
 }
 
 const char *file_type_name(mode_t mode)

@@ -109,6 +109,8 @@ void strlist_push(struct strlist *l, const char *s);
 void strlist_push_owned(struct strlist *l, char *s);
 void strlist_release(struct strlist *l);
 void strlist_sort(struct strlist *l);
+/* strlist_sort, with carry[i] (a value per string; NULL: none) moved along with its string. */
+void strlist_sort_carry(struct strlist *l, uint32_t *carry);
 /* Sort l and drop its repeats (freeing them). */
 void strlist_uniq(struct strlist *l);
 /* Whether s is in l, which strlist_sort sorted (a binary search). */

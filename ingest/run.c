@@ -302,6 +302,7 @@ void run_data_init(struct run_data *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->entries_blob = (struct strbuf)STRBUF_INIT;
+	d->keys_blob = (struct strbuf)STRBUF_INIT;
 	d->unmatched_blob = (struct strbuf)STRBUF_INIT;
 	d->ran_broad_blob = (struct strbuf)STRBUF_INIT;
 	d->skipped_named_blob = (struct strbuf)STRBUF_INIT;
@@ -334,6 +335,9 @@ void run_data_release(struct run_data *d)
 	free(d->quarantine_key);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
+	keyed_entries_release(&d->keyed);
+	free(d->entry_keyed);
+	strbuf_release(&d->keys_blob);
 	strbuf_release(&d->unmatched_blob);
 	strlist_release(&d->ran_broad);
 	strbuf_release(&d->ran_broad_blob);
@@ -641,8 +645,10 @@ static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
 	idset_reserve_hashed(&cc->names.entries, d->entries.nr);
 	cc->names.entry_at = xcalloc(d->entries.nr + 1, sizeof(*cc->names.entry_at));
 	for (size_t i = 0; i < d->entries.nr; i++) {
-		/* Matched as the figures will read it: through the id-map. */
-		char *mapped = d->idmap ? idmap_apply(d->idmap, d->entries.items[i]) : NULL;
+		/* Matched as the figures will read it: by its key, else through the id-map. */
+		const char *key = keyed_entry_key(&d->keyed, d->entry_keyed[i]);
+		char *mapped = key ? xstrdup(key) :
+			       d->idmap ? idmap_apply(d->idmap, d->entries.items[i]) : NULL;
 		int64_t at = idset_add_hashed(&cc->names.entries,
 					      mapped ? mapped : d->entries.items[i]);
 
@@ -954,17 +960,31 @@ static int read_diff(struct ingest_env *env, struct run_source *rs, struct run_d
 	return 0;
 }
 
-/* A selection entry's state, counted (identity_resolve_list's seen). */
 /*
  * A selection entry's state: counted; and when it is a suite name (a bare
  * word, `money` or `money:adds`), that name is a declared suite, one the
- * selector uses, so a report's suite of that name joins it (SPEC 4).
+ * selector uses, so a report's suite of that name joins it (SPEC 4). One
+ * that does not resolve as written is judged through the id-map too, and
+ * kept with its key to be judged again when the id-map changes
+ * (core/rekey.h).
  */
 static void entry_seen(const char *name, enum id_state state, void *data)
 {
 	struct run_data *d = data;
+	enum id_state keyed = state;
+	uint32_t *at = &d->entry_keyed[d->entries_seen++];
 
-	tally(&d->entry_ids, name, state);
+	*at = KEYED_NONE;
+	if (state != ID_RESOLVED && identity_has_tree(d->ids)) {
+		struct strbuf key = STRBUF_INIT;
+
+		/* One the id-map leaves alone keys as written: no second look-up. */
+		if (identity_map_touches(d->ids, name))
+			keyed = selection_entry_key(d->ids, name, &key);
+		*at = keyed_entry_mark(&d->keyed, key.buf, id_state_joined(keyed));
+		strbuf_release(&key);
+	}
+	tally(&d->entry_ids, name, keyed);
 	if (state == ID_NAME)
 		strlist_push_owned(&d->declared, xstrndup(name, strcspn(name, ":")));
 }
@@ -1031,6 +1051,7 @@ static int parse_inputs(struct ingest_env *env, struct run_source *rs, struct ru
 				  rs->m.workdir, &d->diff, d->idmap);
 	d->workdir = rs->m.workdir;
 	/* Selection entries and quarantined ids as repository paths. */
+	d->entry_keyed = xcalloc(d->entries.nr + 1, sizeof(*d->entry_keyed));
 	identity_resolve_list(d->ids, &d->entries, ID_ENTRY, entry_seen, d);
 	if (parse_results(rs, d) < 0 || parse_failed(rs, d) < 0)
 		return -1;
@@ -1335,6 +1356,7 @@ int ingest_prepare(struct ingest_env *env, struct run_source *rs, struct run_dat
 		   rs->has_engine_file ? &rs->engine_file : NULL);
 	warn_tally(rs, &d->quarantine_ids, "quarantine lines", true,
 		   rs->has_quarantine ? &rs->quarantine : NULL);
+	keyed_entries_store(&d->keyed, &d->entries, d->entry_keyed, &d->keys_blob);
 	store_strings_encode(&d->entries, &d->entries_blob);
 	/* Only the blob is written. Free the entries on the thread that made them. */
 	strlist_release(&d->entries);

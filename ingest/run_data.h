@@ -9,6 +9,7 @@
 #include "core/identity.h"
 #include "core/lineset.h"
 #include "core/query.h"
+#include "core/rekey.h"
 #include "core/repo.h"
 #include "core/strmap.h"
 #include "ingest/ingest.h"
@@ -85,6 +86,16 @@ struct run_data {
 	enum decision decision;
 	struct strlist reasons, entries;
 	struct strbuf entries_blob; /* entries, encoded for the store */
+	/*
+	 * The entries an id-map may key (they did not resolve as written,
+	 * with a tree to tell; core/rekey.h): per entry as listed, its mark
+	 * (entries_seen: how many were told), the keys the marks name, and
+	 * their blob for the store.
+	 */
+	struct keyed_entries keyed;
+	uint32_t *entry_keyed;
+	size_t entries_seen;
+	struct strbuf keys_blob;
 	bool has_total, has_selected, has_engine_tests;
 	int64_t total_tests, selected_count, engine_tests;
 	struct strlist quarantine;

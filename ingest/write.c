@@ -247,9 +247,11 @@ static int insert_selection(struct store *s, const struct manifest *m,
 	static const char sel_sql[] =
 		"INSERT INTO selection (run_id, decision, total_tests, selected_count,"
 		" format, entries, entries_total, entries_unresolved, entries_unmatched, unmatched,"
-		" ran_broad, skipped_named) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+		" ran_broad, skipped_named, keys, keyed_by, workdir)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)";
 	static const char reason_sql[] =
 		"INSERT INTO selection_reason (run_id, pos, reason) VALUES (?1, ?2, ?3)";
+	char fingerprint[33];
 	sqlite3_stmt *st;
 	const char *format;
 	int ret;
@@ -276,6 +278,13 @@ static int insert_selection(struct store *s, const struct manifest *m,
 				  SQLITE_STATIC);
 		sqlite3_bind_blob(st, 12, d->skipped_named_blob.buf,
 				  (int)d->skipped_named_blob.len, SQLITE_STATIC);
+	}
+	/* The entries an id-map may key, its fingerprint, and where they were judged from. */
+	if (d->keys_blob.len) {
+		idmap_fingerprint(d->idmap, fingerprint);
+		sqlite3_bind_blob(st, 13, d->keys_blob.buf, (int)d->keys_blob.len, SQLITE_STATIC);
+		sqlite3_bind_text(st, 14, fingerprint, -1, SQLITE_STATIC);
+		store_bind_text(st, 15, m->workdir);
 	}
 	ret = store_exec_stmt(s, st, "cannot write a selection");
 	for (size_t i = 0; i < d->reasons.nr && !ret; i++) {

@@ -141,7 +141,8 @@ static bool map_rewrites_any(const struct idmap *map, const struct strlist *l)
  */
 static int read_split(struct full_scan *fs)
 {
-	struct strlist entries = STRLIST_INIT, unmatched = STRLIST_INIT;
+	struct strlist unmatched = STRLIST_INIT;
+	struct selection_entries e = SELECTION_ENTRIES_INIT;
 	int64_t id = fs->v->shadow->id;
 	int ret;
 
@@ -151,14 +152,14 @@ static int read_split(struct full_scan *fs)
 		ret = query_selection_ran(fs->s, id, &fs->ran_broad, &fs->skipped_named,
 					  &fs->listed);
 	if (!ret && fs->split_known && (unmatched.nr || fs->listed))
-		ret = query_selection_entries(fs->s, id, &entries);
-	for (size_t i = 0; !ret && i < entries.nr; i++)
-		idset_add(strlist_sorted_has(&unmatched, entries.items[i]) ? &fs->idle : &fs->ran,
-			  fs->map, entries.items[i]);
-	if (!ret && !fs->listed && entries.nr && !idset_size(&fs->ran) &&
-	    map_rewrites_any(fs->map, &entries))
+		ret = query_selection_keyed(fs->s, id, &e);
+	for (size_t i = 0; !ret && i < e.entries.nr; i++)
+		idset_add_entry(strlist_sorted_has(&unmatched, e.entries.items[i]) ?
+				&fs->idle : &fs->ran, fs->map, &e, i);
+	if (!ret && !fs->listed && e.entries.nr && !idset_size(&fs->ran) &&
+	    map_rewrites_any(fs->map, &e.entries))
 		fs->split_known = false;
-	strlist_release(&entries);
+	selection_entries_release(&e);
 	strlist_release(&unmatched);
 	return ret;
 }
@@ -549,19 +550,23 @@ int explain_missed(struct store *s, const struct idmap *map, const struct pair_v
 		   struct strlist *why)
 {
 	struct missed_scan ms = { STRMAP_INIT };
-	struct strlist raw = STRLIST_INIT, entries = STRLIST_INIT;
+	struct selection_entries raw = SELECTION_ENTRIES_INIT;
+	struct strlist entries = STRLIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
 	if (!v->missed.nr)
 		return 0;
 	if (v->shadow->decision == DECISION_SELECTED)
-		ret = query_selection_entries(s, v->shadow->id, &raw);
+		ret = query_selection_keyed(s, v->shadow->id, &raw);
 	if (!ret)
 		ret = query_run_results(s, v->full->id, note_resolved, &ms);
-	for (size_t i = 0; i < raw.nr; i++)
-		strlist_push_owned(&entries, map ? idmap_apply(map, raw.items[i]) :
-				   xstrdup(raw.items[i]));
+	for (size_t i = 0; i < raw.entries.nr; i++) {
+		const char *entry = raw.entries.items[i], *key = raw.keys.items[i];
+
+		strlist_push_owned(&entries, *key ? xstrdup(key) : map ? idmap_apply(map, entry) :
+				   xstrdup(entry));
+	}
 	strlist_sort(&entries);
 	for (size_t i = 0; !ret && i < v->missed.nr; i++) {
 		int64_t r = RESOLVED_UNKNOWN;
@@ -572,7 +577,7 @@ int explain_missed(struct store *s, const struct idmap *map, const struct pair_v
 		strlist_push(why, sb.buf);
 	}
 	strbuf_release(&sb);
-	strlist_release(&raw);
+	selection_entries_release(&raw);
 	strlist_release(&entries);
 	strmap_clear(&ms.resolved);
 	return ret;

@@ -1,5 +1,6 @@
 /* Each replayed change's decision (rules, selector, record), its misses, and the totals. */
 #include "core/tiadash.h"
+#include "core/answer.h"
 #include "core/strmap.h"
 #include "replay/replay.h"
 #include "core/glob.h"
@@ -335,7 +336,7 @@ static bool same_entries(const struct strlist *a, const struct strlist *b)
 /* What the store says about a change's shadow run, loaded once when needed. */
 struct recorded {
 	bool loaded, judged;
-	struct strlist entries;  /* its selection, sorted */
+	struct selection_entries entries; /* its selection, sorted, with the keys */
 	struct idset selection;  /* the same, for matching */
 	struct strmap failed;    /* SUITE::CASE keys that failed in it */
 };
@@ -351,7 +352,7 @@ static int load_recorded(const struct replay_run *run, const struct replay_head 
 
 static void recorded_release(struct recorded *rec)
 {
-	strlist_release(&rec->entries);
+	selection_entries_release(&rec->entries);
 	idset_release(&rec->selection);
 	strmap_clear(&rec->failed);
 }
@@ -375,8 +376,8 @@ static int non_hermetic(const struct replay_run *run, const struct replay_head *
 		    replay_record_shadow_failed(&run->record, h, &rec->failed) < 0)
 			return -1;
 		rec->selection.all = !strcmp(h->shadow_decision, "run_all");
-		for (size_t i = 0; i < rec->entries.nr; i++)
-			idset_add(&rec->selection, run->record.idmap, rec->entries.items[i]);
+		for (size_t i = 0; i < rec->entries.entries.nr; i++)
+			idset_add_entry(&rec->selection, run->record.idmap, &rec->entries, i);
 	}
 	if (!idset_selects(&rec->selection, f->suite, f->name))
 		return 0;
@@ -442,8 +443,8 @@ static int resolve(const struct replay_run *run, struct replay_change *ch,
 			REPLAY_SELECTED : REPLAY_NOTHING;
 		if (load_recorded(run, h, rec) < 0)
 			return -1;
-		for (size_t i = 0; i < rec->entries.nr; i++)
-			strlist_push(chosen, rec->entries.items[i]);
+		for (size_t i = 0; i < rec->entries.entries.nr; i++)
+			strlist_push(chosen, rec->entries.entries.items[i]);
 		for (size_t i = 0; i < o->rule_tests.nr; i++)
 			push_unique(chosen, o->rule_tests.items[i]);
 		o->has_selected = h->has_selected || o->decision == REPLAY_NOTHING;
@@ -471,8 +472,13 @@ static int decide(const struct replay_run *run, struct replay_change *ch,
 		return -1;
 	}
 	sel.all = o->decision == REPLAY_RUN_ALL;
-	for (size_t i = 0; i < chosen.nr; i++)
-		idset_add(&sel, run->record.idmap, chosen.items[i]);
+	for (size_t i = 0; i < chosen.nr; i++) {
+		/* The record's entries are matched as the figures match them: by their keys. */
+		const char *key = !ch->job && rec->loaded ?
+				  selection_entry_key_of(&rec->entries, chosen.items[i]) : NULL;
+
+		idset_add(&sel, key ? NULL : run->record.idmap, key ? key : chosen.items[i]);
+	}
 	if (o->decision != REPLAY_RUN_ALL)
 		as_set(&chosen, &o->selection);
 	/*
@@ -508,11 +514,11 @@ static int decide(const struct replay_run *run, struct replay_change *ch,
 		} else if (o->decision == REPLAY_SELECTED && ch->job) {
 			if (load_recorded(run, h, rec) < 0)
 				ret = -1;
-			else if (!same_entries(&chosen, &rec->entries)) {
+			else if (!same_entries(&chosen, &rec->entries.entries)) {
 				o->disagrees = true;
 				o->disagreement = xstrfmt("replayed selection of %zu "
 							  "entries, recorded %zu",
-							  chosen.nr, rec->entries.nr);
+							  chosen.nr, rec->entries.entries.nr);
 			}
 		}
 	}
@@ -625,7 +631,7 @@ int replay_finish(struct replay_run *run)
 		struct replay_change *ch = &run->changes[i];
 		const struct replay_commit *c = ch->commit;
 		struct replay_failure *fails = NULL;
-		struct recorded rec = { false, false, STRLIST_INIT, IDSET_INIT, STRMAP_INIT };
+		struct recorded rec = { false, false, SELECTION_ENTRIES_INIT, IDSET_INIT, STRMAP_INIT };
 		size_t nr_fails = 0;
 		int ret;
 

@@ -302,11 +302,11 @@ void replay_failures_release(struct replay_failure *f, size_t nr)
 }
 
 int replay_record_selection(const struct replay_record *rec,
-			    const struct replay_head *h, struct strlist *out)
+			    const struct replay_head *h, struct selection_entries *out)
 {
 	if (!rec->store || !h || !h->shadow_run)
 		return 0;
-	return query_selection_entries(rec->store, h->shadow_run, out);
+	return query_selection_keyed(rec->store, h->shadow_run, out);
 }
 
 static int add_failed(const struct test_result *r, void *data)

@@ -20,6 +20,7 @@
 
 #include "core/tiadash.h"
 #include "core/idmatch.h"
+#include "core/query.h"
 #include "core/repo.h"
 #include "core/rules.h"
 #include "core/strmap.h"
@@ -239,9 +240,9 @@ int replay_record_failures(const struct replay_record *rec,
 			   struct replay_failure **out, size_t *nr);
 void replay_failures_release(struct replay_failure *f, size_t nr);
 
-/* The entries of the head's latest shadow selection, sorted. */
+/* The entries of the head's latest shadow selection, sorted, with their keys (core/query.h). */
 int replay_record_selection(const struct replay_record *rec,
-			    const struct replay_head *h, struct strlist *out);
+			    const struct replay_head *h, struct selection_entries *out);
 
 /* The tests that failed (or errored) in the head's latest shadow run, as SUITE::CASE keys. */
 int replay_record_shadow_failed(const struct replay_record *rec,

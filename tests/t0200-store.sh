@@ -6,8 +6,8 @@
 
 test_expect_success 'init creates the store with the current schema' '
 	tiadash --db new/dir/s.db init >out &&
-	test_grep "^store new/dir/s.db ready (schema 18)$" out &&
-	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 18 &&
+	test_grep "^store new/dir/s.db ready (schema 19)$" out &&
+	test "$(sqlite3 new/dir/s.db "pragma user_version")" = 19 &&
 	test "$(sqlite3 new/dir/s.db "pragma journal_mode")" = wal &&
 	test "$(sqlite3 new/dir/s.db "pragma application_id")" = 1414086980
 '
@@ -35,11 +35,13 @@ test_expect_success 'a schema-1 store is upgraded in place, its data kept' '
 		drop index result_keyed; alter table result drop column raw;
 		alter table result drop column keyed_by; drop index quarantine_keyed;
 		alter table quarantine drop column keyed_by; alter table quarantine drop column workdir;
-		alter table quarantine drop column key;
+		alter table quarantine drop column key; drop index selection_keyed;
+		alter table selection drop column keys;
+		alter table selection drop column keyed_by; alter table selection drop column workdir;
 		pragma user_version = 1" &&
 	tiadash --db old.db status --format json >st.json &&
 	test "$(json_get st.json "d[\"sources\"]")" = 1 &&
-	test "$(sqlite3 old.db "pragma user_version")" = 18 &&
+	test "$(sqlite3 old.db "pragma user_version")" = 19 &&
 	sqlite3 old.db "select count(*) from note; select count(*) from http_cache;
 		select count(*) from ci_seen; select count(*) from seed_experiment;
 		select count(*) from blind_day; select count(*) from pair_fact;
@@ -52,7 +54,7 @@ test_expect_success 'a store from a newer tiadash is refused, untouched' '
 	sqlite3 newer.db "pragma user_version = 99" &&
 	cp newer.db newer.copy &&
 	test_expect_code 2 tiadash --db newer.db status 2>err &&
-	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 18): upgrade tiadash" err &&
+	test_grep "store .newer.db. was written by a newer tiadash (schema 99; this tiadash .* knows up to 19): upgrade tiadash" err &&
 	cmp newer.db newer.copy
 '
 

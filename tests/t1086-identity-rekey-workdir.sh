@@ -12,40 +12,12 @@
 # same whichever came first.
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
+. "$TEST_SRC/lib-monorepo.sh"
 
-RULE='id-map = ^(\w+)( .*)?$ => src/\L$1\E.test.js'
 W="--since 2026-11-01 --until 2026-11-03"
 
-# jest_file FILE TITLE[:failed]...: jest-junit's report with addFileAttribute,
-# each test of src/<first word, lower-cased>.test.js named by its titles.
-jest_file() {
-	local f=$1 t title file
-	shift
-	{
-		echo '<?xml version="1.0" encoding="UTF-8"?>'
-		echo '<testsuites name="jest tests"><testsuite name="web">'
-		for t in "$@"; do
-			title=${t%:failed} file=${t%% *}
-			file="src/$(echo "$file" | tr A-Z a-z).test.js"
-			if [ "$title" != "$t" ]; then
-				echo "<testcase classname=\"$title\" name=\"$title\" file=\"$file\"><failure>boom</failure></testcase>"
-			else
-				echo "<testcase classname=\"$title\" name=\"$title\" file=\"$file\"/>"
-			fi
-		done
-		echo '</testsuite></testsuites>'
-	} >"$f"
-}
-
 test_expect_success 'setup: a workspace package, a pair whose full run fails a quarantined test' '
-	git init -q -b main repo && mkdir -p repo/packages/web/src &&
-	for t in toolbar menu; do
-		echo "test(\"$t\", () => {})" >repo/packages/web/src/$t.test.js || return 1
-	done &&
-	echo "exports.buttons = () => 3;" >repo/packages/web/src/toolbar.js &&
-	(cd repo && commit_at 2026-10-30T10:00:00Z base &&
-	 echo "exports.buttons = () => 4;" >packages/web/src/toolbar.js &&
-	 commit_at 2026-10-30T11:00:00Z "toolbar (#1)") &&
+	web_repo toolbar menu &&
 	base=$(git -C repo rev-parse HEAD~1) head=$(git -C repo rev-parse HEAD) &&
 	run="\"pr\": 1, \"base\": \"$base\", \"head\": \"$head\", \"workdir\": \"packages/web\"" &&
 	write_run w/1s "$run, \"kind\": \"shadow\", \"started_at\": \"2026-11-02T10:00:00Z\",

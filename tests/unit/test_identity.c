@@ -300,6 +300,30 @@ static void idmap_for_reports(void **state)
 	idmap_free(map);
 }
 
+/*
+ * Which names the id-map touches: a rule on the suite part (of SUITE::CASE
+ * too), or on the class part of a dotted bare name; not a name it leaves
+ * alone, nor any without an id-map.
+ */
+static void idmap_touches(void **state)
+{
+	struct idmap *map = idmap_new();
+	struct identity *id;
+
+	UNUSED(state);
+	assert_int_equal(idmap_add_rule(map, "^(\\w+)( .*)?$ => src/\\L$1\\E.test.js", "t"), 0);
+	assert_int_equal(idmap_add_rule(map, "^com\\.acme\\.FooTest$ => tests/test_foo.py", "t"), 0);
+	id = identity_for_run(cache, repo, head, head, NULL, NULL, map);
+	assert_true(identity_map_touches(id, "Toolbar"));
+	assert_true(identity_map_touches(id, "Toolbar renders::Toolbar renders"));
+	assert_true(identity_map_touches(id, "com.acme.FooTest.testBar"));
+	assert_false(identity_map_touches(id, "src/toolbar.test.js"));
+	assert_false(identity_map_touches(id, "tests/test_tax.py::test_vat"));
+	assert_false(identity_map_touches(identity_for_run(cache, repo, head, head, NULL, NULL, NULL),
+					  "Toolbar"));
+	idmap_free(map);
+}
+
 static void no_tree(void **state)
 {
 	struct identity *id = identity_for_run(cache, NULL, head, head, NULL, NULL, NULL);
@@ -409,6 +433,7 @@ int main(void)
 		cmocka_unit_test(ids_and_reports),
 		cmocka_unit_test(producer_forms),
 		cmocka_unit_test(idmap_for_reports),
+		cmocka_unit_test(idmap_touches),
 		cmocka_unit_test(no_tree),
 		cmocka_unit_test(class_entries_select),
 		cmocka_unit_test(junit_cases_across_growth),

@@ -92,6 +92,9 @@ static void upgrade_from_v1(void **state)
 		       "ALTER TABLE quarantine DROP COLUMN keyed_by;"
 		       "ALTER TABLE quarantine DROP COLUMN workdir;"
 		       "ALTER TABLE quarantine DROP COLUMN key;"
+		       "DROP INDEX selection_keyed; ALTER TABLE selection DROP COLUMN keys;"
+		       "ALTER TABLE selection DROP COLUMN keyed_by;"
+		       "ALTER TABLE selection DROP COLUMN workdir;"
 		       "PRAGMA user_version = 1");
 	assert_int_equal(store_open(&s, path, STORE_EXISTING), 0);
 	assert_int_equal(store_schema_version(s), STORE_SCHEMA_VERSION);
@@ -103,6 +106,7 @@ static void upgrade_from_v1(void **state)
 	assert_int_equal(query_int(s, "SELECT count(raw) FROM result"), 0);
 	assert_int_equal(query_int(s, "SELECT count(keyed_by) FROM quarantine"), 0);
 	assert_int_equal(query_int(s, "SELECT count(workdir) + count(key) FROM quarantine"), 0);
+	assert_int_equal(query_int(s, "SELECT count(keys) + count(keyed_by) FROM selection"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM blind_day"), 0);
 	assert_int_equal(query_int(s, "SELECT count(*) FROM pair_fact"), 0);
 	store_close(s);
@@ -290,6 +294,48 @@ static void strlist_sort_matches_qsort(void **state)
 	}
 }
 
+/*
+ * strlist_sort_carry on input that defeats its pivots: 240 one-byte
+ * strings ordered (by McIlroy's adversary against the middle pivot) so
+ * that each partition peels off one string, past the recursion bound, to
+ * the heapsort; each string's carry moves with it.
+ */
+static void strlist_sort_hostile(void **state)
+{
+	static const char bytes[] =
+		"\xa3\xdf\xa4\x85\xa5\x86\xa6\xe1\xa7\xe2\xa8\x89\xa9\x8b\xaa\xe4"
+		"\xab\xe5\xac\x8e\xad\x8f\xae\xe7\xaf\xe8\xb0\x92\xb1\x94\xb2\xea"
+		"\xb3\xeb\xb4\x97\xb5\x98\xb6\xed\xb7\xee\xb8\x9b\xb9\x9d\xba\xf0"
+		"\xbb\x4f\xbc\x50\xbd\x52\xbe\x53\xbf\x55\xc0\x56\xc1\x58\xc2\x59"
+		"\xc3\x5b\xc4\x5c\xc5\x5e\xc6\x5f\xc7\x61\xc8\x62\xc9\x64\xca\x65"
+		"\xcb\x67\xcc\x68\xcd\x6a\xce\x6b\xcf\x6d\xd0\x6e\xd1\x70\xd2\x71"
+		"\xd3\x73\xd4\x74\xd5\x76\xd6\x77\xd7\x79\xd8\x7a\xd9\x7c\xda\x7d"
+		"\xdb\x7f\xdc\x80\xdd\x82\xde\x83\x01\x02\xe0\x03\x04\x88\x05\x06"
+		"\xe3\x07\x08\x8c\x09\x0a\xe6\x0b\x0c\x91\x0d\x0e\xe9\x0f\x10\x95"
+		"\x11\x12\xec\x13\x14\x9a\x15\x16\xef\x17\x18\x9e\x19\x1a\x51\x1b"
+		"\x1c\x54\x1d\x1e\x57\x1f\x20\x5a\x21\x22\x5d\x23\x24\x60\x25\x26"
+		"\x63\x27\x28\x66\x29\x2a\x69\x2b\x2c\x6c\x2d\x2e\x6f\x2f\x30\x72"
+		"\x31\x32\x75\x33\x34\x78\x35\x36\x7b\x37\x38\x7e\x39\x3a\x81\x3b"
+		"\x3c\x84\x3d\x3e\x87\x3f\x40\x8a\x41\x42\x8d\x43\x44\x90\x45\x46"
+		"\x93\x47\x48\x96\x49\x4a\x99\x4b\x4c\x9c\x4d\x4e\x9f\xa0\xa1\xa2";
+	struct strlist l = STRLIST_INIT;
+	uint32_t carry[sizeof(bytes) - 1];
+
+	UNUSED(state);
+	for (size_t i = 0; i + 1 < sizeof(bytes); i++) {
+		char s[2] = { bytes[i], 0 };
+
+		strlist_push(&l, s);
+		carry[i] = (uint32_t)i;
+	}
+	strlist_sort_carry(&l, carry);
+	for (size_t i = 0; i < l.nr; i++) {
+		assert_int_equal((unsigned char)l.items[i][0], i + 1);
+		assert_int_equal((unsigned char)bytes[carry[i]], i + 1);
+	}
+	strlist_release(&l);
+}
+
 /* A pair through the pair cache's blob comes back as it went in; a cut blob is refused. */
 static void pair_cache_blob(void **state)
 {
@@ -373,6 +419,7 @@ int main(void)
 		cmocka_unit_test(strings_blob),
 		cmocka_unit_test(strings_blob_long),
 		cmocka_unit_test(strlist_sort_matches_qsort),
+		cmocka_unit_test(strlist_sort_hostile),
 		cmocka_unit_test(pair_cache_blob),
 	};
 
