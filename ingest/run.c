@@ -328,11 +328,9 @@ void run_data_release(struct run_data *d)
 	tally_release(&d->failing_ids);
 	tally_release(&d->entry_ids);
 	tally_release(&d->quarantine_ids);
-	free(d->quarantine_joined);
-	free(d->quarantine_keyed);
-	for (size_t i = 0; d->quarantine_key && i < d->quarantine.nr; i++)
-		free(d->quarantine_key[i]);
-	free(d->quarantine_key);
+	for (size_t i = 0; d->quarantine_at && i < d->quarantine.nr; i++)
+		free(d->quarantine_at[i].key);
+	free(d->quarantine_at);
 	strlist_release(&d->entries);
 	strbuf_release(&d->entries_blob);
 	keyed_entries_release(&d->keyed);
@@ -1003,19 +1001,19 @@ static void quarantine_seen(const char *name, enum id_state state, void *data)
 {
 	struct quarantine_seen *q = data;
 	struct run_data *d = q->d;
+	struct quarantine_judged *j = &d->quarantine_at[q->next++];
 
-	d->quarantine_keyed[q->next] = state != ID_RESOLVED && identity_has_tree(d->ids);
-	if (d->quarantine_keyed[q->next] && d->idmap) {
+	j->keyed = state != ID_RESOLVED && identity_has_tree(d->ids);
+	if (j->keyed && d->idmap) {
 		struct strbuf key = STRBUF_INIT;
 
 		state = quarantine_line_key(d->ids, name, &key);
 		if (key.len)
-			d->quarantine_key[q->next] = strbuf_detach(&key, NULL);
+			j->key = strbuf_detach(&key, NULL);
 		strbuf_release(&key);
 	}
 	tally(&d->quarantine_ids, name, state);
-	d->quarantine_joined[q->next++] = state == ID_NO_TREE ? -1 : state == ID_RESOLVED ? 1 :
-					  state == ID_NAME ? 2 : 0;
+	j->joined = state == ID_NO_TREE ? -1 : state == ID_RESOLVED ? 1 : state == ID_NAME ? 2 : 0;
 }
 
 /* The quarantine list, each line resolved like a failing test's id. */
@@ -1027,12 +1025,7 @@ static int parse_quarantine(struct run_source *rs, struct run_data *d)
 		return 0;
 	if (list_parse(&rs->quarantine, &d->quarantine) < 0)
 		return -1;
-	d->quarantine_joined = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
-				       sizeof(*d->quarantine_joined));
-	d->quarantine_keyed = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
-				      sizeof(*d->quarantine_keyed));
-	d->quarantine_key = xcalloc(d->quarantine.nr ? d->quarantine.nr : 1,
-				    sizeof(*d->quarantine_key));
+	d->quarantine_at = xcalloc(d->quarantine.nr + 1, sizeof(*d->quarantine_at));
 	identity_resolve_list(d->ids, &d->quarantine, 0, quarantine_seen, &q);
 	return 0;
 }

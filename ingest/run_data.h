@@ -100,13 +100,16 @@ struct run_data {
 	int64_t total_tests, selected_count, engine_tests;
 	struct strlist quarantine;
 	struct identity_tally quarantine_ids;
-	/*
-	 * Per quarantine entry: 1 names a test file, 2 a suite name (joined
-	 * while a selection declares it), 0 nothing, -1 no tree to tell.
-	 */
-	signed char *quarantine_joined;
-	bool *quarantine_keyed; /* per entry: judged again when the id-map changes (core/rekey.h) */
-	char **quarantine_key;  /* per entry: the test id an id-map keyed it to (owned), or NULL */
+	/* Per quarantine line, what the store keeps of its judging. */
+	struct quarantine_judged {
+		/*
+		 * 1 names a test file, 2 a suite name (joined while a selection
+		 * declares it), 0 nothing, -1 no tree to tell.
+		 */
+		signed char joined;
+		bool keyed; /* judged again when the id-map changes (core/rekey.h) */
+		char *key;  /* the test id an id-map keyed it to (owned), or NULL */
+	} *quarantine_at;
 	/* Git and coverage of the changed lines. */
 	enum git_state git;
 	struct repo_diff diff;

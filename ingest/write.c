@@ -203,6 +203,7 @@ static int insert_quarantine(struct store *s, int64_t run_id, const struct run_d
 	idmap_fingerprint(d->idmap, fingerprint);
 	for (size_t i = 0; i < d->quarantine.nr; i++) {
 		const char *name = d->quarantine.items[i];
+		const struct quarantine_judged *j = &d->quarantine_at[i];
 		sqlite3_stmt *st;
 		int64_t id;
 
@@ -211,10 +212,10 @@ static int insert_quarantine(struct store *s, int64_t run_id, const struct run_d
 		st = store_stmt(s, sql);
 		sqlite3_bind_int64(st, 1, run_id);
 		sqlite3_bind_int64(st, 2, id);
-		store_bind_opt_int(st, 3, d->quarantine_joined[i] >= 0, d->quarantine_joined[i]);
-		store_bind_text(st, 4, d->quarantine_keyed[i] ? fingerprint : NULL);
-		store_bind_text(st, 5, d->quarantine_keyed[i] ? d->workdir : NULL);
-		store_bind_text(st, 6, d->quarantine_key[i]);
+		store_bind_opt_int(st, 3, j->joined >= 0, j->joined);
+		store_bind_text(st, 4, j->keyed ? fingerprint : NULL);
+		store_bind_text(st, 5, j->keyed ? d->workdir : NULL);
+		store_bind_text(st, 6, j->key);
 		if (store_exec_stmt(s, st, "cannot write a quarantine line") < 0)
 			return -1;
 	}
