@@ -11,6 +11,9 @@
 # shadow run ran it and it passed there), and status, report, show,
 # gate-check, the tests' records and replay say the same whichever came
 # first; taking the rule away again brings back the figures without it.
+# "Menu opens", listed twice, counts twice among the entries and the
+# unresolved ones, whenever the rule comes (and once among those that
+# select no test, which are counted as stored).
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 . "$TEST_SRC/lib-monorepo.sh"
@@ -23,7 +26,7 @@ test_expect_success 'setup: a workspace package, a shadow run that selected a de
 	run="\"pr\": 1, \"base\": \"$base\", \"head\": \"$head\", \"workdir\": \"packages/web\"" &&
 	write_run w/1s "$run, \"kind\": \"shadow\", \"started_at\": \"2026-11-02T10:00:00Z\",
 		\"verdict\": \"pass\", \"results\": [\"junit.xml\"], \"selection\": {\"decision\": \"selected\",
-		\"selected_count\": 2, \"total_tests\": 3, \"selected\": [\"Toolbar\", \"Menu opens\"]}" &&
+		\"selected_count\": 2, \"total_tests\": 3, \"selected\": [\"Toolbar\", \"Menu opens\", \"Menu opens\"]}" &&
 	write_run w/1f "$run, \"kind\": \"full\", \"started_at\": \"2026-11-02T10:05:00Z\",
 		\"verdict\": \"fail\", \"results\": [\"junit.xml\"]" &&
 	jest_file w/1s/junit.xml "Toolbar renders" "Menu opens" &&
@@ -55,10 +58,10 @@ test_expect_success 'without the rule: the entries name no test, the failure is 
 	figures late/s.db before.txt &&
 	cat >expect <<-\EOF &&
 	identity  1 of 1 failing tests resolved,
-	          2 of 2 selection entries select no test
-	[1, 2, ["escape", ["packages/web/src/toolbar.test.js::Toolbar renders"], []]]
+	          2 of 3 selection entries select no test
+	[2, 2, ["escape", ["packages/web/src/toolbar.test.js::Toolbar renders"], []]]
 	["escape", ["packages/web/src/toolbar.test.js::Toolbar renders"]]
-	[["selection entries joined", 0, false]]
+	[["selection entries joined", 0.3333333333333333, false]]
 	[["packages/web/src/toolbar.test.js::Toolbar renders", 0, 1], ["packages/web/src/footer.test.js::Footer shows", 0, 0], ["packages/web/src/menu.test.js::Menu opens", 0, 0]]
 	[[["Menu opens", "Toolbar"], ["packages/web/src/toolbar.test.js::Toolbar renders"]]]
 	EOF
@@ -72,7 +75,7 @@ test_expect_success 'the rule at ingest: the entries select the package test fil
 	figures early/s.db early.txt &&
 	cat >expect <<-\EOF &&
 	identity  1 of 1 failing tests resolved,
-	          0 of 2 selection entries select no test
+	          0 of 3 selection entries select no test
 	[0, 0, ["non-hermetic", [], ["packages/web/src/toolbar.test.js::Toolbar renders"]]]
 	["non-hermetic", []]
 	[["failing tests resolved", 1, true]]
