@@ -75,16 +75,38 @@ static void take_answer(struct replay_selector_job *job, struct adapter_answer *
 }
 
 /*
- * The options an answer at job's head is read with: moon's project count
- * or turbo's workspace package count from the tree, as a CI's
- * --total-packages would give it (an answer that names every project or
- * package runs all).
+ * The tree a job's answer is read against: its head's resolver, looked up
+ * only when the answer needs it (entries to resolve, or projects to
+ * count), not for every "nothing" (a commit and a tree read per call).
  */
-static void answer_opts_at(const struct adapter *ad, struct identity *id,
+struct answer_tree {
+	struct identity_cache *ids;
+	struct repo *repo;
+	const struct replay_selector_job *job;
+	struct identity *id; /* once looked up */
+};
+
+static struct identity *answer_identity(struct answer_tree *t)
+{
+	if (t && !t->id)
+		t->id = identity_for_run(t->ids, t->repo, t->job->head, t->job->base,
+					 NULL, NULL, NULL);
+	return t ? t->id : NULL;
+}
+
+/*
+ * The options an answer at job's head is read with: moon's project count
+ * or turbo's workspace package count from the tree (t; NULL: none), as a
+ * CI's --total-packages would give it (an answer that names every project
+ * or package runs all).
+ */
+static void answer_opts_at(const struct adapter *ad, struct answer_tree *t,
 			   struct adapter_opts *o)
 {
+	bool counts = ad == &adapter_moon || ad == &adapter_turbo;
+	struct identity *id = counts ? answer_identity(t) : NULL;
 	size_t projects = !id ? 0 : ad == &adapter_moon ? identity_moon_projects(id) :
-			  ad == &adapter_turbo ? identity_turbo_packages(id) : 0;
+			  identity_turbo_packages(id);
 
 	o->has_total_packages = projects > 0;
 	o->total_packages = (int64_t)projects;
@@ -92,19 +114,20 @@ static void answer_opts_at(const struct adapter *ad, struct identity *id,
 
 /*
  * Read out with the adapter; its complaint (not printed) becomes the job's
- * why. With id (the tree at the job's head; NULL: none), the answer's
+ * why. With t (the tree at the job's head; NULL: none), the answer's
  * entries are resolved there as ingest resolves a stored selection's.
  */
 static void read_answer(const struct adapter *ad, const char *root, const char *out,
-			size_t len, struct replay_selector_job *job, struct identity *id)
+			size_t len, struct replay_selector_job *job, struct answer_tree *t)
 {
 	struct adapter_answer a = ADAPTER_ANSWER_INIT;
 	struct adapter_opts o = ADAPTER_OPTS_INIT;
 	struct strbuf why = STRBUF_INIT;
+	struct identity *id;
 	int rc;
 
 	o.root = root;
-	answer_opts_at(ad, id, &o);
+	answer_opts_at(ad, t, &o);
 	error_capture(&why);
 	rc = adapter_read_answer(ad, out, len, "stdout", &o, &a);
 	error_capture(NULL);
@@ -113,7 +136,7 @@ static void read_answer(const struct adapter *ad, const char *root, const char *
 		strbuf_release(&why);
 		return;
 	}
-	if (id)
+	if (a.entries.nr && (id = answer_identity(t)))
 		identity_resolve_list(id, &a.entries, ID_ENTRY, NULL, NULL);
 	/* A reader's warning is no error, but it is not an answer either. */
 	if (why.len && !a.entries.nr && a.decision != DECISION_RUN_ALL &&
@@ -248,8 +271,7 @@ static void finish(const struct replay_selector_opts *o,
 		set_error(job, "printed more than %u MiB", MAX_OUTPUT >> 20);
 	else
 		read_answer(o->adapter, s->tree, s->output.buf, s->output.len, job,
-			    identity_for_run(ids, o->repo, job->head, job->base,
-					     NULL, NULL, NULL));
+			    &(struct answer_tree){ ids, o->repo, job, NULL });
 	free(missing);
 	add_stderr_hint(job, &s->errors);
 	close_fd(&s->in);
