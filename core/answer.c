@@ -1,6 +1,7 @@
 /* What a narrowed shadow run answered, read against its paired full run: whole-suite answers and totals from the pair. */
 #include "core/tiadash.h"
 #include "core/answer.h"
+#include "core/rekey.h"
 
 void idset_add_list(struct idset *set, const struct idmap *map, const struct strlist *l)
 {
@@ -187,10 +188,9 @@ int selection_unmatched_now(struct store *s, const struct idmap *map, int64_t sh
 		at = xcalloc(unmatched.nr, sizeof(*at));
 		idset_reserve_hashed(&u.set, unmatched.nr);
 		for (size_t i = 0; i < unmatched.nr; i++) {
-			/* Read as the figures read it: by its key, else through the id-map. */
-			const char *key = selection_entry_key_of(&e, unmatched.items[i]);
-			char *mapped = key ? xstrdup(key) :
-				       map ? idmap_apply(map, unmatched.items[i]) : NULL;
+			/* Read as the figures read it. */
+			char *mapped = selection_entry_rewritten(map, unmatched.items[i],
+								 selection_entry_key_of(&e, unmatched.items[i]));
 
 			at[i] = idset_add_hashed(&u.set, mapped ? mapped : unmatched.items[i]);
 			free(mapped);

@@ -1205,20 +1205,9 @@ int query_selection_keyed(struct store *s, int64_t run_id, struct selection_entr
 
 const char *selection_entry_key_of(const struct selection_entries *e, const char *entry)
 {
-	size_t lo = 0, hi = e->entries.nr;
+	size_t at = strlist_sorted_find(&e->entries, entry);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(e->entries.items[mid], entry);
-
-		if (!c)
-			return *e->keys.items[mid] ? e->keys.items[mid] : NULL;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return at != SIZE_MAX && *e->keys.items[at] ? e->keys.items[at] : NULL;
 }
 
 int query_unmatched_selections(struct store *s, unmatched_fn fn, void *data)

@@ -29,6 +29,11 @@ enum id_state selection_entry_key(struct identity *id, const char *entry, struct
 	return key_through_map(id, entry, ID_ENTRY, key);
 }
 
+char *selection_entry_rewritten(const struct idmap *map, const char *entry, const char *key)
+{
+	return key && *key ? xstrdup(key) : map ? idmap_apply(map, entry) : NULL;
+}
+
 /* ---- a selection's keyed entries ---- */
 
 /* Marks without a key, below KEYED_NONE; the others index k. */

@@ -78,6 +78,14 @@ enum id_state quarantine_line_key(struct identity *id, const char *line, struct 
 enum id_state selection_entry_key(struct identity *id, const char *entry, struct strbuf *key);
 
 /*
+ * A selection entry as the figures match it, when not as written: its key
+ * (key NULL or "": none), which no rule rewrites again, else what the
+ * id-map (map NULL: none) rewrites it to. NULL: matched as written. The
+ * caller frees it.
+ */
+char *selection_entry_rewritten(const struct idmap *map, const char *entry, const char *key);
+
+/*
  * A selection's entries that did not resolve as written (schema 19), which
  * an id-map may key: each by its place among the selection's stored
  * entries (sorted, one of each), with the test id the id-map keyed it to

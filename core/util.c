@@ -783,7 +783,7 @@ int mkdir_for_file(const char *file)
 	return ret;
 }
 
-bool strlist_sorted_has(const struct strlist *l, const char *s)
+size_t strlist_sorted_find(const struct strlist *l, const char *s)
 {
 	size_t lo = 0, hi = l->nr;
 
@@ -792,13 +792,18 @@ bool strlist_sorted_has(const struct strlist *l, const char *s)
 		int c = strcmp(l->items[mid], s);
 
 		if (!c)
-			return true;
+			return mid;
 		if (c < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return false;
+	return SIZE_MAX;
+}
+
+bool strlist_sorted_has(const struct strlist *l, const char *s)
+{
+	return strlist_sorted_find(l, s) != SIZE_MAX;
 }
 
 void strlist_uniq(struct strlist *l)

@@ -115,6 +115,8 @@ void strlist_sort_carry(struct strlist *l, uint32_t *carry);
 void strlist_uniq(struct strlist *l);
 /* Whether s is in l, which strlist_sort sorted (a binary search). */
 bool strlist_sorted_has(const struct strlist *l, const char *s);
+/* Where s is in l, which strlist_sort sorted, or SIZE_MAX. */
+size_t strlist_sorted_find(const struct strlist *l, const char *s);
 
 /*
  * Read a whole file into sb (appending). `limit` caps the size (0: none).

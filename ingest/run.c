@@ -643,10 +643,9 @@ static void case_ctx_init(struct case_ctx *cc, struct run_data *d)
 	idset_reserve_hashed(&cc->names.entries, d->entries.nr);
 	cc->names.entry_at = xcalloc(d->entries.nr + 1, sizeof(*cc->names.entry_at));
 	for (size_t i = 0; i < d->entries.nr; i++) {
-		/* Matched as the figures will read it: by its key, else through the id-map. */
-		const char *key = keyed_entry_key(&d->keyed, d->entry_keyed[i]);
-		char *mapped = key ? xstrdup(key) :
-			       d->idmap ? idmap_apply(d->idmap, d->entries.items[i]) : NULL;
+		/* Matched as the figures will read it. */
+		char *mapped = selection_entry_rewritten(d->idmap, d->entries.items[i],
+							 keyed_entry_key(&d->keyed, d->entry_keyed[i]));
 		int64_t at = idset_add_hashed(&cc->names.entries,
 					      mapped ? mapped : d->entries.items[i]);
 

@@ -1,6 +1,7 @@
 /* Pair classification: agree, escape, non-hermetic, flaky, over-strict, incomplete, inherited, unresolved; and runs of main. */
 #include "core/tiadash.h"
 #include "core/answer.h"
+#include "core/rekey.h"
 #include "metrics/classify.h"
 
 static const char *const class_names[NR_CLASSES] = {
@@ -562,10 +563,10 @@ int explain_missed(struct store *s, const struct idmap *map, const struct pair_v
 	if (!ret)
 		ret = query_run_results(s, v->full->id, note_resolved, &ms);
 	for (size_t i = 0; i < raw.entries.nr; i++) {
-		const char *entry = raw.entries.items[i], *key = raw.keys.items[i];
+		const char *entry = raw.entries.items[i];
+		char *matched = selection_entry_rewritten(map, entry, raw.keys.items[i]);
 
-		strlist_push_owned(&entries, *key ? xstrdup(key) : map ? idmap_apply(map, entry) :
-				   xstrdup(entry));
+		strlist_push_owned(&entries, matched ? matched : xstrdup(entry));
 	}
 	strlist_sort(&entries);
 	for (size_t i = 0; !ret && i < v->missed.nr; i++) {
