@@ -18,6 +18,7 @@ struct identity {
 	struct strlist change_packages;
 	bool packages_known;
 	struct strmap cache;    /* flags byte + key -> index into results */
+	struct strbuf cache_key; /* suite_index's, kept: most calls find their answer */
 	struct id_result *results;
 	size_t nr, alloc;
 	uint64_t used;
@@ -54,6 +55,7 @@ static void identity_free(struct identity *id)
 		return;
 	forget_answers(id);
 	free(id->results);
+	strbuf_release(&id->cache_key);
 	strlist_release(&id->changed);
 	tree_index_free(id->tree);
 	free(id->workdir);
@@ -90,7 +92,8 @@ static void forget_answers(struct identity *id)
 {
 	for (size_t i = 0; i < id->nr; i++) {
 		free((char *)id->results[i].key);
-		free((char *)id->results[i].suffix);
+		if (*id->results[i].suffix) /* "" is not allocated */
+			free((char *)id->results[i].suffix);
 	}
 	id->nr = 0;
 	strmap_clear(&id->cache);
@@ -125,6 +128,7 @@ static struct identity *identity_new(const char *run, struct repo *r, const char
 	id->map = map;
 	id->tree = tree ? tree_index_new(r, tree) : NULL;
 	id->workdir = xstrdup("");
+	id->cache_key = (struct strbuf)STRBUF_INIT;
 	return id;
 }
 
@@ -627,19 +631,20 @@ static enum id_state written_state(const char *key, size_t len)
 static size_t suite_index(struct identity *id, const char *key, unsigned flags)
 {
 	struct answer a = { STRBUF_INIT, STRBUF_INIT, ID_NOT_FOUND };
-	struct strbuf ck = STRBUF_INIT;
+	struct strbuf *ck = &id->cache_key;
 	struct strmap_entry *e;
 	struct id_result *r;
+	bool added;
 
-	strbuf_addch(&ck, (char)('0' + (flags & (ID_ENTRY | ID_MAP))));
-	strbuf_addstr(&ck, id->workdir);
-	strbuf_addch(&ck, '\0');
-	strbuf_addstr(&ck, key);
-	e = strmap_find(&id->cache, ck.buf, ck.len);
-	if (e) {
-		strbuf_release(&ck);
+	strbuf_reset(ck);
+	strbuf_addch(ck, (char)('0' + (flags & (ID_ENTRY | ID_MAP))));
+	strbuf_addstr(ck, id->workdir);
+	strbuf_addch(ck, '\0');
+	strbuf_addstr(ck, key);
+	/* Placed before the answer is known (one probe): resolve() leaves the cache alone. */
+	e = strmap_intern(&id->cache, ck->buf, ck->len, (int64_t)id->nr, &added);
+	if (!added)
 		return (size_t)e->value;
-	}
 	resolve(id, key, flags, &a);
 	if (a.state != ID_RESOLVED && (flags & ID_MAP) && id->map) {
 		char *mapped = idmap_apply(id->map, key);
@@ -656,10 +661,10 @@ static size_t suite_index(struct identity *id, const char *key, unsigned flags)
 	ALLOC_GROW(id->results, id->nr + 1, id->alloc);
 	r = &id->results[id->nr];
 	r->key = strbuf_detach(&a.key, NULL);
-	r->suffix = strbuf_detach(&a.suffix, NULL);
+	/* Most keys have no class part: "" for those, not an allocation each. */
+	r->suffix = a.suffix.len ? strbuf_detach(&a.suffix, NULL) : "";
+	strbuf_release(&a.suffix);
 	r->state = a.state;
-	strmap_put(&id->cache, ck.buf, ck.len, (int64_t)id->nr);
-	strbuf_release(&ck);
 	return id->nr++;
 }
 
