@@ -12,8 +12,8 @@ void idset_add_list(struct idset *set, const struct idmap *map, const struct str
 void idset_add_entry(struct idset *set, const struct idmap *map,
 		     const struct selection_entries *e, size_t i)
 {
-	if (*e->keys.items[i])
-		idset_add(set, NULL, e->keys.items[i]);
+	if (e->keys[i])
+		idset_add(set, NULL, e->keys[i]);
 	else
 		idset_add(set, map, e->entries.items[i]);
 }

@@ -1168,8 +1168,11 @@ int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out
 
 void selection_entries_release(struct selection_entries *e)
 {
+	for (size_t i = 0; e->keys && i < e->entries.nr; i++)
+		free(e->keys[i]);
+	free(e->keys);
+	e->keys = NULL;
 	strlist_release(&e->entries);
-	strlist_release(&e->keys);
 }
 
 int query_selection_keyed(struct store *s, int64_t run_id, struct selection_entries *out)
@@ -1191,11 +1194,12 @@ int query_selection_keyed(struct store *s, int64_t run_id, struct selection_entr
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		ret = store_error(s, "cannot read a selection");
-	for (size_t i = 0, at = 0; !ret && i < out->entries.nr; i++) {
-		bool keyed = at < k.nr && k.at[at].pos == i && k.at[at].key;
-
-		strlist_push(&out->keys, keyed ? k.at[at].key : "");
-		at += at < k.nr && k.at[at].pos == i;
+	if (!ret)
+		out->keys = xcalloc(out->entries.nr + 1, sizeof(*out->keys));
+	/* The places are within the entries (keyed_entries_decode checked): each key moves there. */
+	for (size_t i = 0; !ret && i < k.nr; i++) {
+		out->keys[k.at[i].pos] = k.at[i].key;
+		k.at[i].key = NULL;
 	}
 	keyed_entries_release(&k);
 	if (ret)
@@ -1207,7 +1211,7 @@ const char *selection_entry_key_of(const struct selection_entries *e, const char
 {
 	size_t at = strlist_sorted_find(&e->entries, entry);
 
-	return at != SIZE_MAX && *e->keys.items[at] ? e->keys.items[at] : NULL;
+	return at != SIZE_MAX ? e->keys[at] : NULL;
 }
 
 int query_unmatched_selections(struct store *s, unmatched_fn fn, void *data)

@@ -346,15 +346,16 @@ int query_selection_entries(struct store *s, int64_t run_id, struct strlist *out
 
 /*
  * A run's selection entries as the figures match them: each as stored
- * (sorted), and keys.items[i] the test id an id-map keyed entries.items[i]
- * to from its run's workdir (at ingest, or core/rekey.h since), "" where
+ * (sorted), and keys[i] (owned) the test id an id-map keyed entries.items[i]
+ * to from its run's workdir (at ingest, or core/rekey.h since), NULL where
  * none. An entry with a key is matched by it, which no rule rewrites
  * again; the others through the id-map in force.
  */
 struct selection_entries {
-	struct strlist entries, keys;
+	struct strlist entries;
+	char **keys; /* entries.nr of them */
 };
-#define SELECTION_ENTRIES_INIT { STRLIST_INIT, STRLIST_INIT }
+#define SELECTION_ENTRIES_INIT { STRLIST_INIT, NULL }
 void selection_entries_release(struct selection_entries *e);
 /* Add run_id's entries and their keys to out (empty first). */
 int query_selection_keyed(struct store *s, int64_t run_id, struct selection_entries *out);

@@ -564,7 +564,7 @@ int explain_missed(struct store *s, const struct idmap *map, const struct pair_v
 		ret = query_run_results(s, v->full->id, note_resolved, &ms);
 	for (size_t i = 0; i < raw.entries.nr; i++) {
 		const char *entry = raw.entries.items[i];
-		char *matched = selection_entry_rewritten(map, entry, raw.keys.items[i]);
+		char *matched = selection_entry_rewritten(map, entry, raw.keys[i]);
 
 		strlist_push_owned(&entries, matched ? matched : xstrdup(entry));
 	}
