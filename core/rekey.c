@@ -299,90 +299,98 @@ static struct rekey_run *run_of(struct rekey *k, sqlite3_stmt *st, int at)
 #define RUN_OF(t)                                                               \
 	" JOIN run ru ON ru.id = " t ".run_id JOIN head h ON h.id = ru.head_id"
 
-static int load_results(struct rekey *k)
+/*
+ * Every row of sql (?1: the id-map's fingerprint, so that only rows keyed
+ * under another are read) to row, until one fails; failing is the message
+ * when the rows cannot be read.
+ */
+static int load_each(struct rekey *k, const char *sql,
+		     int (*row)(struct rekey *k, sqlite3_stmt *st), const char *failing)
 {
-	static const char sql[] =
-		"SELECT r.suite_id, r.case_id, r.count, r.outcome, r.digest, r.excerpt, r.raw,"
-		" r.run_id, h.sha, coalesce(ru.base, ''), coalesce(ru.diff_id, 0)"
-		" FROM result r" RUN_OF("r")
-		" WHERE r.raw IS NOT NULL AND r.keyed_by <> ?1 ORDER BY r.run_id";
-	sqlite3_stmt *st = store_stmt(k->s, sql);
-	int rc;
-
-	sqlite3_bind_text(st, 1, k->fingerprint, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rekey_run *run = run_of(k, st, 7);
-		struct old_result *o;
-
-		ALLOC_GROW(run->rows, run->nr + 1, run->alloc);
-		o = &run->rows[run->nr++];
-		o->suite_id = sqlite3_column_int64(st, 0);
-		o->case_id = sqlite3_column_int64(st, 1);
-		o->count = sqlite3_column_int64(st, 2);
-		o->outcome = xstrdup(store_col_text(st, 3));
-		o->digest = col_dup(st, 4);
-		o->excerpt = col_dup(st, 5);
-		o->raw = (struct strbuf)STRBUF_INIT;
-		strbuf_add(&o->raw, sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6));
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : store_error(k->s, "cannot read the results to key again");
-}
-
-static int load_lines(struct rekey *k)
-{
-	static const char sql[] =
-		"SELECT q.name_id, q.workdir, q.run_id, h.sha, coalesce(ru.base, ''),"
-		" coalesce(ru.diff_id, 0)"
-		" FROM quarantine q" RUN_OF("q")
-		" WHERE q.keyed_by IS NOT NULL AND q.keyed_by <> ?1 ORDER BY q.run_id";
-	sqlite3_stmt *st = store_stmt(k->s, sql);
-	int rc;
-
-	sqlite3_bind_text(st, 1, k->fingerprint, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rekey_run *run = run_of(k, st, 2);
-		struct old_line *l;
-
-		ALLOC_GROW(run->lines, run->nr_lines + 1, run->alloc_lines);
-		l = &run->lines[run->nr_lines++];
-		l->name_id = sqlite3_column_int64(st, 0);
-		l->workdir = col_dup(st, 1);
-	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : store_error(k->s, "cannot read the quarantine lines");
-}
-
-static int load_selections(struct rekey *k)
-{
-	static const char sql[] =
-		"SELECT s.entries, s.keys, s.workdir, coalesce(s.entries_unresolved, 0), s.run_id,"
-		" h.sha, coalesce(ru.base, ''), coalesce(ru.diff_id, 0)"
-		" FROM selection s" RUN_OF("s")
-		" WHERE s.keyed_by IS NOT NULL AND s.keyed_by <> ?1 ORDER BY s.run_id";
 	sqlite3_stmt *st = store_stmt(k->s, sql);
 	int rc, ret = 0;
 
 	sqlite3_bind_text(st, 1, k->fingerprint, -1, SQLITE_STATIC);
-	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct rekey_run *run = run_of(k, st, 4);
-		struct old_selection *o = xcalloc(1, sizeof(*o));
-
-		run->selection = o;
-		o->workdir = col_dup(st, 2);
-		o->unresolved = sqlite3_column_int64(st, 3);
-		if (store_strings_decode(sqlite3_column_blob(st, 0),
-					 (size_t)sqlite3_column_bytes(st, 0), &o->stored) < 0 ||
-		    keyed_entries_decode(sqlite3_column_blob(st, 1),
-					 (size_t)sqlite3_column_bytes(st, 1), &o->stored,
-					 &o->entries) < 0)
-			ret = error("store '%s': the keyed entries of run %" PRId64 "'s selection "
-				    "are corrupt", k->s->path, run->run_id);
-	}
+	while (!ret && (rc = sqlite3_step(st)) == SQLITE_ROW)
+		ret = row(k, st);
 	sqlite3_reset(st);
 	if (!ret && rc != SQLITE_DONE)
-		ret = store_error(k->s, "cannot read the selections to key again");
+		ret = store_error(k->s, failing);
 	return ret;
+}
+
+static int result_row(struct rekey *k, sqlite3_stmt *st)
+{
+	struct rekey_run *run = run_of(k, st, 7);
+	struct old_result *o;
+
+	ALLOC_GROW(run->rows, run->nr + 1, run->alloc);
+	o = &run->rows[run->nr++];
+	o->suite_id = sqlite3_column_int64(st, 0);
+	o->case_id = sqlite3_column_int64(st, 1);
+	o->count = sqlite3_column_int64(st, 2);
+	o->outcome = xstrdup(store_col_text(st, 3));
+	o->digest = col_dup(st, 4);
+	o->excerpt = col_dup(st, 5);
+	o->raw = (struct strbuf)STRBUF_INIT;
+	strbuf_add(&o->raw, sqlite3_column_blob(st, 6), (size_t)sqlite3_column_bytes(st, 6));
+	return 0;
+}
+
+static int line_row(struct rekey *k, sqlite3_stmt *st)
+{
+	struct rekey_run *run = run_of(k, st, 2);
+	struct old_line *l;
+
+	ALLOC_GROW(run->lines, run->nr_lines + 1, run->alloc_lines);
+	l = &run->lines[run->nr_lines++];
+	l->name_id = sqlite3_column_int64(st, 0);
+	l->workdir = col_dup(st, 1);
+	return 0;
+}
+
+static int selection_row(struct rekey *k, sqlite3_stmt *st)
+{
+	struct rekey_run *run = run_of(k, st, 4);
+	struct old_selection *o = xcalloc(1, sizeof(*o));
+
+	run->selection = o;
+	o->workdir = col_dup(st, 2);
+	o->unresolved = sqlite3_column_int64(st, 3);
+	if (store_strings_decode(sqlite3_column_blob(st, 0), (size_t)sqlite3_column_bytes(st, 0),
+				 &o->stored) < 0 ||
+	    keyed_entries_decode(sqlite3_column_blob(st, 1), (size_t)sqlite3_column_bytes(st, 1),
+				 &o->stored, &o->entries) < 0)
+		return error("store '%s': the keyed entries of run %" PRId64 "'s selection "
+			     "are corrupt", k->s->path, run->run_id);
+	return 0;
+}
+
+static int load_results(struct rekey *k)
+{
+	return load_each(k, "SELECT r.suite_id, r.case_id, r.count, r.outcome, r.digest, r.excerpt,"
+			 " r.raw, r.run_id, h.sha, coalesce(ru.base, ''), coalesce(ru.diff_id, 0)"
+			 " FROM result r" RUN_OF("r")
+			 " WHERE r.raw IS NOT NULL AND r.keyed_by <> ?1 ORDER BY r.run_id",
+			 result_row, "cannot read the results to key again");
+}
+
+static int load_lines(struct rekey *k)
+{
+	return load_each(k, "SELECT q.name_id, q.workdir, q.run_id, h.sha, coalesce(ru.base, ''),"
+			 " coalesce(ru.diff_id, 0)"
+			 " FROM quarantine q" RUN_OF("q")
+			 " WHERE q.keyed_by IS NOT NULL AND q.keyed_by <> ?1 ORDER BY q.run_id",
+			 line_row, "cannot read the quarantine lines");
+}
+
+static int load_selections(struct rekey *k)
+{
+	return load_each(k, "SELECT s.entries, s.keys, s.workdir, coalesce(s.entries_unresolved, 0),"
+			 " s.run_id, h.sha, coalesce(ru.base, ''), coalesce(ru.diff_id, 0)"
+			 " FROM selection s" RUN_OF("s")
+			 " WHERE s.keyed_by IS NOT NULL AND s.keyed_by <> ?1 ORDER BY s.run_id",
+			 selection_row, "cannot read the selections to key again");
 }
 
 /* The resolver for run: its head, base and change, the id-map in force. */
