@@ -40,3 +40,10 @@ jest_file() {
 		echo '</testsuite></testsuites>'
 	} >"$f"
 }
+
+# identity_lines DB OUT: status's identity lines (the heading and its
+# indented figures) of DB, written to OUT.
+identity_lines() {
+	tiadash --db "$1" --repo repo status >st.txt &&
+	awk "/^identity/ { p = 1; print; next } p && /^ / { print; next } { p = 0 }" st.txt >"$2"
+}

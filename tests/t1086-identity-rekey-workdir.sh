@@ -34,8 +34,7 @@ test_expect_success 'setup: a workspace package, a pair whose full run fails a q
 # figures DB OUT: status's identity lines, then report's, show's and
 # gate-check's figures of the same (JSON, one line each).
 figures() {
-	tiadash --db "$1" --repo repo status >st.txt &&
-	awk "/^identity/ { p = 1; print; next } p && /^ / { print; next } { p = 0 }" st.txt >"$2" &&
+	identity_lines "$1" "$2" &&
 	tiadash --db "$1" --repo repo report $W --format json >r.json &&
 	json_dump r.json "[d[\"identity\"][k] for k in (\"failing_tests\", \"resolved\", \"quarantine_lines\", \"quarantine_unresolved\", \"entries_unresolved\")]" >>"$2" &&
 	tiadash --db "$1" --repo repo show 1 --format json >s.json &&

@@ -38,8 +38,7 @@ test_expect_success 'setup: a workspace package, a shadow run that selected a de
 # report, show, gate-check, the tests' records and replay (JSON, one line
 # each).
 figures() {
-	tiadash --db "$1" --repo repo status >st.txt &&
-	awk "/^identity/ { p = 1; print; next } p && /^ / { print; next } { p = 0 }" st.txt >"$2" &&
+	identity_lines "$1" "$2" &&
 	tiadash --db "$1" --repo repo report $W --format json >r.json &&
 	json_dump r.json "[d[\"identity\"][k] for k in (\"entries_unresolved\", \"entries_matching_no_test\")] + [[e[k] for k in (\"class\", \"missed\", \"non_hermetic\")] for e in d[\"escapes\"][\"list\"]]" >>"$2" &&
 	tiadash --db "$1" --repo repo show 1 --format json >s.json &&
