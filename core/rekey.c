@@ -31,7 +31,7 @@ enum id_state selection_entry_key(struct identity *id, const char *entry, struct
 
 char *selection_entry_rewritten(const struct idmap *map, const char *entry, const char *key)
 {
-	return key && *key ? xstrdup(key) : map ? idmap_apply(map, entry) : NULL;
+	return key ? xstrdup(key) : map ? idmap_apply(map, entry) : NULL;
 }
 
 /* ---- a selection's keyed entries ---- */

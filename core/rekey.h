@@ -79,7 +79,7 @@ enum id_state selection_entry_key(struct identity *id, const char *entry, struct
 
 /*
  * A selection entry as the figures match it, when not as written: its key
- * (key NULL or "": none), which no rule rewrites again, else what the
+ * (key NULL: none), which no rule rewrites again, else what the
  * id-map (map NULL: none) rewrites it to. NULL: matched as written. The
  * caller frees it.
  */
