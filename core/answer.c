@@ -9,13 +9,13 @@ void idset_add_list(struct idset *set, const struct idmap *map, const struct str
 		idset_add(set, map, l->items[i]);
 }
 
-void idset_add_entry(struct idset *set, const struct idmap *map,
-		     const struct selection_entries *e, size_t i)
+void idset_add_keyed(struct idset *set, const struct idmap *map, const char *entry,
+		     const char *key)
 {
-	if (e->keys[i])
-		idset_add(set, NULL, e->keys[i]);
+	if (key)
+		idset_add(set, NULL, key);
 	else
-		idset_add(set, map, e->entries.items[i]);
+		idset_add(set, map, entry);
 }
 
 void idset_add_quarantine(struct idset *set, const struct idmap *map,
@@ -39,7 +39,7 @@ int selection_idset(struct store *s, const struct idmap *map,
 		return 0;
 	ret = query_selection_keyed(s, shadow->id, &e);
 	for (size_t i = 0; !ret && i < e.entries.nr; i++)
-		idset_add_entry(out, map, &e, i);
+		idset_add_keyed(out, map, e.entries.items[i], e.keys[i]);
 	selection_entries_release(&e);
 	return ret;
 }

@@ -29,9 +29,13 @@ int selection_idset(struct store *s, const struct idmap *map,
 		    const struct run_info *shadow, struct idset *out);
 /* idset_add of every entry of l. */
 void idset_add_list(struct idset *set, const struct idmap *map, const struct strlist *l);
-/* Entry i of e into set: by its key where it has one (core/query.h), else through map. */
-void idset_add_entry(struct idset *set, const struct idmap *map,
-		     const struct selection_entries *e, size_t i);
+/*
+ * A selection entry into set: by its key where it has one (NULL: none;
+ * core/query.h's selection_entries), which no rule rewrites again, else
+ * through map.
+ */
+void idset_add_keyed(struct idset *set, const struct idmap *map, const char *entry,
+		     const char *key);
 /* A run's quarantine list (core/query.h) into set: map rewrites its lines, not its keys. */
 void idset_add_quarantine(struct idset *set, const struct idmap *map,
 			  const struct quarantine_list *q);

@@ -155,8 +155,8 @@ static int read_split(struct full_scan *fs)
 	if (!ret && fs->split_known && (unmatched.nr || fs->listed))
 		ret = query_selection_keyed(fs->s, id, &e);
 	for (size_t i = 0; !ret && i < e.entries.nr; i++)
-		idset_add_entry(strlist_sorted_has(&unmatched, e.entries.items[i]) ?
-				&fs->idle : &fs->ran, fs->map, &e, i);
+		idset_add_keyed(strlist_sorted_has(&unmatched, e.entries.items[i]) ?
+				&fs->idle : &fs->ran, fs->map, e.entries.items[i], e.keys[i]);
 	if (!ret && !fs->listed && e.entries.nr && !idset_size(&fs->ran) &&
 	    map_rewrites_any(fs->map, &e.entries))
 		fs->split_known = false;

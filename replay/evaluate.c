@@ -377,7 +377,8 @@ static int non_hermetic(const struct replay_run *run, const struct replay_head *
 			return -1;
 		rec->selection.all = !strcmp(h->shadow_decision, "run_all");
 		for (size_t i = 0; i < rec->entries.entries.nr; i++)
-			idset_add_entry(&rec->selection, run->record.idmap, &rec->entries, i);
+			idset_add_keyed(&rec->selection, run->record.idmap,
+					rec->entries.entries.items[i], rec->entries.keys[i]);
 	}
 	if (!idset_selects(&rec->selection, f->suite, f->name))
 		return 0;
@@ -477,7 +478,7 @@ static int decide(const struct replay_run *run, struct replay_change *ch,
 		const char *key = !ch->job && rec->loaded ?
 				  selection_entry_key_of(&rec->entries, chosen.items[i]) : NULL;
 
-		idset_add(&sel, key ? NULL : run->record.idmap, key ? key : chosen.items[i]);
+		idset_add_keyed(&sel, run->record.idmap, chosen.items[i], key);
 	}
 	if (o->decision != REPLAY_RUN_ALL)
 		as_set(&chosen, &o->selection);
