@@ -10,7 +10,7 @@ CFLAGS ?= -O2 -g
 PKG_CONFIG ?= pkg-config
 PYTHON ?= python3
 
-PKGS = ncursesw sqlite3 libcjson libgit2 libcurl libpcre2-8 expat yaml-0.1 libzip
+PKGS = ncursesw sqlite3 libcjson libgit2 libcurl libpcre2-8 expat yaml-0.1 libzip libcrypto
 TEST_PKGS = cmocka
 
 # Evaluated once, on first use (git's lazy-eval form), so `make clean` and

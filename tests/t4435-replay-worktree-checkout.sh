@@ -211,6 +211,52 @@ test_expect_success 'a .gitattributes above a file converts it, not the files be
 	test_cmp expect actual
 '
 
+# A selector's git may rewrite the index: here one leaves an intent-to-add
+# entry (a form the lean checkout leaves to libgit2 to write) and a later
+# call removes it. Each checkout starts from the index as the selector left
+# it, and gives the commit's files clean.
+cat >ita.sh <<\EOF2
+n=$(git log -1 --format=%s | tr -dc 0-9)
+{
+	git log -1 --format=%s
+	git status --porcelain
+	git ls-files -s --debug | grep -c "^  ctime"
+} >"$OUT/$n"
+case $n in # (replay calls the newest change first)
+6) echo note >notes && git add -N notes ;;
+4) git rm -q --cached notes && rm notes ;;
+esac
+echo nothing
+EOF2
+
+test_expect_success 'an index a selector rewrote is read again before the next checkout' '
+	mkdir itaout &&
+	(cd repo && OUT=$TRASH/itaout tiadash replay --since 2026-10-30 --no-builtin-rules -j 1 \
+		--selector "sh $TRASH/ita.sh" >/dev/null) &&
+	cat itaout/8 itaout/7 itaout/6 itaout/5 itaout/4 itaout/3 itaout/2 itaout/1 >actual &&
+	cat >expect <<-\EOF2 &&
+	Eighth (#8)
+	8
+	Seventh (#7)
+	8
+	Sixth (#6)
+	7
+	Fifth (#5)
+	 A notes
+	9
+	Fourth (#4)
+	 A notes
+	8
+	Third (#3)
+	6
+	Second (#2)
+	5
+	Start (#1)
+	6
+	EOF2
+	test_cmp expect actual
+'
+
 test_expect_success 'the worktrees are gone; the user tree is untouched' '
 	test "$(git -C nested worktree list | wc -l)" = 1 &&
 	test "$(git -C big worktree list | wc -l)" = 1 &&
