@@ -45,12 +45,14 @@ test_count=0
 test_failed=0
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 
-# The binary under test, with a watchdog.
+# The binary under test. The watchdog is the file's (tests/run's
+# TEST_FILE_TIMEOUT): timeout(1) around each of the suite's 2,500 calls
+# cost 7 ms of CPU a call, 17 s in all.
 tiadash() {
-	timeout -k 5 "$TEST_TIMEOUT" "$TIADASH_BIN" "$@"
+	"$TIADASH_BIN" "$@"
 }
 tt() {
-	timeout -k 5 "$TEST_TIMEOUT" "$TT_BIN" "$@"
+	"$TT_BIN" "$@"
 }
 
 say_fail() {

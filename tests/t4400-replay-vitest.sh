@@ -7,9 +7,6 @@
 # is run_all, as the rules read from vitest.config.js say too; a glob
 # accepted into vitest.config.js is live in vitest; the user's working
 # tree is untouched.
-# Each call runs real vitest several times: on a loaded 2-core machine
-# (sanitizers, parallel test files) one call can pass the usual watchdog.
-: "${TEST_TIMEOUT:=360}"
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 need_tool vitest

@@ -4,9 +4,6 @@
 # reach question is vitest's answer for the mutated tree, the subset runs
 # the selected test files, the JUnit reporter names the catching tests;
 # every mutant lands in the class computed by hand.
-# Each call runs real vitest several times: on a loaded 2-core machine
-# (sanitizers, parallel test files) one call can pass the usual watchdog.
-: "${TEST_TIMEOUT:=360}"
 . "$(dirname "$0")/lib.sh"
 . "$TEST_SRC/lib-selectors.sh"
 . "$TEST_SRC/lib-seed.sh"

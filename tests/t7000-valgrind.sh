@@ -34,7 +34,7 @@ SUPP
 # libc's and tiadash's debug info are read faster) and --vex-guest-chase=no
 # (shorter superblocks: translation, most of a short run, is cheaper).
 vg() {
-	TEST_TIMEOUT=600 timeout -k 5 600 valgrind -q --leak-check=full \
+	valgrind -q --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
 		--read-inline-info=no --vex-guest-chase=no \
 		--suppressions=jit.supp --log-file=vg.%p.log "$TIADASH_BIN" "$@"
