@@ -71,9 +71,9 @@ struct slot {
 	int fd;              /* the worktree's directory, opened (-1: not yet) */
 	struct recycled bin; /* what checkouts removed, kept for the next to reuse */
 	char *index_path;    /* the worktree's index file */
-	struct strbuf index_bytes; /* what we last wrote there (kept: a new buffer a call faulted its pages in) */
-	struct stat index_st; /* the index as we last wrote it in place... */
-	bool index_known;    /* ...when set: else libgit2 wrote it, or nothing yet */
+	struct strbuf index_bytes; /* what we last wrote there (kept: a new buffer each call faulted in) */
+	struct stat index_st; /* the file as we last wrote it in place, */
+	bool index_known;    /* when set (else libgit2 wrote it last, or nothing has) */
 	bool empty;          /* made, nothing checked out yet (git worktree add --no-checkout) */
 	bool attr_outside;   /* attributes or core.autocrlf from outside the tree */
 	char sha[41];        /* what is checked out */
@@ -840,9 +840,9 @@ static bool write_by_libgit2(const char *path, git_index *index)
 /*
  * The index after a lean checkout: git's plain form written over the file
  * in place where it holds the index (core/gitindex.h; 35 us a call on the
- * bench's 300-file tree, libgit2's write 175), else by libgit2. What we wrote is remembered, so
- * that the next checkout reads the file again only if a selector's git
- * has rewritten it since.
+ * bench's 300-file tree, libgit2's write 175), else by libgit2. What we
+ * wrote is remembered, so that the next checkout reads the file again
+ * only if a selector's git has rewritten it since.
  */
 static bool write_index(struct slot *s, git_index *index)
 {

@@ -1,4 +1,4 @@
-/* git's plain index from a libgit2 index: libgit2's own bytes, git's reading, and the forms left to libgit2. */
+/* git's plain index from libgit2's: libgit2's own bytes, read by git, and the forms left to libgit2. */
 #include "core/tiadash.h"
 #include "core/gitindex.h"
 
@@ -117,7 +117,7 @@ static void empty_index(void **state)
 	git_index_free(index);
 }
 
-/* Every mode, stat fields at their limits, paths of 1 to 5000 bytes (the name length saturates at 0xfff). */
+/* Every mode, large stat fields, paths of 1 to 5000 bytes (the name length saturates at 0xfff). */
 static void entries_as_libgit2_writes_them(void **state)
 {
 	git_index *index = open_index("entries");
