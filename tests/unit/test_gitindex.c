@@ -1,6 +1,7 @@
 /* git's plain index from libgit2's: libgit2's own bytes, read by git, and the forms left to libgit2. */
 #include "core/tiadash.h"
 #include "core/gitindex.h"
+#include "tests/unit/scratch.h"
 
 #include <git2/sys/index.h>
 #include <setjmp.h>
@@ -8,15 +9,6 @@
 #include <cmocka.h>
 
 static char dir[] = "/tmp/tiadash-gitindex-XXXXXX";
-
-static void sh(const char *script)
-{
-	char *cmd = xstrfmt("cd '%s' && { %s; } >/dev/null 2>&1", dir, script);
-
-	if (system(cmd) != 0)
-		fail_msg("setup failed: %s", script);
-	free(cmd);
-}
 
 static int setup(void **state)
 {
@@ -27,14 +19,9 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = xstrfmt("rm -rf '%s'", dir);
-	int rc;
-
 	UNUSED(state);
-	rc = system(cmd);
-	free(cmd);
 	git_libgit2_shutdown();
-	return rc;
+	return scratch_remove(dir);
 }
 
 /* A fresh index of libgit2's at dir/NAME (no file yet). */
@@ -163,51 +150,61 @@ static void conflict_stages(void **state)
 	git_index_free(index);
 }
 
-/* What version 2 without extensions cannot say is left to libgit2: nothing appended. */
+/* An index of one entry, "a", at dir/NAME. */
+static git_index *index_of_a(const char *name)
+{
+	git_index *index = open_index(name);
+
+	add(index, "a", GIT_FILEMODE_BLOB, 0, 1);
+	return index;
+}
+
+/* gitindex_serialize leaves index to libgit2: 1, nothing appended. Frees index. */
+static void assert_left_to_libgit2(git_index *index)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	assert_int_equal(gitindex_serialize(index, &out), 1);
+	assert_int_equal(out.len, 0);
+	strbuf_release(&out);
+	git_index_free(index);
+}
+
+/* What version 2 without extensions cannot say is left to libgit2. */
 static void forms_left_to_libgit2(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
-	git_index *index = open_index("v4");
+	git_index *index = index_of_a("versions");
 	git_index_entry e;
 
 	UNUSED(state);
-	add(index, "a", GIT_FILEMODE_BLOB, 0, 1);
 	assert_int_equal(git_index_set_version(index, 4), 0);
 	assert_int_equal(gitindex_serialize(index, &out), 1);
 	assert_int_equal(git_index_set_version(index, 3), 0);
 	assert_int_equal(gitindex_serialize(index, &out), 1);
+	assert_int_equal(out.len, 0);
 	assert_int_equal(git_index_set_version(index, 2), 0);
 	assert_int_equal(gitindex_serialize(index, &out), 0);
-	strbuf_reset(&out);
+	strbuf_release(&out);
 
 	/* git add -N: intent to add, an extended flag (version 3). */
 	memcpy(&e, git_index_get_bypath(index, "a", 0), sizeof(e));
 	e.flags_extended |= GIT_INDEX_ENTRY_INTENT_TO_ADD;
 	assert_int_equal(git_index_add(index, &e), 0);
-	assert_int_equal(gitindex_serialize(index, &out), 1);
-	git_index_free(index);
+	assert_left_to_libgit2(index);
 
-	index = open_index("reuc");
-	add(index, "a", GIT_FILEMODE_BLOB, 0, 1);
+	index = index_of_a("reuc");
 	assert_int_equal(git_index_reuc_add(index, "r", GIT_FILEMODE_BLOB, &e.id, GIT_FILEMODE_BLOB,
 					    &e.id, GIT_FILEMODE_BLOB, &e.id), 0);
-	assert_int_equal(gitindex_serialize(index, &out), 1);
-	git_index_free(index);
+	assert_left_to_libgit2(index);
 
-	index = open_index("names");
-	add(index, "a", GIT_FILEMODE_BLOB, 0, 1);
+	index = index_of_a("names");
 	assert_int_equal(git_index_name_add(index, "a", "a", "b"), 0);
-	assert_int_equal(gitindex_serialize(index, &out), 1);
-	git_index_free(index);
+	assert_left_to_libgit2(index);
 
-	index = open_index("icase");
-	add(index, "a", GIT_FILEMODE_BLOB, 0, 1);
+	index = index_of_a("icase");
 	assert_int_equal(git_index_set_caps(index, GIT_INDEX_CAPABILITY_IGNORE_CASE), 0);
-	assert_int_equal(gitindex_serialize(index, &out), 1);
-	git_index_free(index);
-
-	assert_int_equal(out.len, 0);
-	strbuf_release(&out);
+	assert_left_to_libgit2(index);
 }
 
 /*
@@ -219,12 +216,11 @@ static void git_reads_it(void **state)
 {
 	git_index *index;
 	struct strbuf out = STRBUF_INIT;
-	char *path = xstrfmt("%s/repo/.git/index", dir), *cmd;
+	char *path = xstrfmt("%s/repo/.git/index", dir);
 	FILE *f;
 
 	UNUSED(state);
-	sh("export GIT_CONFIG_NOSYSTEM=1 HOME=$PWD GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t "
-	   "GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t && git init -q -b main repo && cd repo && "
+	scratch_run(dir, SCRATCH_GIT_ENV "git init -q -b main repo && cd repo && "
 	   "mkdir -p d/e && echo 1 >d/e/f.txt && echo 2 >g.sh && chmod +x g.sh && "
 	   "ln -s g.sh link && echo 3 >'sp ace' && git add -A && git commit -qm one && "
 	   "git ls-files -s --debug >../before");
@@ -235,15 +231,12 @@ static void git_reads_it(void **state)
 	assert_non_null(f);
 	assert_int_equal(fwrite(out.buf, 1, out.len, f), out.len);
 	assert_int_equal(fclose(f), 0);
-	sh("cd repo && git ls-files -s --debug >../after && cmp ../before ../after && "
+	scratch_run(dir, "cd repo && git ls-files -s --debug >../after && cmp ../before ../after && "
 	   "test -z \"$(git status --porcelain)\" && git fsck --no-dangling --no-progress");
 	/* And libgit2 reads it back, its checksum verified, the same four entries. */
 	assert_int_equal(git_index_read(index, true), 0);
 	assert_int_equal(git_index_entrycount(index), 4);
 	assert_string_equal(git_index_get_byindex(index, 3)->path, "sp ace");
-	cmd = xstrfmt("cd '%s/repo' && git status --porcelain >/dev/null", dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
 	git_index_free(index);
 	strbuf_release(&out);
 	free(path);

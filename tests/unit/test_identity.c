@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/identity.h"
 #include "core/idmatch.h"
+#include "tests/unit/scratch.h"
 
 #include <setjmp.h>
 #include <cmocka.h>
@@ -11,23 +12,13 @@ static char head[41];
 static struct repo *repo;
 static struct identity_cache *cache;
 
-static void sh(const char *script)
-{
-	char *cmd = xstrfmt("cd '%s' && { %s; } >/dev/null 2>&1", dir, script);
-
-	if (system(cmd) != 0)
-		fail_msg("setup failed: %s", script);
-	free(cmd);
-}
-
 /* One commit with the files every test below resolves against. */
 static int setup(void **state)
 {
 	UNUSED(state);
 	if (!mkdtemp(dir))
 		return -1;
-	sh("export GIT_CONFIG_NOSYSTEM=1 HOME=$PWD GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t "
-	   "GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t && git init -q -b main . && "
+	scratch_run(dir, SCRATCH_GIT_ENV "git init -q -b main . && "
 	   "mkdir -p tests/exports src/test/java/com/acme svc/src/test/java/com/acme/dup "
 	   "lib/src/test/java/com/acme/dup Acme.Billing.Tests other/Tests go/pkg/util "
 	   "packages/web/tests packages/api/tests apps/site .moon node_modules/x && "
@@ -52,15 +43,10 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = xstrfmt("rm -rf '%s'", dir);
-	int rc;
-
 	UNUSED(state);
 	identity_cache_free(cache);
 	repo_close(repo);
-	rc = system(cmd);
-	free(cmd);
-	return rc;
+	return scratch_remove(dir);
 }
 
 static struct identity *run(const char *workdir)

@@ -6,6 +6,7 @@
 #include "core/sanitize.h"
 #include "core/rules.h"
 #include "tests/unit/capture.h"
+#include "tests/unit/scratch.h"
 
 #include <setjmp.h>
 #include <cmocka.h>
@@ -1209,12 +1210,7 @@ int main(void)
 	if (!mkdtemp(tmpdir))
 		return 1;
 	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	{
-		char *cmd = xstrfmt("rm -rf '%s'", tmpdir);
-
-		if (system(cmd) != 0)
-			rc = 1;
-		free(cmd);
-	}
+	if (scratch_remove(tmpdir) != 0)
+		rc = 1;
 	return rc;
 }

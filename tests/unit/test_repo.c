@@ -1,21 +1,13 @@
 /* Git access: the three-dot diff with renames and added lines, unknown commits, trees. */
 #include "core/tiadash.h"
 #include "core/repo.h"
+#include "tests/unit/scratch.h"
 
 #include <setjmp.h>
 #include <cmocka.h>
 
 static char dir[] = "/tmp/tiadash-repo-XXXXXX";
 static char base[41], head[41], other[41];
-
-static void sh(const char *script)
-{
-	char *cmd = xstrfmt("cd '%s' && { %s; } >/dev/null 2>&1", dir, script);
-
-	if (system(cmd) != 0)
-		fail_msg("setup failed: %s", script);
-	free(cmd);
-}
 
 static void rev(struct repo *r, const char *name, char out[41])
 {
@@ -35,8 +27,7 @@ static int setup(void **state)
 	UNUSED(state);
 	if (!mkdtemp(dir))
 		return -1;
-	sh("export GIT_CONFIG_NOSYSTEM=1 HOME=$PWD GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t "
-	   "GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t && git init -q -b main . && "
+	scratch_run(dir, SCRATCH_GIT_ENV "git init -q -b main . && "
 	   "printf '1\\n2\\n3\\n' >a.c && printf 'b\\n' >b.txt && "
 	   "printf 'same\\nold\\ncontent\\nhere\\n' >old.txt && echo bye >gone.txt && "
 	   "git add -A && git commit -qm init && "
@@ -57,13 +48,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = xstrfmt("rm -rf '%s'", dir);
-	int rc;
-
 	UNUSED(state);
-	rc = system(cmd);
-	free(cmd);
-	return rc;
+	return scratch_remove(dir);
 }
 
 static void three_dot(void **state)

@@ -2,6 +2,7 @@
 #include "core/tiadash.h"
 #include "core/store.h"
 #include "core/paircache.h"
+#include "tests/unit/scratch.h"
 
 #include <setjmp.h>
 #include <cmocka.h>
@@ -399,13 +400,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = xstrfmt("rm -rf '%s'", dir);
-	int rc;
-
 	UNUSED(state);
-	rc = system(cmd);
-	free(cmd);
-	return rc;
+	return scratch_remove(dir);
 }
 
 int main(void)
