@@ -421,14 +421,14 @@ static void lean_walls(struct metrics *m)
 	for (size_t i = 0; i < g->nr; i++)
 		if (!(g->gap[i] & METRICS_GAP_NARROWED))
 			v[nv++] = g->shadow_s[i];
-	metrics_dist_in_place(v, nv, &m->wall_shadow);
+	metrics_percentiles_of(v, nv, &m->wall_shadow);
 	n = l->wall_full.nr + g->nr;
 	v = xrealloc(v, (n ? n : 1) * sizeof(*v));
 	if (l->wall_full.nr)
 		memcpy(v, l->wall_full.v, l->wall_full.nr * sizeof(*v));
 	if (g->nr)
 		memcpy(v + l->wall_full.nr, g->full_s, g->nr * sizeof(*v));
-	metrics_dist_in_place(v, n, &m->wall_full);
+	metrics_percentiles_of(v, n, &m->wall_full);
 	free(v);
 }
 

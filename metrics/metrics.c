@@ -940,13 +940,15 @@ static double row_figure(const struct metrics_row *r, enum row_figure f)
 /*
  * One distribution over the rows: which figure, of which runs (narrowed:
  * of the narrowed shadow runs only), into what (or only its median, into
- * p50: selected, not sorted).
+ * p50: selected, not sorted). A figure without a mean (no_mean: the
+ * wall-clock times) has its p50 and p95 selected, not sorted.
  */
 struct dist_spec {
 	enum row_figure f;
 	bool narrowed;
 	struct metrics_dist *out;
 	double *p50;
+	bool no_mean;
 };
 
 #define MAX_DISTS 3
@@ -975,7 +977,9 @@ static void rows_dists(const struct metrics *m, const struct dist_spec *specs, s
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
-		if (specs[k].out)
+		if (specs[k].out && specs[k].no_mean)
+			metrics_percentiles_of(v[k], nr[k], specs[k].out);
+		else if (specs[k].out)
 			metrics_dist_of(v[k], nr[k], specs[k].out);
 		else
 			*specs[k].p50 = metrics_quantile(v[k], nr[k], 0.5);
@@ -988,9 +992,9 @@ static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
 	const struct dist_spec specs[] = {
-		{ FIG_AFFECTED, false, &m->affected, NULL },
-		{ FIG_AFFECTED, true, &m->narrowed, NULL },
-		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage, NULL },
+		{ FIG_AFFECTED, false, &m->affected, NULL, false },
+		{ FIG_AFFECTED, true, &m->narrowed, NULL, false },
+		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage, NULL, false },
 	};
 
 	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++)
@@ -1026,9 +1030,9 @@ struct tail_job {
 static void tail_work(struct metrics *m)
 {
 	const struct dist_spec specs[] = {
-		{ FIG_SHADOW_WALL, false, &m->wall_shadow, NULL },
-		{ FIG_FULL_WALL, false, &m->wall_full, NULL },
-		{ FIG_SHADOW_WALL, true, NULL, &m->narrowed_wall_p50 },
+		{ FIG_SHADOW_WALL, false, &m->wall_shadow, NULL, true },
+		{ FIG_FULL_WALL, false, &m->wall_full, NULL, true },
+		{ FIG_SHADOW_WALL, true, NULL, &m->narrowed_wall_p50, false },
 	};
 
 	if (m->lean_) {

@@ -256,16 +256,16 @@ static void select_kth(double *v, size_t n, size_t k)
 	insertion_sort(v, n);
 }
 
-double metrics_quantile(double *v, size_t n, double q)
+/*
+ * Quantile lo of n unsorted values (no NaN), frac of the way to the next
+ * one up: v[lo] selected, the smaller values before it, the larger after.
+ */
+static double quantile_at(double *v, size_t n, size_t lo, double frac)
 {
-	double frac, b;
-	size_t lo;
+	double b;
 
-	if (n == 0 || isnan(q))
-		return NAN;
-	lo = q <= 0 ? 0 : q >= 1 ? n - 1 : metrics_quantile_rank(n, q, &frac);
 	select_kth(v, n, lo);
-	if (q <= 0 || q >= 1 || lo + 1 >= n)
+	if (lo + 1 >= n)
 		return v[lo];
 	/* The next value up is the smallest of those after the k-th. */
 	b = v[lo + 1];
@@ -273,6 +273,40 @@ double metrics_quantile(double *v, size_t n, double q)
 		if (v[i] < b)
 			b = v[i];
 	return metrics_quantile_lerp(v[lo], b, frac);
+}
+
+double metrics_quantile(double *v, size_t n, double q)
+{
+	double frac;
+	size_t lo;
+
+	if (n == 0 || isnan(q))
+		return NAN;
+	if (q <= 0 || q >= 1) {
+		lo = q <= 0 ? 0 : n - 1;
+		select_kth(v, n, lo);
+		return v[lo];
+	}
+	lo = metrics_quantile_rank(n, q, &frac);
+	return quantile_at(v, n, lo, frac);
+}
+
+void metrics_percentiles_of(double *v, size_t n, struct metrics_dist *out)
+{
+	double f50, f95;
+	size_t lo50, lo95;
+
+	out->n = n;
+	out->mean = NAN;
+	if (n == 0) {
+		out->p50 = out->p95 = NAN;
+		return;
+	}
+	lo50 = metrics_quantile_rank(n, 0.5, &f50);
+	lo95 = metrics_quantile_rank(n, 0.95, &f95);
+	out->p50 = quantile_at(v, n, lo50, f50);
+	/* v[lo50] and those after it are the values of rank lo50 and up: the p95's among them. */
+	out->p95 = quantile_at(v + lo50, n - lo50, lo95 - lo50, f95);
 }
 
 void metrics_sort(double *v, size_t n)
@@ -301,84 +335,6 @@ static void dist_of_sorted(const double *v, size_t n, struct metrics_dist *out)
 void metrics_dist_of(double *v, size_t n, struct metrics_dist *out)
 {
 	metrics_sort(v, n);
-	dist_of_sorted(v, n, out);
-}
-
-/*
- * Sort v in place, with no scratch array (radix_sort's is 8 MB at 10^6
- * values): the keys (sort_key) permuted in place into 2048 buckets by the
- * 11 bits below the highest one in which they differ (American flag sort),
- * then each bucket, back to doubles, by the introsort. The same order as
- * radix_sort's (a -0 and a 0 fall in different buckets).
- */
-static void sort_in_place(double *v, size_t n)
-{
-	unsigned char *mem = (unsigned char *)v;
-	uint64_t *a = (uint64_t *)(void *)v, lo = UINT64_MAX, hi = 0, diff;
-	size_t *next = xcalloc(2 * RADIX_SIZE, sizeof(*next)), *end = next + RADIX_SIZE;
-	unsigned shift = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		double d;
-		uint64_t k;
-
-		memcpy(&d, mem + i * sizeof(d), sizeof(d));
-		k = metrics_sort_key(d);
-		memcpy(mem + i * sizeof(k), &k, sizeof(k));
-		lo = k < lo ? k : lo;
-		hi = k > hi ? k : hi;
-	}
-	for (diff = lo ^ hi; diff >> shift >= RADIX_SIZE; shift++)
-		;
-#define DIGIT(k) ((size_t)(((k) >> shift) & (RADIX_SIZE - 1)))
-	for (size_t i = 0; i < n; i++)
-		end[DIGIT(a[i])]++;
-	for (size_t b = 0, sum = 0; b < RADIX_SIZE; b++) {
-		next[b] = sum;
-		sum += end[b];
-		end[b] = sum;
-	}
-	for (size_t b = 0; b < RADIX_SIZE; b++) {
-		while (next[b] < end[b]) {
-			uint64_t x = a[next[b]];
-			size_t d = DIGIT(x);
-
-			while (d != b) {
-				uint64_t t = a[next[d]];
-
-				a[next[d]++] = x;
-				x = t;
-				d = DIGIT(x);
-			}
-			a[next[b]++] = x;
-		}
-	}
-#undef DIGIT
-	for (size_t i = 0; i < n; i++) {
-		uint64_t k;
-		double d;
-
-		memcpy(&k, mem + i * sizeof(k), sizeof(k));
-		d = key_value(k);
-		memcpy(mem + i * sizeof(d), &d, sizeof(d));
-	}
-	/* The buckets end where next stopped: each sorted alone. */
-	for (size_t b = 0, from = 0; b < RADIX_SIZE; from = end[b++])
-		if (end[b] - from > 1)
-			intro_sort(v + from, end[b] - from, depth_limit(end[b] - from));
-	free(next);
-}
-
-/*
- * metrics_dist_of sorting in place, with no scratch array: a lean pass's
- * 10^6 wall-clock times, 8 MB lighter.
- */
-void metrics_dist_in_place(double *v, size_t n, struct metrics_dist *out)
-{
-	if (n >= 4096)
-		sort_in_place(v, n);
-	else if (n > 1)
-		intro_sort(v, n, depth_limit(n));
 	dist_of_sorted(v, n, out);
 }
 

@@ -208,6 +208,36 @@ static void quantile_matches_percentile(void **state)
 	}
 }
 
+/*
+ * metrics_percentiles_of (selected, not sorted) gives metrics_dist_of's
+ * p50 and p95 bit for bit, and n; the mean is NAN.
+ */
+static void percentiles_match_dist_of(void **state)
+{
+	unsigned seed = 4242;
+
+	UNUSED(state);
+	for (size_t s = 0; s < ARRAY_SIZE(test_sizes); s++) {
+		for (int shape = 0; shape < NR_SHAPES; shape++) {
+			size_t n = test_sizes[s];
+			double *a = xmalloc((n + 1) * sizeof(*a)), *b = xmalloc((n + 1) * sizeof(*b));
+			struct metrics_dist got, want;
+
+			fill_shape(a, b, n, shape, &seed);
+			metrics_percentiles_of(a, n, &got);
+			metrics_dist_of(b, n, &want);
+			assert_int_equal(got.n, n);
+			assert_true(isnan(got.mean));
+			if (!(got.p50 == want.p50 || (isnan(got.p50) && isnan(want.p50))) ||
+			    !(got.p95 == want.p95 || (isnan(got.p95) && isnan(want.p95))))
+				fail_msg("size %zu shape %d: p50 %.17g p95 %.17g, want %.17g %.17g",
+					 n, shape, got.p50, got.p95, want.p50, want.p95);
+			free(a);
+			free(b);
+		}
+	}
+}
+
 static void saving(void **state)
 {
 	UNUSED(state);
@@ -510,6 +540,7 @@ int main(void)
 		cmocka_unit_test(bag_matches_dist_of),
 		cmocka_unit_test(sort_matches_qsort),
 		cmocka_unit_test(quantile_matches_percentile),
+		cmocka_unit_test(percentiles_match_dist_of),
 		cmocka_unit_test(saving),
 		cmocka_unit_test(gate_defaults),
 		cmocka_unit_test(gate_failures),
