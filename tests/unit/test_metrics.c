@@ -154,58 +154,83 @@ static void fill_shape(double *a, double *b, size_t n, int shape, unsigned *seed
 	}
 }
 
-/* metrics_sort against qsort; small arrays (introsort) and large ones (radix). */
-static void sort_matches_qsort(void **state)
+/* check(a, b, n, shape) for each size and shape, a and b holding the same n values. */
+static void each_shape(unsigned seed, void (*check)(double *a, double *b, size_t n, int shape))
 {
-	unsigned seed = 12345;
-
-	UNUSED(state);
 	for (size_t s = 0; s < ARRAY_SIZE(test_sizes); s++) {
 		for (int shape = 0; shape < NR_SHAPES; shape++) {
 			size_t n = test_sizes[s];
 			double *a = xmalloc((n + 1) * sizeof(*a)), *b = xmalloc((n + 1) * sizeof(*b));
 
 			fill_shape(a, b, n, shape, &seed);
-			metrics_sort(a, n);
-			if (n)
-				qsort(b, n, sizeof(*b), cmp_double);
-			for (size_t i = 0; i < n; i++)
-				if (a[i] != b[i])
-					fail_msg("size %zu shape %d: [%zu] %g != %g", n, shape, i, a[i], b[i]);
+			check(a, b, n, shape);
 			free(a);
 			free(b);
 		}
 	}
 }
 
+static void check_sort(double *a, double *b, size_t n, int shape)
+{
+	metrics_sort(a, n);
+	if (n)
+		qsort(b, n, sizeof(*b), cmp_double);
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			fail_msg("size %zu shape %d: [%zu] %g != %g", n, shape, i, a[i], b[i]);
+}
+
+/* metrics_sort against qsort; small arrays (introsort) and large ones (radix). */
+static void sort_matches_qsort(void **state)
+{
+	UNUSED(state);
+	each_shape(12345, check_sort);
+}
+
+static bool same_figure(double x, double y)
+{
+	return x == y || (isnan(x) && isnan(y));
+}
+
+/* Each quantile selected in a's values as they came (a copy), against b sorted. */
+static void check_quantiles(double *a, double *b, size_t n, int shape)
+{
+	static const double qs[] = { 0, 0.01, 0.25, 0.5, 0.95, 0.999, 1 };
+	double *v = xmalloc((n + 1) * sizeof(*v));
+
+	if (n)
+		qsort(b, n, sizeof(*b), cmp_double);
+	for (size_t k = 0; k < ARRAY_SIZE(qs); k++) {
+		double got, want;
+
+		memcpy(v, a, n * sizeof(*v));
+		got = metrics_quantile(v, n, qs[k]);
+		want = metrics_percentile(b, n, qs[k]);
+		if (!same_figure(got, want))
+			fail_msg("size %zu shape %d q %g: %.17g != %.17g", n, shape, qs[k], got,
+				 want);
+	}
+	free(v);
+}
+
 /* metrics_quantile of unsorted values gives metrics_percentile of them sorted. */
 static void quantile_matches_percentile(void **state)
 {
-	static const double qs[] = { 0, 0.01, 0.25, 0.5, 0.95, 0.999, 1 };
-	unsigned seed = 999;
-
 	UNUSED(state);
-	for (size_t s = 0; s < ARRAY_SIZE(test_sizes); s++) {
-		for (int shape = 0; shape < NR_SHAPES; shape++) {
-			for (size_t k = 0; k < ARRAY_SIZE(qs); k++) {
-				size_t n = test_sizes[s];
-				double *a = xmalloc((n + 1) * sizeof(*a));
-				double *b = xmalloc((n + 1) * sizeof(*b));
-				double got, want;
+	each_shape(999, check_quantiles);
+}
 
-				fill_shape(a, b, n, shape, &seed);
-				if (n)
-					qsort(b, n, sizeof(*b), cmp_double);
-				got = metrics_quantile(a, n, qs[k]);
-				want = metrics_percentile(b, n, qs[k]);
-				if (!(got == want || (isnan(got) && isnan(want))))
-					fail_msg("size %zu shape %d q %g: %.17g != %.17g", n, shape,
-						 qs[k], got, want);
-				free(a);
-				free(b);
-			}
-		}
-	}
+static void check_percentiles(double *a, double *b, size_t n, int shape)
+{
+	struct metrics_dist got, want;
+
+	metrics_percentiles_of(a, n, &got);
+	metrics_dist_of(b, n, &want);
+	assert_int_equal(got.n, n);
+	assert_true(isnan(got.mean));
+	if (!same_figure(got.p50, want.p50) || !same_figure(got.p95, want.p95))
+		fail_msg("size %zu shape %d: p50 %.17g p95 %.17g, want %.17g %.17g", n, shape,
+			 got.p50, got.p95, want.p50, want.p95);
 }
 
 /*
@@ -214,28 +239,8 @@ static void quantile_matches_percentile(void **state)
  */
 static void percentiles_match_dist_of(void **state)
 {
-	unsigned seed = 4242;
-
 	UNUSED(state);
-	for (size_t s = 0; s < ARRAY_SIZE(test_sizes); s++) {
-		for (int shape = 0; shape < NR_SHAPES; shape++) {
-			size_t n = test_sizes[s];
-			double *a = xmalloc((n + 1) * sizeof(*a)), *b = xmalloc((n + 1) * sizeof(*b));
-			struct metrics_dist got, want;
-
-			fill_shape(a, b, n, shape, &seed);
-			metrics_percentiles_of(a, n, &got);
-			metrics_dist_of(b, n, &want);
-			assert_int_equal(got.n, n);
-			assert_true(isnan(got.mean));
-			if (!(got.p50 == want.p50 || (isnan(got.p50) && isnan(want.p50))) ||
-			    !(got.p95 == want.p95 || (isnan(got.p95) && isnan(want.p95))))
-				fail_msg("size %zu shape %d: p50 %.17g p95 %.17g, want %.17g %.17g",
-					 n, shape, got.p50, got.p95, want.p50, want.p95);
-			free(a);
-			free(b);
-		}
-	}
+	each_shape(4242, check_percentiles);
 }
 
 static void saving(void **state)
