@@ -8,8 +8,8 @@
 
 command -v valgrind >/dev/null || skip_all "valgrind is not installed"
 need_sample_week
-# An ASan build (make SANITIZE=1 check) cannot run under valgrind.
-if grep -q __asan_init "$TIADASH_BIN" 2>/dev/null; then
+# An ASan build (make SANITIZE=1 check) cannot run under valgrind (lib.sh's TEST_ASAN).
+if [ -n "$TEST_ASAN" ]; then
 	skip_all "the binary is built with AddressSanitizer"
 fi
 
