@@ -574,6 +574,22 @@ int read_fd_limit(struct strbuf *sb, int fd, const char *name, size_t limit)
 	}
 }
 
+bool pwrite_all(int fd, const void *data, size_t size, off_t at)
+{
+	size_t done = 0;
+
+	while (done < size) {
+		ssize_t n = pwrite(fd, (const char *)data + done, size - done, at + (off_t)done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		done += (size_t)n;
+	}
+	return true;
+}
+
 int read_file_limit(struct strbuf *sb, const char *path, size_t limit)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

@@ -125,6 +125,8 @@ size_t strlist_sorted_find(const struct strlist *l, const char *s);
 int read_file_limit(struct strbuf *sb, const char *path, size_t limit);
 /* The same from an open descriptor (name for messages). */
 int read_fd_limit(struct strbuf *sb, int fd, const char *name, size_t limit);
+/* Write all size bytes of data at offset at of fd (errno set when false). */
+bool pwrite_all(int fd, const void *data, size_t size, off_t at);
 /* What a file of this type is, for messages: "a FIFO", "a character device", ... */
 const char *file_type_name(mode_t mode);
 /* The same for an untrusted file: a regular file only (open_regular). */

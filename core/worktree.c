@@ -664,22 +664,6 @@ static void index_entry_from_stat(git_index_entry *e, const struct stat *st)
 	e->file_size = (uint32_t)st->st_size;
 }
 
-static bool write_all(int f, const char *data, size_t size)
-{
-	size_t done = 0;
-
-	while (done < size) {
-		ssize_t n = pwrite(f, data + done, size - done, (off_t)done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		done += (size_t)n;
-	}
-	return true;
-}
-
 /*
  * Rewrite the regular file at path in place (the inode kept: creating a
  * file costs ext4 40-180 us, a rewrite 5), with the exec bit of mode. 1
@@ -703,7 +687,7 @@ static int rewrite(int fd, const char *path, unsigned mode, const char *data, si
 		perm |= (perm & 0444) >> 2;
 	else
 		perm &= ~(mode_t)0111;
-	if (write_all(f, data, size) && ((off_t)size == st->st_size || ftruncate(f, (off_t)size) == 0) &&
+	if (pwrite_all(f, data, size, 0) && ((off_t)size == st->st_size || ftruncate(f, (off_t)size) == 0) &&
 	    (perm == (st->st_mode & 07777) || fchmod(f, perm) == 0) && fstat(f, st) == 0)
 		ret = 1;
 	return close(f) == 0 ? ret : -1;
@@ -731,7 +715,7 @@ static bool create(struct recycled *b, int fd, const char *path, unsigned mode,
 			if (f < 0) {
 				ok = false;
 			} else {
-				ok = write_all(f, data, size) && fstat(f, st) == 0;
+				ok = pwrite_all(f, data, size, 0) && fstat(f, st) == 0;
 				ok &= close(f) == 0;
 			}
 		}
@@ -815,7 +799,7 @@ static bool write_in_place(const char *path, const char *data, size_t size, stru
 
 	if (f < 0)
 		return false;
-	ok = write_all(f, data, size) && ftruncate(f, (off_t)size) == 0 && fstat(f, st) == 0;
+	ok = pwrite_all(f, data, size, 0) && ftruncate(f, (off_t)size) == 0 && fstat(f, st) == 0;
 	return close(f) == 0 && ok;
 }
 

@@ -77,10 +77,11 @@ int replay_walk(struct repo *r, const char *rev, int64_t since, int64_t until,
  * Fill every commit's changed paths: the diff against its first parent (a
  * root commit against the empty tree), both sides of a rename, as
  * `git log --first-parent --no-renames --name-only` lists them. A tree that
- * cannot be read marks the commit as failed, never the whole run. jobs
- * threads (at most REPLAY_DIFF_MAX_JOBS) share the commits, each with its
- * own repository. progress (may be NULL) is called with (done, total) now
- * and then, from the caller's thread.
+ * cannot be read marks the commit as failed, never the whole run. The
+ * caller and jobs - 1 worker processes (at most REPLAY_DIFF_MAX_JOBS in all)
+ * share the commits, each with its own object database; with jobs > 1 the
+ * caller must have no other thread (the workers are forked). progress (may
+ * be NULL) is called with (done, total) now and then, from the caller.
  */
 #define REPLAY_DIFF_MAX_JOBS 64
 void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
@@ -88,8 +89,8 @@ void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 			 void *data);
 
 /*
- * replay_walk and replay_diff_commits at once: the other jobs - 1 threads
- * diff the commits walked so far while the caller's thread walks on.
+ * replay_walk and replay_diff_commits at once: the jobs - 1 workers diff
+ * the commits walked so far while the caller walks on.
  */
 int replay_walk_diff(struct repo *r, const char *rev, int64_t since, int64_t until,
 		     int jobs, void (*progress)(size_t done, size_t total, void *data),

@@ -33,8 +33,12 @@ SUPP
 # (a stack names the function an inlined call is in, not the inlined one;
 # libc's and tiadash's debug info are read faster) and --vex-guest-chase=no
 # (shorter superblocks: translation, most of a short run, is cheaper).
+# Possible leaks are not shown: replay's diff workers (forked, each with a
+# log of its own) _exit with a copy of the caller's open store, whose page
+# cache sqlite points into from inside its blocks, and memcheck calls those
+# blocks possibly lost in the worker.
 vg() {
-	valgrind -q --leak-check=full \
+	valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
 		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
 		--read-inline-info=no --vex-guest-chase=no \
 		--suppressions=jit.supp --log-file=vg.%p.log "$TIADASH_BIN" "$@"
