@@ -242,13 +242,16 @@ static void put_number(struct strbuf *sb, const struct table_column *col,
 		return;
 	}
 	switch (type) {
-	case CELL_COUNT: strbuf_addf(sb, "%" PRId64, c->i); break;
+	case CELL_COUNT: strbuf_addint(sb, c->i, 0); break;
 	case CELL_RATE: strbuf_addf(sb, "%.*f%%", places, 100 * c->d); break;
 	/* A tenth of a second matters below ten seconds, not above. */
 	case CELL_SECONDS: strbuf_addf(sb, c->d < 10 ? "%.1f s" : "%.0f s", c->d); break;
 	case CELL_MINUTES: strbuf_addf(sb, "%.1f min", c->d); break;
 	case CELL_SETTING: strbuf_addf(sb, "%g", c->d); break;
-	case CELL_PR: strbuf_addf(sb, "#%" PRId64, c->i); break;
+	case CELL_PR:
+		strbuf_addch(sb, '#');
+		strbuf_addint(sb, c->i, 0);
+		break;
 	default: break;
 	}
 }
@@ -447,11 +450,11 @@ static void put_fixed(struct strbuf *sb, const struct table_column *c, const cha
 		}
 	}
 	if (right && n < w)
-		strbuf_addf(sb, "%*s", (int)(w - n), "");
+		strbuf_addchars(sb, ' ', w - n);
 	strbuf_add(sb, s, len);
 	strbuf_addstr(sb, cut);
 	if (!right && !last && n < w)
-		strbuf_addf(sb, "%*s", (int)(w - n), "");
+		strbuf_addchars(sb, ' ', w - n);
 }
 
 static void write_text(const struct table *t, struct strbuf *sb)
@@ -486,9 +489,9 @@ static void write_text(const struct table *t, struct strbuf *sb)
 			bool right = numeric(c) && !c->left;
 
 			if (k)
-				strbuf_addf(sb, "%*s", c->gap ? c->gap : 2, "");
+				strbuf_addchars(sb, ' ', c->gap ? (size_t)c->gap : 2);
 			if (right && !c->text_fixed)
-				strbuf_addf(sb, "%*s", (int)pad, "");
+				strbuf_addchars(sb, ' ', pad);
 			/* A fixed cell's padding is its own, inside the colour. */
 			if (sgr)
 				strbuf_addstr(sb, sgr);
@@ -499,7 +502,7 @@ static void write_text(const struct table *t, struct strbuf *sb)
 			if (sgr)
 				strbuf_addstr(sb, COLOR_RESET);
 			if (!c->text_fixed && !right && k + 1 < shown_nr)
-				strbuf_addf(sb, "%*s", (int)pad, "");
+				strbuf_addchars(sb, ' ', pad);
 		}
 		strbuf_addch(sb, '\n');
 	}

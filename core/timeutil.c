@@ -176,7 +176,11 @@ void time_format_date(struct strbuf *sb, int64_t ms)
 	unsigned m, d;
 
 	civil_from_days(day_of(ms), &y, &m, &d);
-	strbuf_addf(sb, "%04" PRId64 "-%02u-%02u", y, m, d);
+	strbuf_addint(sb, y, 4);
+	strbuf_addch(sb, '-');
+	strbuf_addint(sb, m, 2);
+	strbuf_addch(sb, '-');
+	strbuf_addint(sb, d, 2);
 }
 
 void time_format(struct strbuf *sb, int64_t ms)
@@ -184,10 +188,16 @@ void time_format(struct strbuf *sb, int64_t ms)
 	int64_t sec_of_day = ms - day_of(ms) * MS_PER_DAY;
 
 	time_format_date(sb, ms);
-	strbuf_addf(sb, "T%02d:%02d:%02d", (int)(sec_of_day / 3600000),
-		    (int)(sec_of_day / 60000 % 60), (int)(sec_of_day / 1000 % 60));
-	if (sec_of_day % 1000)
-		strbuf_addf(sb, ".%03d", (int)(sec_of_day % 1000));
+	strbuf_addch(sb, 'T');
+	strbuf_addint(sb, sec_of_day / 3600000, 2);
+	strbuf_addch(sb, ':');
+	strbuf_addint(sb, sec_of_day / 60000 % 60, 2);
+	strbuf_addch(sb, ':');
+	strbuf_addint(sb, sec_of_day / 1000 % 60, 2);
+	if (sec_of_day % 1000) {
+		strbuf_addch(sb, '.');
+		strbuf_addint(sb, sec_of_day % 1000, 3);
+	}
 	strbuf_addch(sb, 'Z');
 }
 

@@ -311,6 +311,34 @@ void strbuf_addch(struct strbuf *sb, int c)
 	sb->buf[sb->len] = '\0';
 }
 
+void strbuf_addchars(struct strbuf *sb, int c, size_t n)
+{
+	strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addint(struct strbuf *sb, int64_t v, int width)
+{
+	char digits[24], *p = digits + sizeof(digits);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	n = (size_t)(digits + sizeof(digits) - p);
+	if (v < 0) {
+		strbuf_addch(sb, '-');
+		width--;
+	}
+	if (width > 0 && (size_t)width > n)
+		strbuf_addchars(sb, '0', (size_t)width - n);
+	strbuf_add(sb, p, n);
+}
+
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

@@ -91,6 +91,10 @@ void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, int c);
+/* n copies of c (printf's "%*s" of "" without the formatting). */
+void strbuf_addchars(struct strbuf *sb, int c, size_t n);
+/* v in decimal, zeros in front to at least width characters: "%0*" PRId64. */
+void strbuf_addint(struct strbuf *sb, int64_t v, int width);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) ATTR_FORMAT(2, 3);
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);

@@ -145,7 +145,7 @@ static void text_change_row(struct table *t, const struct replay_change *ch,
 			    const char *reasons)
 {
 	const struct replay_commit *c = ch->commit;
-	char *shortsha = xstrfmt("%.10s", c->sha);
+	char *shortsha = xstrndup(c->sha, 10);
 
 	table_row(t);
 	table_str(t, shortsha);
@@ -637,7 +637,7 @@ static void change_row(struct table *t, const struct replay_run *run,
 {
 	const struct replay_commit *c = ch->commit;
 	const char *recorded = ch->head ? ch->head->shadow_decision : NULL;
-	char *shortsha = xstrfmt("%.10s", c->sha);
+	char *shortsha = xstrndup(c->sha, 10);
 
 	table_row(t);
 	table_str(t, shortsha);

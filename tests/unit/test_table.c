@@ -4,6 +4,9 @@
  */
 #include "core/tiadash.h"
 #include "core/table.h"
+#include "core/timeutil.h"
+
+#include <time.h>
 
 #include <setjmp.h>
 #include <cmocka.h>
@@ -695,10 +698,77 @@ static void fixed_left_tight(void **state)
 	table_release(&t);
 }
 
+/* The padding and numbers the text tables write without printf: printf's. */
+static void addint_as_printf(void **state)
+{
+	static const int64_t values[] = { 0, 1, 7, 9, 10, 99, 100, 2026, 99999, -1, -5, -10,
+					  -2026, INT64_MAX, INT64_MIN, INT64_MIN + 1 };
+	char want[64];
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(values); i++)
+		for (int width = 0; width <= 6; width++) {
+			struct strbuf sb = STRBUF_INIT;
+
+			strbuf_addstr(&sb, "x");
+			strbuf_addint(&sb, values[i], width);
+			snprintf(want, sizeof(want), "x%0*" PRId64, width, values[i]);
+			assert_string_equal(sb.buf, want);
+			strbuf_release(&sb);
+		}
+}
+
+static void addchars_pads(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	UNUSED(state);
+	strbuf_addchars(&sb, ' ', 0);
+	assert_int_equal(sb.len, 0);
+	strbuf_addstr(&sb, "a");
+	strbuf_addchars(&sb, ' ', 3);
+	strbuf_addchars(&sb, '0', 2);
+	assert_string_equal(sb.buf, "a   00");
+	strbuf_release(&sb);
+}
+
+/* RFC 3339 times in UTC as gmtime and strftime write them, to the millisecond. */
+static void time_format_as_gmtime(void **state)
+{
+	static const int64_t ms[] = { 0, 1, 999, 1000, 86399999, 86400000, -1, -86400000,
+				      951782400000, 1767225599123, 1796694747930,
+				      253402300799999 };
+	char want[64], frac[8];
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(ms); i++) {
+		struct strbuf sb = STRBUF_INIT, date = STRBUF_INIT;
+		time_t sec = (time_t)(ms[i] >= 0 ? ms[i] / 1000 : -((999 - ms[i]) / 1000));
+		int64_t rest = ms[i] - (int64_t)sec * 1000;
+		struct tm tm;
+
+		gmtime_r(&sec, &tm);
+		strftime(want, sizeof(want), "%Y-%m-%dT%H:%M:%S", &tm);
+		snprintf(frac, sizeof(frac), ".%03d", (int)rest);
+		strcat(want, rest ? frac : "");
+		strcat(want, "Z");
+		time_format(&sb, ms[i]);
+		assert_string_equal(sb.buf, want);
+		time_format_date(&date, ms[i]);
+		assert_int_equal(date.len, 10);
+		assert_memory_equal(date.buf, want, 10);
+		strbuf_release(&sb);
+		strbuf_release(&date);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_format),
+		cmocka_unit_test(addint_as_printf),
+		cmocka_unit_test(addchars_pads),
+		cmocka_unit_test(time_format_as_gmtime),
 		cmocka_unit_test(hostile),
 		cmocka_unit_test(one_column_every_format),
 		cmocka_unit_test(text_order),
