@@ -164,7 +164,7 @@ static void read_shallow(git_repository *git, struct strmap *out)
  * (21 reads a commit on the bench repository). libgit2's own object cache
  * keeps everything until 256 MB, paging memory in and freeing it all at the
  * end, and leaves trees over 4 KB out (git/git's root is 16 KB), so it is
- * off while the walk runs and each thread keeps the trees it read last in a
+ * off while the walk runs and each worker keeps the trees it read last in a
  * bounded ring of its own instead.
  */
 #define TREE_CACHE_SLOTS 4096 /* a power of two */
@@ -389,6 +389,23 @@ static size_t common_prefix(const char *a, const char *b, size_t n)
 	return i;
 }
 
+/*
+ * Move *pa and *pb past the entries they start with that are the same
+ * bytes on both sides, most of a tree. Found in one sweep and hopped over
+ * by their ends alone (the name's NUL, then the id), they are not parsed:
+ * the same bytes parse the same, and give no path.
+ */
+static void skip_same(const char **pa, const char *enda, const char **pb, const char *endb)
+{
+	size_t la = (size_t)(enda - *pa), lb = (size_t)(endb - *pb);
+	const char *p = *pa, *end = p + common_prefix(p, *pb, la < lb ? la : lb), *nul;
+
+	while ((nul = memchr(p, '\0', (size_t)(end - p))) && end - nul > GIT_OID_RAWSZ)
+		p = nul + 1 + GIT_OID_RAWSZ;
+	*pb += p - *pa;
+	*pa = p;
+}
+
 static void compare(struct differ *d, const git_oid *a, const git_oid *b);
 
 /* Compare the subtrees with raw ids a and b (NULL: empty) below entry e. */
@@ -424,7 +441,6 @@ static void compare(struct differ *d, const git_oid *a, const git_oid *b)
 {
 	git_odb_object *ta = NULL, *tb = NULL;
 	const char *pa = "", *pb = "", *enda = pa, *endb = pb;
-	const char *same_end = NULL; /* a's bytes from pa to here are b's from pb */
 	bool bad = false;
 
 	if (a && b && git_oid_equal(a, b))
@@ -440,26 +456,15 @@ static void compare(struct differ *d, const git_oid *a, const git_oid *b)
 		endb = pb + git_odb_object_size(tb);
 	}
 	while (!bad && !d->failed) {
-		const char *na = pa, *nb = pb;
+		const char *na, *nb;
 		struct entry ea, eb;
-		bool has_a = parse_entry(pa, enda, &ea, &na, &bad), has_b;
+		bool has_a, has_b;
 		int c;
 
-		/*
-		 * Most entries are the same bytes on both sides: found in one
-		 * sweep, b's need no parsing.
-		 */
-		if (!same_end || pa >= same_end) {
-			size_t la = (size_t)(enda - pa), lb = (size_t)(endb - pb);
-
-			same_end = pa + common_prefix(pa, pb, la < lb ? la : lb);
-		}
-		if (has_a && na <= same_end) {
-			pb += na - pa;
-			pa = na;
-			continue;
-		}
-		same_end = NULL;
+		skip_same(&pa, enda, &pb, endb);
+		na = pa;
+		nb = pb;
+		has_a = parse_entry(pa, enda, &ea, &na, &bad);
 		has_b = parse_entry(pb, endb, &eb, &nb, &bad);
 		if (bad || (!has_a && !has_b))
 			break;
@@ -534,9 +539,9 @@ static void diff_commit(struct replay_commit *c, struct differ *d)
  */
 #define DIFF_BLOCK 64
 
+/* Commits [first, first + nr) of the history. */
 struct diff_block {
-	struct replay_commit *c; /* into the history, or the walk's own */
-	size_t nr;
+	size_t first, nr;
 	bool diffed;
 };
 
@@ -578,13 +583,13 @@ struct diff_worker {
 
 struct diff_pool {
 	struct pool_shared *sh; /* NULL: no worker processes */
+	struct replay_history *h;
 	struct diff_block *blocks;
 	size_t nr, alloc;
 	int inputs;   /* the blocks' block_input, one after another */
 	bool sharing; /* the walk still hands its blocks to the workers */
 	char *objects; /* the object directory */
 	pid_t caller;
-	struct diff_block filling; /* the walk's block being filled */
 	struct diff_worker workers[REPLAY_DIFF_MAX_JOBS];
 	int started;
 };
@@ -601,19 +606,27 @@ static void pool_wait(struct pool_shared *sh)
 		pthread_mutex_consistent(&sh->lock);
 }
 
+/* The block's commits (where they are now: the walk grows the history). */
+static struct replay_commit *block_commits(const struct diff_pool *pool,
+					   const struct diff_block *b)
+{
+	return pool->h->commits + b->first;
+}
+
 /* Hand block i to the workers: false when its input cannot be written. */
 static bool pool_publish(struct diff_pool *pool, size_t i)
 {
 	const struct diff_block *b = &pool->blocks[i];
+	const struct replay_commit *c = block_commits(pool, b);
 	struct block_input in;
 
 	memset(&in, 0, sizeof(in));
 	in.nr = (uint32_t)b->nr;
 	for (size_t k = 0; k < b->nr; k++) {
-		git_oid_cpy(&in.c[k].tree, &b->c[k].tree);
-		git_oid_cpy(&in.c[k].parent_tree, &b->c[k].parent_tree);
-		in.c[k].root = !*b->c[k].parent;
-		in.c[k].skip = b->c[k].fail != REPLAY_OK;
+		git_oid_cpy(&in.c[k].tree, &c[k].tree);
+		git_oid_cpy(&in.c[k].parent_tree, &c[k].parent_tree);
+		in.c[k].root = !*c[k].parent;
+		in.c[k].skip = c[k].fail != REPLAY_OK;
 	}
 	if (!pwrite_all(pool->inputs, &in, sizeof(in), (off_t)(i * sizeof(in))))
 		return false;
@@ -628,21 +641,21 @@ static bool pool_publish(struct diff_pool *pool, size_t i)
  * Add the walk's next block. Once a block cannot be handed over, none
  * after it is: the workers' blocks stay one run from the newest.
  */
-static void pool_add(struct diff_pool *pool, struct replay_commit *c, size_t nr)
+static void pool_add(struct diff_pool *pool, size_t first, size_t nr)
 {
 	ALLOC_GROW(pool->blocks, pool->nr + 1, pool->alloc);
-	pool->blocks[pool->nr++] = (struct diff_block){ .c = c, .nr = nr };
+	pool->blocks[pool->nr++] = (struct diff_block){ .first = first, .nr = nr };
 	if (pool->sharing)
 		pool->sharing = pool_publish(pool, pool->nr - 1);
 }
 
-static void pool_walked(struct diff_pool *pool, size_t total)
+static void pool_walked(struct diff_pool *pool)
 {
 	if (!pool->sh)
 		return;
 	pool_lock(pool->sh);
 	pool->sh->walked = true;
-	pool->sh->total = total;
+	pool->sh->total = pool->h->nr;
 	pthread_cond_broadcast(&pool->sh->more);
 	pthread_mutex_unlock(&pool->sh->lock);
 }
@@ -702,11 +715,13 @@ static void differ_release(struct differ *d)
 	tree_cache_free(d->cache);
 }
 
-static void diff_block(struct diff_block *b, struct differ *d)
+static void diff_block(struct diff_pool *pool, struct diff_block *b, struct differ *d)
 {
+	struct replay_commit *c = block_commits(pool, b);
+
 	for (size_t k = 0; k < b->nr; k++)
-		if (b->c[k].fail == REPLAY_OK)
-			diff_commit(&b->c[k], d);
+		if (c[k].fail == REPLAY_OK)
+			diff_commit(&c[k], d);
 	b->diffed = true;
 }
 
@@ -852,10 +867,15 @@ static void pool_unshare(struct diff_pool *pool)
 	pool->inputs = -1;
 }
 
-/* Fork jobs - 1 workers (fewer if the system says no; none at -j 1). */
-static void pool_start(struct diff_pool *pool, struct repo *r, int jobs)
+/*
+ * A pool for the commits of h (the walk adds them): jobs - 1 workers
+ * forked (fewer if the system says no; none at -j 1).
+ */
+static void pool_start(struct diff_pool *pool, struct repo *r, struct replay_history *h,
+		       int jobs)
 {
 	memset(pool, 0, sizeof(*pool));
+	pool->h = h;
 	pool->inputs = -1;
 	pool->objects = path_join(git_repository_commondir(r->git), "objects");
 	pool->caller = getpid();
@@ -893,7 +913,7 @@ static void caller_share(struct diff_pool *pool, struct differ *d,
 	while (pool_take(pool->sh, 0, &last, &i)) {
 		size_t done;
 
-		diff_block(&pool->blocks[i], d);
+		diff_block(pool, &pool->blocks[i], d);
 		done = atomic_fetch_add(&pool->sh->done, pool->blocks[i].nr) + pool->blocks[i].nr;
 		if (progress)
 			progress(done, pool->sh->total, data);
@@ -940,6 +960,7 @@ static bool take_block(struct diff_pool *pool, const char **p, const char *end)
 	struct result_head head;
 	const char *s = *p, *body, *stop, *q;
 	struct diff_block *b;
+	struct replay_commit *c;
 
 	if (end - s < (ptrdiff_t)sizeof(head))
 		return false;
@@ -957,11 +978,9 @@ static bool take_block(struct diff_pool *pool, const char **p, const char *end)
 			return false;
 	if (q != stop)
 		return false;
+	c = block_commits(pool, b);
 	for (size_t k = 0; k < b->nr; k++)
-		if (b->c[k].fail == REPLAY_OK)
-			take_result(&body, stop, &b->c[k]);
-		else
-			take_result(&body, stop, NULL);
+		take_result(&body, stop, c[k].fail == REPLAY_OK ? &c[k] : NULL);
 	b->diffed = true;
 	*p = stop;
 	return true;
@@ -995,16 +1014,15 @@ static void collect(struct diff_pool *pool, struct diff_worker *w)
 
 /*
  * The caller's share of the diffs (after the walk), the workers' results,
- * then whatever no worker reported. With h, the walk's blocks become the
- * history, in order.
+ * then whatever no worker reported (at -j 1, every block).
  */
-static void pool_finish(struct diff_pool *pool, struct repo *r, struct replay_history *h,
+static void pool_finish(struct diff_pool *pool, struct repo *r,
 			void (*progress)(size_t done, size_t total, void *data),
 			void *data)
 {
 	git_odb *odb = NULL;
 	struct differ d;
-	size_t done = 0, total = 0;
+	size_t done = 0, total = pool->h->nr;
 	bool readable = git_repository_odb(&odb, r->git) == 0, warned = false;
 
 	differ_init(&d, odb);
@@ -1013,16 +1031,15 @@ static void pool_finish(struct diff_pool *pool, struct repo *r, struct replay_hi
 	for (int t = 0; t < pool->started; t++)
 		collect(pool, &pool->workers[t]);
 	pool_unshare(pool);
-	for (size_t i = 0; i < pool->nr; i++)
-		total += pool->blocks[i].nr;
 	for (size_t i = 0; i < pool->nr; i++) {
 		struct diff_block *b = &pool->blocks[i];
+		struct replay_commit *c = block_commits(pool, b);
 
 		done += b->nr;
 		if (b->diffed)
 			continue;
 		if (readable) {
-			diff_block(b, &d);
+			diff_block(pool, b, &d);
 			if (progress)
 				progress(done, total, data);
 			continue;
@@ -1031,21 +1048,11 @@ static void pool_finish(struct diff_pool *pool, struct repo *r, struct replay_hi
 			warning("cannot open the object database: %s", git_reason());
 		warned = true;
 		for (size_t k = 0; k < b->nr; k++)
-			if (b->c[k].fail == REPLAY_OK)
-				b->c[k].fail = REPLAY_FAIL_TREE;
+			if (c[k].fail == REPLAY_OK)
+				c[k].fail = REPLAY_FAIL_TREE;
 	}
 	differ_release(&d);
 	git_odb_free(odb);
-	if (h) {
-		h->commits = xcalloc(h->nr ? h->nr : 1, sizeof(*h->commits));
-		h->alloc = h->nr;
-		for (size_t i = 0, at = 0; i < pool->nr; i++) {
-			memcpy(h->commits + at, pool->blocks[i].c,
-			       pool->blocks[i].nr * sizeof(*h->commits));
-			at += pool->blocks[i].nr;
-			free(pool->blocks[i].c);
-		}
-	}
 	free(pool->objects);
 	free(pool->blocks);
 }
@@ -1057,39 +1064,37 @@ void replay_diff_commits(struct repo *r, struct replay_history *h, int jobs,
 	struct diff_pool pool;
 
 	walk_mode(true);
-	pool_start(&pool, r, jobs);
+	pool_start(&pool, r, h, jobs);
 	for (size_t i = 0; i < h->nr; i += DIFF_BLOCK)
-		pool_add(&pool, h->commits + i, h->nr - i < DIFF_BLOCK ? h->nr - i : DIFF_BLOCK);
-	pool_walked(&pool, h->nr);
-	pool_finish(&pool, r, NULL, progress, data);
+		pool_add(&pool, i, h->nr - i < DIFF_BLOCK ? h->nr - i : DIFF_BLOCK);
+	pool_walked(&pool);
+	pool_finish(&pool, r, progress, data);
 	walk_mode(false);
 }
 
 /* ---- the walk ---- */
 
+/* The commits the walk added and no block holds yet, as the pool's last block. */
+static void pool_add_rest(struct diff_pool *pool)
+{
+	const struct diff_block *last = pool->nr ? &pool->blocks[pool->nr - 1] : NULL;
+	size_t first = last ? last->first + last->nr : 0;
+
+	if (pool->h->nr > first)
+		pool_add(pool, first, pool->h->nr - first);
+}
+
 /*
- * Where the next commit of the walk goes: the history itself, or with a
- * pool the block being filled, handed to the pool when full (its last
- * commit complete by then: the walk finishes one before it adds the next).
+ * Where the next commit of the walk goes. With a pool, each DIFF_BLOCK
+ * commits become a block once the next one starts (the walk finishes one
+ * before it adds the next).
  */
 static struct replay_commit *next_slot(struct replay_history *h, struct diff_pool *pool)
 {
-	struct diff_block *b;
-
-	h->nr++;
-	if (!pool) {
-		ALLOC_GROW(h->commits, h->nr, h->alloc);
-		return &h->commits[h->nr - 1];
-	}
-	b = &pool->filling;
-	if (b->nr == DIFF_BLOCK) {
-		pool_add(pool, b->c, b->nr);
-		b->c = NULL;
-		b->nr = 0;
-	}
-	if (!b->c)
-		b->c = xmalloc(DIFF_BLOCK * sizeof(*b->c));
-	return &b->c[b->nr++];
+	if (pool && h->nr && h->nr % DIFF_BLOCK == 0)
+		pool_add_rest(pool);
+	ALLOC_GROW(h->commits, h->nr + 1, h->alloc);
+	return &h->commits[h->nr++];
 }
 
 static struct replay_commit *add_commit(struct replay_history *h, struct diff_pool *pool,
@@ -1187,14 +1192,11 @@ int replay_walk_diff(struct repo *r, const char *rev, int64_t since, int64_t unt
 	int ret;
 
 	walk_mode(true);
-	pool_start(&pool, r, jobs);
+	pool_start(&pool, r, out, jobs);
 	ret = walk_history(r, rev, since, until, out, &pool);
-	if (pool.filling.nr)
-		pool_add(&pool, pool.filling.c, pool.filling.nr);
-	else
-		free(pool.filling.c);
-	pool_walked(&pool, out->nr);
-	pool_finish(&pool, r, out, progress, data);
+	pool_add_rest(&pool);
+	pool_walked(&pool);
+	pool_finish(&pool, r, progress, data);
 	walk_mode(false);
 	return ret;
 }
