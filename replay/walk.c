@@ -676,7 +676,7 @@ static struct block_run *longest_run(struct pool_shared *sh)
  * walk goes on, the newest block nobody took (waiting for one); after it,
  * the next open block if it follows the one diffed last, or else the first
  * of the older half of the longest run, which becomes me's. False when all
- * are taken.
+ * are taken. *last starts at SIZE_MAX: block 0 follows it (unsigned wrap).
  */
 static bool pool_take(struct pool_shared *sh, int me, size_t *last, size_t *out)
 {
