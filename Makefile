@@ -51,6 +51,17 @@ BUILD ?= build/default
 BIN = tiadash
 endif
 
+# ./tiadash allocates with mimalloc (NO_MIMALLOC=1: glibc's malloc; the
+# sanitizers bring their own). libgit2 makes about six allocations for
+# each object it reads and zlib one of 7 kB: on the bench's 10^4 commits
+# glibc's malloc and free were a sixth of replay's time, and replay -j 2
+# takes 0.19 s with mimalloc where it took 0.22.
+ifndef SANITIZE
+ifndef NO_MIMALLOC
+MALLOC_LIBS = -lmimalloc
+endif
+endif
+
 SRC_DIRS = core adapters ingest metrics replay seed tui
 SRCS = $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 MAIN_SRC = core/main.c
@@ -67,7 +78,7 @@ HELPER_BINS = $(BUILD)/tests/helper/tt
 
 # Rebuild everything when the flags change (git's GIT-CFLAGS).
 FLAGS_STAMP = $(BUILD)/.flags
-FLAGS_NOW = $(CC) $(CFLAGS) $(LDFLAGS)
+FLAGS_NOW = $(CC) $(CFLAGS) $(LDFLAGS) $(MALLOC_LIBS)
 
 # Quiet by default; `make V=1` shows the commands.
 ifndef V
@@ -101,7 +112,7 @@ $(MAN_OBJ): $(MAN_C) $(FLAGS_STAMP)
 	$(QUIET_CC)$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(BIN): $(MAIN_OBJ) $(LIB_OBJS)
-	$(QUIET_LINK)$(CC) $(LDFLAGS) -pthread -o $@ $^ $(PKG_LIBS) -lm
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -pthread -o $@ $^ $(MALLOC_LIBS) $(PKG_LIBS) -lm
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIB_OBJS) $(FLAGS_STAMP)
 	@mkdir -p $(@D)

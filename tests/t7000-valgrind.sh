@@ -37,8 +37,11 @@ SUPP
 # log of its own) _exit with a copy of the caller's open store, whose page
 # cache sqlite points into from inside its blocks, and memcheck calls those
 # blocks possibly lost in the worker.
+# --soname-synonyms: memcheck puts its own malloc in place of mimalloc's
+# (the Makefile links it), as it does glibc's.
 vg() {
 	valgrind -q --leak-check=full --show-leak-kinds=definite,indirect \
+		--soname-synonyms=somalloc='*mimalloc*' \
 		--errors-for-leak-kinds=definite,indirect --error-exitcode=99 \
 		--read-inline-info=no --vex-guest-chase=no \
 		--suppressions=jit.supp --log-file=vg.%p.log "$TIADASH_BIN" "$@"
