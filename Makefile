@@ -55,7 +55,7 @@ endif
 # sanitizers bring their own). libgit2 makes about six allocations for
 # each object it reads and zlib one of 7 kB: on the bench's 10^4 commits
 # glibc's malloc and free were a sixth of replay's time, and replay -j 2
-# takes 0.19 s with mimalloc where it took 0.22.
+# takes 0.17-0.18 s with mimalloc where it took 0.20-0.22 (make bench).
 ifndef SANITIZE
 ifndef NO_MIMALLOC
 MALLOC_LIBS = -lmimalloc

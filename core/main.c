@@ -21,7 +21,8 @@ int main(int argc, char **argv)
 	 * first: without libgit2's CA bundle parsed before it, its parser
 	 * threads shrank and regrew the heap 5,500 times for 10^6 rows (each
 	 * shrink a TLB flush on every CPU), 1.6 s instead of 1.0. A fixed
-	 * threshold: at most 4 MiB kept.
+	 * threshold: at most 4 MiB kept. (Only a NO_MIMALLOC=1 build's malloc
+	 * is glibc's: see the Makefile.)
 	 */
 	mallopt(M_TRIM_THRESHOLD, 4 << 20);
 	return tiadash_main(argc, argv);

@@ -205,6 +205,7 @@ void keep_freed_memory(void)
 	 * its own and unmaps it when freed, and gives back the top of a heap
 	 * over 128 kB: every one of the figures' 10^5-value arrays was
 	 * zero-filled pages again. 32 MB is glibc's largest mmap threshold.
+	 * (Only a NO_MIMALLOC=1 build's malloc is glibc's: see the Makefile.)
 	 */
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
