@@ -570,7 +570,6 @@ struct pool_shared {
 	pthread_cond_t more;
 	struct block_run open; /* the blocks the walk added and nobody took */
 	bool walked;           /* no block will be added */
-	size_t total;          /* commits, once walked */
 	atomic_size_t done;
 	struct block_run own[REPLAY_DIFF_MAX_JOBS]; /* [0]: the caller's */
 	int workers;           /* own[1..workers]: the processes' */
@@ -655,7 +654,6 @@ static void pool_walked(struct diff_pool *pool)
 		return;
 	pool_lock(pool->sh);
 	pool->sh->walked = true;
-	pool->sh->total = pool->h->nr;
 	pthread_cond_broadcast(&pool->sh->more);
 	pthread_mutex_unlock(&pool->sh->lock);
 }
@@ -916,7 +914,7 @@ static void caller_share(struct diff_pool *pool, struct differ *d,
 		diff_block(pool, &pool->blocks[i], d);
 		done = atomic_fetch_add(&pool->sh->done, pool->blocks[i].nr) + pool->blocks[i].nr;
 		if (progress)
-			progress(done, pool->sh->total, data);
+			progress(done, pool->h->nr, data);
 	}
 }
 
@@ -1022,7 +1020,7 @@ static void pool_finish(struct diff_pool *pool, struct repo *r,
 {
 	git_odb *odb = NULL;
 	struct differ d;
-	size_t done = 0, total = pool->h->nr;
+	size_t done = 0;
 	bool readable = git_repository_odb(&odb, r->git) == 0, warned = false;
 
 	differ_init(&d, odb);
@@ -1041,7 +1039,7 @@ static void pool_finish(struct diff_pool *pool, struct repo *r,
 		if (readable) {
 			diff_block(pool, b, &d);
 			if (progress)
-				progress(done, total, data);
+				progress(done, pool->h->nr, data);
 			continue;
 		}
 		if (!warned)
