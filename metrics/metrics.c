@@ -937,25 +937,30 @@ static double row_figure(const struct metrics_row *r, enum row_figure f)
 	}
 }
 
+/* What of a distribution is wanted, and how it is found. */
+enum dist_want {
+	DIST_P50_P95_MEAN, /* into out: sorted */
+	DIST_P50_P95,      /* into out, mean NAN: selected (the wall-clock times have no mean) */
+	DIST_P50,          /* into *p50: selected */
+};
+
 /*
  * One distribution over the rows: which figure, of which runs (narrowed:
- * of the narrowed shadow runs only), into what (or only its median, into
- * p50: selected, not sorted). A figure without a mean (no_mean: the
- * wall-clock times) has its p50 and p95 selected, not sorted.
+ * of the narrowed shadow runs only), and what of it into where.
  */
 struct dist_spec {
 	enum row_figure f;
 	bool narrowed;
+	enum dist_want want;
 	struct metrics_dist *out;
 	double *p50;
-	bool no_mean;
 };
 
 #define MAX_DISTS 3
 /*
  * The distributions of specs: their known values gathered in one read of
  * the rows (10^5 rows are 15 MB: a read for each was a third of the work),
- * then each sorted.
+ * then each found as its spec wants (dist_want).
  */
 static void rows_dists(const struct metrics *m, const struct dist_spec *specs, size_t n)
 {
@@ -977,12 +982,11 @@ static void rows_dists(const struct metrics *m, const struct dist_spec *specs, s
 		}
 	}
 	for (size_t k = 0; k < n; k++) {
-		if (specs[k].out && specs[k].no_mean)
-			metrics_percentiles_of(v[k], nr[k], specs[k].out);
-		else if (specs[k].out)
-			metrics_dist_of(v[k], nr[k], specs[k].out);
-		else
-			*specs[k].p50 = metrics_quantile(v[k], nr[k], 0.5);
+		switch (specs[k].want) {
+		case DIST_P50_P95_MEAN: metrics_dist_of(v[k], nr[k], specs[k].out); break;
+		case DIST_P50_P95: metrics_percentiles_of(v[k], nr[k], specs[k].out); break;
+		case DIST_P50: *specs[k].p50 = metrics_quantile(v[k], nr[k], 0.5); break;
+		}
 		free(v[k]);
 	}
 }
@@ -992,9 +996,9 @@ static void finish_figures(struct acc *a)
 {
 	struct metrics *m = a->m;
 	const struct dist_spec specs[] = {
-		{ FIG_AFFECTED, false, &m->affected, NULL, false },
-		{ FIG_AFFECTED, true, &m->narrowed, NULL, false },
-		{ FIG_DIFF_COVERAGE, false, &m->diff_coverage, NULL, false },
+		{ FIG_AFFECTED, false, DIST_P50_P95_MEAN, .out = &m->affected },
+		{ FIG_AFFECTED, true, DIST_P50_P95_MEAN, .out = &m->narrowed },
+		{ FIG_DIFF_COVERAGE, false, DIST_P50_P95_MEAN, .out = &m->diff_coverage },
 	};
 
 	for (size_t i = 0; !m->lean_ && i < m->nr_rows; i++)
@@ -1030,9 +1034,9 @@ struct tail_job {
 static void tail_work(struct metrics *m)
 {
 	const struct dist_spec specs[] = {
-		{ FIG_SHADOW_WALL, false, &m->wall_shadow, NULL, true },
-		{ FIG_FULL_WALL, false, &m->wall_full, NULL, true },
-		{ FIG_SHADOW_WALL, true, NULL, &m->narrowed_wall_p50, false },
+		{ FIG_SHADOW_WALL, false, DIST_P50_P95, .out = &m->wall_shadow },
+		{ FIG_FULL_WALL, false, DIST_P50_P95, .out = &m->wall_full },
+		{ FIG_SHADOW_WALL, true, DIST_P50, .p50 = &m->narrowed_wall_p50 },
 	};
 
 	if (m->lean_) {
